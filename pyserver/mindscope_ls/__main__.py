@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 
@@ -9,6 +10,10 @@ def main() -> int:
     from mindscope_ls.deps import missing_dependencies
 
     missing = missing_dependencies()
+    if "--probe" in sys.argv[1:]:
+        # The extension asks this before starting the server, to explain problems up front.
+        print(json.dumps({"python": sys.version.split()[0], "missing": missing}))
+        return 0
     if missing:
         # One line the extension shows verbatim, with the command that fixes it.
         print(

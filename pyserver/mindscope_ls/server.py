@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import threading
 from typing import Optional
@@ -41,13 +42,18 @@ def build_server() -> MindScopeServer:
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["."])
     )
-    def on_completion(ls: MindScopeServer, params: types.CompletionParams) -> types.CompletionList:
+    async def on_completion(
+        ls: MindScopeServer, params: types.CompletionParams
+    ) -> types.CompletionList:
         document = ls.workspace.get_text_document(params.text_document.uri)
         # LSP counts UTF-16 units; jedi counts code points.
         position = document.position_codec.position_from_client_units(
             document.lines, params.position
         )
-        items = complete(document.source, position.line, position.character, document.path, ls.root)
+        # jedi is synchronous: a worker thread keeps the server answering meanwhile.
+        items = await asyncio.to_thread(
+            complete, document.source, position.line, position.character, document.path, ls.root
+        )
         return types.CompletionList(is_incomplete=False, items=items)
 
     return server

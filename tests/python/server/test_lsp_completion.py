@@ -16,7 +16,7 @@ EXAMPLES = REPO / "examples"
 INIT_RESULT: types.InitializeResult | None = None
 
 
-@pytest_lsp.fixture(
+@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
     config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
@@ -35,7 +35,9 @@ def _open(client: LanguageClient, path: Path, text: str) -> str:
     uri = path.as_uri()
     client.text_document_did_open(
         types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=uri, language_id="python", version=1, text=text)
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="python", version=1, text=text
+            )
         )
     )
     return uri
