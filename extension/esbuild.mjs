@@ -1,0 +1,54 @@
+// Bundles the extension, its end-to-end test entry and driver, and the unit tests.
+import * as esbuild from 'esbuild';
+import { readdirSync } from 'node:fs';
+
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const unitTests = readdirSync('tests/unit')
+  .filter((f) => f.endsWith('.test.ts'))
+  .map((f) => `tests/unit/${f}`);
+
+/** @type {esbuild.BuildOptions[]} */
+const builds = [
+  {
+    entryPoints: { extension: 'extension/src/extension.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
+  {
+    // Runs inside VS Code's extension host (extensionTestsPath).
+    entryPoints: { 'test/e2e/index': 'tests/e2e/suite/index.ts' },
+    outdir: 'dist',
+    external: ['vscode'],
+  },
+  {
+    // Runs in plain Node: starts code-server and drives Chromium.
+    entryPoints: {
+      'test/e2e/driver': 'tests/e2e/driver/main.ts',
+      'demo/serve': 'scripts/workbench/demo.ts',
+    },
+    outdir: 'dist',
+    external: ['playwright-core'],
+  },
+  {
+    entryPoints: unitTests,
+    outdir: 'dist/test/unit',
+    external: ['vscode'],
+  },
+].map((b) => ({
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  ...b,
+}));
+
+if (watch) {
+  for (const b of builds) await (await esbuild.context(b)).watch();
+} else {
+  await Promise.all(builds.map((b) => esbuild.build(b)));
+}

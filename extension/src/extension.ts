@@ -1,0 +1,49 @@
+// Entry point: only wires the pieces together.
+import * as vscode from 'vscode';
+import { getLog } from './logging';
+import { onPythonInterpreterChanged } from './pythonInterpreter';
+import { ServerManager } from './serverClient';
+import { affectsServer, readSettings } from './settings';
+import { ServerState, ServerStatusItem } from './statusItem';
+
+/** What the extension exposes to other extensions and to its own end-to-end tests. */
+export interface MindScopeApi {
+  readonly serverState: ServerState;
+  whenServerSettled(): Promise<ServerState>;
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<MindScopeApi> {
+  const log = getLog();
+  const status = new ServerStatusItem();
+  const server = new ServerManager(context.extensionPath, status);
+  context.subscriptions.push(log, status, server);
+
+  context.subscriptions.push(
+    vscode.commands.registerCommand('mindscope.restartServer', () => server.restart()),
+    vscode.commands.registerCommand('mindscope.showLogs', () => log.show()),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (affectsServer(e)) void server.restart();
+    }),
+    // Trusting a folder may change which interpreter setting applies.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => void server.restart()),
+  );
+  const pythonListener = await onPythonInterpreterChanged(() => {
+    if (!readSettings().python) void server.restart();
+  });
+  if (pythonListener) context.subscriptions.push(pythonListener);
+
+  const started = server.restart();
+  return {
+    get serverState() {
+      return server.state;
+    },
+    whenServerSettled: async () => {
+      await started;
+      return server.state;
+    },
+  };
+}
+
+export function deactivate(): void {
+  // Disposables in context.subscriptions stop the server.
+}

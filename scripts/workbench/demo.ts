@@ -1,0 +1,137 @@
+// `make demo`: serve VS Code for the web on 127.0.0.1 with MindScope installed and examples/
+// opened. Idempotent: a demo already running is reused; state lives in .build/demo.
+// Usage: node dist/demo/serve.js [--port N] [--screenshot FILE] [--stop]
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { openBrowser, workbenchUrl } from './browser';
+import {
+  CodeServerDirs,
+  installVsix,
+  isHealthy,
+  makeDirs,
+  portIsFree,
+  startCodeServer,
+  waitHealthy,
+  writeUserSettings,
+} from './codeServer';
+
+const REPO = path.resolve(__dirname, '..', '..');
+const STATE = path.join(REPO, '.build', 'demo');
+const PID_FILE = path.join(STATE, 'code-server.pid');
+const PORT_FILE = path.join(STATE, 'port');
+const VSIX = path.join(REPO, 'dist', 'mindscope.vsix');
+const WORKSPACE = path.join(REPO, 'examples');
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+function runningPid(): number | undefined {
+  try {
+    const pid = Number(fs.readFileSync(PID_FILE, 'utf8'));
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+function stop(): void {
+  const pid = runningPid();
+  if (pid) process.kill(-pid, 'SIGTERM');
+  fs.rmSync(PID_FILE, { force: true });
+  console.log(pid ? `stopped the demo (pid ${pid})` : 'no demo was running');
+}
+
+/** Installs the .vsix only when it changed since the last install. */
+async function ensureExtension(dirs: CodeServerDirs): Promise<void> {
+  const stamp = path.join(STATE, 'installed-vsix-mtime');
+  const mtime = String(fs.statSync(VSIX).mtimeMs);
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === mtime) return;
+  console.error('[mindscope] installing the MindScope extension into the demo workbench');
+  await installVsix(dirs, VSIX);
+  fs.writeFileSync(stamp, mtime);
+}
+
+async function serve(port: number): Promise<string> {
+  const base = `http://127.0.0.1:${port}`;
+  const pid = runningPid();
+  const previousPort = fs.existsSync(PORT_FILE) ? Number(fs.readFileSync(PORT_FILE, 'utf8')) : 0;
+  const dirs = makeDirs(STATE);
+  await ensureExtension(dirs);
+  if (pid && previousPort === port && (await isHealthy(base))) {
+    console.error(`[mindscope] the demo is already running (pid ${pid})`);
+    return base;
+  }
+  if (pid) stop();
+  if (!(await portIsFree(port))) {
+    throw new Error(
+      `port ${port} on 127.0.0.1 is in use by another program: run "make demo PORT=<free port>"`,
+    );
+  }
+  writeUserSettings(dirs, {
+    'mindscope.python': path.join(REPO, '.venv', 'bin', 'python'),
+    'workbench.startupEditor': 'none',
+    'telemetry.telemetryLevel': 'off',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'security.workspace.trust.startupPrompt': 'never',
+  });
+  const child = startCodeServer({
+    dirs,
+    port,
+    workspace: WORKSPACE,
+    logFile: path.join(STATE, 'code-server.log'),
+    detached: true,
+  });
+  await waitHealthy(base, child, 60_000);
+  fs.writeFileSync(PID_FILE, String(child.pid));
+  fs.writeFileSync(PORT_FILE, String(port));
+  child.unref();
+  return base;
+}
+
+async function screenshot(base: string, file: string): Promise<void> {
+  const { context, page } = await openBrowser();
+  try {
+    await page.goto(workbenchUrl(base, WORKSPACE));
+    await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
+    const model = path.join(WORKSPACE, 'cifar_resnet', 'model.py');
+    // Open the model through Quick Open, as a user would, and wait for MindScope's status item.
+    await page.keyboard.press('Control+P');
+    await page.keyboard.type('model.py');
+    await page.waitForTimeout(800);
+    await page.keyboard.press('Enter');
+    await page
+      .waitForSelector(`.monaco-editor[data-uri$="${path.basename(model)}"]`, { timeout: 30_000 })
+      .catch(() => undefined);
+    await page.waitForSelector('text=MindScope', { timeout: 30_000 }).catch(() => undefined);
+    await page.waitForTimeout(2000);
+    await page.screenshot({ path: file });
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<void> {
+  if (process.argv.includes('--stop')) {
+    stop();
+    return;
+  }
+  const port = Number(arg('--port') ?? process.env.PORT ?? 8080);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535) {
+    throw new Error(`"${String(arg('--port') ?? process.env.PORT)}" is not a TCP port number`);
+  }
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run "make package" first`);
+  const base = await serve(port);
+  const shot = arg('--screenshot');
+  if (shot) await screenshot(base, path.resolve(shot));
+  console.log(`MindScope demo: ${base}/?folder=${WORKSPACE}`);
+  console.log('Stop it with: make demo-stop');
+}
+
+main().catch((e: unknown) => {
+  console.error(`[mindscope] error: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});
