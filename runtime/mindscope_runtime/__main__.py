@@ -1,0 +1,7 @@
+"""`python -m mindscope_runtime graph|profile TARGET [options]`."""
+
+from __future__ import annotations
+
+from mindscope_runtime.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,210 @@
+"""`python -m mindscope_runtime graph|profile TARGET [options]`.
+
+stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
+{"kind", "message", …}}`). Progress and anything the model prints go to stderr. Documents are
+written atomically to `-o`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, NoReturn, Optional
+
+from mindscope_runtime.atomic import write_json_atomic
+from mindscope_runtime.errors import RuntimeToolError, one_line
+from mindscope_runtime.inputs import InputSpec, parse_input_spec
+from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
+from mindscope_runtime.progress import Progress
+from mindscope_runtime.targets import TargetSpec, parse_target
+
+EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise RuntimeToolError("usage", f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="python -m mindscope_runtime", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    graph = commands.add_parser("graph", help="compile in GRAPH_MODE; write a graph document")
+    _common(graph, default_out="mindscope-graph.json")
+    graph.add_argument("--keep-ir", type=Path, help="also copy MindSpore's IR dump here")
+    profile = commands.add_parser("profile", help="run steps under the Profiler")
+    _common(profile, default_out="mindscope-profile.json")
+    profile.add_argument("--steps", type=int, default=5, help="profiled steps (default 5)")
+    profile.add_argument("--warmup", type=int, default=1, help="unprofiled steps first")
+    profile.add_argument("--mode", choices=MODES, default="graph")
+    profile.add_argument("--trace-out", type=Path, help="also write Chrome trace JSON here")
+    profile.add_argument("--keep-profiler-output", type=Path, help="copy the Profiler's files")
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser, *, default_out: str) -> None:
+    parser.add_argument("target", help="path/to/file.py:Name (Cell class, factory or instance)")
+    parser.add_argument("--input", action="append", default=[], metavar="SHAPE:DTYPE",
+                        help="an input tensor, e.g. 2,3,32,32:float32 (repeatable)")  # fmt: skip
+    parser.add_argument("--inputs-from", metavar="FILE.py:FUNC",
+                        help="a function returning the inputs (a Tensor or a tuple)")  # fmt: skip
+    parser.add_argument("-o", "--output", type=Path, default=Path(default_out))
+    parser.add_argument("--syntax-level", choices=SYNTAX_LEVELS, default="lax")
+    parser.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
+    parser.add_argument("--train", action="store_true", help="set_train(True) before running")
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    started = time.perf_counter()
+    status_out = _status_stream()
+    command = "?"
+    try:
+        with _stdout_to_stderr():
+            args = build_parser().parse_args(argv)
+            command = args.command
+            status = run(args)
+    except RuntimeToolError as exc:
+        code = EXIT_USAGE if exc.kind == "usage" else EXIT_ERROR
+        status = {"ok": False, "command": command, "error": exc.to_json()}
+        _emit(status_out, status, started)
+        return code
+    except KeyboardInterrupt:
+        error = {"kind": "interrupted", "message": "interrupted; no document written"}
+        _emit(status_out, {"ok": False, "command": command, "error": error}, started)
+        return EXIT_INTERRUPTED
+    except Exception as exc:  # an unexpected bug of ours: still one JSON line
+        error = {"kind": "internal", "message": one_line(f"{type(exc).__name__}: {exc}")}
+        _emit(status_out, {"ok": False, "command": command, "error": error}, started)
+        return EXIT_ERROR
+    _emit(status_out, status, started)
+    return EXIT_OK if status.get("ok") else EXIT_ERROR
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
+    target = parse_target(args.target)
+    if not target.file.is_file():
+        raise RuntimeToolError("file-not-found", f"no such file: {target.file}")
+    if specs and args.inputs_from:
+        raise RuntimeToolError("usage", "give either --input or --inputs-from, not both")
+    if not specs and not args.inputs_from:
+        raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
+    progress = Progress(quiet=args.quiet)
+    if args.command != "graph":
+        ms, cell, inputs = _prepare(args, target, specs, progress)
+        return _profile(args, ms, cell, inputs, progress)
+    with tempfile.TemporaryDirectory(prefix="mindscope-ir-session-") as session:
+        enable_ir_dump(session)  # before MindSpore or the user's module can compile anything
+        ms, cell, inputs = _prepare(args, target, specs, progress)
+        return _graph(args, ms, cell, inputs, progress)
+
+
+def _prepare(
+    args: argparse.Namespace, target: TargetSpec, specs: list[InputSpec], progress: Progress
+) -> tuple[Any, Any, list[Any]]:
+    from mindscope_runtime.inputs import inputs_from, make_tensors
+    from mindscope_runtime.msenv import configure, import_mindspore
+    from mindscope_runtime.targets import resolve_cell
+
+    with progress.phase("importing MindSpore"):
+        ms = import_mindspore()
+    mode = getattr(args, "mode", "graph")
+    configure(ms, mode=mode, syntax_level=args.syntax_level, device=args.device)
+    with progress.phase(f"loading {target.file.name}:{target.name}"):
+        cell = resolve_cell(target, ms.nn.Cell)
+        cell.set_train(bool(args.train))
+        inputs = inputs_from(args.inputs_from, target.file) if args.inputs_from else (
+            make_tensors(specs)
+        )  # fmt: skip
+    return ms, cell, inputs
+
+
+def _graph(
+    args: argparse.Namespace, ms: Any, cell: Any, inputs: list[Any], progress: Progress
+) -> dict[str, Any]:
+    from mindscope_runtime.capture_graph import capture_graph
+
+    document = capture_graph(
+        ms, cell, inputs, target=args.target, progress=progress, keep_ir=args.keep_ir
+    )
+    output = write_json_atomic(args.output, document)
+    counts = document["meta"].get("counts", {})
+    status: dict[str, Any] = {"ok": document["error"] is None, "command": "graph"}
+    status["output"] = str(output)
+    status["summary"] = {**counts, "capture": document["meta"].get("capture")}
+    if document["error"] is not None:
+        err = document["error"]
+        status["error"] = {k: err[k] for k in ("kind", "message", "file", "line") if err.get(k)}
+    return status
+
+
+def _profile(
+    args: argparse.Namespace, ms: Any, cell: Any, inputs: list[Any], progress: Progress
+) -> dict[str, Any]:
+    from mindscope_runtime.profile_run import profile_cell
+    from mindscope_runtime.timeline import chrome_trace
+
+    if args.steps < 1 or args.warmup < 0:
+        raise RuntimeToolError("usage", "--steps must be ≥ 1 and --warmup ≥ 0")
+    document = profile_cell(
+        ms,
+        cell,
+        inputs,
+        target=args.target,
+        steps=args.steps,
+        warmup=args.warmup,
+        progress=progress,
+        keep_output=args.keep_profiler_output,
+    )
+    output = write_json_atomic(args.output, document)
+    status: dict[str, Any] = {"ok": True, "command": "profile", "output": str(output)}
+    if args.trace_out:
+        status["trace"] = str(write_json_atomic(args.trace_out, chrome_trace(document)))
+    status["summary"] = {
+        "ops": len(document["ops"]),
+        "steps": len(document["steps"]),
+        "totalOpMs": document["totals"]["opMs"],
+        "meanStepMs": document["totals"]["meanStepMs"],
+    }
+    return status
+
+
+def _emit(stream: Any, status: dict[str, Any], started: float) -> None:
+    status["seconds"] = round(time.perf_counter() - started, 3)
+    stream.write(json.dumps(status, ensure_ascii=False) + "\n")
+    stream.flush()
+
+
+def _status_stream() -> Any:
+    """A private handle on the real stdout, so user prints cannot corrupt the status line."""
+    try:
+        fd = os.dup(sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        return sys.stdout
+    return os.fdopen(fd, "w", encoding="utf-8", closefd=True)
+
+
+@contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    """Send fd 1 (Python and C++ prints) to stderr while user code and MindSpore run."""
+    sys.stdout.flush()
+    try:
+        saved = os.dup(1)
+        os.dup2(2, 1)
+    except OSError:
+        yield
+        return
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
