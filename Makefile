@@ -37,8 +37,7 @@ dist/extension.js: $(TS_SOURCES) extension/esbuild.mjs package.json
 
 dist/mindscope.vsix: dist/extension.js package.json README.md $(shell find pyserver kernel runtime -name '*.py' -o -name '*.json' -o -name '*.png' 2>/dev/null)
 	@scripts/bundle-python.sh
-	@npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license -o $@ >/dev/null
-	@echo "packaged $@"
+	@scripts/package-vsix.sh $@
 
 package: python node build dist/mindscope.vsix
 

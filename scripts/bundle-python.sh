@@ -10,3 +10,6 @@ mkdir -p bundled/libs
 # shellcheck disable=SC2086
 registry_guard .venv/bin/python -m pip install --disable-pip-version-check -q --no-deps --target bundled/libs $pins
 find bundled/libs -name '__pycache__' -prune -exec rm -rf {} +
+# Third-party typeshed stubs (5,000 files for requests, tensorflow...) say nothing about
+# MindSpore and would make the .vsix four times larger and vsce's scan minutes long.
+rm -rf bundled/libs/jedi/third_party/typeshed/stubs

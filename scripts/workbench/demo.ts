@@ -44,32 +44,37 @@ function stop(): void {
   console.log(pid ? `stopped the demo (pid ${pid})` : 'no demo was running');
 }
 
-/** Installs the .vsix only when it changed since the last install. */
-async function ensureExtension(dirs: CodeServerDirs): Promise<void> {
+/** Installs the .vsix only when it changed since the last install; says whether it did. */
+async function ensureExtension(dirs: CodeServerDirs): Promise<boolean> {
   const stamp = path.join(STATE, 'installed-vsix-mtime');
   const mtime = String(fs.statSync(VSIX).mtimeMs);
-  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === mtime) return;
+  if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === mtime) return false;
   console.error('[mindscope] installing the MindScope extension into the demo workbench');
   await installVsix(dirs, VSIX);
   fs.writeFileSync(stamp, mtime);
+  return true;
 }
 
 async function serve(port: number): Promise<string> {
   const base = `http://127.0.0.1:${port}`;
   const pid = runningPid();
   const previousPort = fs.existsSync(PORT_FILE) ? Number(fs.readFileSync(PORT_FILE, 'utf8')) : 0;
+  const reuse = pid !== undefined && previousPort === port && (await isHealthy(base));
+  if (!reuse) {
+    if (pid) stop();
+    if (!(await portIsFree(port))) {
+      throw new Error(
+        `port ${port} on 127.0.0.1 is in use by another program: run "make demo PORT=<free port>"`,
+      );
+    }
+  }
   const dirs = makeDirs(STATE);
-  await ensureExtension(dirs);
-  if (pid && previousPort === port && (await isHealthy(base))) {
-    console.error(`[mindscope] the demo is already running (pid ${pid})`);
+  const changed = await ensureExtension(dirs);
+  if (reuse && !changed) {
+    console.error(`[mindscope] the demo is already running (pid ${String(pid)})`);
     return base;
   }
-  if (pid) stop();
-  if (!(await portIsFree(port))) {
-    throw new Error(
-      `port ${port} on 127.0.0.1 is in use by another program: run "make demo PORT=<free port>"`,
-    );
-  }
+  if (reuse) stop(); // a new build of the extension needs a fresh extension host
   writeUserSettings(dirs, {
     'mindscope.python': path.join(REPO, '.venv', 'bin', 'python'),
     'workbench.startupEditor': 'none',
