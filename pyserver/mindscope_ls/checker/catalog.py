@@ -1,0 +1,279 @@
+"""Every rule the checker ships: code, group, and what MindSpore 2.10 was seen to print."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .model import Group, Severity
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    group: Group
+    title: str
+    why: str
+    remedy: str
+    mindspore_says: str  # what MindSpore 2.10.0 printed for the rule's example (CPU, GRAPH_MODE)
+
+    @property
+    def doc(self) -> str:
+        return f"docs/rules/{self.code}.md"
+
+    def severity(self, level: str) -> Severity:
+        if self.group in (Group.FAILS, Group.PARSE):
+            return Severity.ERROR
+        if self.group is Group.STRICT:
+            return Severity.ERROR if level == "STRICT" else Severity.INFORMATION
+        if self.group is Group.PERFORMANCE:
+            return Severity.INFORMATION
+        return Severity.WARNING
+
+
+def _unsupported(code: str, what: str, node: str, remedy: str, kind: str = "statement") -> Rule:
+    return Rule(
+        code,
+        Group.FAILS,
+        f"`{what}` in compiled code",
+        f"MindSpore's graph compiler parses the source of compiled functions and has no "
+        f"translation for `{what}`; LAX mode does not fall back to Python for it.",
+        remedy,
+        f"RuntimeError: Unsupported {kind} '{node}'.",
+    )
+
+
+_RULES = [
+    Rule(
+        "MS000",
+        Group.PARSE,
+        "File does not parse",
+        "The file is not valid Python, so nothing in it can be compiled.",
+        "Fix the syntax error.",
+        "(Python's SyntaxError)",
+    ),
+    _unsupported(
+        "MS101",
+        "try",
+        "Try",
+        "Remove the `try`: check the condition explicitly, or "
+        "move the guarded code out of `construct`/`@jit` code.",
+    ),
+    _unsupported(
+        "MS102",
+        "del",
+        "Delete",
+        "Remove the `del` statement; rebinding the name is enough for the graph.",
+    ),
+    _unsupported(
+        "MS103",
+        "yield",
+        "Yield",
+        "Return a tuple or list instead of yielding values.",
+        "expression",
+    ),
+    _unsupported(
+        "MS104",
+        "nonlocal",
+        "Nonlocal",
+        "Return the new value from the inner function, "
+        "or keep the state in an attribute of the Cell.",
+    ),
+    _unsupported("MS105", "match", "Match", "Rewrite the `match` statement as `if`/`elif`."),
+    _unsupported(
+        "MS106",
+        ":=",
+        "NamedExpr",
+        "Assign the value in its own statement before using it.",
+        "expression",
+    ),
+    _unsupported("MS107", "import", "Import", "Move the import to the top of the module."),
+    _unsupported("MS108", "class", "ClassDef", "Define the class at module level."),
+    _unsupported(
+        "MS109",
+        "async",
+        "AsyncFunctionDef",
+        "Use a plain `def`; compiled code cannot be asynchronous.",
+    ),
+    Rule(
+        "MS110",
+        Group.FAILS,
+        "`for`/`while` with an `else` clause",
+        "The graph compiler does not translate the `else` clause of loops.",
+        "Use a flag set before the loop and cleared on `break`, then an `if` after the loop.",
+        "RuntimeError: The 'for...else...' statement is not supported now. "
+        "(and 'while...else...' for while loops)",
+    ),
+    Rule(
+        "MS111",
+        Group.FAILS,
+        "Set literal or set comprehension in compiled code",
+        "Graph mode has no set type.",
+        "Use a tuple (or list) of the distinct values instead.",
+        "RuntimeError: Unsupported expression 'Set'. (and 'SetComp')",
+    ),
+    Rule(
+        "MS112",
+        Group.FAILS,
+        "Branches of a Tensor condition return different types",
+        "A condition on a Tensor is not known at compile time, so both branches are compiled "
+        "and their results joined; a Tensor cannot be joined with a number or a tuple.",
+        "Return the same type from both branches, e.g. wrap the number with "
+        "`ops.zeros_like(x)`/`Tensor(...)`, or make the condition a Python constant.",
+        "TypeError: Cannot join the return values of different branches, perhaps you need to "
+        "make them equal. Type Join Failed: Abstract type AbstractTensor cannot join with "
+        "AbstractScalar.",
+    ),
+    Rule(
+        "MS113",
+        Group.FAILS,
+        "Variable bound in only one branch of a Tensor condition",
+        "Both branches of a Tensor condition are compiled; a name used after the `if` must be "
+        "bound on both paths.",
+        "Bind the variable before the `if` or in both branches.",
+        "UnboundLocalError: The local variable 'y' is not defined in false branch, but defined "
+        "in true branch.",
+    ),
+    Rule(
+        "MS114",
+        Group.FAILS,
+        "Variable bound in a Tensor-condition `while` used after the loop",
+        "A `while` on a Tensor condition may run zero times, so names first bound in its body "
+        "do not exist after it.",
+        "Bind the variable before the `while`.",
+        "UnboundLocalError: The local variable 'y' defined in the 'while' loop body cannot be "
+        "used outside of the loop body. Please define variable 'y' before 'while'.",
+    ),
+    Rule(
+        "MS115",
+        Group.FAILS,
+        "`Parameter(...)` created in compiled code",
+        "Parameters are the Cell's state and must exist before compilation.",
+        "Create the Parameter in `__init__` and use `self.<name>` in `construct`.",
+        "ValueError: Failed to compile in GRAPH_MODE because creating class "
+        "'mindspore.common.parameter.Parameter' instances is not supported in 'construct' or "
+        "@jit decorated function.",
+    ),
+    Rule(
+        "MS116",
+        Group.FAILS,
+        "`with` on an object that is not a `jit_class`",
+        "Graph mode only runs `__enter__`/`__exit__` of classes decorated with `@jit_class`.",
+        "Decorate the context manager's class with `@mindspore.jit_class`, or move the `with` "
+        "out of compiled code.",
+        "TypeError: Only support jit_class instance, but got PythonObject(type: <class "
+        "'Ctx'>, ...)",
+    ),
+    Rule(
+        "MS117",
+        Group.FAILS,
+        "Non-constant Tensor used as a dict key",
+        "Dict keys must be known at compile time.",
+        "Key the dict with strings or numbers, or use a tuple of Tensors.",
+        "RuntimeError: make_dict evaluator key only supports string, number, type, none, "
+        "constant tensor and tuple, but got ValueAny",
+    ),
+    Rule(
+        "MS118",
+        Group.FAILS,
+        "Lambda with default arguments inside a comprehension",
+        "The compiler cannot evaluate a lambda's default that refers to the comprehension "
+        "variable.",
+        "Build the functions outside compiled code, or use `functools.partial` in `__init__`.",
+        "RuntimeError: Illegal AnfNode for evaluating, node: "
+        "@Net_construct__lambda_...:param_i(type:Parameter)",
+    ),
+    Rule(
+        "MS119",
+        Group.FAILS,
+        "Recursion on a Tensor condition",
+        "A Tensor condition cannot stop recursion at compile time, so the compiler unrolls "
+        "the recursion until it hits its call-depth limit.",
+        "Use a `while` loop on the Tensor condition instead of recursion.",
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, "
+        "simulate call depth: 666).",
+    ),
+    Rule(
+        "MS201",
+        Group.STRICT,
+        "`.asnumpy()` in compiled code",
+        "Under STRICT there is no Python fallback, so Tensors cannot leave the graph.",
+        "Keep the computation in `ops`, or use the default LAX level.",
+        "AttributeError: In JIT strict mode, cannot get attributes asnumpy or the "
+        "Tensor[Float32] object has no attribute: 'asnumpy'.",
+    ),
+    Rule(
+        "MS202",
+        Group.STRICT,
+        "Assigning a non-Parameter attribute in compiled code",
+        "Under STRICT only Parameter attributes can be written inside the graph.",
+        "Make the attribute a Parameter, or return the value instead of storing it.",
+        "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
+        "self.n, the member attribute must be of the Parameter type. But got '1' with type "
+        "'int'.",
+    ),
+    Rule(
+        "MS203",
+        Group.STRICT,
+        "`list.sort()` in compiled code",
+        "Under STRICT lists have no `sort` method in the graph.",
+        "Use `sorted(...)` on a tuple of constants, or `ops.sort` on a Tensor.",
+        "AttributeError: In JIT strict mode, cannot get attributes sort or the List[Int64*3] "
+        "object has no attribute: 'sort'.",
+    ),
+    Rule(
+        "MS301",
+        Group.DIVERGES,
+        "Writing a global variable in compiled code",
+        "Graph mode reads globals once at compile time; the write is not seen by the graph "
+        "(PyNative returned 1 where GRAPH_MODE returned 0 for the example).",
+        "Keep the counter in a Parameter or pass it as an argument.",
+        "(compiles; result differs from PyNative)",
+    ),
+    Rule(
+        "MS302",
+        Group.DIVERGES,
+        "Mutating a list attribute of the Cell in compiled code",
+        "The graph works on a copy of the list taken at compile time, so `self.items.append(...)`"
+        " is not seen (PyNative returned 1 where GRAPH_MODE returned 0 for the example).",
+        "Build a local list, or move the bookkeeping out of `construct`.",
+        "(compiles; result differs from PyNative)",
+    ),
+    Rule(
+        "MS303",
+        Group.DIVERGES,
+        "In-place update of a Tensor alias",
+        "In graph mode `y += 1` updates the Tensor `y` aliases, so the original changes too "
+        "(PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2).",
+        "Write `y = y + 1`, which creates a new Tensor in both modes.",
+        "(compiles; result differs from PyNative)",
+    ),
+    Rule(
+        "MS304",
+        Group.DIVERGES,
+        "Lambda created in a loop in compiled code",
+        "Lambdas collected in a loop inside the graph are not called like in Python: the "
+        "example returned None in GRAPH_MODE and a Tensor in PyNative.",
+        "Define the function once outside the loop and pass the loop value as an argument.",
+        "(compiles; result differs from PyNative)",
+    ),
+    Rule(
+        "MS401",
+        Group.DEPRECATED,
+        "Deprecated `set_context` parameter",
+        "MindSpore 2.10 warns that this `set_context` parameter will be removed.",
+        "Use the replacement API named in the message.",
+        "[WARNING] ME: For 'context.set_context', the parameter 'device_target' will be "
+        "deprecated and removed in a future version. Please use the api mindspore.set_device() "
+        "instead.",
+    ),
+    Rule(
+        "MS402",
+        Group.DEPRECATED,
+        "Removed API `ms_function` / `ms_class`",
+        "`mindspore.ms_function` and `mindspore.ms_class` no longer exist in MindSpore 2.10.",
+        "Use `mindspore.jit` and `mindspore.jit_class`.",
+        "AttributeError: module 'mindspore' has no attribute 'ms_function'",
+    ),
+]
+
+RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

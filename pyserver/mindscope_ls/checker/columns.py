@@ -1,0 +1,58 @@
+"""Convert ast's UTF-8 byte columns into character columns, for findings, related and edits."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .model import Finding, Fix, Range, Related, TextEdit
+from .workspace import Workspace
+
+
+class ColumnMap:
+    def __init__(self, ws: Workspace):
+        self.ws = ws
+        self._lines: dict[str, list[str]] = {}
+
+    def _line(self, path: str, number: int) -> str:
+        lines = self._lines.get(path)
+        if lines is None:
+            module = self.ws.get(path)
+            lines = module.source.splitlines() if module is not None else []
+            self._lines[path] = lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def column(self, path: str, line: int, byte_col: int) -> int:
+        text = self._line(path, line)
+        if text.isascii():
+            return byte_col
+        return len(text.encode("utf-8")[:byte_col].decode("utf-8", errors="ignore"))
+
+    def range(self, path: str, rng: Range) -> Range:
+        return Range(
+            rng.line,
+            self.column(path, rng.line, rng.col),
+            rng.end_line,
+            self.column(path, rng.end_line, rng.end_col),
+        )
+
+    def finding(self, finding: Finding) -> Finding:
+        path = finding.path
+        rng = self.range(path, finding.range)
+        related = tuple(
+            Related(r.path, self.range(r.path, r.range), r.message) for r in finding.related
+        )
+        fix = None
+        if finding.fix is not None:
+            edits = tuple(
+                TextEdit(self.range(path, e.range), e.new_text) for e in finding.fix.edits
+            )
+            fix = Fix(finding.fix.title, edits)
+        return dataclasses.replace(
+            finding,
+            line=rng.line,
+            col=rng.col,
+            end_line=rng.end_line,
+            end_col=rng.end_col,
+            related=related,
+            fix=fix,
+        )

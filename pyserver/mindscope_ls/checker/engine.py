@@ -1,0 +1,128 @@
+"""Runs discovery and the rules over one file and turns raw results into Findings."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterable, Mapping
+from typing import Optional
+
+from .catalog import RULES
+from .classes import ClassTable
+from .columns import ColumnMap
+from .discovery import CompiledFunction, discover
+from .index import ModuleInfo
+from .levels import DEFAULT_LEVEL, file_level, normalize_level
+from .model import Finding, Group, RawFinding, Related, Severity
+from .rules import FUNCTION_RULES, MODULE_RULES, FunctionContext
+from .rules.base import node_range
+from .suppress import suppressed
+from .workspace import Workspace
+
+
+def run_checks(
+    source: str,
+    path: str,
+    *,
+    level: Optional[str],
+    workspace: Optional[Workspace],
+    report_parse_errors: bool,
+    disabled: Iterable[str],
+    severities: Optional[Mapping[str, Severity]],
+) -> list[Finding]:
+    ws = workspace if workspace is not None else Workspace()
+    module = ws.update(path, source)
+    lines = source.splitlines()
+    if module.tree is None:
+        return _parse_error(source, path) if report_parse_errors else []
+    active = file_level(module) or normalize_level(level) or DEFAULT_LEVEL
+    raw: list[tuple[RawFinding, Optional[CompiledFunction]]] = []
+    classes = ClassTable(ws)
+    for fn in _compiled_in(ws, module):
+        ctx = FunctionContext(fn, fn.types(), fn.level or active, classes, lines)
+        for rule in FUNCTION_RULES:
+            raw.extend((finding, fn) for finding in rule(ctx))
+    for module_rule in MODULE_RULES:
+        raw.extend((finding, None) for finding in module_rule(module))
+    findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
+    kept, _ = suppressed(findings, lines)
+    return sorted(kept, key=lambda f: (f.line, f.col, f.code))
+
+
+def _compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
+    return [fn for fn in discover(ws) if fn.module is module]
+
+
+def _finalize(
+    raw: list[tuple[RawFinding, Optional[CompiledFunction]]],
+    module: ModuleInfo,
+    ws: Workspace,
+    active: str,
+    disabled: set[str],
+    severities: Mapping[str, Severity],
+) -> list[Finding]:
+    columns = ColumnMap(ws)
+    seen: set[tuple[str, int, int, int, int]] = set()
+    out: list[Finding] = []
+    for item, fn in raw:
+        rng = item.range
+        key = (item.code, rng.line, rng.col, rng.end_line, rng.end_col)
+        if key in seen or item.code in disabled:
+            continue
+        seen.add(key)
+        rule = RULES[item.code]
+        related = list(item.related)
+        if fn is not None and fn.caller is not None:
+            related.append(
+                Related(
+                    fn.caller.path,
+                    node_range(fn.caller.node),
+                    f"`{fn.qualname}` is compiled because it is {fn.caller.description}",
+                )
+            )
+        out.append(
+            columns.finding(
+                Finding(
+                    code=item.code,
+                    message=item.message,
+                    severity=severities.get(item.code, rule.severity(item.level)),
+                    group=rule.group.value,
+                    line=rng.line,
+                    col=rng.col,
+                    end_line=rng.end_line,
+                    end_col=rng.end_col,
+                    related=tuple(related),
+                    fix=item.fix,
+                    doc=rule.doc,
+                    path=module.path,
+                    level=item.level if rule.group is not Group.DEPRECATED else active,
+                )
+            )
+        )
+    return out
+
+
+def _parse_error(source: str, path: str) -> list[Finding]:
+    line, col, message = 1, 0, "the file does not parse"
+    try:
+        ast.parse(source, filename=path)
+    except SyntaxError as error:
+        line = error.lineno or 1
+        col = max((error.offset or 1) - 1, 0)
+        message = error.msg or message
+    except (ValueError, RecursionError, MemoryError, OverflowError) as error:
+        message = str(error) or message
+    rule = RULES["MS000"]
+    return [
+        Finding(
+            "MS000",
+            f"Cannot check graph-mode rules: {message}.",
+            rule.severity("LAX"),
+            rule.group.value,
+            line,
+            col,
+            line,
+            col,
+            doc=rule.doc,
+            path=path,
+        )
+    ]

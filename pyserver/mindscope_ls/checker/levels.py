@@ -1,0 +1,58 @@
+"""The jit_syntax_level a file asks for: set_context(...), JitConfig(...), or the environment."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from . import names
+from .index import ModuleInfo
+from .walk import walk
+
+LEVELS = ("STRICT", "COMPATIBLE", "LAX")
+DEFAULT_LEVEL = "LAX"
+
+
+def normalize_level(level: Optional[str]) -> Optional[str]:
+    """'strict' -> 'STRICT'; None for anything that is not a level name."""
+    if not level:
+        return None
+    upper = level.strip().upper()
+    return upper if upper in LEVELS else None
+
+
+def file_level(module: ModuleInfo) -> Optional[str]:
+    """The last level set in the file, in source order, or None."""
+    if module.tree is None:
+        return None
+    found: list[tuple[int, int, str]] = []
+    for node in walk(module.tree):
+        level = _level_set_by(module, node)
+        if level is not None:
+            found.append((node.lineno, node.col_offset, level))  # type: ignore[attr-defined]
+    return max(found)[2] if found else None
+
+
+def _level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
+    if isinstance(node, ast.Call):
+        name = module.qualname(node.func) or ""
+        last = name.rsplit(".", 1)[-1]
+        if last in ("set_context", "JitConfig") and name.startswith("mindspore"):
+            value = names.keyword(node, "jit_syntax_level")
+            return names.level_of(module, value) if value is not None else None
+        if last in ("set_jit_config", "jit_config"):
+            value = names.keyword(node, "jit_syntax_level")
+            return names.level_of(module, value) if value is not None else None
+    if isinstance(node, ast.Assign) and len(node.targets) == 1:
+        target = node.targets[0]
+        if (
+            isinstance(target, ast.Subscript)
+            and module.qualname(target.value) == "os.environ"
+            and isinstance(target.slice, ast.Constant)
+            and target.slice.value == "MS_DEV_JIT_SYNTAX_LEVEL"
+            and isinstance(node.value, ast.Constant)
+            and isinstance(node.value.value, str)
+            and node.value.value.isdigit()
+        ):
+            return names.LEVEL_BY_INT.get(int(node.value.value))
+    return None

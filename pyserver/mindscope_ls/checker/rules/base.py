@@ -1,0 +1,65 @@
+"""What a rule sees: one compiled function with its types, level and module."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Optional
+
+from ..classes import ClassTable
+from ..discovery import CompiledFunction
+from ..model import Fix, Range, RawFinding, Related
+from ..types import TensorTypes
+from ..walk import walk
+
+
+@dataclass
+class FunctionContext:
+    fn: CompiledFunction
+    types: TensorTypes
+    level: str
+    classes: ClassTable
+    lines: list[str]
+
+    @property
+    def path(self) -> str:
+        return self.fn.module.path
+
+    def nodes(self) -> Iterator[ast.AST]:
+        """Every node of the compiled function, nested functions and lambdas included."""
+        return iter(walk(self.fn.node))
+
+    def statements(self) -> Iterator[ast.stmt]:
+        for node in self.nodes():
+            if isinstance(node, ast.stmt):
+                yield node
+
+    def finding(
+        self,
+        code: str,
+        message: str,
+        node: ast.AST,
+        related: Optional[list[Related]] = None,
+        fix: Optional[Fix] = None,
+        rng: Optional[Range] = None,
+    ) -> RawFinding:
+        return RawFinding(code, message, rng or node_range(node), related or [], fix, self.level)
+
+    def related(self, node: ast.AST, message: str) -> Related:
+        return Related(self.path, node_range(node), message)
+
+
+def node_range(node: ast.AST) -> Range:
+    line = getattr(node, "lineno", 1) or 1
+    col = getattr(node, "col_offset", 0) or 0
+    end_line = getattr(node, "end_lineno", None) or line
+    end_col = getattr(node, "end_col_offset", None)
+    if end_col is None:
+        end_col = col
+    return Range(line, col, end_line, end_col)
+
+
+def keyword_range(node: ast.stmt, keyword: str) -> Range:
+    """The range of a statement's leading keyword (`try`, `del`, ...) rather than its whole body."""
+    return Range(node.lineno, node.col_offset, node.lineno, node.col_offset + len(keyword))

@@ -1,0 +1,102 @@
+"""MS401-MS402: deprecated and removed MindSpore API (checked in the whole file)."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..fixes import make_fix, replace_node, segment
+from ..index import ModuleInfo
+from ..model import Fix, Range, RawFinding, TextEdit
+from ..walk import walk
+from .base import node_range
+
+# mindspore/context.py (2.10.0) `_check_context_deprecated`: parameter -> replacement.
+DEPRECATED_CONTEXT = {
+    "save_graphs": "the environment variable MS_DEV_SAVE_GRAPHS",
+    "save_graphs_path": "the environment variable MS_DEV_SAVE_GRAPHS_PATH",
+    "check_bprop": "",
+    "max_call_depth": "mindspore.set_recursion_limit()",
+    "enable_compile_cache": "the environment variable MS_COMPILER_CACHE_ENABLE",
+    "enable_cache_path": "the environment variable MS_COMPILER_CACHE_PATH",
+    "debug_level": "",
+    "device_target": "mindspore.set_device()",
+    "device_id": "mindspore.set_device()",
+    "deterministic": "mindspore.set_deterministic()",
+    "inter_op_parallel_num": "mindspore.runtime.dispatch_threads_num()",
+    "pynative_synchronize": "mindspore.runtime.launch_blocking()",
+    "max_device_memory": "mindspore.runtime.set_memory()",
+    "variable_memory_max_size": "mindspore.runtime.set_memory()",
+    "mempool_block_size": "mindspore.runtime.set_memory()",
+    "memory_optimize_level": "mindspore.runtime.set_memory()",
+    "runtime_num_threads": "mindspore.device_context.cpu.op_tuning.threads_num()",
+}
+SET_CONTEXT = frozenset({"mindspore.set_context", "mindspore.context.set_context"})
+REMOVED = {"ms_function": "jit", "ms_class": "jit_class"}
+REMOVED_QUALNAMES = {
+    f"{prefix}.{old}": new
+    for old, new in REMOVED.items()
+    for prefix in ("mindspore", "mindspore.common.api")
+}
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    if module.tree is None:
+        return
+    lines = module.source.splitlines()
+    for node in walk(module.tree):
+        if isinstance(node, ast.Call) and module.qualname(node.func) in SET_CONTEXT:
+            yield from _set_context(module, node, lines)
+        elif isinstance(node, ast.Attribute):
+            new = REMOVED_QUALNAMES.get(module.qualname(node) or "")
+            if new is not None:
+                fix = make_fix(f"Use `{new}`", _attr_edit(node, new))
+                yield _removed(node, node.attr, new, fix)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "") in ("mindspore",):
+            for alias in node.names:
+                if alias.name in REMOVED:
+                    yield _removed(node, alias.name, REMOVED[alias.name], None)
+
+
+def _set_context(module: ModuleInfo, call: ast.Call, lines: list[str]) -> Iterator[RawFinding]:
+    for kw in call.keywords:
+        if kw.arg not in DEPRECATED_CONTEXT:
+            continue
+        replacement = DEPRECATED_CONTEXT[kw.arg]
+        advice = f"use {replacement} instead" if replacement else "remove it"
+        yield RawFinding(
+            "MS401",
+            f"The `set_context` parameter `{kw.arg}` is deprecated in MindSpore 2.10; {advice}.",
+            node_range(kw),
+            fix=_set_device_fix(module, call, lines) if kw.arg == "device_target" else None,
+        )
+
+
+def _set_device_fix(module: ModuleInfo, call: ast.Call, lines: list[str]) -> Optional[Fix]:
+    """`ms.set_context(device_target=X)` -> `ms.set_device(X)` when that is its only argument."""
+    func = call.func
+    if call.args or len(call.keywords) != 1 or not isinstance(func, ast.Attribute):
+        return None
+    if module.qualname(func.value) != "mindspore":
+        return None
+    owner = segment(lines, func.value)
+    value = segment(lines, call.keywords[0].value)
+    if owner is None or value is None:
+        return None
+    return make_fix("Use `set_device`", replace_node(call, f"{owner}.set_device({value})"))
+
+
+def _attr_edit(node: ast.Attribute, new: str) -> TextEdit:
+    end_line = node.end_lineno or node.lineno
+    end_col = node.end_col_offset or 0
+    return TextEdit(Range(end_line, end_col - len(node.attr), end_line, end_col), new)
+
+
+def _removed(node: ast.AST, old: str, new: str, fix: Optional[Fix]) -> RawFinding:
+    return RawFinding(
+        "MS402",
+        f"`{old}` was removed from MindSpore; use `mindspore.{new}` instead.",
+        node_range(node),
+        fix=fix,
+    )

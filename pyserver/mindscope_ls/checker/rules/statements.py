@@ -1,0 +1,154 @@
+"""MS101-MS111, MS118: statements and expressions the graph compiler has no translation for."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..fixes import make_fix, owns_lines, replace_node, segment
+from ..model import Fix, Range, RawFinding
+from .base import FunctionContext, keyword_range
+from .loops import loop_else_fix
+
+MATCH = getattr(ast, "Match", None)
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for node in ctx.nodes():
+        yield from _check_node(ctx, node)
+
+
+def _check_node(ctx: FunctionContext, node: ast.AST) -> Iterator[RawFinding]:
+    if isinstance(node, ast.stmt) and type(node).__name__ in ("Try", "TryStar"):
+        yield ctx.finding(
+            "MS101",
+            "`try` is not supported in graph mode; check the condition "
+            "explicitly or move this code out of compiled code.",
+            node,
+            rng=keyword_range(node, "try"),
+        )
+    elif isinstance(node, ast.Delete):
+        yield ctx.finding(
+            "MS102",
+            "`del` is not supported in graph mode; remove the statement.",
+            node,
+            rng=keyword_range(node, "del"),
+            fix=_del_fix(ctx, node),
+        )
+    elif isinstance(node, (ast.Yield, ast.YieldFrom)):
+        yield ctx.finding(
+            "MS103",
+            "`yield` is not supported in graph mode; return a tuple of the values instead.",
+            node,
+        )
+    elif isinstance(node, ast.Nonlocal):
+        yield ctx.finding(
+            "MS104",
+            "`nonlocal` is not supported in graph mode; return the new "
+            "value from the inner function instead.",
+            node,
+        )
+    elif MATCH is not None and isinstance(node, MATCH):
+        yield ctx.finding(
+            "MS105",
+            "`match` is not supported in graph mode; rewrite it as `if`/`elif`.",
+            node,
+            rng=keyword_range(node, "match"),
+        )
+    elif isinstance(node, ast.NamedExpr):
+        yield ctx.finding(
+            "MS106",
+            "The walrus operator `:=` is not supported in graph mode; "
+            "assign the value in its own statement first.",
+            node,
+        )
+    elif isinstance(node, (ast.Import, ast.ImportFrom)):
+        yield ctx.finding(
+            "MS107",
+            "`import` is not supported inside compiled code; move it to the top of the module.",
+            node,
+        )
+    elif isinstance(node, ast.ClassDef):
+        yield ctx.finding(
+            "MS108",
+            f"Defining class `{node.name}` inside compiled code is not "
+            "supported; define it at module level.",
+            node,
+            rng=keyword_range(node, "class"),
+        )
+    elif isinstance(node, (ast.AsyncFunctionDef, ast.AsyncFor, ast.AsyncWith, ast.Await)):
+        yield ctx.finding(
+            "MS109",
+            "`async`/`await` is not supported in graph mode; use plain synchronous code.",
+            node,
+            rng=_async_range(node),
+        )
+    elif isinstance(node, (ast.For, ast.While)) and node.orelse:
+        yield from _loop_else(ctx, node)
+    elif isinstance(node, (ast.Set, ast.SetComp)):
+        kind = "set literal" if isinstance(node, ast.Set) else "set comprehension"
+        fix = _set_fix(ctx, node) if isinstance(node, ast.Set) else None
+        yield ctx.finding(
+            "MS111",
+            f"A {kind} is not supported in graph mode; use a tuple of the distinct values instead.",
+            node,
+            fix=fix,
+        )
+    elif isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
+        yield from _lambda_defaults(ctx, node)
+
+
+def _async_range(node: ast.AST) -> Optional[Range]:
+    if isinstance(node, ast.Await):
+        return None
+    assert isinstance(node, ast.stmt)
+    return keyword_range(node, "async")
+
+
+def _loop_else(ctx: FunctionContext, node: ast.For | ast.While) -> Iterator[RawFinding]:
+    word = "for" if isinstance(node, ast.For) else "while"
+    yield ctx.finding(
+        "MS110",
+        f"`{word}...else` is not supported in graph mode; use a flag cleared on `break` and an "
+        "`if` after the loop.",
+        node,
+        rng=keyword_range(node, word),
+        related=[ctx.related(node.orelse[0], "the `else` clause")],
+        fix=loop_else_fix(ctx.lines, node),
+    )
+
+
+def _set_fix(ctx: FunctionContext, node: ast.Set) -> Optional[Fix]:
+    """`{1, 2}` -> `(1, 2)` when every element is a distinct constant (same values, same order)."""
+    values: list[object] = []
+    for element in node.elts:
+        if not isinstance(element, ast.Constant):
+            return None
+        values.append(element.value)
+    if len(set(values)) != len(values):  # {1, True} or {1, 1.0} is one element
+        return None
+    parts = [segment(ctx.lines, e) for e in node.elts]
+    if any(p is None for p in parts):
+        return None
+    text = ", ".join(p for p in parts if p is not None)
+    text = f"({text},)" if len(parts) == 1 else f"({text})"
+    return make_fix("Replace the set literal with a tuple", replace_node(node, text))
+
+
+def _del_fix(ctx: FunctionContext, node: ast.Delete) -> Optional[Fix]:
+    """Remove `del name` (only plain names: deleting a binding does not change a result)."""
+    if not all(isinstance(t, ast.Name) for t in node.targets) or not owns_lines(ctx.lines, node):
+        return None
+    return make_fix("Remove the `del` statement", replace_node(node, "pass"))
+
+
+def _lambda_defaults(ctx: FunctionContext, node: ast.expr) -> Iterator[RawFinding]:
+    for sub in ast.walk(node):
+        if isinstance(sub, ast.Lambda) and (sub.args.defaults or any(sub.args.kw_defaults)):
+            yield ctx.finding(
+                "MS118",
+                "A lambda with default arguments inside a comprehension "
+                "cannot be compiled; build the functions outside compiled code.",
+                sub,
+            )

@@ -1,0 +1,132 @@
+"""A light, flow-insensitive inference of which names in a compiled function hold Tensors."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from . import names
+from .classes import ClassInfo
+from .index import FunctionNode, ModuleInfo
+from .walk import walk
+
+NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+SCALAR_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "isinstance", "range", "type"})
+
+
+class TensorTypes:
+    """Answers "is this expression a Tensor?" inside one compiled function."""
+
+    def __init__(
+        self,
+        module: ModuleInfo,
+        func: FunctionNode,
+        cls: Optional[ClassInfo],
+        tensor_params: frozenset[str],
+    ):
+        self.module = module
+        self.cls = cls
+        self.names: set[str] = set(tensor_params)
+        self._infer(func)
+
+    def _infer(self, func: FunctionNode) -> None:
+        body = walk(func)
+        for _ in range(3):  # loops can use a name before its (lexically later) assignment
+            before = len(self.names)
+            for node in body:
+                self._learn(node)
+            if len(self.names) == before:
+                break
+
+    def _learn(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                if self.is_tensor(node.value):
+                    self.names.add(node.target.id)
+            else:
+                self._bind(node.target, node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            iterable = node.iter
+            if isinstance(node.target, ast.Name) and self._iterates_tensors(iterable):
+                self.names.add(node.target.id)
+
+    def _iterates_tensors(self, iterable: ast.expr) -> bool:
+        if self.is_tensor(iterable):
+            return True
+        if isinstance(iterable, (ast.Tuple, ast.List)) and iterable.elts:
+            return all(self.is_tensor(e) for e in iterable.elts)
+        return False
+
+    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            if self.is_tensor(value):
+                self.names.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for sub_target, sub_value in zip(target.elts, value.elts):
+                    self._bind(sub_target, sub_value)
+            elif self.is_tensor(value) or self._returns_tensors(value):
+                for element in target.elts:
+                    if isinstance(element, ast.Name):
+                        self.names.add(element.id)
+
+    def _returns_tensors(self, value: ast.expr) -> bool:
+        """Calls that return a tuple of Tensors, e.g. `ops.split(x)` or `self.lstm(x)`."""
+        if not isinstance(value, ast.Call):
+            return False
+        return self._is_tensor_call(value)
+
+    def is_tensor(self, expr: Optional[ast.expr]) -> bool:
+        """True when `expr` certainly evaluates to a (non-constant) Tensor."""
+        if expr is None:
+            return False
+        if isinstance(expr, ast.Name):
+            return expr.id in self.names
+        if isinstance(expr, ast.Attribute):
+            return self._is_tensor_attribute(expr)
+        if isinstance(expr, ast.Call):
+            return self._is_tensor_call(expr)
+        if isinstance(expr, ast.BinOp):
+            return self.is_tensor(expr.left) or self.is_tensor(expr.right)
+        if isinstance(expr, ast.UnaryOp):
+            return self.is_tensor(expr.operand)
+        if isinstance(expr, ast.Compare):
+            if any(isinstance(op, NON_TENSOR_COMPARE) for op in expr.ops):
+                return False
+            return any(self.is_tensor(e) for e in [expr.left, *expr.comparators])
+        if isinstance(expr, ast.BoolOp):
+            return any(self.is_tensor(v) for v in expr.values)
+        if isinstance(expr, ast.Subscript):
+            return self.is_tensor(expr.value)
+        if isinstance(expr, ast.IfExp):
+            return self.is_tensor(expr.body) or self.is_tensor(expr.orelse)
+        return False
+
+    def _is_tensor_attribute(self, expr: ast.Attribute) -> bool:
+        if expr.attr in names.NON_TENSOR_ATTRS:
+            return False
+        if isinstance(expr.value, ast.Name) and expr.value.id == "self" and self.cls is not None:
+            attr = self.cls.attr(expr.attr)
+            return attr is not None and attr.kind == "tensor"
+        return expr.attr in ("T", "mT", "H", "real", "imag") and self.is_tensor(expr.value)
+
+    def _is_tensor_call(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Call):  # ops.ReduceSum()(x)
+            return names.is_primitive_class(names.callee(self.module, func))
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if isinstance(receiver, ast.Name) and receiver.id == "self" and self.cls is not None:
+                attr = self.cls.attr(func.attr)
+                return attr is not None and attr.kind == "cell"
+            if self.is_tensor(receiver):
+                return func.attr not in names.NON_TENSOR_METHODS
+        if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS:
+            return False
+        qualname = names.callee(self.module, func)
+        if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
+            return True
+        return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local

@@ -1,0 +1,44 @@
+"""Each rule's verified example: exactly the marked lines are reported; fixed code is clean."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mindscope_ls.checker import RULES, check_source
+
+from .harness import case_files, expected
+
+ROOT = Path(__file__).resolve().parents[3]
+ALL = case_files()
+
+
+@pytest.mark.parametrize("case", ALL, ids=[p.stem for p in ALL])
+def test_case_findings_match_markers(case: Path) -> None:
+    source = case.read_text()
+    found = [(f.line, f.code) for f in check_source(source, str(case))]
+    assert sorted(found) == sorted(expected(source))
+
+
+def test_every_rule_has_a_failing_and_a_fixed_example() -> None:
+    stems = {p.stem for p in ALL}
+    for code in RULES:
+        if code == "MS000":
+            continue
+        assert f"{code}_bad" in stems, code
+        assert f"{code}_ok" in stems, code
+
+
+def test_findings_link_existing_docs() -> None:
+    for case in case_files("*_bad"):
+        for finding in check_source(case.read_text(), str(case)):
+            assert finding.doc == f"docs/rules/{finding.code}.md"
+            assert (ROOT / finding.doc).is_file()
+
+
+def test_messages_are_one_sentence() -> None:
+    for case in case_files("*_bad"):
+        for finding in check_source(case.read_text(), str(case)):
+            assert finding.message.endswith(".")
+            assert ". " not in finding.message.rstrip(".").replace("e.g. ", ""), finding.message

@@ -1,0 +1,70 @@
+"""The checker never raises: truncated, garbled, huge or deeply nested input."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from mindscope_ls.checker import Workspace, check_source
+from mindscope_ls.checker.sources import decode
+
+from .harness import case_files
+
+REAL = (
+    case_files("clean_mixed")[0].read_text()
+    + "\n"
+    + "\n".join(p.read_text() for p in case_files("MS11*_bad"))
+)
+
+
+def test_every_truncation_of_a_real_file() -> None:
+    ws = Workspace()
+    for end in range(0, len(REAL), 37):
+        check_source(REAL[:end], "t.py")
+        check_source(REAL[:end], "t.py", workspace=ws, report_parse_errors=True)
+
+
+def test_every_line_dropped() -> None:
+    lines = REAL.splitlines()
+    for index in range(0, len(lines), 3):
+        check_source("\n".join(lines[:index] + lines[index + 1 :]), "t.py")
+
+
+def test_random_garbage_and_mutations() -> None:
+    rng = random.Random(4)
+    alphabet = "()[]{}:=.,+-*/ \n\t#'\"\\abcxyz019_@\x00é\ud800"
+    for _ in range(300):
+        noise = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 200)))
+        check_source(noise, "g.py", report_parse_errors=True)
+        at = rng.randrange(len(REAL))
+        check_source(REAL[:at] + noise + REAL[at:], "g.py")
+
+
+def test_parse_error_is_reported_only_on_request() -> None:
+    assert check_source("def f(:\n", "b.py") == []
+    (finding,) = check_source("def f(:\n", "b.py", report_parse_errors=True)
+    assert finding.code == "MS000" and finding.line == 1
+    assert check_source("x = 1\x00\n", "n.py", report_parse_errors=True)[0].code == "MS000"
+
+
+def test_deep_nesting() -> None:
+    deep = "x = " + "(" * 5000 + "1" + ")" * 5000 + "\n"
+    assert [f.code for f in check_source(deep, "d.py", report_parse_errors=True)] == ["MS000"]
+    nested = "from mindspore import nn\nclass N(nn.Cell):\n    def construct(self, x):\n"
+    nested += "        y = " + " + ".join(["x"] * 3000) + "\n        return y\n"
+    assert check_source(nested, "d.py") == []
+
+
+def test_huge_file_is_fast() -> None:
+    block = case_files("clean_mixed")[0].read_text().replace("class ", "class C{n}_")
+    big = "\n".join(block.replace("{n}", str(i)) for i in range(100))  # ~6,000 lines
+    start = time.perf_counter()
+    check_source(big, "big.py")
+    assert time.perf_counter() - start < 5
+
+
+def test_decode_non_utf8() -> None:
+    assert decode(b"x = '\xff\xfe'\n").startswith("x = '")
+    assert decode(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n").endswith("x = 'é'\n")
+    assert decode(b"# -*- coding: nonsense -*-\nx = 1\n").endswith("x = 1\n")
+    assert check_source(decode(b"\xff\xfe\x00garbage"), "b.py") == []
