@@ -1,4 +1,4 @@
-"""`python -m mindscope_runtime graph|profile TARGET [options]`."""
+"""`python -m mindscope_runtime graph|profile|stats|mindir …`."""
 
 from __future__ import annotations
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from mindscope_runtime import GRAPH_DOC_VERSION
+from mindscope_runtime.errormap import map_compile_error
 from mindscope_runtime.errors import one_line
 from mindscope_runtime.graphdoc import build_graph_document
 from mindscope_runtime.hookgraph import capture_with_hooks
@@ -98,9 +99,10 @@ def capture_graph(
     return document
 
 
-def compile_error_json(error: BaseException) -> JsonDict:
-    """The message's first line, its type, and the innermost `# In file` of MindSpore's
-    "Traceback of Net Construct Code" (the user's line that failed)."""
+def compile_error_json(error: BaseException, level: Optional[str] = None) -> JsonDict:
+    """The message's first line, its type, the innermost `# In file` of MindSpore's
+    "Traceback of Net Construct Code" (the user's line that failed), and the checker's rule
+    for that line (`rule`, null when none is known)."""
     text = str(error)
     location = None
     in_traceback = False
@@ -119,6 +121,7 @@ def compile_error_json(error: BaseException) -> JsonDict:
         "line": location.line if location else None,
         "column": location.column if location else None,
     }
+    out["rule"] = map_compile_error(head, out["file"], out["line"], level)
     return out
 
 
@@ -131,7 +134,9 @@ def _failure_document(
     cells: list[Any],
     progress: Progress,
 ) -> JsonDict:
-    error_json = compile_error_json(error or RuntimeError("compile failed"))
+    error_json = compile_error_json(
+        error or RuntimeError("compile failed"), level=meta.get("syntaxLevel")
+    )
     types = {c.path: c.cell_type for c in cells}
     scope_of = {c.path: scope_of_cell(c.path, types) for c in cells}
     with progress.phase("compile failed; capturing the Cell structure in PyNative"):

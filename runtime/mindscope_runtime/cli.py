@@ -1,4 +1,5 @@
-"""`python -m mindscope_runtime graph|profile TARGET [options]`.
+"""`python -m mindscope_runtime graph|profile|stats TARGET [options]` and
+`python -m mindscope_runtime mindir FILE.mindir`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
 {"kind", "message", …}}`). Progress and anything the model prints go to stderr. Documents are
@@ -18,12 +19,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Optional
 
-from mindscope_runtime.atomic import write_json_atomic
+from mindscope_runtime import commands
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import InputSpec, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
 from mindscope_runtime.progress import Progress
+from mindscope_runtime.statsflags import Thresholds
 from mindscope_runtime.targets import TargetSpec, parse_target
+from mindscope_runtime.trainstep import OPTIMIZERS
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -38,15 +41,54 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True)
     graph = commands.add_parser("graph", help="compile in GRAPH_MODE; write a graph document")
     _common(graph, default_out="mindscope-graph.json")
+    graph.add_argument("--train", action="store_true", help="set_train(True) before compiling")
     graph.add_argument("--keep-ir", type=Path, help="also copy MindSpore's IR dump here")
     profile = commands.add_parser("profile", help="run steps under the Profiler")
     _common(profile, default_out="mindscope-profile.json")
     profile.add_argument("--steps", type=int, default=5, help="profiled steps (default 5)")
     profile.add_argument("--warmup", type=int, default=1, help="unprofiled steps first")
     profile.add_argument("--mode", choices=MODES, default="graph")
+    profile.add_argument("--train", action="store_true",
+                         help="profile a training step: forward, backward, optimizer")  # fmt: skip
+    profile.add_argument("--optimizer", choices=OPTIMIZERS, default="sgd")
+    profile.add_argument("--lr", type=float, default=1e-3, help="learning rate (--train)")
+    _loss_option(profile)
     profile.add_argument("--trace-out", type=Path, help="also write Chrome trace JSON here")
     profile.add_argument("--keep-profiler-output", type=Path, help="copy the Profiler's files")
-    return parser
+    stats = commands.add_parser("stats", help="one forward+backward step; tensor statistics")
+    _common(stats, default_out="mindscope-stats.json")
+    stats.add_argument("--train", action="store_true", help="set_train(True) (BN, dropout)")
+    _loss_option(stats)
+    defaults = Thresholds()
+    stats.add_argument(
+        "--vanishing-rms",
+        type=float,
+        default=defaults.vanishing_rms,
+        help="gradient RMS below this is vanishing (default %(default)g)",
+    )
+    stats.add_argument(
+        "--vanishing-ratio",
+        type=float,
+        default=defaults.vanishing_ratio,
+        help="…or below this x the median gradient RMS (default %(default)g)",
+    )
+    stats.add_argument(
+        "--exploding-rms",
+        type=float,
+        default=defaults.exploding_rms,
+        help="gradient RMS above this is exploding (default %(default)g)",
+    )
+    stats.add_argument(
+        "--dead-fraction",
+        type=float,
+        default=defaults.dead_unit_fraction,
+        help="share of all-zero ReLU units that flags it dead (default %(default)g)",
+    )
+    mindir = commands.add_parser("mindir", help="read a .mindir file into a graph document")
+    mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
+    mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
+    mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    return parser  # fmt: skip
 
 
 def _common(parser: argparse.ArgumentParser, *, default_out: str) -> None:
@@ -58,8 +100,12 @@ def _common(parser: argparse.ArgumentParser, *, default_out: str) -> None:
     parser.add_argument("-o", "--output", type=Path, default=Path(default_out))
     parser.add_argument("--syntax-level", choices=SYNTAX_LEVELS, default="lax")
     parser.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
-    parser.add_argument("--train", action="store_true", help="set_train(True) before running")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def _loss_option(parser: argparse.ArgumentParser) -> None:
+    help_text = "loss_fn(output, *inputs) -> scalar Tensor (default: sum of the outputs)"
+    parser.add_argument("--loss-from", metavar="FILE.py:FUNC", help=help_text)
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -89,6 +135,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    if args.command == "mindir":
+        return commands.mindir(args, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     target = parse_target(args.target)
     if not target.file.is_file():
@@ -98,13 +146,16 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not specs and not args.inputs_from:
         raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
     progress = Progress(quiet=args.quiet)
-    if args.command != "graph":
+    if args.command == "profile":
         ms, cell, inputs = _prepare(args, target, specs, progress)
-        return _profile(args, ms, cell, inputs, progress)
+        return commands.profile(args, ms, cell, inputs, progress)
+    if args.command == "stats":
+        ms, cell, inputs = _prepare(args, target, specs, progress)
+        return commands.stats(args, ms, cell, inputs, progress)
     with tempfile.TemporaryDirectory(prefix="mindscope-ir-session-") as session:
         enable_ir_dump(session)  # before MindSpore or the user's module can compile anything
         ms, cell, inputs = _prepare(args, target, specs, progress)
-        return _graph(args, ms, cell, inputs, progress)
+        return commands.graph(args, ms, cell, inputs, progress)
 
 
 def _prepare(
@@ -125,56 +176,6 @@ def _prepare(
             make_tensors(specs)
         )  # fmt: skip
     return ms, cell, inputs
-
-
-def _graph(
-    args: argparse.Namespace, ms: Any, cell: Any, inputs: list[Any], progress: Progress
-) -> dict[str, Any]:
-    from mindscope_runtime.capture_graph import capture_graph
-
-    document = capture_graph(
-        ms, cell, inputs, target=args.target, progress=progress, keep_ir=args.keep_ir
-    )
-    output = write_json_atomic(args.output, document)
-    counts = document["meta"].get("counts", {})
-    status: dict[str, Any] = {"ok": document["error"] is None, "command": "graph"}
-    status["output"] = str(output)
-    status["summary"] = {**counts, "capture": document["meta"].get("capture")}
-    if document["error"] is not None:
-        err = document["error"]
-        status["error"] = {k: err[k] for k in ("kind", "message", "file", "line") if err.get(k)}
-    return status
-
-
-def _profile(
-    args: argparse.Namespace, ms: Any, cell: Any, inputs: list[Any], progress: Progress
-) -> dict[str, Any]:
-    from mindscope_runtime.profile_run import profile_cell
-    from mindscope_runtime.timeline import chrome_trace
-
-    if args.steps < 1 or args.warmup < 0:
-        raise RuntimeToolError("usage", "--steps must be ≥ 1 and --warmup ≥ 0")
-    document = profile_cell(
-        ms,
-        cell,
-        inputs,
-        target=args.target,
-        steps=args.steps,
-        warmup=args.warmup,
-        progress=progress,
-        keep_output=args.keep_profiler_output,
-    )
-    output = write_json_atomic(args.output, document)
-    status: dict[str, Any] = {"ok": True, "command": "profile", "output": str(output)}
-    if args.trace_out:
-        status["trace"] = str(write_json_atomic(args.trace_out, chrome_trace(document)))
-    status["summary"] = {
-        "ops": len(document["ops"]),
-        "steps": len(document["steps"]),
-        "totalOpMs": document["totals"]["opMs"],
-        "meanStepMs": document["totals"]["meanStepMs"],
-    }
-    return status
 
 
 def _emit(stream: Any, status: dict[str, Any], started: float) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Any, Optional
 
 
 class RuntimeToolError(Exception):
@@ -15,12 +15,14 @@ class RuntimeToolError(Exception):
         *,
         file: Optional[str] = None,
         line: Optional[int] = None,
+        extra: Optional[dict[str, Any]] = None,
     ) -> None:
         super().__init__(message)
         self.kind = kind
         self.message = message
         self.file = file
         self.line = line
+        self.extra = extra or {}
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {"kind": self.kind, "message": self.message}
@@ -28,6 +30,7 @@ class RuntimeToolError(Exception):
             out["file"] = self.file
         if self.line is not None:
             out["line"] = self.line
+        out.update(self.extra)
         return out
 
 

@@ -6,7 +6,7 @@ import shutil
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import describe
@@ -35,13 +35,17 @@ def profile_cell(
     warmup: int,
     progress: Optional[Progress] = None,
     keep_output: Optional[Path] = None,
+    step: Optional[Callable[..., Any]] = None,
+    step_meta: Optional[JsonDict] = None,
 ) -> JsonDict:
-    """Profile `steps` forward calls of `cell(*inputs)` in the current mode."""
+    """Profile `steps` calls of `step(*inputs)` (default: the forward `cell(*inputs)`) in the
+    current mode; `step_meta` describes a custom step (e.g. a training step) in `meta.step`."""
     progress = progress or Progress(quiet=True)
     pynative = mode_name(ms) == "PYNATIVE_MODE"
+    run = step or cell
     with progress.phase(f"warm-up ({warmup} step(s), includes the compile)"):
         for _ in range(warmup):
-            _step(ms, cell, inputs)
+            _step(ms, run, inputs)
     intervals: list[CellInterval] = []
     handles = _cell_hooks(ms, cell, intervals) if pynative else []
     marks: list[tuple[int, int]] = []
@@ -51,7 +55,7 @@ def profile_cell(
                 profiler = ms.Profiler(output_path=tmp)
                 for _ in range(steps):
                     start = time.time_ns()
-                    _step(ms, cell, inputs)
+                    _step(ms, run, inputs)
                     marks.append((start, time.time_ns()))
             with progress.phase("MindSpore Profiler analyse()"):
                 profiler.analyse()
@@ -80,6 +84,7 @@ def profile_cell(
             "steps": steps,
             "warmup": warmup,
             "scopeAttribution": "hooks" if pynative else "mindspore",
+            "step": step_meta or {"kind": "forward"},
             "createdAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "profilerFiles": [str(p.relative_to(files.run_dir)) for p in _existing(files)],
         }
@@ -94,8 +99,8 @@ def profile_cell(
         )
 
 
-def _step(ms: Any, cell: Any, inputs: list[Any]) -> None:
-    cell(*inputs)
+def _step(ms: Any, run: Callable[..., Any], inputs: list[Any]) -> None:
+    run(*inputs)
     ms.runtime.synchronize()
 
 
