@@ -21,7 +21,8 @@ def kernel_json(python: str) -> dict[str, object]:
         "language": "python",
         # Front-ends only offer the debugger for kernels that declare it.
         "metadata": {"debugger": True},
-        "interrupt_mode": "signal",
+        # Interrupts arrive as messages: MindSpore replaces the native SIGINT handler (sigint.py).
+        "interrupt_mode": "message",
     }
 
 

@@ -1,18 +1,47 @@
-"""The kernel class. Subclassing IPythonKernel brings the Jupyter debug protocol and debugpy."""
+"""The kernel class. Subclassing IPythonKernel brings the Jupyter debug protocol and debugpy.
+
+What MindScope adds, each in its own module: cell files on disk (`cellfiles`), eager execution
+while a debugger is attached (`eager`, `debugplugin`), readable compile errors (`errors`) and
+the `%ms_*` magics (`magics`). MindSpore itself is only imported when a cell needs it.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import _thread
+import sys
+from typing import Any, Optional
 
 from ipykernel.ipkernel import IPythonKernel
 
-from mindscope_kernel import __version__
+from mindscope_kernel import __version__, debugplugin, errors, msimport
+from mindscope_kernel.cellfiles import CellFiles
+from mindscope_kernel.eager import EagerSwitch
+from mindscope_kernel.sigint import SigintGuard
 
 
 class MindScopeKernel(IPythonKernel):
     implementation = "mindscope"
     implementation_version = __version__
     banner = "MindScope kernel for MindSpore"
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)  # type: ignore[no-untyped-call]
+        self.cell_files = CellFiles()
+        self.eager = EagerSwitch(tell=_tell)
+        self.sigint = SigintGuard()  # captures Python's SIGINT handler before MindSpore loads
+        self.mindspore_available = msimport.available()
+        self._missing_told = False
+        if not self.mindspore_available:
+            self.banner = f"{self.banner}\n{msimport.MISSING_NOTICE}"
+            self.log.warning(msimport.MISSING_NOTICE)
+        shell = self.shell
+        assert shell is not None
+        shell.events.register("pre_run_cell", self._pre_run_cell)
+        shell.events.register("post_run_cell", self._post_run_cell)
+        _wrap_showtraceback(shell, self)
+        from mindscope_kernel.magics import register
+
+        register(shell, self)
 
     @property
     def kernel_info(self) -> dict[str, Any]:
@@ -22,3 +51,85 @@ class MindScopeKernel(IPythonKernel):
             {"text": "MindSpore", "url": "https://www.mindspore.cn/docs/en/master/index.html"},
         ]
         return info
+
+    async def do_execute(self, code: str, silent: bool, *args: Any, **kwargs: Any) -> Any:
+        if not silent:
+            shell = self.shell
+            count = shell.execution_count if shell is not None else None
+            self.cell_files.write(code, count)
+        return await super().do_execute(code, silent, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    async def do_debug_request(self, msg: dict[str, Any]) -> Any:
+        command = msg.get("command")
+        if command == "disconnect":
+            # debugpy never accepts a new session after `terminateDebuggee: true` (measured with
+            # ipykernel 7.4 / debugpy 1.8.22), and the debuggee is this kernel: keep it alive.
+            msg.setdefault("arguments", {})["terminateDebuggee"] = False
+        reply = await super().do_debug_request(msg)  # type: ignore[no-untyped-call]
+        ok = isinstance(reply, dict) and reply.get("success", False)
+        if command in ("initialize", "attach") and ok:
+            debugplugin.register()
+        if command == "attach" and ok:
+            self.eager.start()
+        elif command == "disconnect":
+            self.eager.stop()
+        return reply
+
+    def _send_interrupt_children(self) -> None:
+        """`interrupt_request` (the kernelspec's interrupt_mode is "message").
+
+        A SIGINT would reach MindSpore's native handler, which ends the process; raising
+        KeyboardInterrupt through Python's own handler stops the cell and keeps the kernel.
+        """
+        if msimport.loaded() is None:
+            super()._send_interrupt_children()  # type: ignore[no-untyped-call]
+            return
+        _thread.interrupt_main()
+
+    def do_shutdown(self, restart: bool) -> Any:
+        self.eager.stop()
+        self.sigint.stop()
+        self.cell_files.cleanup()
+        return super().do_shutdown(restart)  # type: ignore[no-untyped-call]
+
+    def _pre_run_cell(self, info: Any = None) -> None:
+        if not self.mindspore_available and not self._missing_told:
+            self._missing_told = True
+            _tell(msimport.MISSING_NOTICE)
+        self.eager.before_cell()
+        self._guard_sigint()
+
+    def _post_run_cell(self, result: Any = None) -> None:
+        self.eager.after_cell()
+        self._guard_sigint()
+
+    def _guard_sigint(self) -> None:
+        if msimport.loaded() is not None:
+            self.sigint.restore()
+            self.sigint.start()
+
+    def compile_error_summary(self, exc: BaseException) -> Optional[list[str]]:
+        ms = msimport.loaded()
+        if ms is None or not errors.is_compile_error(exc):
+            return None
+        return errors.summarize(exc, self.cell_files, errors.syntax_level_name(ms))
+
+
+def _tell(line: str) -> None:
+    print(line, file=sys.stdout, flush=True)
+
+
+def _wrap_showtraceback(shell: Any, kernel: MindScopeKernel) -> None:
+    """Put the readable summary on top of the structured traceback the front-end shows."""
+    original = shell._showtraceback
+
+    def showtraceback(etype: Any, evalue: Any, stb: list[str]) -> Any:
+        try:
+            lines = kernel.compile_error_summary(evalue) if evalue is not None else None
+        except Exception:  # the summary must never hide the real error
+            lines = None
+        if lines:
+            stb = errors.render(lines) + list(stb)
+        return original(etype, evalue, stb)
+
+    shell._showtraceback = showtraceback

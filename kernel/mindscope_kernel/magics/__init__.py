@@ -1,0 +1,17 @@
+"""The `%ms_*` magics, one module per concern."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def register(shell: Any, kernel: Any) -> None:
+    from mindscope_kernel.magics.capture import CaptureMagics
+    from mindscope_kernel.magics.check import CheckMagics
+    from mindscope_kernel.magics.mode import ModeMagics
+    from mindscope_kernel.magics.parity import ParityMagics
+    from mindscope_kernel.magics.stats import StatsMagics
+
+    for magics in (ModeMagics, CheckMagics, CaptureMagics, ParityMagics):
+        shell.register_magics(magics(shell, kernel))
+    shell.register_magics(StatsMagics(shell))
