@@ -1,4 +1,6 @@
-"""Completion through jedi: plain functions from (source, position) to LSP items."""
+"""Completion: MindSpore-aware from the catalogue where the inference knows the value, jedi
+for everything else. Plain functions from (source, position) to LSP items.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +9,13 @@ from typing import Any, Optional
 
 import jedi
 from lsprotocol import types
+
+from mindscope_ls.apiitems import namespace_items, self_items
+from mindscope_ls.catalogue.load import catalogue_for
+from mindscope_ls.catalogue.model import Catalogue
+from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, members_namespace
+from mindscope_ls.sourcemodel import model_of
+from mindscope_ls.textscan import dot_context
 
 # jedi keeps global caches and is not thread-safe: the warm-up thread and requests share a lock.
 JEDI_LOCK = threading.Lock()
@@ -23,7 +32,7 @@ _KIND_BY_JEDI_TYPE = {
     "statement": types.CompletionItemKind.Variable,
 }
 
-WARM_UP_SOURCE = "import mindspore as ms\nfrom mindspore import nn, ops\nnn.\nops.\nms.\n"
+WARM_UP_SOURCE = "import os\nos.\n"
 
 
 def _project(root: Optional[str]) -> Optional[jedi.Project]:
@@ -31,14 +40,49 @@ def _project(root: Optional[str]) -> Optional[jedi.Project]:
 
 
 def complete(
-    source: str, line: int, character: int, path: Optional[str], root: Optional[str] = None
+    source: str,
+    line: int,
+    character: int,
+    path: Optional[str],
+    root: Optional[str] = None,
+    catalogue: Optional[Catalogue] = None,
 ) -> list[types.CompletionItem]:
-    """Completions at a 0-based LSP position; an empty list when jedi cannot help."""
+    """Completions at a 0-based LSP position; an empty list when nobody can help."""
     lines = source.splitlines() or [""]
     if line >= len(lines) + 1:
         return []
     text_line = lines[line] if line < len(lines) else ""
     column = min(character, len(text_line))
+    cat = catalogue if catalogue is not None else catalogue_for()
+    if cat is not None:
+        known = mindspore_items(source, line, column, cat)
+        if known is not None:
+            return known
+    return jedi_items(source, line, column, path, root)
+
+
+def mindspore_items(
+    source: str, line: int, column: int, cat: Catalogue
+) -> Optional[list[types.CompletionItem]]:
+    """Items after `<expr>.` when `<expr>` is MindSpore's (or a Cell's `self`); else None."""
+    context = dot_context(source, line, column)
+    if context is None:
+        return None
+    inferencer = Inferencer(model_of(source, line), cat)
+    scope = inferencer.scope_at(line + 1)
+    value = inferencer.infer(context.expr, scope)
+    compiled = inferencer.is_compiled(scope)
+    if isinstance(value, (Api, Instance)):
+        namespace = members_namespace(cat, value)
+        return namespace_items(cat, namespace, compiled) if namespace else None
+    if isinstance(value, LocalClass) and value.instance:
+        return self_items(inferencer, value.node, compiled)
+    return None
+
+
+def jedi_items(
+    source: str, line: int, column: int, path: Optional[str], root: Optional[str]
+) -> list[types.CompletionItem]:
     with JEDI_LOCK:
         script = jedi.Script(source, path=path, project=_project(root))
         try:
@@ -60,7 +104,10 @@ def _to_item(completion: Any, index: int) -> types.CompletionItem:
 
 
 def warm_up(root: Optional[str]) -> None:
-    """Parses MindSpore's modules once so that the user's first completion is served from cache."""
+    """Loads the catalogue and warms jedi on the standard library, off the request path.
+
+    MindSpore names come from the catalogue, so jedi never has to parse MindSpore itself.
+    """
+    catalogue_for()
     lines = WARM_UP_SOURCE.splitlines()
-    for line_no in (2, 3, 4):
-        complete(WARM_UP_SOURCE, line_no, len(lines[line_no]), None, root)
+    complete(WARM_UP_SOURCE, 1, len(lines[1]), None, root)
