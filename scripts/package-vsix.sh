@@ -10,7 +10,7 @@ rm -rf "$STAGE"
 mkdir -p "$STAGE/dist"
 cp package.json README.md "$STAGE/"
 cp dist/extension.js "$STAGE/dist/"
-for d in pyserver/mindscope_ls kernel/mindscope_kernel runtime/mindscope_runtime schemas bundled/libs media; do
+for d in pyserver/mindscope_ls kernel/mindscope_kernel runtime/mindscope_runtime schemas docs bundled/libs media; do
   [[ -d "$d" ]] && mkdir -p "$STAGE/$(dirname "$d")" && cp -r "$d" "$STAGE/$d"
 done
 find "$STAGE" -name '__pycache__' -prune -exec rm -rf {} +

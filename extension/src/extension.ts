@@ -23,6 +23,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
     vscode.commands.registerCommand('mindscope.showLogs', () => log.show()),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (affectsServer(e)) void server.restart();
+      else if (e.affectsConfiguration('mindscope.graphMode')) void server.sendGraphModeSettings();
     }),
     // Trusting a folder may change which interpreter setting applies.
     vscode.workspace.onDidGrantWorkspaceTrust(() => void server.restart()),

@@ -1,6 +1,7 @@
 // Owns the language client: probe the interpreter, start the server over stdio, restart it.
 import * as vscode from 'vscode';
 import {
+  DidChangeConfigurationNotification,
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
@@ -9,6 +10,7 @@ import {
 import { getLog } from './logging';
 import { installCommand, probeInterpreter, ProbeResult } from './probe';
 import { resolveInterpreter } from './pythonInterpreter';
+import { readGraphModeSettings } from './settings';
 import { serverEnv } from './serverEnv';
 import { ServerState, ServerStatusItem } from './statusItem';
 
@@ -65,7 +67,7 @@ export class ServerManager implements vscode.Disposable {
       documentSelector: DOCUMENTS,
       outputChannel: log,
       traceOutputChannel: log,
-      initializationOptions: { warmUp: true },
+      initializationOptions: { warmUp: true, graphMode: readGraphModeSettings() },
     };
     const client = new LanguageClient('mindscope', 'MindScope', serverOptions, clientOptions);
     client.onDidChangeState((e) => {
@@ -77,6 +79,14 @@ export class ServerManager implements vscode.Disposable {
     await client.start();
     this.setState({ kind: 'running', python: choice.command, version: probe.version });
     log.info(`Server running (Python ${probe.version})`);
+  }
+
+  /** Pushes `mindscope.graphMode.*` to the running server, which re-checks open documents. */
+  async sendGraphModeSettings(): Promise<void> {
+    if (this.client?.isRunning() !== true) return;
+    await this.client.sendNotification(DidChangeConfigurationNotification.type, {
+      settings: { mindscope: { graphMode: readGraphModeSettings() } },
+    });
   }
 
   private reportProbe(python: string, probe: Exclude<ProbeResult, { kind: 'ok' }>): void {

@@ -18,3 +18,8 @@ export function readSettings(resource?: vscode.Uri): MindScopeSettings {
 export function affectsServer(event: vscode.ConfigurationChangeEvent): boolean {
   return event.affectsConfiguration('mindscope.python');
 }
+
+/** What the server's graph-mode checker reads (`mindscope.graphMode.*`), sent at start-up. */
+export function readGraphModeSettings(resource?: vscode.Uri): Record<string, unknown> {
+  return { ...vscode.workspace.getConfiguration('mindscope.graphMode', resource) };
+}

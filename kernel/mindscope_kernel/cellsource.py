@@ -1,50 +1,15 @@
-"""Cell source as the checker needs it: magics blanked, the notebook's imports in front.
-
-A cell is checked on its own, but `class Net(nn.Cell)` only means something to the checker when
-`nn` is known to be MindSpore's: the imports of the executed cells are put in front, and
-`offset` tells how many lines to take off the findings' line numbers.
-"""
+"""Where a class or function typed in a cell lives; preparing cells for the checker is shared
+with the language server in mindscope_ls.checker.cellcontext."""
 
 from __future__ import annotations
 
 import ast
 import inspect
-import re
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import Any, Optional
 
-_MAGIC_LINE = re.compile(r"^\s*[%!]")
+from mindscope_ls.checker.cellcontext import Prepared, blank_magics, imports_of, prepare
 
-
-@dataclass(frozen=True)
-class Prepared:
-    source: str
-    offset: int
-
-
-def blank_magics(code: str) -> str:
-    return "\n".join("" if _MAGIC_LINE.match(line) else line for line in code.split("\n"))
-
-
-def imports_of(sources: Iterable[str]) -> list[str]:
-    found: list[str] = []
-    for source in sources:
-        try:
-            tree = ast.parse(blank_magics(source))
-        except SyntaxError:
-            continue
-        for node in tree.body:
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
-                text = ast.unparse(node)
-                if text not in found:
-                    found.append(text)
-    return found
-
-
-def prepare(code: str, previous: Iterable[str]) -> Prepared:
-    header = imports_of(previous)
-    return Prepared("\n".join([*header, blank_magics(code)]), len(header))
+__all__ = ["Prepared", "blank_magics", "imports_of", "locate", "prepare", "source_file"]
 
 
 def locate(obj: Any, source: str) -> Optional[tuple[int, int]]:

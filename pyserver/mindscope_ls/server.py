@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import threading
 from typing import Optional
@@ -11,8 +10,8 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from mindscope_ls import __version__
-from mindscope_ls.completion import complete, warm_up
+from mindscope_ls import __version__, diagnostic_feature, features
+from mindscope_ls.completion import warm_up
 from mindscope_ls.options import ServerOptions, parse_options
 
 log = logging.getLogger(__name__)
@@ -33,28 +32,20 @@ def build_server() -> MindScopeServer:
         ls.options = parse_options(params.initialization_options)
         if params.root_uri:
             ls.root = to_fs_path(params.root_uri)
+        raw = params.initialization_options
+        checks.configure(raw.get("graphMode") if isinstance(raw, dict) else None)
 
     @server.feature(types.INITIALIZED)
     def on_initialized(ls: MindScopeServer, params: types.InitializedParams) -> None:
         if ls.options.warm_up:
             threading.Thread(target=_safe_warm_up, args=(ls.root,), daemon=True).start()
+        if ls.root:
+            threading.Thread(target=checks.index_workspace, args=(ls.root,), daemon=True).start()
 
-    @server.feature(
-        types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=["."])
-    )
-    async def on_completion(
-        ls: MindScopeServer, params: types.CompletionParams
-    ) -> types.CompletionList:
-        document = ls.workspace.get_text_document(params.text_document.uri)
-        # LSP counts UTF-16 units; jedi counts code points.
-        position = document.position_codec.position_from_client_units(
-            document.lines, params.position
-        )
-        # jedi is synchronous: a worker thread keeps the server answering meanwhile.
-        items = await asyncio.to_thread(
-            complete, document.source, position.line, position.character, document.path, ls.root
-        )
-        return types.CompletionList(is_incomplete=False, items=items)
+    # Completion, hover and signature help.
+    features.register(server)
+    # Graph-mode diagnostics and their quick fixes.
+    checks = diagnostic_feature.register(server)
 
     return server
 

@@ -1,7 +1,9 @@
 // extensionTestsPath entry: VS Code calls run() inside the extension host.
 import { runSuite } from './harness';
 import { serverTests } from './server.test';
+import { languageTests } from './language.test';
+import { diagnosticsTests } from './diagnostics.test';
 
 export async function run(): Promise<void> {
-  await runSuite([...serverTests]);
+  await runSuite([...serverTests, ...languageTests, ...diagnosticsTests]);
 }

@@ -88,6 +88,7 @@ export const serverTests: E2ETest[] = [
         );
       } finally {
         await config.update('python', env(E2E_ENV.python), vscode.ConfigurationTarget.Global);
+        await vscode.commands.executeCommand('notifications.clearAll');
       }
       await waitFor(
         'running again',

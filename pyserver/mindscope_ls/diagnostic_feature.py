@@ -1,0 +1,187 @@
+"""Graph-mode diagnostics and quick fixes over LSP: checks on open and (debounced) on change,
+for .py files and notebook cells; the checking itself happens in plain functions."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from typing import Any, Optional
+from urllib.parse import unquote, urlsplit
+
+from lsprotocol import types
+from pygls.lsp.server import LanguageServer
+from pygls.workspace import TextDocument
+
+from mindscope_ls.checker import Workspace, check_source
+from mindscope_ls.checker.cellcontext import prepare
+from mindscope_ls.diagnostics import code_actions, to_diagnostic
+from mindscope_ls.graphmode_settings import GraphModeSettings, parse_graph_mode
+
+log = logging.getLogger(__name__)
+
+NOTEBOOK_CELL_SCHEME = "vscode-notebook-cell"
+# Past this size a file is not checked as it is typed (generated code, data dumped as Python).
+MAX_CHECKED_CHARS = 2_000_000
+
+
+def _notebook_of(uri: str) -> Optional[str]:
+    parts = urlsplit(uri)
+    return parts.path if parts.scheme == NOTEBOOK_CELL_SCHEME else None
+
+
+class DiagnosticsService:
+    def __init__(self, server: LanguageServer) -> None:
+        self.server = server
+        self.settings = GraphModeSettings()
+        self.workspace: Optional[Workspace] = None
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        # The workspace index is shared by checks running in worker threads.
+        self._lock = threading.Lock()
+
+    def configure(self, raw: Any) -> None:
+        self.settings = parse_graph_mode(raw)
+
+    def index_workspace(self, root: str) -> None:
+        """Runs in a background thread: other files' Cells and helpers inform the checks."""
+        try:
+            workspace = Workspace.from_folder(root)
+        except Exception:
+            log.exception("indexing %s failed", root)
+            return
+        with self._lock:
+            self.workspace = workspace
+
+    def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
+        """Checks `uri` after a quiet period; a newer change replaces the pending check."""
+        previous = self._pending.pop(uri, None)
+        if previous is not None:
+            previous.cancel()
+        delay = self.settings.debounce_ms if delay_ms is None else delay_ms
+        self._pending[uri] = asyncio.ensure_future(self._check_later(uri, delay / 1000))
+
+    def _open_documents(self) -> list[TextDocument]:
+        return list(self.server.workspace.text_documents.values())
+
+    def _open_document(self, uri: str) -> Optional[TextDocument]:
+        # pygls keys its documents by the unquoted URI; clients send them quoted.
+        document: Optional[TextDocument] = self.server.workspace.text_documents.get(unquote(uri))
+        return document
+
+    def recheck_open_documents(self) -> None:
+        for document in self._open_documents():
+            self.schedule(document.uri, 0)
+
+    def forget(self, uri: str) -> None:
+        task = self._pending.pop(uri, None)
+        if task is not None:
+            task.cancel()
+        self._publish(uri, None, [])
+
+    async def _check_later(self, uri: str, delay: float) -> None:
+        try:
+            await asyncio.sleep(delay)
+            document = self._open_document(uri)
+            if document is None:
+                return
+            version = document.version
+            diagnostics = await asyncio.to_thread(self.diagnose, document)
+            current = self._open_document(uri)
+            if current is not None and current.version == version:
+                self._publish(uri, version, diagnostics)
+        except asyncio.CancelledError:
+            pass
+        except Exception:  # a bug in a rule must cost one check, never the server
+            log.exception("checking %s failed", uri)
+        finally:
+            if self._pending.get(uri) is asyncio.current_task():
+                del self._pending[uri]
+
+    def diagnose(self, document: TextDocument) -> list[types.Diagnostic]:
+        settings = self.settings
+        source = document.source
+        if not settings.enabled:
+            return []
+        if len(source) > MAX_CHECKED_CHARS:
+            log.warning("%s has %d characters: not checked", document.uri, len(source))
+            return []
+        notebook = _notebook_of(document.uri)
+        offset = 0
+        path = document.path
+        if notebook is not None:
+            prepared = prepare(source, self._sibling_cells(document.uri, notebook))
+            source, offset, path = prepared.source, prepared.offset, f"<cell {document.uri}>"
+        with self._lock:
+            findings = check_source(
+                source,
+                path,
+                level=settings.syntax_level,
+                workspace=self.workspace if notebook is None else None,
+                disabled=settings.disabled,
+                severities=settings.severities,
+            )
+        lines = document.lines
+
+        def to_client(r: types.Range) -> types.Range:
+            return document.position_codec.range_to_client_units(lines, r)
+
+        return [
+            to_diagnostic(f, to_client, offset)
+            for f in findings
+            if f.line > offset  # findings inside the prepended imports belong to other cells
+        ]
+
+    def _sibling_cells(self, uri: str, notebook: str) -> list[str]:
+        return [
+            doc.source
+            for doc in self._open_documents()
+            if doc.uri != uri and _notebook_of(doc.uri) == notebook
+        ]
+
+    def _publish(
+        self, uri: str, version: Optional[int], diagnostics: list[types.Diagnostic]
+    ) -> None:
+        self.server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, version=version, diagnostics=diagnostics)
+        )
+
+
+def register(server: LanguageServer) -> DiagnosticsService:
+    service = DiagnosticsService(server)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def on_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
+        service.schedule(params.text_document.uri, 0)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+    def on_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
+        service.schedule(params.text_document.uri)
+
+    @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+    def on_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
+        service.forget(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def on_configuration(ls: LanguageServer, params: types.DidChangeConfigurationParams) -> None:
+        settings = params.settings.get("mindscope") if isinstance(params.settings, dict) else None
+        if isinstance(settings, dict):
+            service.configure(settings.get("graphMode"))
+            service.recheck_open_documents()
+
+    @server.feature(
+        types.TEXT_DOCUMENT_CODE_ACTION,
+        types.CodeActionOptions(code_action_kinds=[types.CodeActionKind.QuickFix]),
+    )
+    def on_code_action(
+        ls: LanguageServer, params: types.CodeActionParams
+    ) -> list[types.CodeAction]:
+        document = ls.workspace.get_text_document(params.text_document.uri)
+        lines = document.lines
+
+        def to_client(r: types.Range) -> types.Range:
+            # Fix ranges were stored in code points; the edit goes out in the client's units.
+            return document.position_codec.range_to_client_units(lines, r)
+
+        return code_actions(document.uri, lines, params.context.diagnostics, to_client)
+
+    return service
