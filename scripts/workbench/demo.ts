@@ -81,7 +81,8 @@ async function serve(port: number): Promise<string> {
     'telemetry.telemetryLevel': 'off',
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
-    'security.workspace.trust.startupPrompt': 'never',
+    // The demo opens this repository's own examples: no trust prompt in front of them.
+    'security.workspace.trust.enabled': false,
   });
   const child = startCodeServer({
     dirs,
@@ -97,22 +98,42 @@ async function serve(port: number): Promise<string> {
   return base;
 }
 
+/** Where the example model first calls `nn.Conv2d(`: 1-based line and the column after `nn.`. */
+function afterNn(file: string): string {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const line = lines.findIndex((l) => l.includes('nn.Conv2d('));
+  const column = (lines[line] ?? '').indexOf('nn.Conv2d(') + 'nn.'.length + 1;
+  return `${line + 1}:${column}`;
+}
+
+/** Opens the example model as a user would and shows MindScope's completion after `nn.`. */
 async function screenshot(base: string, file: string): Promise<void> {
   const { context, page } = await openBrowser();
   try {
     await page.goto(workbenchUrl(base, WORKSPACE));
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     const model = path.join(WORKSPACE, 'cifar_resnet', 'model.py');
-    // Open the model through Quick Open, as a user would, and wait for MindScope's status item.
     await page.keyboard.press('Control+P');
-    await page.keyboard.type('model.py');
-    await page.waitForTimeout(800);
+    await page.keyboard.type('cifar_resnet/model.py');
+    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
     await page.keyboard.press('Enter');
-    await page
-      .waitForSelector(`.monaco-editor[data-uri$="${path.basename(model)}"]`, { timeout: 30_000 })
-      .catch(() => undefined);
-    await page.waitForSelector('text=MindScope', { timeout: 30_000 }).catch(() => undefined);
-    await page.waitForTimeout(2000);
+    await page.waitForSelector('.monaco-editor .view-lines', { timeout: 30_000 });
+    await page.keyboard.press('Control+G');
+    await page.keyboard.type(afterNn(model));
+    await page.keyboard.press('Enter');
+    // The server may still be starting: ask again until the suggestions arrive.
+    const rows = '.suggest-widget.visible .monaco-list-row';
+    for (const deadline = Date.now() + 90_000; ;) {
+      await page.keyboard.press('Control+Space');
+      const shown = await page
+        .waitForSelector(rows, { timeout: 5_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (shown) break;
+      if (Date.now() > deadline) throw new Error('no completion appeared in the demo workbench');
+      await page.keyboard.press('Escape');
+    }
+    await page.waitForTimeout(800); // let the details pane render
     await page.screenshot({ path: file });
   } finally {
     await context.close();
