@@ -46,6 +46,7 @@ function stop(): void {
 
 /** Installs the .vsix only when it changed since the last install; says whether it did. */
 async function ensureExtension(dirs: CodeServerDirs): Promise<boolean> {
+  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run "make package" first`);
   const stamp = path.join(STATE, 'installed-vsix-mtime');
   const mtime = String(fs.statSync(VSIX).mtimeMs);
   if (fs.existsSync(stamp) && fs.readFileSync(stamp, 'utf8') === mtime) return false;
@@ -149,7 +150,6 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) {
     throw new Error(`"${String(arg('--port') ?? process.env.PORT)}" is not a TCP port number`);
   }
-  if (!fs.existsSync(VSIX)) throw new Error(`${VSIX} is missing: run "make package" first`);
   const base = await serve(port);
   const shot = arg('--screenshot');
   if (shot) await screenshot(base, path.resolve(shot));
