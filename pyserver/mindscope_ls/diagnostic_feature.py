@@ -42,15 +42,21 @@ class DiagnosticsService:
     def configure(self, raw: Any) -> None:
         self.settings = parse_graph_mode(raw)
 
-    def index_workspace(self, root: str) -> None:
-        """Runs in a background thread: other files' Cells and helpers inform the checks."""
-        try:
-            workspace = Workspace.from_folder(root)
-        except Exception:
-            log.exception("indexing %s failed", root)
-            return
-        with self._lock:
-            self.workspace = workspace
+    def start_indexing(self, root: str) -> None:
+        """Indexes the workspace in a thread; documents checked meanwhile are checked again."""
+        loop = asyncio.get_running_loop()
+
+        def index() -> None:
+            try:
+                workspace = Workspace.from_folder(root)
+            except Exception:
+                log.exception("indexing %s failed", root)
+                return
+            with self._lock:
+                self.workspace = workspace
+            loop.call_soon_threadsafe(self.recheck_open_documents)
+
+        threading.Thread(target=index, name="mindscope-index", daemon=True).start()
 
     def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
         """Checks `uri` after a quiet period; a newer change replaces the pending check."""

@@ -40,7 +40,7 @@ def build_server() -> MindScopeServer:
         if ls.options.warm_up:
             threading.Thread(target=_safe_warm_up, args=(ls.root,), daemon=True).start()
         if ls.root:
-            threading.Thread(target=checks.index_workspace, args=(ls.root,), daemon=True).start()
+            checks.start_indexing(ls.root)
 
     # Completion, hover and signature help.
     features.register(server)

@@ -44,6 +44,20 @@ async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[No
     await lsp_client.shutdown_session()
 
 
+async def _actions_for_first_diagnostic(client: LanguageClient, uri: str) -> list[types.CodeAction]:
+    """The code actions VS Code would ask for on the first diagnostic's range."""
+    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) > 0)
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            range=diagnostics[0].range,
+            context=types.CodeActionContext(diagnostics=list(diagnostics)),
+        )
+    )
+    assert actions is not None
+    return [a for a in actions if isinstance(a, types.CodeAction)]
+
+
 def _codes(diagnostics: object) -> list[str]:
     assert isinstance(diagnostics, (list, tuple))
     return [str(d.code) for d in diagnostics]
@@ -71,16 +85,7 @@ async def test_quick_fix_rewrites_the_set_and_suppression_silences_it(
 ) -> None:
     uri = (tmp_path / "net.py").as_uri()
     open_document(client, uri, NET_WITH_SET)
-    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) > 0)
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=diagnostics[0].range,
-            context=types.CodeActionContext(diagnostics=list(diagnostics)),
-        )
-    )
-    assert actions is not None
-    by_title = {a.title: a for a in actions if isinstance(a, types.CodeAction)}
+    by_title = {a.title: a for a in await _actions_for_first_diagnostic(client, uri)}
     fix = next(a for t, a in by_title.items() if t.endswith("(MS111)"))
     assert fix.is_preferred and fix.edit is not None and fix.edit.changes is not None
     fixed = apply_edits(NET_WITH_SET, fix.edit.changes[uri])
@@ -191,16 +196,7 @@ async def test_the_quick_fixed_file_compiles_in_graph_mode(
     path = tmp_path / "net.py"
     uri = path.as_uri()
     open_document(client, uri, NET_WITH_SET)
-    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) > 0)
-    actions = await client.text_document_code_action_async(
-        types.CodeActionParams(
-            text_document=types.TextDocumentIdentifier(uri=uri),
-            range=diagnostics[0].range,
-            context=types.CodeActionContext(diagnostics=list(diagnostics)),
-        )
-    )
-    assert actions is not None
-    fix = next(a for a in actions if isinstance(a, types.CodeAction) and a.is_preferred)
+    fix = next(a for a in await _actions_for_first_diagnostic(client, uri) if a.is_preferred)
     assert fix.edit is not None and fix.edit.changes is not None
     fixed = apply_edits(NET_WITH_SET, fix.edit.changes[uri])
     run = fixed + textwrap.dedent(
