@@ -25,6 +25,22 @@ export default tseslint.config(
   {
     files: ['**/*.mjs', '**/*.js'],
     ...tseslint.configs.disableTypeChecked,
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        require: 'readonly',
+        __dirname: 'readonly',
+        // Plain-JS drivers pass callbacks to page.evaluate(), which run in the browser.
+        document: 'readonly',
+        window: 'readonly',
+      },
+    },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      // Plain .js files are CommonJS scripts run by node.
+      '@typescript-eslint/no-require-imports': 'off',
+    },
   },
 );

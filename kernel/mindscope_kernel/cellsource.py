@@ -1,15 +1,33 @@
 """Where a class or function typed in a cell lives; preparing cells for the checker is shared
-with the language server in mindscope_ls.checker.cellcontext."""
+with the language server in mindscope_ls.checker.cellcontext.
+
+The checker is imported on first use, not at kernel start (it costs a few hundred ms).
+"""
 
 from __future__ import annotations
 
 import ast
 import inspect
-from typing import Any, Optional
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Optional
 
-from mindscope_ls.checker.cellcontext import Prepared, blank_magics, imports_of, prepare
+if TYPE_CHECKING:
+    from mindscope_ls.checker.cellcontext import Prepared
 
-__all__ = ["Prepared", "blank_magics", "imports_of", "locate", "prepare", "source_file"]
+__all__ = ["blank_magics", "locate", "prepare", "source_file"]
+
+
+def prepare(code: str, previous: Iterable[str]) -> Prepared:
+    """The cell with the notebook's imports in front (see mindscope_ls.checker.cellcontext)."""
+    from mindscope_ls.checker.cellcontext import prepare as _prepare
+
+    return _prepare(code, previous)
+
+
+def blank_magics(source: str) -> str:
+    from mindscope_ls.checker.cellcontext import blank_magics as _blank
+
+    return _blank(source)
 
 
 def locate(obj: Any, source: str) -> Optional[tuple[int, int]]:

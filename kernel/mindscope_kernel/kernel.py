@@ -75,6 +75,16 @@ class MindScopeKernel(IPythonKernel):
             self.eager.stop()
         return reply
 
+    def do_history(self, hist_access_type: str, *args: Any, **kwargs: Any) -> Any:
+        """IPython labels the current session's rows 0 in a `range` reply even when asked by
+        number; label them with the session's number, as `tail` and `search` do."""
+        reply: dict[str, Any] = super().do_history(hist_access_type, *args, **kwargs)  # type: ignore[no-untyped-call]
+        shell = self.shell
+        if hist_access_type == "range" and shell is not None:
+            current = shell.history_manager.session_number
+            reply["history"] = [(s or current, *rest) for s, *rest in reply["history"]]
+        return reply
+
     def _send_interrupt_children(self) -> None:
         """`interrupt_request` (the kernelspec's interrupt_mode is "message").
 

@@ -10,8 +10,6 @@ def register(shell: Any, kernel: Any) -> None:
     from mindscope_kernel.magics.check import CheckMagics
     from mindscope_kernel.magics.mode import ModeMagics
     from mindscope_kernel.magics.parity import ParityMagics
-    from mindscope_kernel.magics.stats import StatsMagics
 
     for magics in (ModeMagics, CheckMagics, CaptureMagics, ParityMagics):
         shell.register_magics(magics(shell, kernel))
-    shell.register_magics(StatsMagics(shell))

@@ -1,7 +1,8 @@
-"""`%ms_graph NAME --input SHAPE:DTYPE` and `%ms_profile NAME --input … [--steps N]`.
+"""`%ms_graph`, `%ms_profile` and `%ms_stats NAME --input SHAPE:DTYPE …`.
 
-Both run the runtime CLI in a child process (a fresh process is the only way to get MindSpore's
-IR dump) and show its document as a rich output.
+All three run the runtime CLI in a child process (a fresh process is the only way to get
+MindSpore's IR dump; the others share the path so the notebook's state is never touched) and
+show its document as a rich output.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from typing import Any
 
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from mindscope_kernel import display, runtime_cli
+from mindscope_kernel import display, runtime_cli, statsview
 from mindscope_kernel.magics.common import Parser, UsageError, fail, parse, show, user_ns
 from mindscope_kernel.nbtargets import TargetError, target_for
 
@@ -27,6 +28,14 @@ GRAPH = _parser("%ms_graph")
 PROFILE = _parser("%ms_profile")
 PROFILE.add_argument("--steps", type=int, default=5)
 PROFILE.add_argument("--mode", choices=("graph", "pynative"), default="graph")
+STATS = _parser("%ms_stats")
+STATS.add_argument("--train", action="store_true", help="set_train(True): BatchNorm, dropout")
+STATS.add_argument("--loss-from", metavar="FILE.py:FUNC", help="loss_fn(output, *inputs)")
+BUNDLES = {
+    "graph": display.graph_bundle,
+    "profile": display.profile_bundle,
+    "stats": statsview.stats_bundle,
+}
 
 
 @magics_class
@@ -43,6 +52,10 @@ class CaptureMagics(Magics):
     def ms_profile(self, line: str) -> None:
         self._run("profile", PROFILE, line)
 
+    @line_magic
+    def ms_stats(self, line: str) -> None:
+        self._run("stats", STATS, line)
+
     def _run(self, command: str, parser: Parser, line: str) -> None:
         try:
             args = parse(parser, line)
@@ -54,15 +67,11 @@ class CaptureMagics(Magics):
         options = [opt for spec in args.input for opt in ("--input", spec)]
         if args.level:
             options += ["--syntax-level", args.level]
-        if command == "profile":
-            options += ["--steps", str(args.steps), "--mode", args.mode]
+        options += _command_options(command, args)
         result = runtime_cli.run(command, target, options)
         if result.document is None:
             return fail(f"{command} of {args.name} failed: {result.error}")
-        if command == "graph":
-            show(display.graph_bundle(result.document))
-        else:
-            show(display.profile_bundle(result.document))
+        show(BUNDLES[command](result.document))
         return None
 
     def _transform(self, code: str) -> str:
@@ -78,3 +87,13 @@ class CaptureMagics(Magics):
             self._transform,
             files.is_cell_file,
         )
+
+
+def _command_options(command: str, args: Any) -> list[str]:
+    if command == "profile":
+        return ["--steps", str(args.steps), "--mode", args.mode]
+    if command == "stats":
+        return (["--train"] if args.train else []) + (
+            ["--loss-from", args.loss_from] if args.loss_from else []
+        )
+    return []
