@@ -1,4 +1,4 @@
-"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json]`: the checker for CI.
+"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif]`: the checker for CI.
 
 Exit status: 1 when an error-severity finding is reported, 2 on bad usage, 0 otherwise.
 """
@@ -13,6 +13,7 @@ from collections.abc import Iterator, Sequence
 from typing import Optional, TextIO
 
 from .checker import Finding, Severity, Workspace, check_source
+from .checker.sarif import sarif_log
 from .checker.sources import read_text
 from .checker.workspace import SKIP_DIRS
 
@@ -40,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         choices=["LAX", "STRICT"],
         help="jit_syntax_level to assume when a file sets none (default LAX)",
     )
-    check.add_argument("--format", default="text", choices=["text", "json"])
+    check.add_argument("--format", default="text", choices=["text", "json", "sarif"])
     return parser
 
 
@@ -92,6 +93,10 @@ def run_check(paths: Sequence[str], level: str, fmt: str, out: TextIO) -> int:
     if fmt == "json":
         json.dump([_as_json(f) for f in findings], out, indent=2)
         out.write("\n")
+    elif fmt == "sarif":
+        root = _sarif_root(files)
+        json.dump(sarif_log(findings, root=root, tool_version=_version()), out, indent=2)
+        out.write("\n")
     else:
         for finding in findings:
             out.write(_as_text(finding) + "\n")
@@ -100,6 +105,25 @@ def run_check(paths: Sequence[str], level: str, fmt: str, out: TextIO) -> int:
             f"{len(sources)} file(s) checked, {len(findings)} finding(s), {errors} error(s)\n"
         )
     return EXIT_ERRORS if any(f.severity is Severity.ERROR for f in findings) else EXIT_OK
+
+
+def _sarif_root(files: Sequence[str]) -> str:
+    """The current directory when it holds every file, else the files' common folder."""
+    cwd = os.getcwd()
+    absolute = [os.path.abspath(f) for f in files]
+    if not absolute or all(os.path.commonpath([cwd, f]) == cwd for f in absolute):
+        return cwd
+    common = os.path.commonpath(absolute)
+    return common if os.path.isdir(common) else os.path.dirname(common)
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+
+        return version("mindscope")
+    except Exception:  # not installed as a distribution: still a valid log
+        return "0.0.0"
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

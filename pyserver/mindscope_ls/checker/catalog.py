@@ -186,16 +186,37 @@ _RULES = [
         "MS119",
         Group.FAILS,
         "Recursion on a Tensor condition",
-        "A Tensor condition cannot stop recursion at compile time, so the compiler unrolls "
-        "the recursion until it hits its call-depth limit.",
+        "A Tensor condition cannot stop a method's recursion at compile time, so the compiler "
+        "unrolls `self.method(...)` calls until it hits its call-depth limit (a module-level "
+        "function calling itself compiles in MindSpore 2.10).",
         "Use a `while` loop on the Tensor condition instead of recursion.",
         "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, "
         "simulate call depth: 666).",
     ),
     Rule(
+        "MS120",
+        Group.FAILS,
+        "Complex number literal in compiled code",
+        "The graph compiler has no constant type for Python complex numbers such as `2j`.",
+        "Build complex values outside compiled code (e.g. a `Tensor` made in `__init__`), or use "
+        "`ops.Complex(real, imag)` on Tensors.",
+        "TypeError: Unsupported Constant type : 2j",
+    ),
+    Rule(
+        "MS121",
+        Group.FAILS,
+        "`dict.pop()` / `dict.setdefault()` in compiled code",
+        "Graph mode's dict does not implement `pop` and `setdefault` with Python's semantics: "
+        "`pop` does not return the value and `setdefault` fails on a missing key.",
+        "Read the value with `d[key]` (or `d.get(key, default)`) and build a new dict without "
+        "the key, or assign `d[key] = value` explicitly.",
+        "TypeError: For 'TupleGetItem', input[0] should be Sequence, but got Int64. "
+        "(ValueError: The key b does not exist in the dict:ValueAny for setdefault)",
+    ),
+    Rule(
         "MS201",
         Group.STRICT,
-        "`.asnumpy()` in compiled code",
+        "`.asnumpy()` / `.numpy()` / `.tolist()` in compiled code",
         "Under STRICT there is no Python fallback, so Tensors cannot leave the graph.",
         "Keep the computation in `ops`, or use the default LAX level.",
         "AttributeError: In JIT strict mode, cannot get attributes asnumpy or the "
@@ -214,11 +235,34 @@ _RULES = [
     Rule(
         "MS203",
         Group.STRICT,
-        "`list.sort()` in compiled code",
-        "Under STRICT lists have no `sort` method in the graph.",
-        "Use `sorted(...)` on a tuple of constants, or `ops.sort` on a Tensor.",
+        "`list.sort()` / `list.remove()` in compiled code",
+        "Under STRICT lists have no `sort` or `remove` method in the graph.",
+        "Use `sorted(...)` on a tuple of constants or `ops.sort` on a Tensor; build a new list "
+        "instead of removing from one.",
         "AttributeError: In JIT strict mode, cannot get attributes sort or the List[Int64*3] "
         "object has no attribute: 'sort'.",
+    ),
+    Rule(
+        "MS204",
+        Group.STRICT,
+        "Python, `math` or NumPy function applied to a Tensor in compiled code",
+        "Under STRICT there is no Python fallback: `str()`, `repr()`, `type()`, `math.*` and "
+        "`numpy.*` functions need constant inputs, and a Tensor computed in the graph is not.",
+        "Use the Tensor's own methods or `ops` (e.g. `ops.floor`, `x.dtype`), or use the default "
+        "LAX level.",
+        "ValueError: When handling script 'type(x) in graph mode', the inputs should be "
+        "constant, but found variable 'x' to be nonconstant.",
+    ),
+    Rule(
+        "MS205",
+        Group.STRICT,
+        "A Tensor condition joins a Tensor with None",
+        "Both paths of a Tensor condition are compiled and their values joined; LAX joins a "
+        "Tensor with None through its Python fallback, STRICT cannot.",
+        "Give both paths a Tensor (e.g. `ops.zeros_like(x)`), or make the condition a Python "
+        "constant.",
+        "TypeError: Cannot join the return values of different branches, perhaps you need to "
+        "make them equal. (only under jit_syntax_level=STRICT)",
     ),
     Rule(
         "MS301",

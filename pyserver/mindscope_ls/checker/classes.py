@@ -8,6 +8,7 @@ from typing import Optional
 
 from . import names
 from .index import FunctionNode, ModuleInfo
+from .walk import of_type
 from .workspace import Workspace
 
 MAX_DEPTH = 30
@@ -112,7 +113,7 @@ class ClassTable:
         for stmt in node.body:
             if not isinstance(stmt, ast.FunctionDef) or stmt.name == "construct":
                 continue
-            for sub in ast.walk(stmt):
+            for sub in of_type(stmt, ast.Assign, ast.AnnAssign):
                 if isinstance(sub, ast.Assign):
                     targets, value = sub.targets, sub.value
                 elif isinstance(sub, ast.AnnAssign) and sub.value is not None:

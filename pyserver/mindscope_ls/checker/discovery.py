@@ -11,7 +11,7 @@ from . import names
 from .classes import ClassInfo, ClassTable
 from .index import FunctionNode, ModuleInfo
 from .types import TensorTypes
-from .walk import walk
+from .walk import of_type
 from .workspace import Workspace
 
 MAX_FUNCTIONS = 20000
@@ -71,6 +71,8 @@ class Discovery:
             self.found[id(fn.node)] = fn
             self._queue.append(fn)
             return
+        if current.caller is None and fn.caller is not None:
+            current.caller = fn.caller  # a sub-Cell's construct: show where it is called
         new_params = fn.tensor_params - current.tensor_params
         if new_params:
             current.tensor_params |= new_params
@@ -81,7 +83,8 @@ class Discovery:
 
     def _roots(self, module: ModuleInfo) -> None:
         assert module.tree is not None
-        for node in walk(module.tree):
+        kinds = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Call)
+        for node in of_type(module.tree, *kinds):
             if isinstance(node, ast.ClassDef):
                 self._class_roots(module, node)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -122,7 +125,9 @@ class Discovery:
         jit_expr: ast.expr,
         reason: str,
     ) -> CompiledFunction:
-        level: Optional[str] = None
+        # MindSpore 2.10 compiles `jit` functions leniently (LAX) whatever the context's
+        # jit_syntax_level: only `jit(fullgraph=True)` makes them STRICT.
+        level = "LAX"
         if isinstance(jit_expr, ast.Call):
             full = names.keyword(jit_expr, "fullgraph")
             if isinstance(full, ast.Constant) and full.value is True:
@@ -144,9 +149,7 @@ class Discovery:
 
     def _follow_calls(self, fn: CompiledFunction) -> None:
         types = fn.types()
-        for node in walk(fn.node):
-            if not isinstance(node, ast.Call):
-                continue
+        for node in of_type(fn.node, ast.Call):
             target = self._call_target(fn, node)
             if target is None:
                 continue
@@ -179,7 +182,9 @@ class Discovery:
             and fn.cls is not None
         ):
             found = fn.cls.find_method(func.attr)
-            return (found[0].module, found[1], found[0]) if found is not None else None
+            if found is not None:
+                return found[0].module, found[1], found[0]
+            return self._sub_cell(fn.cls, func.attr)
         qualname = names.callee(fn.module, func)
         if qualname is None or qualname.startswith("mindspore."):
             return None
@@ -191,6 +196,19 @@ class Discovery:
         ):
             return resolved[0], resolved[1], None
         return None
+
+    def _sub_cell(
+        self, cls: ClassInfo, attr: str
+    ) -> Optional[tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]]:
+        """`self.inner(x)` where `self.inner = Inner()` is a Cell of the workspace."""
+        held = cls.attr(attr)
+        if held is None or held.kind != "cell" or held.class_qualname is None:
+            return None
+        info = self.classes.resolve(held.class_qualname)
+        found = info.find_method("construct") if info is not None else None
+        if found is None:
+            return None
+        return found[0].module, found[1], found[0]
 
 
 def _named(func: ast.expr, name: str) -> bool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import warnings
 from collections.abc import Iterable, Mapping
 from typing import Optional
 
@@ -49,7 +50,16 @@ def run_checks(
 
 
 def _compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
-    return [fn for fn in discover(ws) if fn.module is module]
+    """The compiled functions of `module`; discovery runs once per workspace version."""
+    cached = ws.cache.get("discovery")
+    if cached is None or cached[0] != ws.version:
+        by_module: dict[int, list[CompiledFunction]] = {}
+        for fn in discover(ws):
+            by_module.setdefault(id(fn.module), []).append(fn)
+        cached = (ws.version, by_module)
+        ws.cache["discovery"] = cached
+    found: dict[int, list[CompiledFunction]] = cached[1]  # type: ignore[assignment]
+    return found.get(id(module), [])
 
 
 def _finalize(
@@ -104,7 +114,9 @@ def _finalize(
 def _parse_error(source: str, path: str) -> list[Finding]:
     line, col, message = 1, 0, "the file does not parse"
     try:
-        ast.parse(source, filename=path)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ast.parse(source, filename=path)
     except SyntaxError as error:
         line = error.lineno or 1
         col = max((error.offset or 1) - 1, 0)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 import os
+import warnings
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from .walk import walk
+from .walk import of_type
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
@@ -15,7 +16,9 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 def parse_source(source: str, path: str) -> Optional[ast.Module]:
     """Parse `source`; None when it is not valid Python (or cannot be parsed at all)."""
     try:
-        return ast.parse(source, filename=path, type_comments=False)
+        with warnings.catch_warnings():  # invalid escapes etc. are the user's linter's business
+            warnings.simplefilter("ignore")
+            return ast.parse(source, filename=path, type_comments=False)
     except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError, OverflowError):
         return None
 
@@ -57,7 +60,7 @@ class ModuleInfo:
         return info
 
     def _index(self, tree: ast.Module) -> None:
-        for node in walk(tree):
+        for node in of_type(tree, ast.Import, ast.ImportFrom):
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:

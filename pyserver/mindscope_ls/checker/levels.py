@@ -7,7 +7,7 @@ from typing import Optional
 
 from . import names
 from .index import ModuleInfo
-from .walk import walk
+from .walk import of_type
 
 LEVELS = ("STRICT", "COMPATIBLE", "LAX")
 DEFAULT_LEVEL = "LAX"
@@ -25,8 +25,10 @@ def file_level(module: ModuleInfo) -> Optional[str]:
     """The last level set in the file, in source order, or None."""
     if module.tree is None:
         return None
+    if "jit_syntax_level" not in module.source and "MS_DEV_JIT_SYNTAX_LEVEL" not in module.source:
+        return None  # cheap: most files set no level
     found: list[tuple[int, int, str]] = []
-    for node in walk(module.tree):
+    for node in of_type(module.tree, ast.Call, ast.Assign):
         level = _level_set_by(module, node)
         if level is not None:
             found.append((node.lineno, node.col_offset, level))  # type: ignore[attr-defined]

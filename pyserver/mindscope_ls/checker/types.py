@@ -8,7 +8,7 @@ from typing import Optional
 from . import names
 from .classes import ClassInfo
 from .index import FunctionNode, ModuleInfo
-from .walk import walk
+from .walk import of_type
 
 NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 SCALAR_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "isinstance", "range", "type"})
@@ -30,7 +30,12 @@ class TensorTypes:
         self._infer(func)
 
     def _infer(self, func: FunctionNode) -> None:
-        body = walk(func)
+        body: list[ast.AST] = of_type(func, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)
+        comps: list[ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp] = of_type(
+            func, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp
+        )
+        for comp in comps:
+            body.extend(comp.generators)  # comprehension nodes carry no position
         for _ in range(3):  # loops can use a name before its (lexically later) assignment
             before = len(self.names)
             for node in body:
@@ -105,6 +110,33 @@ class TensorTypes:
             return self.is_tensor(expr.body) or self.is_tensor(expr.orelse)
         return False
 
+    def is_condition(self, expr: Optional[ast.expr]) -> bool:
+        """True when a branch test is decided at run time: a Tensor, `bool(t)`, `not t`, ..."""
+        if expr is None:
+            return False
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "bool"
+            and len(expr.args) == 1
+        ):
+            return self.is_condition(expr.args[0])
+        if isinstance(expr, ast.UnaryOp):
+            return self.is_condition(expr.operand)
+        if isinstance(expr, ast.BoolOp):
+            return any(self.is_condition(v) for v in expr.values)
+        return self.is_tensor(expr)
+
+    def is_constant_tensor(self, expr: ast.expr) -> bool:
+        """`Tensor(1)`, `ms.tensor([1, 2])`: a Tensor built from literals, folded when compiled."""
+        if not isinstance(expr, ast.Call):
+            return False
+        if any(not isinstance(kw.value, (ast.Attribute, ast.Constant)) for kw in expr.keywords):
+            return False
+        if names.callee(self.module, expr.func) not in names.TENSOR_FACTORIES:
+            return False
+        return all(_is_literal(arg) for arg in expr.args)
+
     def _is_tensor_attribute(self, expr: ast.Attribute) -> bool:
         if expr.attr in names.NON_TENSOR_ATTRS:
             return False
@@ -130,3 +162,13 @@ class TensorTypes:
         if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
             return True
         return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
+
+
+def _is_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_is_literal(e) for e in expr.elts)
+    if isinstance(expr, ast.UnaryOp):
+        return _is_literal(expr.operand)
+    return False

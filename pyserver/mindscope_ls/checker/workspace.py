@@ -19,6 +19,8 @@ class Workspace:
 
     def __init__(self, sources: Optional[Mapping[str, str]] = None, root: Optional[str] = None):
         self.root = root
+        self.version = 0  # bumped whenever a file is added, changed or removed
+        self.cache: dict[str, tuple[int, object]] = {}  # results computed at a version
         self._modules: dict[str, ModuleInfo] = {}
         for path, source in (sources or {}).items():
             self.update(path, source)
@@ -41,10 +43,12 @@ class Workspace:
             return current
         info = ModuleInfo.build(key, source, self.root)
         self._modules[key] = info
+        self.version += 1
         return info
 
     def remove(self, path: str) -> None:
-        self._modules.pop(os.path.normpath(path), None)
+        if self._modules.pop(os.path.normpath(path), None) is not None:
+            self.version += 1
 
     def get(self, path: str) -> Optional[ModuleInfo]:
         return self._modules.get(os.path.normpath(path) if not path.startswith("<") else path)

@@ -15,9 +15,11 @@ CELL_HEAD = "from mindspore import nn\nclass N(nn.Cell):\n    def construct(self
 
 FIXABLE = [
     "MS102_bad",
+    "MS104_bad",
     "MS110_bad",
     "MS110_break_bad",
     "MS111_bad",
+    "MS118_bad",
     "MS303_bad",
     "MS401_bad",
     "MS402_bad",

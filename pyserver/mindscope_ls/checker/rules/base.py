@@ -11,7 +11,7 @@ from ..classes import ClassTable
 from ..discovery import CompiledFunction
 from ..model import Fix, Range, RawFinding, Related
 from ..types import TensorTypes
-from ..walk import walk
+from ..walk import T, of_type, walk
 
 
 @dataclass
@@ -29,6 +29,10 @@ class FunctionContext:
     def nodes(self) -> Iterator[ast.AST]:
         """Every node of the compiled function, nested functions and lambdas included."""
         return iter(walk(self.fn.node))
+
+    def of(self, *types: type[T]) -> list[T]:
+        """The nodes of the compiled function of the given types, in source order."""
+        return of_type(self.fn.node, *types)
 
     def statements(self) -> Iterator[ast.stmt]:
         for node in self.nodes():
@@ -48,6 +52,18 @@ class FunctionContext:
 
     def related(self, node: ast.AST, message: str) -> Related:
         return Related(self.path, node_range(node), message)
+
+
+def within(outer: ast.AST, nodes: list[T]) -> list[T]:
+    """The `nodes` that lie inside `outer` (by source position)."""
+    start = (getattr(outer, "lineno", 0), getattr(outer, "col_offset", 0))
+    end = (getattr(outer, "end_lineno", 0) or 0, getattr(outer, "end_col_offset", 0) or 0)
+    return [
+        n
+        for n in nodes
+        if start <= (n.lineno, n.col_offset)  # type: ignore[attr-defined]
+        and ((n.end_lineno or 0), (n.end_col_offset or 0)) <= end  # type: ignore[attr-defined]
+    ]
 
 
 def node_range(node: ast.AST) -> Range:

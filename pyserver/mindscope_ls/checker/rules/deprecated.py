@@ -9,7 +9,7 @@ from typing import Optional
 from ..fixes import make_fix, replace_node, segment
 from ..index import ModuleInfo
 from ..model import Fix, Range, RawFinding, TextEdit
-from ..walk import walk
+from ..walk import of_type
 from .base import node_range
 
 # mindspore/context.py (2.10.0) `_check_context_deprecated`: parameter -> replacement.
@@ -32,6 +32,7 @@ DEPRECATED_CONTEXT = {
     "memory_optimize_level": "mindspore.runtime.set_memory()",
     "runtime_num_threads": "mindspore.device_context.cpu.op_tuning.threads_num()",
 }
+TRIGGERS = ("set_context", "ms_function", "ms_class")
 SET_CONTEXT = frozenset({"mindspore.set_context", "mindspore.context.set_context"})
 REMOVED = {"ms_function": "jit", "ms_class": "jit_class"}
 REMOVED_QUALNAMES = {
@@ -42,10 +43,11 @@ REMOVED_QUALNAMES = {
 
 
 def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
-    if module.tree is None:
+    if module.tree is None or not any(word in module.source for word in TRIGGERS):
         return
     lines = module.source.splitlines()
-    for node in walk(module.tree):
+    fallbacks = _import_fallbacks(module.tree)
+    for node in of_type(module.tree, ast.Call, ast.Attribute, ast.ImportFrom):
         if isinstance(node, ast.Call) and module.qualname(node.func) in SET_CONTEXT:
             yield from _set_context(module, node, lines)
         elif isinstance(node, ast.Attribute):
@@ -53,10 +55,29 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             if new is not None:
                 fix = make_fix(f"Use `{new}`", _attr_edit(node, new))
                 yield _removed(node, node.attr, new, fix)
-        elif isinstance(node, ast.ImportFrom) and (node.module or "") in ("mindspore",):
+        elif (
+            isinstance(node, ast.ImportFrom)
+            and (node.module or "") in ("mindspore",)
+            and id(node) not in fallbacks
+        ):
             for alias in node.names:
                 if alias.name in REMOVED:
                     yield _removed(node, alias.name, REMOVED[alias.name], None)
+
+
+def _import_fallbacks(tree: ast.Module) -> set[int]:
+    """Imports in `except ImportError:` handlers: compatibility code for older MindSpore."""
+    found: set[int] = set()
+    for node in of_type(tree, ast.Try):
+        for handler in node.handlers:
+            caught = handler.type
+            names = [caught] if not isinstance(caught, ast.Tuple) else caught.elts
+            if any(
+                isinstance(n, ast.Name) and n.id in ("ImportError", "ModuleNotFoundError")
+                for n in names
+            ):
+                found.update(id(stmt) for stmt in handler.body)
+    return found
 
 
 def _set_context(module: ModuleInfo, call: ast.Call, lines: list[str]) -> Iterator[RawFinding]:

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..fixes import make_fix, replace_node, segment
 from ..model import Fix, RawFinding
-from .base import FunctionContext
+from .base import FunctionContext, within
 from .flow import loads_after
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
@@ -18,7 +18,7 @@ SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _globals(ctx)
     aliases = _tensor_aliases(ctx)
-    for node in ctx.nodes():
+    for node in ctx.of(ast.Call, ast.AugAssign, ast.For, ast.While):
         if isinstance(node, ast.Call):
             yield from _list_attribute_mutation(ctx, node)
         elif isinstance(node, ast.AugAssign):
@@ -29,14 +29,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _globals(ctx: FunctionContext) -> Iterator[RawFinding]:
     declared: dict[str, ast.Global] = {}
-    for node in ctx.nodes():
-        if isinstance(node, ast.Global):
-            for name in node.names:
-                declared.setdefault(name, node)
+    for statement in ctx.of(ast.Global):
+        for name in statement.names:
+            declared.setdefault(name, statement)
     if not declared:
         return
-    for node in ctx.nodes():
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) and node.id in declared:
+    for node in ctx.of(ast.Name):
+        if isinstance(node.ctx, ast.Store) and node.id in declared:
             yield ctx.finding(
                 "MS301",
                 f"Writing the global `{node.id}` in compiled code is not seen by the graph, which "
@@ -73,10 +72,9 @@ def _list_attribute_mutation(ctx: FunctionContext, call: ast.Call) -> Iterator[R
 def _tensor_aliases(ctx: FunctionContext) -> dict[str, tuple[str, ast.Assign]]:
     """`y = x` where x is a Tensor: y -> (x, the assignment)."""
     aliases: dict[str, tuple[str, ast.Assign]] = {}
-    for node in ctx.nodes():
+    for node in ctx.of(ast.Assign):
         if (
-            isinstance(node, ast.Assign)
-            and len(node.targets) == 1
+            len(node.targets) == 1
             and isinstance(node.targets[0], ast.Name)
             and isinstance(node.value, ast.Name)
             and ctx.types.is_tensor(node.value)
@@ -136,11 +134,11 @@ _OPERATORS: dict[type, str] = {
 
 
 def _lambdas_in_loop(ctx: FunctionContext, loop: ast.For | ast.While) -> Iterator[RawFinding]:
+    calls = ctx.of(ast.Call)
     for stmt in loop.body:
-        for node in ast.walk(stmt):
+        for node in within(stmt, calls):
             if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
+                isinstance(node.func, ast.Attribute)
                 and node.func.attr == "append"
                 and node.args
                 and isinstance(node.args[0], ast.Lambda)

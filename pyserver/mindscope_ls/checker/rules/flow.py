@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Optional
 
-from ..walk import walk
+from ..walk import of_type
 
 Block = list[ast.stmt]
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
@@ -61,23 +61,22 @@ def bound_before(fn: ast.AST, name: str, node: ast.AST) -> bool:
         if any(a is not None and a.arg == name for a in every):
             return True
     start = _position(node)
-    for sub in walk(fn):
-        if isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store):
-            if _position(sub) < start:
-                return True
-        elif isinstance(sub, (ast.Global, ast.Nonlocal)) and name in sub.names:
+    for sub in of_type(fn, ast.Name):
+        if sub.id == name and isinstance(sub.ctx, ast.Store) and _position(sub) < start:
             return True
-    return False
+    return any(name in g.names for g in of_type(fn, ast.Global)) or any(
+        name in n.names for n in of_type(fn, ast.Nonlocal)
+    )
 
 
 def loads_after(fn: ast.AST, name: str, node: ast.AST) -> Optional[ast.Name]:
     """The first read of `name` after `node` ends, in the same function (None if never read)."""
     end = _end(node)
     best: Optional[ast.Name] = None
-    for sub in walk(fn):
+    names = of_type(fn, ast.Name)
+    for sub in names:
         if (
-            isinstance(sub, ast.Name)
-            and sub.id == name
+            sub.id == name
             and isinstance(sub.ctx, ast.Load)
             and _position(sub) >= end
             and (best is None or _position(sub) < _position(best))
@@ -85,12 +84,30 @@ def loads_after(fn: ast.AST, name: str, node: ast.AST) -> Optional[ast.Name]:
             best = sub
     if best is None:
         return None
-    for sub in walk(fn):  # rebound before that read: the branch's binding is not what is read
+    for sub in names:  # rebound before that read: the branch's binding is not what is read
         if (
-            isinstance(sub, ast.Name)
-            and sub.id == name
+            sub.id == name
             and isinstance(sub.ctx, ast.Store)
             and end <= _position(sub) < _position(best)
         ):
             return None
     return best
+
+
+def definitely_assigned(block: Block, runtime: Callable[[ast.expr], bool]) -> set[str]:
+    """Names bound on every path through `block`, where `runtime(test)` says a test is decided at
+    run time (both branches compiled); other `if`s are trusted to bind what either branch binds."""
+    found: set[str] = set()
+    for stmt in block:
+        if isinstance(stmt, ast.If) and runtime(stmt.test):
+            if exits(stmt.body):
+                found |= definitely_assigned(stmt.orelse, runtime)
+            elif stmt.orelse and exits(stmt.orelse):
+                found |= definitely_assigned(stmt.body, runtime)
+            else:
+                found |= definitely_assigned(stmt.body, runtime) & definitely_assigned(
+                    stmt.orelse, runtime
+                )
+        else:
+            found |= set(assigned_names([stmt]))
+    return found

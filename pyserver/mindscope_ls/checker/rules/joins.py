@@ -1,4 +1,4 @@
-"""MS112-MS114, MS119: control flow on Tensor conditions, where both paths are compiled."""
+"""MS112-MS114, MS119, MS205: control flow on Tensor conditions, where both paths are compiled."""
 
 from __future__ import annotations
 
@@ -7,37 +7,60 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..model import RawFinding
-from ..walk import walk
+from ..walk import of_type
 from .base import FunctionContext
-from .flow import Block, assigned_names, blocks_of, bound_before, exits, loads_after
+from .flow import (
+    Block,
+    assigned_names,
+    blocks_of,
+    bound_before,
+    definitely_assigned,
+    exits,
+    loads_after,
+)
+from .kinds import Clash, clash
 
-# Pairs of result kinds MindSpore 2.10 was seen to refuse to join.
-INCOMPATIBLE = {frozenset({"tensor", "scalar"}), frozenset({"tensor", "tuple"})}
+Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
-            if isinstance(stmt, ast.If) and ctx.types.is_tensor(stmt.test):
+            if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
                 yield from _returns(ctx, stmt, block[index + 1 :])
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, stmt)
-            elif isinstance(stmt, ast.While) and ctx.types.is_tensor(stmt.test):
+            elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
                 yield from _while_bound(ctx, stmt)
+    for node in ctx.of(ast.IfExp):
+        if ctx.types.is_condition(node.test):
+            yield from _if_exp(ctx, node)
     yield from _recursion(ctx)
 
 
-def kind(ctx: FunctionContext, expr: Optional[ast.expr]) -> Optional[str]:
-    """tensor / scalar / tuple / None for values the checker is sure about."""
-    if expr is None:
-        return None
-    if ctx.types.is_tensor(expr):
-        return "tensor"
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)):
-        return "scalar"
-    if isinstance(expr, ast.Tuple):
-        return "tuple"
-    return None
+def _report(
+    ctx: FunctionContext, found: Clash, what: str, at: ast.AST, other: ast.AST, test: ast.AST
+) -> RawFinding:
+    a, b = found.left, found.right
+    if found.code == "MS205":
+        message = (
+            f"{what} a {a} here but {b} on the other path of a Tensor condition; STRICT cannot "
+            "join a Tensor with None: give both paths a Tensor (e.g. `ops.zeros_like(x)`)."
+        )
+    else:
+        message = (
+            f"{what} a {a} here but a {b} on the other path, and the condition is a Tensor so "
+            "both are compiled and cannot be joined; give both paths the same type."
+        )
+    return ctx.finding(
+        found.code,
+        message,
+        at,
+        related=[
+            ctx.related(other, f"the other path gives a {b}"),
+            ctx.related(test, "the Tensor condition"),
+        ],
+    )
 
 
 def _returns(ctx: FunctionContext, node: ast.If, rest: Block) -> Iterator[RawFinding]:
@@ -47,20 +70,17 @@ def _returns(ctx: FunctionContext, node: ast.If, rest: Block) -> Iterator[RawFin
     other = _tail_return(node.orelse) if node.orelse else _first_return(rest)
     if other is None:
         return
-    kinds = frozenset({kind(ctx, then_ret.value), kind(ctx, other.value)})
-    if kinds in INCOMPATIBLE:
-        a, b = kind(ctx, then_ret.value), kind(ctx, other.value)
-        yield ctx.finding(
-            "MS112",
-            f"This branch returns a {a} but the other returns a {b}, and the condition is a "
-            "Tensor so both are compiled and cannot be joined; return the same type from both.",
-            then_ret.value or then_ret,
-            related=[
-                ctx.related(other.value or other, f"the other branch returns a {b}"),
-                ctx.related(node.test, "the Tensor condition"),
-            ],
+    found = clash(ctx.types, then_ret.value, other.value)
+    if found is not None:
+        yield _report(
+            ctx, found, "This branch returns", then_ret.value or then_ret, other, node.test
         )
-    yield from ()
+
+
+def _if_exp(ctx: FunctionContext, node: ast.IfExp) -> Iterator[RawFinding]:
+    found = clash(ctx.types, node.body, node.orelse)
+    if found is not None:
+        yield _report(ctx, found, "This conditional expression gives", node.body, node.orelse, node)
 
 
 def _tail_return(block: Block) -> Optional[ast.Return]:
@@ -83,18 +103,26 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
         return
     then_names = assigned_names(node.body)
     else_names = assigned_names(node.orelse)
-    for name in sorted(set(then_names) ^ set(else_names)):
+    runtime = ctx.types.is_condition
+    both = definitely_assigned(node.body, runtime) & definitely_assigned(node.orelse, runtime)
+    for name in sorted((set(then_names) | set(else_names)) - both):
         where = then_names.get(name) or else_names.get(name)
         if where is None or bound_before(ctx.fn.node, name, node):
             continue
         use = loads_after(ctx.fn.node, name, node)
         if use is None:
             continue
-        side = "true" if name in then_names else "false"
+        if name in then_names and name in else_names:
+            side = "on every path"
+        else:
+            side = "in the true branch" if name in then_names else "in the false branch"
         yield ctx.finding(
             "MS113",
-            f"`{name}` is bound only in the {side} branch of a Tensor condition but used after "
-            "it; bind it before the `if` or in both branches.",
+            f"`{name}` is bound only {side} of a Tensor condition but used after it; bind it "
+            "before the `if` or in both branches."
+            if side != "on every path"
+            else f"`{name}` is not bound on every path of a Tensor condition but used after it; "
+            "bind it before the `if` or on every path.",
             use,
             related=[
                 ctx.related(where, f"`{name}` bound here"),
@@ -104,63 +132,97 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
 
 
 def _assign_join(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
-    """`y = x` in one branch and `y = (x, x)` in the other: the join after the `if` fails."""
-    then_values = _last_assignments(node.body)
-    else_values = _last_assignments(node.orelse)
-    for name in sorted(set(then_values) & set(else_values)):
-        a, b = kind(ctx, then_values[name].value), kind(ctx, else_values[name].value)
-        if frozenset({a, b}) not in INCOMPATIBLE or loads_after(ctx.fn.node, name, node) is None:
+    """`y = x` in one branch and `y = (x, x)` (or an earlier `y = 0`) on the other path."""
+    then_values = _last_bindings(node.body)
+    else_values = _last_bindings(node.orelse)
+    fn = ctx.fn.node
+    for name in sorted(set(then_values) | set(else_values)):
+        if name in then_values and name in else_values:
+            (_, value), (other_at, other) = then_values[name], else_values[name]
+        elif exits(node.body) or (node.orelse and exits(node.orelse)):
             continue
-        yield ctx.finding(
-            "MS112",
-            f"`{name}` is a {a} in this branch but a {b} in the other, and the condition is a "
-            "Tensor so both are compiled and cannot be joined; give it the same type in both.",
-            then_values[name].value,
-            related=[
-                ctx.related(else_values[name].value, f"`{name}` is a {b} here"),
-                ctx.related(node.test, "the Tensor condition"),
-            ],
-        )
+        else:
+            _, value = then_values.get(name) or else_values[name]
+            before = _binding_before(fn, name, node)
+            if before is None:
+                continue
+            other_at, other = before
+        found = clash(ctx.types, value, other)
+        use = loads_after(fn, name, node)
+        if found is None or use is None:
+            continue
+        finding = _report(ctx, found, f"`{name}` is", value, other_at, node.test)
+        finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
+        yield finding
 
 
-def _last_assignments(block: Block) -> dict[str, ast.Assign]:
-    found: dict[str, ast.Assign] = {}
+def _last_bindings(block: Block) -> dict[str, Binding]:
+    found: dict[str, Binding] = {}
     for stmt in block:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
-                found[target.id] = stmt
+                found[target.id] = (stmt, stmt.value)
+        elif isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+            value = ast.BinOp(stmt.target, stmt.op, stmt.value)
+            found[stmt.target.id] = (stmt, ast.copy_location(value, stmt.value))
     return found
 
 
+def _binding_before(fn: ast.AST, name: str, node: ast.stmt) -> Optional[Binding]:
+    """The last `name = value` that starts before `node` (in source order)."""
+    best: Optional[ast.Assign] = None
+    start = (node.lineno, node.col_offset)
+    for sub in of_type(fn, ast.Assign):
+        if (
+            len(sub.targets) == 1
+            and isinstance(sub.targets[0], ast.Name)
+            and sub.targets[0].id == name
+            and (sub.lineno, sub.col_offset) < start
+            and (best is None or (sub.lineno, sub.col_offset) > (best.lineno, best.col_offset))
+        ):
+            best = sub
+    return (best, best.value) if best is not None else None
+
+
 def _while_bound(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    last = _last_bindings(node.body)
     for name, where in sorted(assigned_names(node.body).items()):
-        if bound_before(ctx.fn.node, name, node):
-            continue
-        use = loads_after(ctx.fn.node, name, node)
+        use = loads_after(fn, name, node)
         if use is None:
             continue
-        yield ctx.finding(
-            "MS114",
-            f"`{name}` is first bound inside a `while` on a Tensor condition and used after the "
-            "loop; bind it before the `while`.",
-            use,
-            related=[
-                ctx.related(where, f"`{name}` bound here"),
-                ctx.related(node.test, "the Tensor condition"),
-            ],
-        )
+        if not bound_before(fn, name, node):
+            yield ctx.finding(
+                "MS114",
+                f"`{name}` is first bound inside a `while` on a Tensor condition and used after "
+                "the loop; bind it before the `while`.",
+                use,
+                related=[
+                    ctx.related(where, f"`{name}` bound here"),
+                    ctx.related(node.test, "the Tensor condition"),
+                ],
+            )
+            continue
+        before = _binding_before(fn, name, node)
+        if before is None or name not in last:
+            continue
+        found = clash(ctx.types, last[name][1], before[1])
+        if found is not None:
+            yield _report(ctx, found, f"`{name}` is", use, before[0], node.test)
 
 
 def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
-    has_tensor_if = any(
-        isinstance(n, (ast.If, ast.IfExp)) and ctx.types.is_tensor(n.test) for n in walk(fn)
+    if ctx.fn.cls is None:
+        return
+    has_tensor_if = any(ctx.types.is_condition(n.test) for n in ctx.of(ast.If)) or any(
+        ctx.types.is_condition(n.test) for n in ctx.of(ast.IfExp)
     )
     if not has_tensor_if:
         return
-    for node in walk(fn):
-        if isinstance(node, ast.Call) and _calls_itself(ctx, node):
+    for node in ctx.of(ast.Call):
+        if _calls_itself(ctx, node):
             yield ctx.finding(
                 "MS119",
                 f"`{fn.name}` calls itself under a Tensor condition, which the compiler unrolls "
@@ -171,13 +233,13 @@ def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _calls_itself(ctx: FunctionContext, call: ast.Call) -> bool:
-    name = ctx.fn.node.name
+    """`self.<this method>(...)`. A module function calling itself compiles in MindSpore 2.10
+    (its recursion is resolved as a graph), so only methods are reported."""
     func = call.func
-    if ctx.fn.cls is not None:
-        return (
-            isinstance(func, ast.Attribute)
-            and func.attr == name
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self"
-        )
-    return isinstance(func, ast.Name) and func.id == name
+    return (
+        ctx.fn.cls is not None
+        and isinstance(func, ast.Attribute)
+        and func.attr == ctx.fn.node.name
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+    )

@@ -1,4 +1,4 @@
-"""MS115-MS117: objects compiled code cannot create or use (Parameters, context managers, keys)."""
+"""MS115-MS117, MS121: objects compiled code cannot create or use (Parameters, with, dicts)."""
 
 from __future__ import annotations
 
@@ -9,30 +9,82 @@ from typing import Optional
 from .. import names
 from ..classes import ClassInfo
 from ..model import RawFinding
+from ..walk import of_type
 from .base import FunctionContext
+from .flow import loads_after
+
+DICT_TRAPS = frozenset({"pop", "setdefault"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
-    for node in ctx.nodes():
-        if isinstance(node, ast.Call) and names.callee(module, node.func) in names.PARAMETER:
-            yield ctx.finding(
-                "MS115",
-                "A Parameter cannot be created inside compiled code; create "
-                "it in `__init__` and use `self.<name>` here.",
-                node,
-            )
+    dicts = _dict_names(ctx.fn.node)
+    for node in ctx.of(ast.Call, ast.With, ast.AsyncWith, ast.Dict, ast.Subscript):
+        if isinstance(node, ast.Call):
+            if names.callee(module, node.func) in names.PARAMETER:
+                yield ctx.finding(
+                    "MS115",
+                    "A Parameter cannot be created inside compiled code; create "
+                    "it in `__init__` and use `self.<name>` here.",
+                    node,
+                )
+            elif _is_dict_method(node, dicts):
+                assert isinstance(node.func, ast.Attribute)
+                assert isinstance(node.func.value, ast.Name)
+                use = loads_after(ctx.fn.node, node.func.value.id, node)
+                yield ctx.finding(
+                    "MS121",
+                    f"`dict.{node.func.attr}()` does not work as in Python in graph mode; read "
+                    "with `d[key]` or `d.get(key, default)` and assign keys explicitly.",
+                    node,
+                    related=[ctx.related(use, "the dict is read here")] if use else [],
+                )
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             yield from _with(ctx, node)
         elif isinstance(node, ast.Dict):
             for key in node.keys:
-                if key is not None and ctx.types.is_tensor(key):
-                    yield ctx.finding(
-                        "MS117",
-                        "A non-constant Tensor cannot be a dict key in "
-                        "graph mode; key the dict with a string or number.",
-                        key,
-                    )
+                if key is not None:
+                    yield from _tensor_key(ctx, key)
+        elif (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in dicts
+        ):
+            yield from _tensor_key(ctx, node.slice)
+
+
+def _tensor_key(ctx: FunctionContext, key: ast.expr) -> Iterator[RawFinding]:
+    if ctx.types.is_tensor(key) and not ctx.types.is_constant_tensor(key):
+        yield ctx.finding(
+            "MS117",
+            "A non-constant Tensor cannot be a dict key in "
+            "graph mode; key the dict with a string or number.",
+            key,
+        )
+
+
+def _dict_names(fn: ast.AST) -> set[str]:
+    """Local names bound to a dict display or `dict(...)`."""
+    found: set[str] = set()
+    for node in of_type(fn, ast.Assign):
+        if isinstance(node.value, (ast.Dict, ast.DictComp)) or (
+            isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and node.value.func.id == "dict"
+        ):
+            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return found
+
+
+def _is_dict_method(call: ast.Call, dicts: set[str]) -> bool:
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr in DICT_TRAPS
+        and isinstance(func.value, ast.Name)
+        and func.value.id in dicts
+    )
 
 
 def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawFinding]:

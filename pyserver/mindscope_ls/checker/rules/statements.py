@@ -8,14 +8,47 @@ from typing import Optional
 
 from ..fixes import make_fix, owns_lines, replace_node, segment
 from ..model import Fix, Range, RawFinding
-from .base import FunctionContext, keyword_range
+from .base import FunctionContext, keyword_range, within
+from .closures import lambda_default_fix, nonlocal_fix
 from .loops import loop_else_fix
 
 MATCH = getattr(ast, "Match", None)
 
 
+CHECKED: tuple[type, ...] = tuple(
+    t
+    for t in (
+        getattr(ast, "Try", None),
+        getattr(ast, "TryStar", None),
+        MATCH,
+        ast.Delete,
+        ast.Yield,
+        ast.YieldFrom,
+        ast.Nonlocal,
+        ast.NamedExpr,
+        ast.Import,
+        ast.ImportFrom,
+        ast.ClassDef,
+        ast.AsyncFunctionDef,
+        ast.AsyncFor,
+        ast.AsyncWith,
+        ast.Await,
+        ast.For,
+        ast.While,
+        ast.Set,
+        ast.SetComp,
+        ast.ListComp,
+        ast.GeneratorExp,
+        ast.DictComp,
+        ast.Constant,
+    )
+    if t is not None
+)
+
+
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    for node in ctx.nodes():
+    nodes: list[ast.AST] = ctx.of(*CHECKED)
+    for node in nodes:
         yield from _check_node(ctx, node)
 
 
@@ -48,6 +81,7 @@ def _check_node(ctx: FunctionContext, node: ast.AST) -> Iterator[RawFinding]:
             "`nonlocal` is not supported in graph mode; return the new "
             "value from the inner function instead.",
             node,
+            fix=nonlocal_fix(ctx, node),
         )
     elif MATCH is not None and isinstance(node, MATCH):
         yield ctx.finding(
@@ -97,6 +131,13 @@ def _check_node(ctx: FunctionContext, node: ast.AST) -> Iterator[RawFinding]:
         )
     elif isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)):
         yield from _lambda_defaults(ctx, node)
+    elif isinstance(node, ast.Constant) and isinstance(node.value, complex):
+        yield ctx.finding(
+            "MS120",
+            "Complex literals are not supported in graph mode; build the complex value outside "
+            "compiled code or with `ops.Complex`.",
+            node,
+        )
 
 
 def _async_range(node: ast.AST) -> Optional[Range]:
@@ -108,15 +149,23 @@ def _async_range(node: ast.AST) -> Optional[Range]:
 
 def _loop_else(ctx: FunctionContext, node: ast.For | ast.While) -> Iterator[RawFinding]:
     word = "for" if isinstance(node, ast.For) else "while"
-    yield ctx.finding(
+    yield ctx.finding(  # MindSpore names the first statement of the `else` clause
         "MS110",
-        f"`{word}...else` is not supported in graph mode; use a flag cleared on `break` and an "
-        "`if` after the loop.",
-        node,
-        rng=keyword_range(node, word),
-        related=[ctx.related(node.orelse[0], "the `else` clause")],
+        f"This `else` clause of a `{word}` loop is not supported in graph mode; use a flag "
+        "cleared on `break` and an `if` after the loop.",
+        node.orelse[0],
+        related=[ctx.related(node, f"the `{word}` loop")],
+        rng=_first_line(ctx, node.orelse[0]),
         fix=loop_else_fix(ctx.lines, node),
     )
+
+
+def _first_line(ctx: FunctionContext, node: ast.stmt) -> Range:
+    """The statement's range, cut at the end of its first line."""
+    if (node.end_lineno or node.lineno) == node.lineno:
+        return Range(node.lineno, node.col_offset, node.lineno, node.end_col_offset or 0)
+    text = ctx.lines[node.lineno - 1] if node.lineno <= len(ctx.lines) else ""
+    return Range(node.lineno, node.col_offset, node.lineno, len(text.rstrip().encode("utf-8")))
 
 
 def _set_fix(ctx: FunctionContext, node: ast.Set) -> Optional[Fix]:
@@ -144,11 +193,12 @@ def _del_fix(ctx: FunctionContext, node: ast.Delete) -> Optional[Fix]:
 
 
 def _lambda_defaults(ctx: FunctionContext, node: ast.expr) -> Iterator[RawFinding]:
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Lambda) and (sub.args.defaults or any(sub.args.kw_defaults)):
+    for sub in within(node, ctx.of(ast.Lambda)):
+        if sub.args.defaults or any(sub.args.kw_defaults):
             yield ctx.finding(
                 "MS118",
                 "A lambda with default arguments inside a comprehension "
                 "cannot be compiled; build the functions outside compiled code.",
                 sub,
+                fix=lambda_default_fix(ctx, sub),
             )

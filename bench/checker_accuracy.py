@@ -1,0 +1,181 @@
+"""Precision and recall of the graph-mode checker over tests/graphmode/cases, per syntax level,
+and its speed against MindSpore compiling the same files.
+
+usage: python bench/checker_accuracy.py [--headers] [--lines 3000]
+
+By default every case is compiled with the real MindSpore (GRAPH_MODE, LAX and STRICT, a fresh
+process per case; a few minutes). `--headers` trusts the outcomes the cases declare instead (the
+slow test tests/graphmode/test_corpus.py holds them to MindSpore) and skips compile timings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "pyserver"), str(ROOT)]
+
+from mindscope_ls.checker import check_source  # noqa: E402
+from tests.graphmode.corpus import (  # noqa: E402
+    LEVELS,
+    RUNNER,
+    Case,
+    checker_verdict,
+    compile_all,
+    load_cases,
+    named_lines,
+)
+
+Results = dict[str, dict[str, dict[str, Any]]]
+CELL = """
+class Block{n}(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Dense(3, 3)
+        self.act = nn.ReLU()
+        self.scale = {n}
+
+    def _helper(self, x):
+        y = self.act(self.fc(x))
+        if x.shape[0] > 1:
+            y = y * self.scale
+        return y
+
+    def construct(self, x, mask=None):
+        h = self._helper(x)
+        if mask is not None:
+            h = h * mask
+        if h.sum() > 0:
+            out = h
+        else:
+            out = -h
+        for _ in range(2):
+            out = out + ops.ones_like(out)
+        return out
+"""
+
+
+def score(cases: list[Case], level: str, results: Optional[Results]) -> dict[str, float]:
+    tp = fp = fn = tn = exact = named_hit = named_total = 0
+    for case in cases:
+        truth = case.expect[level]
+        fails = not (results[level][case.name]["ok"] if results else truth.ok)
+        verdict = checker_verdict(case, level)
+        if fails and not verdict.ok:
+            tp += 1
+            exact += verdict.line == truth.line
+            named = named_lines(results[level][case.name], case.source) if results else set()
+            if named:
+                named_total += 1
+                named_hit += bool(named & verdict.lines)
+        elif verdict.ok and not fails:
+            tn += 1
+        elif fails:
+            fn += 1
+        else:
+            fp += 1
+    return {
+        "cases": len(cases),
+        "fail": tp + fn,
+        "compile": tn + fp,
+        "tp": tp,
+        "fp": fp,
+        "fn": fn,
+        "precision": tp / (tp + fp) if tp + fp else 1.0,
+        "recall": tp / (tp + fn) if tp + fn else 1.0,
+        "line_exact": exact / tp if tp else 1.0,
+        "line_named": named_hit / named_total if named_total else 1.0,
+    }
+
+
+def checker_ms(source: str, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        check_source(source, "timed.py")
+        times.append(time.perf_counter() - start)
+    return min(times) * 1000
+
+
+def big_file(lines: int) -> str:
+    head = "import numpy as np\nfrom mindspore import Tensor, nn, ops\n"
+    parts, count, n = [head], 2, 0
+    while count < lines:
+        block = CELL.replace("{n}", str(n))
+        parts.append(block)
+        count += block.count("\n")
+        n += 1
+    calls = "\n".join(f"    outs.append(Block{i}()(x))" for i in range(n))
+    parts.append(
+        f"\n\ndef run():\n    x = Tensor(np.ones((2, 3), np.float32))\n    outs = []\n{calls}\n"
+        "    return len(outs)\n"
+    )
+    return "".join(parts)
+
+
+def compile_seconds(source: str) -> float:
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "big.py"
+        path.write_text(source)
+        out = subprocess.run(
+            [sys.executable, str(RUNNER), "--timeout", "1200", str(path)],
+            capture_output=True,
+            text=True,
+            cwd=folder,
+            check=True,
+        ).stdout
+    import json
+
+    row = json.loads(out.splitlines()[-1])
+    if not row["ok"]:
+        raise RuntimeError(f"the generated file does not compile: {row.get('msg')}")
+    return float(row["seconds"])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--headers", action="store_true", help="trust the declared outcomes")
+    parser.add_argument("--lines", type=int, default=3000)
+    args = parser.parse_args()
+    cases = load_cases()
+    results: Optional[Results] = None
+    if not args.headers:
+        with tempfile.TemporaryDirectory() as folder:
+            results = compile_all(cases, Path(folder))
+    print(f"corpus: {len(cases)} cases in tests/graphmode/cases")
+    for level in LEVELS:
+        s = score(cases, level, results)
+        print(
+            f"{level:6}  fail {s['fail']:.0f} / compile {s['compile']:.0f}   "
+            f"precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
+            f"(tp {s['tp']:.0f}, fp {s['fp']:.0f}, fn {s['fn']:.0f})   "
+            f"line exact {s['line_exact']:.3f}, names MindSpore's line {s['line_named']:.3f}"
+        )
+    per_file = [checker_ms(case.source, repeat=3) for case in cases]
+    print(f"checker per corpus file: median {statistics.median(per_file):.2f} ms")
+    if results:
+        seconds = [row["seconds"] for row in results["LAX"].values()]
+        median = statistics.median(seconds)
+        print(
+            f"MindSpore per corpus file (fork + compile + run, LAX): median {median * 1000:.0f} ms"
+            f"  -> checker {median * 1000 / statistics.median(per_file):.0f}x faster"
+        )
+    big = big_file(args.lines)
+    ms = checker_ms(big)
+    print(f"{big.count(chr(10))}-line file: checker {ms:.1f} ms (min of 5)")
+    if not args.headers:
+        compiled = compile_seconds(big)
+        print(
+            f"  MindSpore compiles and runs it in {compiled:.1f} s -> {compiled * 1000 / ms:.0f}x"
+        )
+
+
+if __name__ == "__main__":
+    main()
