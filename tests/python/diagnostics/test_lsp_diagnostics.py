@@ -165,14 +165,20 @@ async def test_broken_and_huge_documents_never_break_the_server(
     assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS111"]
 
 
-async def test_cells_defined_in_other_workspace_files_are_known(
-    client: LanguageClient, tmp_path: Path
-) -> None:
-    # The workspace index is built at start-up: write the base class before the session's
-    # first check by opening the subclass only after the base exists on disk.
+@pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
+async def client_with_base(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
+    # The workspace is indexed at start-up, so the base class is on disk before the session.
     (tmp_path / "base.py").write_text(
         "from mindspore import nn\n\nclass Block(nn.Cell):\n    pass\n", encoding="utf-8"
     )
+    await lsp_client.initialize_session(initialize_params(tmp_path))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_cells_defined_in_other_workspace_files_are_known(
+    client_with_base: LanguageClient, tmp_path: Path
+) -> None:
     uri = (tmp_path / "sub.py").as_uri()
     text = textwrap.dedent(
         """\
@@ -184,8 +190,8 @@ async def test_cells_defined_in_other_workspace_files_are_known(
                 return 1
         """
     )
-    open_document(client, uri, text)
-    diagnostics = await wait_diagnostics(client, uri, lambda d: len(d) > 0)
+    open_document(client_with_base, uri, text)
+    diagnostics = await wait_diagnostics(client_with_base, uri, lambda d: len(d) > 0)
     assert _codes(diagnostics) == ["MS102"]
 
 
