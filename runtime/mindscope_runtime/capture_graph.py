@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Optional
@@ -14,8 +13,8 @@ from mindscope_runtime.errors import one_line
 from mindscope_runtime.graphdoc import build_graph_document
 from mindscope_runtime.hookgraph import capture_with_hooks
 from mindscope_runtime.inputs import describe
+from mindscope_runtime.interrupts import temp_dir
 from mindscope_runtime.irparse import find_execute_ir, parse_ir_file
-from mindscope_runtime.irvalues import parse_location
 from mindscope_runtime.msenv import (
     cell_infos,
     env_vars,
@@ -26,6 +25,12 @@ from mindscope_runtime.msenv import (
     working_directory,
 )
 from mindscope_runtime.progress import Progress
+from mindscope_runtime.runfail import (
+    construct_locations,
+    is_input_mismatch,
+    run_failure,
+    user_location,
+)
 from mindscope_runtime.scopes import build_scope_tree, scope_of_cell
 
 JsonDict = dict[str, Any]
@@ -46,7 +51,8 @@ def capture_graph(
     before anything compiles (or run the CLI, which does), else no IR is written.
 
     A compile error does not raise: the document carries it (`error`) and a Cell-level graph
-    captured in PyNative with forward hooks.
+    captured in PyNative with forward hooks. Inputs MindSpore rejects (a shape, rank or dtype
+    check failed) raise `RuntimeToolError("input-mismatch")`: there is no graph to show.
     """
     progress = progress or Progress(quiet=True)
     meta: JsonDict = {
@@ -61,7 +67,7 @@ def capture_graph(
     ms.set_context(mode=ms.GRAPH_MODE)
     meta["syntaxLevel"] = syntax_level_name(ms)
     cells = cell_infos(cell)
-    with tempfile.TemporaryDirectory(prefix="mindscope-ir-") as tmp:
+    with temp_dir("mindscope-ir-") as tmp:
         started = time.perf_counter()
         error: Optional[BaseException] = None
         with (
@@ -82,6 +88,10 @@ def capture_graph(
                 "MindSpore wrote no *_execute_*.ir file: its IR dump switch is read at the "
                 "first compile of a process, so capture in a fresh process (the CLI does)"
             )
+        if error is not None and is_input_mismatch(error):
+            raise run_failure(
+                error, kind="compile-failed", inputs=meta["inputs"], root=meta["rootCell"]
+            ) from error
         if error is not None or ir_file is None:
             return _failure_document(ms, cell, inputs, error, meta, cells, progress)
         with progress.phase(f"parsing {ir_file.name}"):
@@ -104,13 +114,7 @@ def compile_error_json(error: BaseException, level: Optional[str] = None) -> Jso
     "Traceback of Net Construct Code" (the user's line that failed), and the checker's rule
     for that line (`rule`, null when none is known)."""
     text = str(error)
-    location = None
-    in_traceback = False
-    for line in text.splitlines():
-        if "Traceback of Net Construct Code" in line:
-            in_traceback = True
-        elif in_traceback and line.strip().startswith("# In file"):
-            location = parse_location(line) or location
+    location = user_location(construct_locations(text))
     head = text.split("\n----", 1)[0]
     out: JsonDict = {
         "kind": "compile-failed",

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Optional
 
-from mindscope_runtime import commands
+from mindscope_runtime import commands, interrupts
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import InputSpec, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
@@ -29,6 +29,7 @@ from mindscope_runtime.targets import TargetSpec, parse_target
 from mindscope_runtime.trainstep import OPTIMIZERS
 
 EXIT_OK, EXIT_ERROR, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+INTERRUPT_GRACE_S = 5.0
 
 
 class _Parser(argparse.ArgumentParser):
@@ -109,29 +110,38 @@ def _loss_option(parser: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Run one command; return the exit code. Ctrl-C (SIGINT) and SIGTERM give the
+    `interrupted` status and 130; a second one, or a main thread stuck for
+    `INTERRUPT_GRACE_S` in MindSpore's C++, exits at once from a watchdog thread."""
     started = time.perf_counter()
     status_out = _status_stream()
-    command = "?"
+    state = {"command": "?"}
+
+    def interrupted() -> dict[str, Any]:
+        error = {"kind": "interrupted", "message": "interrupted; no document written"}
+        return {"ok": False, "command": state["command"], "error": error}
+
+    interrupts.install(lambda: _emit(status_out, interrupted(), started), INTERRUPT_GRACE_S)
+    code = EXIT_OK
     try:
         with _stdout_to_stderr():
             args = build_parser().parse_args(argv)
-            command = args.command
+            state["command"] = args.command
             status = run(args)
+        code = EXIT_OK if status.get("ok") else EXIT_ERROR
     except RuntimeToolError as exc:
         code = EXIT_USAGE if exc.kind == "usage" else EXIT_ERROR
-        status = {"ok": False, "command": command, "error": exc.to_json()}
-        _emit(status_out, status, started)
-        return code
+        status = {"ok": False, "command": state["command"], "error": exc.to_json()}
     except KeyboardInterrupt:
-        error = {"kind": "interrupted", "message": "interrupted; no document written"}
-        _emit(status_out, {"ok": False, "command": command, "error": error}, started)
-        return EXIT_INTERRUPTED
+        status, code = interrupted(), EXIT_INTERRUPTED
     except Exception as exc:  # an unexpected bug of ours: still one JSON line
         error = {"kind": "internal", "message": one_line(f"{type(exc).__name__}: {exc}")}
-        _emit(status_out, {"ok": False, "command": command, "error": error}, started)
-        return EXIT_ERROR
-    _emit(status_out, status, started)
-    return EXIT_OK if status.get("ok") else EXIT_ERROR
+        status, code = {"ok": False, "command": state["command"], "error": error}, EXIT_ERROR
+    if interrupts.finish():
+        _emit(status_out, status, started)
+    else:  # the watchdog wrote the status and is ending the process
+        time.sleep(10)
+    return code
 
 
 def run(args: argparse.Namespace) -> dict[str, Any]:

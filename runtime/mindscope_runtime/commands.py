@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import tempfile
 from typing import Any
 
 from mindscope_runtime.atomic import write_json_atomic
-from mindscope_runtime.errors import RuntimeToolError, one_line
+from mindscope_runtime.errors import RuntimeToolError
+from mindscope_runtime.interrupts import temp_dir
 from mindscope_runtime.msenv import working_directory
 from mindscope_runtime.progress import Progress
 
@@ -56,7 +56,7 @@ def profile(
         )
         step_meta = {"kind": "train", "optimizer": args.optimizer, "lr": args.lr,
                      "loss": loss_name}  # fmt: skip
-    with tempfile.TemporaryDirectory(prefix="mindscope-cwd-") as cwd, working_directory(cwd):
+    with temp_dir("mindscope-cwd-") as cwd, working_directory(cwd):
         try:
             document = profile_cell(
                 ms, cell, inputs, target=args.target, steps=args.steps, warmup=args.warmup,
@@ -66,7 +66,7 @@ def profile(
         except RuntimeToolError:
             raise
         except Exception as exc:  # the warm-up (first call) compiles: map compile errors
-            raise run_error(exc, args.syntax_level) from exc
+            raise run_error(exc, args.syntax_level, cell, inputs) from exc
     output = write_json_atomic(args.output, document)
     status: JsonDict = {"ok": True, "command": "profile", "output": str(output)}
     if args.trace_out:
@@ -77,6 +77,7 @@ def profile(
         "step": document["meta"]["step"]["kind"],
         "totalOpMs": document["totals"]["opMs"],
         "meanStepMs": document["totals"]["meanStepMs"],
+        "peakMemoryBytes": (document["memory"] or {}).get("peakAllocatedBytes"),
     }
     return status
 
@@ -124,13 +125,18 @@ def mindir(args: argparse.Namespace, progress: Progress) -> JsonDict:
             "summary": {**counts, "capture": "mindir"}}  # fmt: skip
 
 
-def run_error(exc: BaseException, level: str) -> RuntimeToolError:
-    """A failure while running the target: a compile error (located, with the checker's rule)
-    when MindSpore's message has its "Traceback of Net Construct Code", else `run-failed`."""
+def run_error(exc: BaseException, level: str, cell: Any, inputs: list[Any]) -> RuntimeToolError:
+    """A failure while running the target: `input-mismatch` when MindSpore rejected an input's
+    shape or dtype; a compile error (located, with the checker's rule) when its message has
+    the "Traceback of Net Construct Code"; else `run-failed`."""
     from mindscope_runtime.capture_graph import compile_error_json
+    from mindscope_runtime.inputs import describe
+    from mindscope_runtime.runfail import is_input_mismatch, run_failure
 
-    if "Traceback of Net Construct Code" not in str(exc):
-        return RuntimeToolError("run-failed", one_line(f"{type(exc).__name__}: {exc}", 300))
+    if is_input_mismatch(exc) or "Traceback of Net Construct Code" not in str(exc):
+        return run_failure(
+            exc, kind="run-failed", inputs=describe(inputs), root=type(cell).__name__
+        )
     info = compile_error_json(exc, level=level.upper())
     extra = {"rule": info["rule"]["code"]} if info.get("rule") else {}
     return RuntimeToolError(

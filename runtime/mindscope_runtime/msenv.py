@@ -29,8 +29,23 @@ def import_mindspore() -> ModuleType:
 
 def configure(ms: Any, *, mode: str, syntax_level: str, device: str) -> None:
     ms.set_device(device)
+    quiet_cpu_synchronize(ms)
     ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
     ms.set_context(jit_syntax_level=getattr(ms, syntax_level.upper()))
+
+
+def quiet_cpu_synchronize(ms: Any) -> None:
+    """`ms.runtime.synchronize()` works on CPU but logs "[ERROR] CPU device is not supported"
+    at its first call; mark that warning as given (best effort, MindSpore 2.x internals)."""
+    if str(ms.get_context("device_target")).upper() != "CPU":
+        return
+    try:
+        from mindspore.runtime import stream
+    except ImportError:
+        return
+    status = getattr(stream, "function_stream_status", None)
+    if isinstance(status, dict):
+        status["synchronize"] = True
 
 
 def syntax_level_name(ms: Any) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Optional
 
 from mindscope_runtime import PROFILE_DOC_VERSION
+from mindscope_runtime.profmemory import MemorySample, memory_events, memory_section
 from mindscope_runtime.profparse import OpExecution
 
 JsonDict = dict[str, Any]
@@ -199,11 +200,14 @@ def build_profile_document(
     trace: list[JsonDict],
     marks: list[tuple[int, int]],
     intervals: Optional[list[CellInterval]] = None,
+    memory: Optional[list[MemorySample]] = None,
 ) -> JsonDict:
     cells = intervals or []
     rows = op_rows(detail, executions, cells)
     steps = step_rows(marks, executions)
     events, origin = timeline_events(trace, executions, marks, cells)
+    memory_json = memory_section(memory or [], marks, origin)
+    events.extend(memory_events(memory_json))
     total = round(sum(r["totalMs"] for r in rows), 6)
     walls = [s["wallMs"] for s in steps]
     return {
@@ -221,5 +225,5 @@ def build_profile_document(
             "opRows": len(rows),
         },
         "timeline": {"unit": "us", "events": events},
-        "memory": None,
+        "memory": memory_json,
     }

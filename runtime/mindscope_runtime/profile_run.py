@@ -2,16 +2,23 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import describe
-from mindscope_runtime.msenv import cell_infos, mode_name, syntax_level_name
+from mindscope_runtime.interrupts import reclaim_sigint, temp_dir
+from mindscope_runtime.msenv import (
+    cell_infos,
+    mode_name,
+    quiet_cpu_synchronize,
+    syntax_level_name,
+)
 from mindscope_runtime.profdoc import CellInterval, build_profile_document
+from mindscope_runtime.profmemory import parse_memory_record
 from mindscope_runtime.profparse import (
     find_profiler_files,
     parse_execute_timestamps,
@@ -41,6 +48,7 @@ def profile_cell(
     """Profile `steps` calls of `step(*inputs)` (default: the forward `cell(*inputs)`) in the
     current mode; `step_meta` describes a custom step (e.g. a training step) in `meta.step`."""
     progress = progress or Progress(quiet=True)
+    quiet_cpu_synchronize(ms)
     pynative = mode_name(ms) == "PYNATIVE_MODE"
     run = step or cell
     with progress.phase(f"warm-up ({warmup} step(s), includes the compile)"):
@@ -49,22 +57,27 @@ def profile_cell(
     intervals: list[CellInterval] = []
     handles = _cell_hooks(ms, cell, intervals) if pynative else []
     marks: list[tuple[int, int]] = []
-    with tempfile.TemporaryDirectory(prefix="mindscope-prof-") as tmp:
+    profiler: Any = None
+    with temp_dir("mindscope-prof-") as tmp:
         try:
             with progress.phase(f"profiling {steps} step(s)"):
-                profiler = ms.Profiler(output_path=tmp)
+                profiler = ms.Profiler(output_path=tmp, profile_memory=True)
                 for _ in range(steps):
                     start = time.time_ns()
                     _step(ms, run, inputs)
                     marks.append((start, time.time_ns()))
             with progress.phase("MindSpore Profiler analyse()"):
                 profiler.analyse()
-        except RuntimeToolError:
-            raise
         except Exception as exc:
+            _stop_quietly(profiler)
+            if isinstance(exc, RuntimeToolError):
+                raise
             raise RuntimeToolError(
                 "profile-failed", one_line(f"{type(exc).__name__}: {exc}", 300)
             ) from exc
+        except BaseException:  # Ctrl-C
+            _stop_quietly(profiler)  # else it keeps writing into `tmp` (memory records)
+            raise
         finally:
             for handle in handles:
                 handle.remove()
@@ -96,12 +109,21 @@ def profile_cell(
             trace=parse_trace_view(_read(files.trace_view)),
             marks=marks,
             intervals=intervals,
+            memory=parse_memory_record(_read(files.memory)),
         )
+
+
+def _stop_quietly(profiler: Any) -> None:
+    if profiler is None:
+        return
+    with contextlib.suppress(Exception):  # already stopped, or half torn down by Ctrl-C
+        profiler.stop()
 
 
 def _step(ms: Any, run: Callable[..., Any], inputs: list[Any]) -> None:
     run(*inputs)
     ms.runtime.synchronize()
+    reclaim_sigint()  # each graph run re-installs MindSpore's native SIGINT handler
 
 
 def _cell_hooks(ms: Any, cell: Any, intervals: list[CellInterval]) -> list[Any]:
@@ -129,7 +151,7 @@ def _cell_hooks(ms: Any, cell: Any, intervals: list[CellInterval]) -> list[Any]:
 
 
 def _existing(files: Any) -> list[Path]:
-    paths = [files.op_detail, files.op_type, files.timestamps, files.trace_view]
+    paths = [files.op_detail, files.op_type, files.timestamps, files.trace_view, files.memory]
     return [p for p in paths if p is not None]
 
 

@@ -127,6 +127,7 @@ class ProfilerFiles:
     op_type: Optional[Path]
     timestamps: Optional[Path]
     trace_view: Optional[Path]
+    memory: Optional[Path] = None
 
 
 def find_profiler_files(output_path: Path) -> Optional[ProfilerFiles]:
@@ -149,4 +150,5 @@ def find_profiler_files(output_path: Path) -> Optional[ProfilerFiles]:
         op_type=first("cpu_op_type_info_*.csv", framework),
         timestamps=first("cpu_op_execute_timestamp_*.txt", framework),
         trace_view=first("ASCEND_PROFILER_OUTPUT/trace_view.json", run_dir),
+        memory=first("cpu_ms_memory_record_*.txt", framework),
     )

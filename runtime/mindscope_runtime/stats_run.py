@@ -11,12 +11,13 @@ import math
 import time
 from typing import Any, Optional
 
-from mindscope_runtime.errors import RuntimeToolError, one_line
+from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.hookgraph import _flat
 from mindscope_runtime.inputs import describe
 from mindscope_runtime.losses import LossFn, forward_with_loss
 from mindscope_runtime.msenv import cell_infos, syntax_level_name
 from mindscope_runtime.progress import Progress
+from mindscope_runtime.runfail import run_failure
 from mindscope_runtime.scopes import owner_scope, scope_of_cell
 from mindscope_runtime.statsdoc import build_stats_document
 from mindscope_runtime.statsflags import RELU_TYPES, Thresholds
@@ -52,8 +53,8 @@ def collect_stats(
     except RuntimeToolError:
         raise
     except Exception as exc:
-        raise RuntimeToolError(
-            "stats-failed", one_line(f"{type(exc).__name__}: {exc}", 300)
+        raise run_failure(
+            exc, kind="stats-failed", inputs=describe(inputs), root=type(cell).__name__
         ) from exc
     finally:
         for handle in handles:

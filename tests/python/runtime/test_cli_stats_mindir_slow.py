@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -205,10 +206,12 @@ def test_mindir_round_trips_to_the_compiled_graph(models: Path) -> None:
         code, status = run_cli("mindir", str(folder / f"{name}.mindir"), "-o", str(from_file),
                                cwd=folder)  # fmt: skip
         assert code == 0 and status["summary"]["capture"] == "mindir", status
+        ir_dir = folder / f"{name}-ir"
         code, status = run_cli("graph", f"{models}:{name}", "--input", shape, "-o",
-                               str(compiled), cwd=folder)  # fmt: skip
+                               str(compiled), "--keep-ir", str(ir_dir), cwd=folder)  # fmt: skip
         assert code == 0, status
         a, b = json.loads(from_file.read_text()), json.loads(compiled.read_text())
+        assert_matches_mindspore_pb(b, ir_dir / "ms_output_optimize.pb")
         assert validate(a, schema("graph")) == []
         ops_a = Counter(
             (n["opType"], n["fullName"]) for n in a["nodes"] if n["category"] == "compute"
@@ -219,6 +222,60 @@ def test_mindir_round_trips_to_the_compiled_graph(models: Path) -> None:
         assert ops_a == ops_b, name
         assert a["meta"]["rootCell"] == name
         assert a["scopes"][0]["paramCount"] == b["scopes"][0]["paramCount"]
+
+
+def _unnumbered(full_name: str) -> str:
+    return re.sub(r"-op\d+$", "", full_name)
+
+
+def pb_ops(path: Path) -> Counter[tuple[str, str, str, str]]:
+    """(op type, scope, name, output types) of every node of MindSpore's own protobuf dump of
+    the optimised graph, read with MindSpore's `anf_ir_pb2` (not our parsers). Its `-opN`
+    suffixes are numbered apart from the .ir's, so names are compared without them."""
+    from mindspore.train import anf_ir_pb2
+
+    model = anf_ir_pb2.ModelProto()
+    model.ParseFromString(path.read_bytes())
+
+    def types(t: Any) -> str:
+        if t.data_type == anf_ir_pb2.DT_TUPLE:
+            return "(" + ",".join(types(e) for e in t.sequence_type.elem_types) + ")"
+        dtype = anf_ir_pb2.DataType.Name(t.tensor_type.elem_type)[3:].lower()
+        shape = [d.size for d in t.tensor_type.shape.dim]
+        return f"{dtype}{shape}" if t.tensor_type.HasField("shape") else dtype
+
+    return Counter(
+        (n.op_type, n.scope, _unnumbered(n.full_name), types(n.output_type))
+        for n in model.graph.node
+    )
+
+
+def doc_ops(doc: dict[str, Any]) -> Counter[tuple[str, str, str, str]]:
+    def types(outputs: list[dict[str, Any]], with_shape: bool) -> str:
+        parts = [f"{o['dtype'].lower()}{o['shape'] if with_shape else ''}" for o in outputs]
+        return parts[0] if len(parts) == 1 and with_shape else "(" + ",".join(parts) + ")"
+
+    return Counter(
+        (
+            n["opType"],
+            n["scope"],
+            _unnumbered(n["fullName"]),
+            types(n["outputs"], len(n["outputs"]) == 1),
+        )
+        for n in doc["nodes"]
+        if n["category"] == "compute"
+    )
+
+
+def assert_matches_mindspore_pb(doc: dict[str, Any], pb: Path) -> None:
+    """Every compute op of the document, with its scope and output shapes, is one MindSpore
+    reports, and vice versa (the .pb also holds Load/UpdateState/MakeTuple… glue)."""
+    glue = {"Load", "UpdateState", "MakeTuple", "TupleGetItem", "Depend"}
+    theirs, ours = pb_ops(pb), doc_ops(doc)
+    compute = Counter({k: v for k, v in theirs.items() if k[0] not in glue})
+    assert ours == compute, (ours - compute, compute - ours)
+    assert doc["meta"]["counts"]["computeOps"] == sum(compute.values())
+    assert sum(ours.values()) >= 5
 
 
 def test_mindir_errors(models: Path) -> None:
