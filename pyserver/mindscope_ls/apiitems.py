@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import ast
 from functools import lru_cache
-from typing import Optional
+from typing import Any, NamedTuple, Optional
 
 import attrs
 from lsprotocol import types
+from lsprotocol.converters import get_converter
 
 from mindscope_ls.catalogue.model import Catalogue, Entry
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, Value
@@ -23,6 +24,7 @@ KIND = {
 NOT_IN_GRAPH = "not in graph mode"
 DEPRECATED = "deprecated"
 _DETAIL_WIDTH = 48
+_CONVERTER = get_converter()
 
 
 def short_name(public: str) -> str:
@@ -64,14 +66,27 @@ def entry_item(name: str, entry: Entry, compiled: bool, group: int = 0) -> types
         ),
         detail=short_name(entry.public),
         sort_text=f"{group:02d}{name.lower()}",
-        insert_text=name,
         data={"ident": entry.ident},
     )
+
+
+class Listing(NamedTuple):
+    """A namespace's members as offered in one context (inside compiled code or not)."""
+
+    cat: Catalogue
+    namespace: str
+    compiled: bool
 
 
 def namespace_items(cat: Catalogue, namespace: str, compiled: bool) -> list[types.CompletionItem]:
     """The members of a namespace; built once per (catalogue, namespace, context)."""
     return list(_namespace_items(cat, namespace, compiled))
+
+
+@lru_cache(maxsize=64)
+def namespace_json(listing: Listing) -> tuple[dict[str, Any], ...]:
+    """The same items as JSON-ready dicts, serialized once: `ops.` lists ~1,500 of them."""
+    return tuple(_CONVERTER.unstructure(item) for item in _namespace_items(*listing))
 
 
 @lru_cache(maxsize=64)

@@ -5,16 +5,18 @@ for everything else. Plain functions from (source, position) to LSP items.
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Optional
 
 import jedi
 from lsprotocol import types
 
-from mindscope_ls.apiitems import namespace_items, self_items
+from mindscope_ls.apiitems import Listing, namespace_items, self_items
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.catalogue.model import Catalogue
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, members_namespace
-from mindscope_ls.sourcemodel import model_of
+from mindscope_ls.sourcemodel import model_around
 from mindscope_ls.textscan import dot_context
 
 # jedi keeps global caches and is not thread-safe: the warm-up thread and requests share a lock.
@@ -39,6 +41,15 @@ def _project(root: Optional[str]) -> Optional[jedi.Project]:
     return jedi.Project(root) if root else None
 
 
+@dataclass(frozen=True)
+class Answer:
+    """Completion items; `listing` when they are exactly a namespace's cached listing, which
+    the server then sends pre-serialized (`apiitems.namespace_json`)."""
+
+    items: Sequence[types.CompletionItem]
+    listing: Optional[Listing] = None
+
+
 def complete(
     source: str,
     line: int,
@@ -48,35 +59,54 @@ def complete(
     catalogue: Optional[Catalogue] = None,
 ) -> list[types.CompletionItem]:
     """Completions at a 0-based LSP position; an empty list when nobody can help."""
+    return list(answer(source, line, character, path, root, catalogue).items)
+
+
+def answer(
+    source: str,
+    line: int,
+    character: int,
+    path: Optional[str],
+    root: Optional[str] = None,
+    catalogue: Optional[Catalogue] = None,
+) -> Answer:
     lines = source.splitlines() or [""]
     if line >= len(lines) + 1:
-        return []
+        return Answer(())
     text_line = lines[line] if line < len(lines) else ""
     column = min(character, len(text_line))
     cat = catalogue if catalogue is not None else catalogue_for()
     if cat is not None:
-        known = mindspore_items(source, line, column, cat)
+        known = mindspore_answer(source, line, column, cat)
         if known is not None:
             return known
-    return jedi_items(source, line, column, path, root)
+    return Answer(jedi_items(source, line, column, path, root))
 
 
 def mindspore_items(
     source: str, line: int, column: int, cat: Catalogue
 ) -> Optional[list[types.CompletionItem]]:
     """Items after `<expr>.` when `<expr>` is MindSpore's (or a Cell's `self`); else None."""
+    found = mindspore_answer(source, line, column, cat)
+    return list(found.items) if found is not None else None
+
+
+def mindspore_answer(source: str, line: int, column: int, cat: Catalogue) -> Optional[Answer]:
     context = dot_context(source, line, column)
     if context is None:
         return None
-    inferencer = Inferencer(model_of(source, line), cat)
+    inferencer = Inferencer(model_around(source, line), cat)
     scope = inferencer.scope_at(line + 1)
     value = inferencer.infer(context.expr, scope)
     compiled = inferencer.is_compiled(scope)
     if isinstance(value, (Api, Instance)):
         namespace = members_namespace(cat, value)
-        return namespace_items(cat, namespace, compiled) if namespace else None
+        if namespace is None:
+            return None
+        listing = Listing(cat, namespace, compiled)
+        return Answer(namespace_items(*listing), listing)
     if isinstance(value, LocalClass) and value.instance:
-        return self_items(inferencer, value.node, compiled)
+        return Answer(self_items(inferencer, value.node, compiled))
     return None
 
 

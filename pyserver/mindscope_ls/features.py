@@ -10,8 +10,9 @@ from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 from pygls.workspace.position_codec import ServerTextPosition
 
+from mindscope_ls.apiitems import namespace_json
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.completion import complete
+from mindscope_ls.completion import answer
 from mindscope_ls.hover import entry_markdown, hover, signature_help
 
 
@@ -23,20 +24,39 @@ def _document(
     return document, document.position_codec.position_from_client_units(document.lines, position)
 
 
+class Serialized:
+    """A result already in JSON form: sent as is, not walked again by the converter."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        self.payload = payload
+
+
+def _accept_serialized(server: LanguageServer) -> bool:
+    """Teaches the server's converter to send `Serialized` as is; False if it cannot."""
+    converter = getattr(server.protocol, "_converter", None)
+    if converter is None or not hasattr(converter, "register_unstructure_hook"):
+        return False
+    converter.register_unstructure_hook(Serialized, lambda value: value.payload)
+    return True
+
+
 def register(server: LanguageServer) -> None:
     """Adds the language features to `server` (a MindScopeServer, which has `root`)."""
+    serialized = _accept_serialized(server)
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
     )
-    async def on_completion(ls: Any, params: types.CompletionParams) -> types.CompletionList:
+    async def on_completion(ls: Any, params: types.CompletionParams) -> Any:
         document, at = _document(ls, params.text_document.uri, params.position)
         # jedi is synchronous: a worker thread keeps the server answering meanwhile.
-        items = await asyncio.to_thread(
-            complete, document.source, at.line, at.character, document.path, ls.root
+        found = await asyncio.to_thread(
+            answer, document.source, at.line, at.character, document.path, ls.root
         )
-        return types.CompletionList(is_incomplete=False, items=items)
+        if found.listing is not None and serialized:
+            return Serialized({"isIncomplete": False, "items": namespace_json(found.listing)})
+        return types.CompletionList(is_incomplete=False, items=list(found.items))
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def on_resolve(ls: Any, item: types.CompletionItem) -> types.CompletionItem:

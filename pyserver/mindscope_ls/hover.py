@@ -13,7 +13,7 @@ from mindscope_ls.apiitems import describe, short_name
 from mindscope_ls.catalogue import docparse
 from mindscope_ls.catalogue.model import Catalogue, Entry
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, LocalFunction, Value
-from mindscope_ls.sourcemodel import FunctionNode, model_of
+from mindscope_ls.sourcemodel import FunctionNode, model_around, model_of
 from mindscope_ls.textscan import call_context, expression_at
 
 _GRAPH_NOTE = {
@@ -70,7 +70,7 @@ def signature_help(
     call = call_context(source, line, character)
     if call is None:
         return None
-    inferencer = Inferencer(model_of(source, line), cat)
+    inferencer = Inferencer(model_around(source, line), cat)
     callee = inferencer.infer(call.callee, inferencer.scope_at(line + 1))
     found = _callable(inferencer, callee)
     if found is None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from mindscope_ls.catalogue.model import Catalogue, Entry
-from mindscope_ls.sourcemodel import FunctionNode, SourceModel
+from mindscope_ls.sourcemodel import FunctionNode, SourceModel, statements
 
 TENSOR = "mindspore.Tensor"
 PARAMETER = "mindspore.Parameter"
@@ -66,6 +66,10 @@ class Inferencer:
         self.model = model
         self.cat = catalogue
         self._depth = 0
+        # Per request: a class's attributes and Cell-ness are asked for once per member.
+        self._attributes: dict[int, dict[str, tuple[Union[ast.expr, _Annotation], FunctionNode]]]
+        self._attributes = {}
+        self._cells: dict[int, bool] = {}
 
     # -- entry points -------------------------------------------------------------------
     def scope_at(self, line: int) -> Scope:
@@ -96,6 +100,13 @@ class Inferencer:
         return False
 
     def is_cell_class(self, node: ast.ClassDef) -> bool:
+        known = self._cells.get(id(node))
+        if known is None:
+            self._cells[id(node)] = False  # a class that (wrongly) inherits from itself
+            known = self._cells[id(node)] = self._is_cell_class(node)
+        return known
+
+    def _is_cell_class(self, node: ast.ClassDef) -> bool:
         for base in node.bases:
             value = self.infer(base, Scope(None, None, node.lineno))
             if isinstance(value, Api) and (value.entry.public == CELL or value.entry.is_cell):
@@ -109,11 +120,19 @@ class Inferencer:
         self, node: ast.ClassDef
     ) -> dict[str, tuple[Union[ast.expr, _Annotation], FunctionNode]]:
         """`self.x = …` / `self.x: T = …` in the class's methods: name -> (value or annotation)."""
+        known = self._attributes.get(id(node))
+        if known is None:
+            known = self._attributes[id(node)] = self._self_attributes(node)
+        return known
+
+    def _self_attributes(
+        self, node: ast.ClassDef
+    ) -> dict[str, tuple[Union[ast.expr, _Annotation], FunctionNode]]:
         found: dict[str, tuple[Union[ast.expr, _Annotation], FunctionNode]] = {}
         methods = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
         methods.sort(key=lambda m: m.name != "__init__")  # __init__ decides
         for method in methods:
-            for stmt in ast.walk(method):
+            for stmt in statements(method.body):
                 for target, value in _self_bindings(stmt):
                     if target not in found:
                         found[target] = (value, method)

@@ -7,11 +7,17 @@ file that does not parse is retried with the cursor's line blanked, then cut at 
 from __future__ import annotations
 
 import ast
+import gc
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Union
 
 _MAX_REPAIRS = 12
+_GC_LOCK = threading.Lock()
+_GC_PAUSES = 0
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
@@ -72,6 +78,25 @@ def _child_statements(node: ast.stmt) -> list[ast.stmt]:
     return out
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a file is parsed: an AST has no cycles, yet its
+    hundreds of thousands of new nodes would trigger full collections that walk every object
+    in the process (the catalogue included) and cost more than the parse itself."""
+    global _GC_PAUSES
+    with _GC_LOCK:
+        _GC_PAUSES += 1
+        if _GC_PAUSES == 1:
+            gc.disable()
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_PAUSES -= 1
+            if _GC_PAUSES == 0:
+                gc.enable()
+
+
 def parse_tolerant(source: str, line: int) -> ast.Module:
     """Parse; on a syntax error blank the cursor's (0-based) line, then each failing line in
     turn; as a last resort keep only what precedes the cursor."""
@@ -79,7 +104,8 @@ def parse_tolerant(source: str, line: int) -> ast.Module:
     blanked: set[int] = set()
     for _ in range(_MAX_REPAIRS):
         try:
-            return ast.parse("\n".join(lines) if blanked else source)
+            with gc_paused():
+                return ast.parse("\n".join(lines) if blanked else source)
         except SyntaxError as error:
             bad = (
                 line if line not in blanked and 0 <= line < len(lines) else (error.lineno or 0) - 1
@@ -100,10 +126,25 @@ def _indent(text: str) -> str:
     return text[: len(text) - len(text.lstrip())]
 
 
+def statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement, nested ones included; expressions are not walked (they hold no
+    imports), which keeps this cheap on large files."""
+    stack = list(reversed(body))
+    while stack:
+        node = stack.pop()
+        yield node
+        children = _child_statements(node)
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            children = node.body
+        elif isinstance(node, ast.Match):
+            children = [stmt for case in node.cases for stmt in case.body]
+        stack.extend(reversed(children))
+
+
 def _imports(tree: ast.Module) -> tuple[dict[str, Import], list[str]]:
     bound: dict[str, Import] = {}
     stars: list[str] = []
-    for node in ast.walk(tree):
+    for node in statements(tree.body):
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname:
@@ -121,8 +162,27 @@ def _imports(tree: ast.Module) -> tuple[dict[str, Import], list[str]]:
     return bound, stars
 
 
-@lru_cache(maxsize=4)
 def model_of(source: str, line: int) -> SourceModel:
+    """The model of `source` as it is (for hover: the cursor's line may bind the name)."""
+    return _model(source, line)
+
+
+def model_around(source: str, line: int) -> SourceModel:
+    """The model with the cursor's (0-based) line blanked: for completion and signature help,
+    whose expression is read from the line's text, and whose line is mostly half-typed.
+
+    Every keystroke on one line gives the same blanked text, so the parse is cached across
+    them; no failed parse of the half-typed line is paid first."""
+    lines = source.split("\n")
+    if 0 <= line < len(lines):
+        text = lines[line]
+        lines[line] = _indent(text) + "pass" if text.strip() else text
+        source = "\n".join(lines)
+    return _model(source, line)
+
+
+@lru_cache(maxsize=2)  # a 3,000-line file's tree takes ~10 MB
+def _model(source: str, line: int) -> SourceModel:
     tree = parse_tolerant(source, line)
     imports, stars = _imports(tree)
     return SourceModel(tree=tree, imports=imports, star_modules=stars)

@@ -100,6 +100,8 @@ def signature(
                 sig = sig.replace(parameters=params[1:])
         text = str(sig.replace(return_annotation=inspect.Signature.empty))
         text = re.sub(r" at 0x[0-9a-fA-F]+>", ">", text)  # default values' addresses vary
+        # A module as a default value prints its file: keep the name, not this machine's path.
+        text = re.sub(r"<module '([\w.]+)' from '[^']*'>", r"\1", text)
     except (TypeError, ValueError):
         text = None
     if from_doc and (text is None or text in ("(*args, **kwargs)", "(*args)")):

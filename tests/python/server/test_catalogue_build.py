@@ -63,5 +63,8 @@ def test_graph_mode_flags_hold_when_compiled(tmp_path: Path) -> None:
         "try:\n    Bad()(x)\n    print('bad compiled')\n"
         "except Exception:\n    print('bad failed')\n"
     )
-    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300)
+    # A failed compile writes rank_0/ into the working directory: keep it in tmp_path.
+    out = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path
+    )
     assert "ok" in out.stdout and "bad failed" in out.stdout, out.stdout + out.stderr

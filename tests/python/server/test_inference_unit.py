@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Optional
 
 import pytest
@@ -128,13 +127,11 @@ def test_signature_help_counts_arguments_and_star_args() -> None:
     assert help_ is not None and help_.active_parameter == 1
 
 
-def test_catalogue_loads_fast_and_picks_the_nearest_version() -> None:
+def test_catalogue_loads_and_picks_the_nearest_version() -> None:
+    # How fast it loads is bench/lsp_latency.py's business (cold first request), not a test's.
     files = sorted(DATA_DIR.glob("mindspore-*.json.gz"))
     main = next(f for f in files if ".docs." not in f.name)
-    start = time.perf_counter()
     cat = read(main)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 0.25, f"{elapsed:.3f} s"
     assert cat.lookup("mindspore.ops.matmul") is not None
     assert pick("2.10.0", ["2.10.0"]) == "2.10.0"
     assert pick("2.9.1", ["2.3.0", "2.10.0"]) == "2.10.0"
