@@ -72,7 +72,9 @@ def signature(value, member):
     if strip and params and params[0].name == "self":
         sig = sig.replace(parameters=params[1:])
     text = str(sig.replace(return_annotation=inspect.Signature.empty))
-    return re.sub(r" at 0x[0-9a-fA-F]+>", ">", text)
+    text = re.sub(r" at 0x[0-9a-fA-F]+>", ">", text)
+    # A module default prints its file; the catalogue (rightly) shows the module's name.
+    return re.sub(r"<module '([\w.]+)' from '[^']*'>", r"\1", text)
 
 out = {}
 for path in sys.argv[1:]:
