@@ -35,7 +35,7 @@ build: node dist/extension.js
 dist/extension.js: $(TS_SOURCES) extension/esbuild.mjs package.json
 	@node extension/esbuild.mjs
 
-dist/mindscope.vsix: dist/extension.js package.json README.md $(shell find pyserver kernel runtime -name '*.py' -o -name '*.json' -o -name '*.png' 2>/dev/null)
+dist/mindscope.vsix: dist/extension.js package.json README.md scripts/package-vsix.sh $(shell find pyserver kernel runtime -name '*.py' -o -name '*.json' -o -name '*.png' 2>/dev/null)
 	@scripts/bundle-python.sh
 	@scripts/package-vsix.sh $@
 

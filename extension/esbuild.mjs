@@ -27,6 +27,7 @@ const builds = [
     entryPoints: {
       'test/e2e/driver': 'tests/e2e/driver/main.ts',
       'demo/serve': 'scripts/workbench/demo.ts',
+      'bench/panel_render': 'bench/panel_render.ts',
     },
     outdir: 'dist',
     external: ['playwright-core'],
@@ -35,6 +36,30 @@ const builds = [
     entryPoints: unitTests,
     outdir: 'dist/test/unit',
     external: ['vscode'],
+  },
+  // The webview bundles: browser code that never imports vscode (panels, .mindir editor).
+  {
+    entryPoints: {
+      'webview/graph': 'extension/webview/graph/main.ts',
+      'webview/profile': 'extension/webview/profile/main.ts',
+      'webview/sidebar': 'extension/webview/sidebar/main.ts',
+    },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'iife',
+    target: 'chrome120',
+    loader: { '.css': 'css' },
+    minify: true,
+  },
+  {
+    // The notebook renderer: an ES module VS Code loads into the notebook's webview.
+    entryPoints: { 'webview/renderer': 'extension/webview/renderer/index.ts' },
+    outdir: 'dist',
+    platform: 'browser',
+    format: 'esm',
+    target: 'chrome120',
+    loader: { '.css': 'text' },
+    minify: true,
   },
 ].map((b) => ({
   bundle: true,

@@ -10,6 +10,7 @@ rm -rf "$STAGE"
 mkdir -p "$STAGE/dist"
 cp package.json README.md "$STAGE/"
 cp dist/extension.js "$STAGE/dist/"
+cp -r dist/webview "$STAGE/dist/" # panels, side panel and notebook renderer bundles
 for d in pyserver/mindscope_ls kernel/mindscope_kernel runtime/mindscope_runtime schemas docs bundled/libs media; do
   [[ -d "$d" ]] && mkdir -p "$STAGE/$(dirname "$d")" && cp -r "$d" "$STAGE/$d"
 done

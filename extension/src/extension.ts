@@ -1,6 +1,7 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
 import { getLog } from './logging';
+import { registerPanels } from './panels/register';
 import { onPythonInterpreterChanged } from './pythonInterpreter';
 import { ServerManager } from './serverClient';
 import { affectsServer, readSettings } from './settings';
@@ -32,6 +33,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
     if (!readSettings().python) void server.restart();
   });
   if (pythonListener) context.subscriptions.push(pythonListener);
+
+  registerPanels(context);
 
   const started = server.restart();
   return {

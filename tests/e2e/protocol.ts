@@ -19,3 +19,38 @@ export interface SuiteResult {
   vscodeVersion: string;
   tests: TestResult[];
 }
+
+// Looking inside webviews: the suite cannot reach a webview's DOM, the driver (which owns the
+// browser) can. The suite writes `<id>.query.json` into the results folder; the driver finds
+// the webview frame whose document title contains `title`, runs the action on the elements
+// matching `selector`, and writes `<id>.answer.json`.
+export const QUERY_SUFFIX = '.query.json';
+export const ANSWER_SUFFIX = '.answer.json';
+
+export type WebviewAction =
+  | { kind: 'count' }
+  | { kind: 'texts' }
+  | { kind: 'attribute'; name: string }
+  /** A real mouse click at the element's centre (what a user does). */
+  | { kind: 'click'; nth?: number }
+  /** The DOM event only: for elements that may sit under an overlay or off screen. */
+  | { kind: 'dispatch'; event: 'click' | 'dblclick'; nth?: number };
+
+export interface WebviewQuery {
+  id: string;
+  /** 'workbench': the workbench page itself (e.g. CodeLens links), else webview frames only. */
+  frame?: 'webview' | 'workbench';
+  title: string;
+  selector: string;
+  action: WebviewAction;
+}
+
+export interface WebviewAnswer {
+  id: string;
+  /** Titles of all frames searched: helps when no webview matched. */
+  titles: string[];
+  found: boolean;
+  count: number;
+  values?: (string | null)[];
+  error?: string;
+}

@@ -1,8 +1,10 @@
-// Answers the suite's screenshot requests (one per test) and waits for its result file.
+// Answers the suite's screenshot requests (one per test) and webview queries, and waits for
+// its result file.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { RESULT_FILE, SuiteResult } from '../protocol';
+import { serveWebviewQueries } from './webviewQueries';
 
 export async function serveScreenshots(
   page: Page,
@@ -17,6 +19,7 @@ export async function serveScreenshots(
       await page.screenshot({ path: shot });
       fs.rmSync(path.join(dir, request));
     }
+    await serveWebviewQueries(page, dir);
     if (fs.existsSync(resultFile)) {
       return JSON.parse(fs.readFileSync(resultFile, 'utf8')) as SuiteResult;
     }

@@ -3,7 +3,8 @@ import { runSuite } from './harness';
 import { serverTests } from './server.test';
 import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
+import { panelTests } from './panels.test';
 
 export async function run(): Promise<void> {
-  await runSuite([...serverTests, ...languageTests, ...diagnosticsTests]);
+  await runSuite([...serverTests, ...languageTests, ...diagnosticsTests, ...panelTests]);
 }

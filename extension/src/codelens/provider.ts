@@ -1,0 +1,57 @@
+// "Show graph · Profile · Debug in PyNative" above each nn.Cell subclass.
+import * as vscode from 'vscode';
+import { findCellClasses } from './cellClasses';
+
+export interface CellTarget {
+  uri: vscode.Uri;
+  className: string;
+}
+
+export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly trust = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
+
+  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+    // Every action runs the user's code: nothing to offer in an untrusted workspace.
+    if (!vscode.workspace.isTrusted) return [];
+    const lenses: vscode.CodeLens[] = [];
+    for (const cell of findCellClasses(document.getText())) {
+      const range = new vscode.Range(cell.line, 0, cell.line, 0);
+      const target: CellTarget = { uri: document.uri, className: cell.name };
+      lenses.push(
+        lens(
+          range,
+          'Show graph',
+          'mindscope.showGraph',
+          target,
+          'Compile in GRAPH_MODE and show the graph',
+        ),
+        lens(range, 'Profile', 'mindscope.profile', target, 'Profile a few forward steps'),
+        lens(
+          range,
+          'Debug in PyNative',
+          'mindscope.debugPyNative',
+          target,
+          'Run one forward call under the debugger, PyNative forced',
+        ),
+      );
+    }
+    return lenses;
+  }
+
+  dispose(): void {
+    this.trust.dispose();
+    this.changed.dispose();
+  }
+}
+
+function lens(
+  range: vscode.Range,
+  title: string,
+  command: string,
+  target: CellTarget,
+  tooltip: string,
+): vscode.CodeLens {
+  return new vscode.CodeLens(range, { title, command, arguments: [target], tooltip });
+}

@@ -1,0 +1,285 @@
+// The graph view: toolbar, SVG scene with pan/zoom, minimap and detail pane. Used by the graph
+// panel, the .mindir editor and the notebook renderer alike; it knows nothing of VS Code.
+import type { GraphDocument } from '../../src/contracts/graphDocument';
+import type { SourceTarget } from '../../src/contracts/messages';
+import { clear, h, s } from '../common/dom';
+import { formatCount } from '../common/format';
+import { detailFor } from './detail';
+import {
+  expandWithin,
+  initialExpansion,
+  visibleGraph,
+  withCollapsed,
+  withExpanded,
+  type VisibleGraph,
+  type VisibleItem,
+} from './fold';
+import { layoutGraph, type Layout } from './layout';
+import { Minimap } from './minimap';
+import { indexGraph, type GraphIndex } from './model';
+import { renderGraph } from './render';
+import { search } from './search';
+import { Viewport } from './viewport';
+
+export interface GraphViewHost {
+  openSource?(target: SourceTarget): void;
+  rendered?(info: { visibleNodes: number; layoutMs: number }): void;
+}
+
+/** Visible items "expand all" may reach before it stops opening scopes. */
+const EXPAND_ALL_LIMIT = 600;
+
+export class GraphView {
+  private readonly index: GraphIndex;
+  private expanded: Set<string>;
+  private selected: { id: string; kind: VisibleItem['kind'] | 'group' } | undefined;
+  private matches: string[] = [];
+  private matchAt = -1;
+  private generation = 0;
+  private current: { graph: VisibleGraph; layout: Layout } | undefined;
+  /** Layouts by folding state (most recent last): folding back and forth is instant. */
+  private readonly layouts = new Map<string, Layout>();
+  private readonly scene: SVGGElement;
+  private readonly svg: SVGSVGElement;
+  private readonly viewport: Viewport;
+  private readonly minimap: Minimap;
+  private readonly detail: HTMLElement;
+  private readonly status: HTMLElement;
+  private readonly searchBox: HTMLInputElement;
+
+  constructor(
+    readonly root: HTMLElement,
+    doc: GraphDocument,
+    private readonly host: GraphViewHost = {},
+  ) {
+    this.index = indexGraph(doc);
+    this.expanded = initialExpansion(this.index);
+    this.scene = s('g', { class: 'scene' });
+    this.svg = s(
+      'svg',
+      { class: 'canvas' },
+      s(
+        'defs',
+        {},
+        s(
+          'marker',
+          {
+            id: 'arrow',
+            viewBox: '0 0 10 10',
+            refX: 9,
+            refY: 5,
+            markerWidth: 8,
+            markerHeight: 8,
+            markerUnits: 'userSpaceOnUse',
+            orient: 'auto-start-reverse',
+          },
+          s('path', { d: 'M0,0L10,5L0,10z', class: 'arrow' }),
+        ),
+      ),
+      this.scene,
+    );
+    this.viewport = new Viewport(this.svg, this.scene);
+    this.minimap = new Minimap(this.viewport);
+    this.detail = h(
+      'aside',
+      { class: 'detail-pane' },
+      h('p', { class: 'hint' }, 'Click a node for details; double-click a Cell to open it.'),
+    );
+    this.status = h('span', { class: 'status' });
+    this.searchBox = h('input', {
+      type: 'search',
+      class: 'search',
+      placeholder: 'Search name, op type or shape (e.g. Conv2D 16x32)',
+    });
+    this.svg.addEventListener('click', () => this.select(undefined));
+    root.classList.add('mindscope-graph');
+    clear(root);
+    root.append(
+      this.header(doc),
+      this.toolbar(),
+      h(
+        'div',
+        { class: 'body' },
+        h('div', { class: 'stage' }, this.svg, this.minimap.canvas),
+        this.detail,
+      ),
+    );
+  }
+
+  private header(doc: GraphDocument): HTMLElement {
+    const m = doc.meta;
+    const facts = [
+      m.target,
+      m.mode,
+      `syntax ${m.syntaxLevel}`,
+      `capture ${m.capture}`,
+      `${m.counts.computeOps} compute ops`,
+      `${formatCount(m.counts.parameterElements)} params`,
+      `MindSpore ${m.mindsporeVersion}`,
+    ];
+    const error = doc.error
+      ? h(
+          'div',
+          { class: 'error-banner' },
+          `Compile failed: ${doc.error.message}`,
+          doc.error.rule ? ` (${doc.error.rule.code})` : '',
+          doc.error.file ? ` at ${doc.error.file}:${doc.error.line ?? '?'}` : '',
+        )
+      : null;
+    return h('header', {}, h('div', { class: 'facts' }, facts.join(' · ')), error);
+  }
+
+  private toolbar(): HTMLElement {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    this.searchBox.addEventListener('input', () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => void this.runSearch(this.searchBox.value), 150);
+    });
+    this.searchBox.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter') this.nextMatch(e.shiftKey ? -1 : 1);
+    });
+    const button = (label: string, title: string, action: () => void): HTMLButtonElement => {
+      const b = h('button', { title }, label);
+      b.addEventListener('click', action);
+      return b;
+    };
+    return h(
+      'div',
+      { class: 'toolbar' },
+      this.searchBox,
+      button('Expand all', 'Open every Cell (bounded for very large graphs)', () => {
+        void this.setExpanded(expandWithin(this.index, this.expanded, EXPAND_ALL_LIMIT));
+      }),
+      button('Fold all', 'Back to the top-level Cells', () => {
+        void this.setExpanded(initialExpansion(this.index));
+      }),
+      button('Fit', 'Fit the graph in the view', () => this.fit()),
+      this.status,
+    );
+  }
+
+  /** Lays out and draws the current folding; resolves when it is on screen. */
+  async render(fit = true): Promise<void> {
+    const generation = ++this.generation;
+    const graph = visibleGraph(this.index, this.expanded);
+    const key = [...this.expanded].sort().join('\n');
+    const layout = this.layouts.get(key) ?? (await layoutGraph(this.index, graph));
+    this.layouts.delete(key);
+    this.layouts.set(key, layout);
+    if (this.layouts.size > 24) this.layouts.delete(this.layouts.keys().next().value ?? '');
+    if (generation !== this.generation) return;
+    this.current = { graph, layout };
+    clear(this.scene);
+    this.scene.appendChild(
+      renderGraph(this.index, graph, layout, {
+        select: (id, kind) => this.select({ id, kind }),
+        expand: (scope) => void this.toggle(scope, true),
+        collapse: (scope) => void this.toggle(scope, false),
+      }),
+    );
+    this.minimap.setLayout(layout);
+    this.markSelection();
+    const ops = graph.items.filter((i) => i.kind === 'op').length;
+    const scopes = graph.items.length - ops;
+    this.status.textContent = `${ops} ops, ${scopes} folded Cells · layout ${layout.ms.toFixed(0)} ms`;
+    if (fit) this.fit();
+    this.host.rendered?.({ visibleNodes: graph.items.length, layoutMs: layout.ms });
+  }
+
+  async setExpanded(expanded: Set<string>, fit = false): Promise<void> {
+    this.expanded = expanded;
+    await this.render(fit);
+  }
+
+  /** Opens or folds a Cell and keeps it in view. */
+  async toggle(scope: string, open: boolean): Promise<void> {
+    const next = open
+      ? withExpanded(this.index, this.expanded, [scope])
+      : withCollapsed(this.expanded, scope);
+    await this.setExpanded(next);
+    const layout = this.current?.layout;
+    const r = layout?.groups.get(scope) ?? layout?.items.get(scope);
+    if (r) this.viewport.show(r);
+  }
+
+  fit(): void {
+    if (this.current) this.viewport.fit(this.current.layout.width, this.current.layout.height);
+  }
+
+  /** Shows an op given its full scoped name (from the profiler), opening its Cells. */
+  async reveal(fullName: string): Promise<boolean> {
+    const found = this.index.doc.nodes.find((n) => n.fullName === fullName);
+    const node = found && this.index.nodes.get(found.id);
+    if (!node) return false;
+    await this.setExpanded(withExpanded(this.index, this.expanded, [node.scope]));
+    this.select({ id: node.id, kind: 'op' });
+    this.centreOn(node.id);
+    return true;
+  }
+
+  private async runSearch(query: string): Promise<void> {
+    this.matches = search(this.index, query);
+    this.matchAt = -1;
+    const scopes = this.matches.slice(0, 50).map((id) => this.index.nodes.get(id)?.scope ?? '');
+    if (this.matches.length) {
+      await this.setExpanded(withExpanded(this.index, this.expanded, scopes.filter(Boolean)));
+    } else {
+      this.markSelection();
+    }
+    this.status.textContent = query ? `${this.matches.length} matches` : this.status.textContent;
+    if (this.matches.length) this.nextMatch(1);
+  }
+
+  private nextMatch(step: number): void {
+    if (!this.matches.length) return;
+    this.matchAt = (this.matchAt + step + this.matches.length) % this.matches.length;
+    const id = this.matches[this.matchAt];
+    if (!id) return;
+    this.select({ id, kind: this.index.inputs.has(id) ? 'input' : 'op' });
+    this.centreOn(id);
+  }
+
+  private centreOn(id: string): void {
+    const r = this.current?.layout.items.get(id);
+    if (r) this.viewport.centre(r.x + r.width / 2, r.y + r.height / 2);
+  }
+
+  private select(sel: { id: string; kind: VisibleItem['kind'] | 'group' } | undefined): void {
+    this.selected = sel;
+    this.markSelection();
+    clear(this.detail);
+    if (!sel) return;
+    this.detail.appendChild(
+      detailFor(this.index, sel.id, sel.kind, {
+        openSource: (t) => this.host.openSource?.(t),
+        expand: (scope) => void this.toggle(scope, true),
+        select: (id) => {
+          this.select({ id, kind: 'op' });
+          this.centreOn(id);
+        },
+      }),
+    );
+  }
+
+  private markSelection(): void {
+    const matchSet = new Set(this.matches);
+    const matchScopes = new Set<string>();
+    for (const id of this.matches) {
+      for (
+        let p: string | null = this.index.nodes.get(id)?.scope ?? null;
+        p;
+        p = this.index.scopes.get(p)?.parent ?? null
+      ) {
+        matchScopes.add(p);
+      }
+    }
+    for (const el of Array.from(this.scene.querySelectorAll<SVGGElement>('g.node'))) {
+      const id = el.dataset.id ?? '';
+      el.classList.toggle('selected', id === this.selected?.id);
+      el.classList.toggle(
+        'match',
+        matchSet.has(id) || (el.classList.contains('scope') && matchScopes.has(id)),
+      );
+    }
+  }
+}

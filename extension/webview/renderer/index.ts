@@ -1,0 +1,63 @@
+// Notebook renderer for MindScope's MIME types: the same graph and profile views, inline in
+// an output. Works in VS Code notebooks; other front-ends use the text/html fallback.
+import { GRAPH_MIME, isGraphDocument } from '../../src/contracts/graphDocument';
+import type { SourceTarget } from '../../src/contracts/messages';
+import { isProfileDocument, PROFILE_MIME } from '../../src/contracts/profileDocument';
+import baseCss from '../styles/base.css';
+import graphCss from '../styles/graph.css';
+import profileCss from '../styles/profile.css';
+import { h } from '../common/dom';
+import { GraphView } from '../graph/app';
+import { ProfileView } from '../profile/app';
+
+/** The slice of VS Code's renderer API (vscode-notebook-renderer) used here. */
+interface OutputItem {
+  id: string;
+  mime: string;
+  json(): unknown;
+}
+
+interface RendererContext {
+  postMessage?(message: unknown): void;
+}
+
+/** What the renderer sends to the extension (see panels/register.ts). */
+export interface RendererMessage {
+  type: 'openSource';
+  target: SourceTarget;
+}
+
+let styled = false;
+
+function addStyles(): void {
+  if (styled) return;
+  styled = true;
+  const style = document.createElement('style');
+  style.textContent = [baseCss, graphCss, profileCss].join('\n');
+  document.head.appendChild(style);
+}
+
+export function activate(context: RendererContext): {
+  renderOutputItem(item: OutputItem, element: HTMLElement): void;
+} {
+  const openSource = (target: SourceTarget): void => {
+    const message: RendererMessage = { type: 'openSource', target };
+    context.postMessage?.(message);
+  };
+  return {
+    renderOutputItem(item, element) {
+      addStyles();
+      const data = item.json();
+      const root = h('div', { class: 'mindscope-output' });
+      element.replaceChildren(root);
+      if (item.mime === GRAPH_MIME && isGraphDocument(data)) {
+        root.style.height = '560px';
+        void new GraphView(root, data, { openSource }).render();
+      } else if (item.mime === PROFILE_MIME && isProfileDocument(data)) {
+        new ProfileView(root, data, {});
+      } else {
+        root.textContent = `MindScope cannot show this ${item.mime} output (not a version 1 document).`;
+      }
+    },
+  };
+}
