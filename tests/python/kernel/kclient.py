@@ -165,3 +165,18 @@ class Kernel:
         ref = next(s for s in scopes if s["name"] == "Locals")["variablesReference"]
         found = self.debug("variables", {"variablesReference": ref})["body"]["variables"]
         return {v["name"]: v for v in found}
+
+
+# A small Cell the magics tests define in a cell (`net` is an instance with arguments).
+TINY = """\
+class Tiny(nn.Cell):
+    def __init__(self, n=3):
+        super().__init__()
+        self.fc = nn.Dense(4, n)
+        self.act = nn.ReLU()
+
+    def construct(self, x):
+        return self.act(self.fc(x))
+
+net = Tiny(5)
+"""

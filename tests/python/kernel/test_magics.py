@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .kclient import Kernel
+from .kclient import TINY, Kernel
 
 pytestmark = pytest.mark.slow
 
@@ -21,18 +21,6 @@ ms.set_context(mode=ms.GRAPH_MODE)
 x = ms.Tensor([[1.0, 2.0, 3.0, 4.0]], ms.float32)
 """
 
-TINY = """\
-class Tiny(nn.Cell):
-    def __init__(self, n=3):
-        super().__init__()
-        self.fc = nn.Dense(4, n)
-        self.act = nn.ReLU()
-
-    def construct(self, x):
-        return self.act(self.fc(x))
-
-net = Tiny(5)
-"""
 
 BAD = """\
 class Bad(nn.Cell):

@@ -16,6 +16,8 @@ from nbclient import NotebookClient
 from mindscope_kernel.statsview import stats_bundle
 from mindscope_runtime.schemacheck import load_schema, validate
 
+from .kclient import TINY
+
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMAS = ROOT / "schemas"
@@ -28,18 +30,6 @@ import mindspore as ms
 from mindspore import nn
 ms.set_device("CPU")
 ms.set_context(mode=ms.GRAPH_MODE)
-"""
-TINY = """\
-class Tiny(nn.Cell):
-    def __init__(self, n=3):
-        super().__init__()
-        self.fc = nn.Dense(4, n)
-        self.act = nn.ReLU()
-
-    def construct(self, x):
-        return self.act(self.fc(x))
-
-net = Tiny(5)
 """
 BAD = """\
 class Bad(nn.Cell):
