@@ -7,17 +7,14 @@ file that does not parse is retried with the cursor's line blanked, then cut at 
 from __future__ import annotations
 
 import ast
-import gc
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Optional, Union
 
+from mindscope_ls.gcpause import gc_paused
+
 _MAX_REPAIRS = 12
-_GC_LOCK = threading.Lock()
-_GC_PAUSES = 0
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
 
@@ -76,25 +73,6 @@ def _child_statements(node: ast.stmt) -> list[ast.stmt]:
     for handler in getattr(node, "handlers", []) or []:
         out.extend(handler.body)
     return out
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """No cyclic garbage collection while a file is parsed: an AST has no cycles, yet its
-    hundreds of thousands of new nodes would trigger full collections that walk every object
-    in the process (the catalogue included) and cost more than the parse itself."""
-    global _GC_PAUSES
-    with _GC_LOCK:
-        _GC_PAUSES += 1
-        if _GC_PAUSES == 1:
-            gc.disable()
-    try:
-        yield
-    finally:
-        with _GC_LOCK:
-            _GC_PAUSES -= 1
-            if _GC_PAUSES == 0:
-                gc.enable()
 
 
 def parse_tolerant(source: str, line: int) -> ast.Module:
