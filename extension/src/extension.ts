@@ -1,6 +1,7 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
 import { getLog } from './logging';
+import { ModeStatus, type ModeStatusSnapshot } from './modeStatus';
 import { registerPanels } from './panels/register';
 import { onPythonInterpreterChanged } from './pythonInterpreter';
 import { ServerManager } from './serverClient';
@@ -10,6 +11,8 @@ import { ServerState, ServerStatusItem } from './statusItem';
 /** What the extension exposes to other extensions and to its own end-to-end tests. */
 export interface MindScopeApi {
   readonly serverState: ServerState;
+  /** The execution-mode status item as shown (for the end-to-end tests). */
+  readonly fileModeStatus: ModeStatusSnapshot;
   whenServerSettled(): Promise<ServerState>;
 }
 
@@ -35,11 +38,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
   if (pythonListener) context.subscriptions.push(pythonListener);
 
   registerPanels(context);
+  const modeStatus = new ModeStatus(context.extensionPath, server);
+  context.subscriptions.push(modeStatus);
 
   const started = server.restart();
   return {
     get serverState() {
       return server.state;
+    },
+    get fileModeStatus() {
+      return modeStatus.snapshot;
     },
     whenServerSettled: async () => {
       await started;

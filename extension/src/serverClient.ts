@@ -89,6 +89,13 @@ export class ServerManager implements vscode.Disposable {
     });
   }
 
+  /** A custom request to the running server; undefined while none runs. */
+  async request(method: string, params: unknown): Promise<unknown> {
+    const client = this.client;
+    if (client?.isRunning() !== true) return undefined;
+    return client.sendRequest(method, params);
+  }
+
   private reportProbe(python: string, probe: Exclude<ProbeResult, { kind: 'ok' }>): void {
     switch (probe.kind) {
       case 'not-found':

@@ -4,7 +4,16 @@ export const E2E_ENV = {
   results: 'MINDSCOPE_E2E_RESULTS',
   repo: 'MINDSCOPE_E2E_REPO',
   python: 'MINDSCOPE_E2E_PYTHON',
+  /** Which workbench launch the suite runs in (see launches.ts). */
+  launch: 'MINDSCOPE_E2E_LAUNCH',
+  /** Set by the user: only tests whose name matches this regular expression (case-insensitive). */
+  grep: 'MINDSCOPE_E2E_GREP',
 } as const;
+
+/** True when the test named `name` is selected by the MINDSCOPE_E2E_GREP pattern. */
+export function selected(grep: string | undefined, name: string): boolean {
+  return !grep || new RegExp(grep, 'i').test(name);
+}
 
 export const RESULT_FILE = 'results.json';
 
@@ -33,6 +42,8 @@ export type WebviewAction =
   | { kind: 'attribute'; name: string }
   /** A real mouse click at the element's centre (what a user does). */
   | { kind: 'click'; nth?: number }
+  /** The mouse moved over the element (tooltips, hovers). */
+  | { kind: 'hover'; nth?: number }
   /** The DOM event only: for elements that may sit under an overlay or off screen. */
   | { kind: 'dispatch'; event: 'click' | 'dblclick'; nth?: number };
 

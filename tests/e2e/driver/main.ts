@@ -1,7 +1,7 @@
 // End-to-end driver: code-server on a free loopback port with isolated state, the workbench in
 // headless Chromium, MindScope loaded as the extension under development, and the suite in
-// tests/e2e/suite running inside the real Node extension host. Prints one summary line and
-// exits non-zero when any test fails.
+// tests/e2e/suite running inside the real Node extension host. One launch per trust state
+// (launches.ts). Prints one summary line and exits non-zero when any test fails.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,39 +13,61 @@ import {
   waitHealthy,
   writeUserSettings,
 } from '../../../scripts/workbench/codeServer';
-import { E2E_ENV, SuiteResult } from '../protocol';
+import { LAUNCHES, UNTRUSTED_TESTS, type Launch } from '../launches';
+import { E2E_ENV, RESULT_FILE, selected, SuiteResult, TestResult } from '../protocol';
 import { serveScreenshots } from './screenshots';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const SUITE_TIMEOUT_MS = Number(process.env.MINDSCOPE_E2E_TIMEOUT_MS ?? 6 * 60_000);
+const GREP = process.env[E2E_ENV.grep] || undefined;
 
-async function main(): Promise<number> {
-  const results = path.join(REPO, 'test-results', 'e2e');
-  fs.rmSync(results, { recursive: true, force: true });
-  fs.mkdirSync(results, { recursive: true });
+/** `code-server.log` for the trusted launch, `code-server-untrusted.log` for the other. */
+function launchFile(results: string, file: string, launch: Launch): string {
+  if (launch.name === 'trusted') return path.join(results, file);
+  const ext = path.extname(file);
+  return path.join(results, `${path.basename(file, ext)}-${launch.name}${ext}`);
+}
+
+/** The trusted launch always runs (its tests are only known inside the workbench). */
+function wanted(launch: Launch): boolean {
+  const only = process.env.MINDSCOPE_E2E_LAUNCHES?.split(',').map((s) => s.trim());
+  if (only?.length && !only.includes(launch.name)) return false;
+  if (launch.name === 'untrusted') {
+    return Object.values(UNTRUSTED_TESTS).some((name) => selected(GREP, name));
+  }
+  return true;
+}
+
+async function runLaunch(launch: Launch, results: string, python: string): Promise<SuiteResult> {
   const dirs = makeDirs(fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-')));
-  const python = process.env.MINDSCOPE_PYTHON ?? path.join(REPO, '.venv', 'bin', 'python');
   writeUserSettings(dirs, {
     'mindscope.python': python,
     'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
     'telemetry.telemetryLevel': 'off',
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,
     'workbench.tips.enabled': false,
+    ...launch.settings,
   });
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const workspace = path.join(REPO, 'examples');
-  const serverLog = path.join(results, 'code-server.log');
+  const env: NodeJS.ProcessEnv = {
+    [E2E_ENV.results]: results,
+    [E2E_ENV.repo]: REPO,
+    [E2E_ENV.python]: python,
+    [E2E_ENV.launch]: launch.name,
+  };
+  if (GREP) env[E2E_ENV.grep] = GREP;
   const server = startCodeServer({
     dirs,
     port,
     workspace,
-    logFile: serverLog,
-    env: { [E2E_ENV.results]: results, [E2E_ENV.repo]: REPO, [E2E_ENV.python]: python },
+    logFile: launchFile(results, 'code-server.log', launch),
+    env,
   });
   const consoleLines: string[] = [];
+  let suite: SuiteResult | undefined;
   try {
     await waitHealthy(base, server, 60_000);
     const { context, page } = await openBrowser();
@@ -58,38 +80,64 @@ async function main(): Promise<number> {
       ]);
       await page.goto(url);
       await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-      const suite = await serveScreenshots(page, results, SUITE_TIMEOUT_MS);
-      return report(suite, results, consoleLines);
+      suite = await serveScreenshots(page, results, SUITE_TIMEOUT_MS);
     } finally {
       await context.close();
     }
   } finally {
     server.kill('SIGTERM');
   }
+  const failed = !suite || suite.tests.some((t) => !t.ok);
+  if (failed) {
+    const log = launchFile(results, 'browser-console.log', launch);
+    fs.writeFileSync(log, consoleLines.join('\n'));
+    console.log(`browser console of the ${launch.name} launch (last 40 lines, all in ${log}):`);
+    console.log(consoleLines.slice(-40).join('\n'));
+  }
+  // The next launch's suite signals its end with the same file.
+  const resultFile = path.join(results, RESULT_FILE);
+  if (fs.existsSync(resultFile)) {
+    fs.renameSync(resultFile, path.join(results, `results-${launch.name}.json`));
+  }
+  const didNotFinish: TestResult = {
+    name: `${launch.name} launch: the suite did not finish`,
+    ok: false,
+    ms: SUITE_TIMEOUT_MS,
+    error: `see ${results}`,
+  };
+  return suite ?? { vscodeVersion: '', tests: [didNotFinish] };
 }
 
-function report(suite: SuiteResult | undefined, results: string, consoleLines: string[]): number {
-  if (!suite) {
-    fs.writeFileSync(path.join(results, 'browser-console.log'), consoleLines.join('\n'));
-    console.error(`e2e: the suite did not finish; see ${results}`);
-    console.log(consoleLines.slice(-40).join('\n'));
-    console.log('e2e: 0 passed, 1 failed');
-    return 1;
+async function main(): Promise<number> {
+  const results = path.resolve(
+    process.env.MINDSCOPE_E2E_OUT ?? path.join(REPO, 'test-results', 'e2e'),
+  );
+  fs.rmSync(results, { recursive: true, force: true });
+  fs.mkdirSync(results, { recursive: true });
+  const python = process.env.MINDSCOPE_PYTHON ?? path.join(REPO, '.venv', 'bin', 'python');
+  const suites: SuiteResult[] = [];
+  for (const launch of LAUNCHES.filter(wanted)) {
+    suites.push(await runLaunch(launch, results, python));
   }
+  const merged: SuiteResult = {
+    vscodeVersion: suites.find((s) => s.vscodeVersion)?.vscodeVersion ?? '',
+    tests: suites.flatMap((s) => s.tests),
+  };
+  fs.writeFileSync(path.join(results, RESULT_FILE), JSON.stringify(merged, null, 1));
+  return report(merged, results);
+}
+
+function report(suite: SuiteResult, results: string): number {
   for (const t of suite.tests) {
     console.log(
       `${t.ok ? 'PASS' : 'FAIL'} ${t.name} (${t.ms} ms)${t.ok ? '' : `\n  ${t.error ?? ''}`}`,
     );
   }
   const failed = suite.tests.filter((t) => !t.ok).length;
-  if (failed) {
-    fs.writeFileSync(path.join(results, 'browser-console.log'), consoleLines.join('\n'));
-    console.log(`browser console (last 40 lines, all in ${results}/browser-console.log):`);
-    console.log(consoleLines.slice(-40).join('\n'));
-  }
   console.log(`screenshots: ${results}`);
+  if (!suite.tests.length) console.log(`e2e: no test matches ${E2E_ENV.grep}=${GREP ?? ''}`);
   console.log(`e2e: ${suite.tests.length - failed} passed, ${failed} failed`);
-  return failed ? 1 : 0;
+  return failed || !suite.tests.length ? 1 : 0;
 }
 
 main().then(

@@ -48,10 +48,12 @@ async function answer(page: Page, q: WebviewQuery): Promise<WebviewAnswer> {
       return { ...base, values };
     }
     case 'click':
+    case 'hover':
     case 'dispatch': {
       if (!match.count) return { ...base, error: `nothing matches ${q.selector}` };
       const target = elements.nth(q.action.nth ?? 0);
       if (q.action.kind === 'click') await target.click({ timeout: 10_000 });
+      else if (q.action.kind === 'hover') await target.hover({ timeout: 10_000 });
       else await target.dispatchEvent(q.action.event);
       return base;
     }

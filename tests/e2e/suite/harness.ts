@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { E2E_ENV, RESULT_FILE, SuiteResult, TestResult } from '../protocol';
+import { E2E_ENV, RESULT_FILE, selected, SuiteResult, TestResult } from '../protocol';
 
 export interface E2ETest {
   name: string;
@@ -48,8 +48,9 @@ async function screenshot(dir: string, name: string): Promise<void> {
 
 export async function runSuite(tests: E2ETest[]): Promise<void> {
   const dir = env(E2E_ENV.results);
+  const grep = process.env[E2E_ENV.grep];
   const results: TestResult[] = [];
-  for (const t of tests) {
+  for (const t of tests.filter((test) => selected(grep, test.name))) {
     const start = Date.now();
     try {
       await t.run();

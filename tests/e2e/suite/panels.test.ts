@@ -5,52 +5,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import {
-  ANSWER_SUFFIX,
-  E2E_ENV,
-  QUERY_SUFFIX,
-  type WebviewAction,
-  type WebviewAnswer,
-} from '../protocol';
+import { E2E_ENV } from '../protocol';
 import { E2ETest, env, waitFor } from './harness';
-
-let queries = 0;
-
-/** Asks the driver to look inside the webview whose title contains `title`. */
-async function webview(
-  title: string,
-  selector: string,
-  action: WebviewAction = { kind: 'count' },
-  frame: 'webview' | 'workbench' = 'webview',
-): Promise<WebviewAnswer> {
-  const dir = env(E2E_ENV.results);
-  const id = `q${++queries}-${Date.now()}`;
-  const file = path.join(dir, `${id}${QUERY_SUFFIX}`);
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify({ id, frame, title, selector, action }));
-  fs.renameSync(`${file}.tmp`, file);
-  const answer = path.join(dir, `${id}${ANSWER_SUFFIX}`);
-  await waitFor(`the driver's answer to ${selector}`, () => fs.existsSync(answer), Boolean, 30_000);
-  const result = JSON.parse(fs.readFileSync(answer, 'utf8')) as WebviewAnswer;
-  fs.rmSync(answer);
-  if (result.error) throw new Error(`webview query ${selector}: ${result.error}`);
-  return result;
-}
-
-/** Polls a webview until `selector` matches at least `min` elements. */
-async function waitForElements(
-  title: string,
-  selector: string,
-  min = 1,
-  timeoutMs = 60_000,
-): Promise<number> {
-  const answer = await waitFor(
-    `${min}+ ${selector} in webview "${title}"`,
-    () => webview(title, selector),
-    (a) => a.count >= min,
-    timeoutMs,
-  );
-  return answer.count;
-}
+import { exampleFile, restoreLayout, waitForElements, webview } from './webview';
 
 async function numbers(title: string, selector: string): Promise<number[]> {
   const a = await webview(title, selector, { kind: 'attribute', name: 'data-value' });
@@ -61,10 +18,6 @@ function isSorted(xs: number[], dir: 'asc' | 'desc'): boolean {
   return xs.every(
     (x, i) => i === 0 || (dir === 'desc' ? (xs[i - 1] ?? x) >= x : (xs[i - 1] ?? x) <= x),
   );
-}
-
-function exampleFile(...parts: string[]): string {
-  return path.join(env(E2E_ENV.repo), 'examples', ...parts);
 }
 
 /** For the screenshot the harness takes after the test: the panel alone, its graph fitted. */
@@ -83,15 +36,6 @@ async function showPanelAlone(title: string): Promise<void> {
     (a) => a.count === 1,
     10_000,
   ).catch(() => undefined);
-}
-
-async function restoreLayout(): Promise<void> {
-  const workbench = vscode.workspace.getConfiguration('workbench');
-  if (workbench.inspect('colorTheme')?.globalValue !== undefined) {
-    await workbench.update('colorTheme', undefined, vscode.ConfigurationTarget.Global);
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  await vscode.commands.executeCommand('workbench.action.evenEditorWidths');
 }
 
 const MODEL = (): string => exampleFile('cifar_resnet', 'model.py');
@@ -316,6 +260,50 @@ export const panelTests: E2ETest[] = [
     },
   },
   {
+    name: 'a notebook output of the profile MIME type renders with the profile view',
+    run: async () => {
+      await restoreLayout();
+      const evil = `<img src=x onerror="document.body.appendChild(document.createElement('pwned-marker'))">`;
+      const ipynb = {
+        nbformat: 4,
+        nbformat_minor: 5,
+        metadata: { language_info: { name: 'python' } },
+        cells: [
+          {
+            cell_type: 'code',
+            execution_count: 1,
+            id: 'profile',
+            metadata: {},
+            source: ['%ms_profile Net'],
+            outputs: [
+              {
+                output_type: 'display_data',
+                metadata: {},
+                data: {
+                  'application/vnd.mindscope.profile+json': smallProfile(['NotebookMatMul', evil]),
+                  'text/plain': ['MindScope profile'],
+                },
+              },
+            ],
+          },
+        ],
+      };
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-nb-')), 'profile.ipynb');
+      fs.writeFileSync(file, JSON.stringify(ipynb));
+      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+      await vscode.window.showNotebookDocument(notebook);
+      const rows = '.mindscope-output table.ops tr.op';
+      assert.equal(await waitForElements('', rows, 2, 90_000), 2);
+      const names = await webview('', `${rows} td:first-child`, { kind: 'texts' });
+      assert.deepEqual([...(names.values ?? [])].sort(), [evil, 'NotebookMatMul'].sort());
+      assert.equal(await waitForElements('', '.mindscope-output canvas.timeline-canvas'), 1);
+      const facts = await webview('', '.mindscope-output header .facts', { kind: 'texts' });
+      assert.match(facts.values?.[0] ?? '', /nb\.py:Net · GRAPH_MODE · 2 forward steps/);
+      assert.ok((await webview('', '.mindscope-output .charts svg .bar')).count >= 1, 'Cell bars');
+      assert.equal((await webview('', '.mindscope-output img, pwned-marker')).count, 0);
+    },
+  },
+  {
     name: 'Debug in PyNative stops at a breakpoint in construct of the GRAPH_MODE script',
     run: async () => {
       await restoreLayout();
@@ -456,5 +444,68 @@ function hostileGraph(evil: string): unknown {
       },
     ],
     patterns: [{ id: 'p', kind: evil, nodes: ['0:%1'], scope: 'Default' }],
+  };
+}
+
+/** A two-step profile document of the given ops (one call of each per step). */
+function smallProfile(ops: string[]): unknown {
+  const rows = ops.map((name, i) => ({
+    name,
+    fullName: `Default/${name}-op${i}`,
+    type: name,
+    scope: 'Default',
+    scopeSource: 'mindspore',
+    calls: 2,
+    totalMs: 2 * (i + 1),
+    avgMs: i + 1,
+    share: (i + 1) / 3,
+  }));
+  const events = rows.flatMap((r, i) =>
+    [0, 1].map((step) => ({
+      ph: 'X',
+      name: r.fullName,
+      pid: 1,
+      tid: 1,
+      ts: step * 10_000 + i * 2_000,
+      dur: (i + 1) * 1_000,
+    })),
+  );
+  return {
+    kind: 'mindscope.profile',
+    version: 1,
+    meta: {
+      mindsporeVersion: '2.10.0',
+      mode: 'GRAPH_MODE',
+      syntaxLevel: 'LAX',
+      device: 'CPU',
+      target: 'nb.py:Net',
+      inputs: [],
+      steps: 2,
+      warmup: 1,
+      scopeAttribution: 'mindspore',
+      timeOriginUs: 0,
+    },
+    ops: rows,
+    byType: rows.map((r) => ({
+      type: r.type,
+      calls: 2,
+      totalMs: r.totalMs,
+      avgMs: r.avgMs,
+      share: r.share,
+    })),
+    byCell: [
+      { scope: 'Default', selfMs: 0, totalMs: 6, calls: 2, ops: rows.length, share: 1 },
+      { scope: 'Default/dense-Dense', selfMs: 6, totalMs: 6, calls: 2, ops: rows.length, share: 1 },
+    ],
+    steps: [0, 1].map((index) => ({
+      index,
+      startNs: index * 10_000_000,
+      wallMs: 4,
+      opMs: 3,
+      opCount: rows.length,
+    })),
+    totals: { opMs: 6, meanStepMs: 4, steps: 2, opRows: rows.length },
+    timeline: { unit: 'us', events },
+    memory: null,
   };
 }

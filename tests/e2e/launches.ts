@@ -1,0 +1,34 @@
+// The workbench launches of an end-to-end run. Trust is decided when the workbench starts, so
+// the untrusted-workspace tests need a code-server of their own. Shared by the driver (plain
+// Node) and the suite (extension host): no `vscode` here.
+
+export type LaunchName = 'trusted' | 'untrusted';
+
+export interface Launch {
+  name: LaunchName;
+  /** User settings besides the common ones. */
+  settings: Record<string, unknown>;
+}
+
+export const LAUNCHES: readonly Launch[] = [
+  // The folder counts as trusted: everything runs.
+  { name: 'trusted', settings: { 'security.workspace.trust.enabled': false } },
+  // Trust on, and no start-up dialog: the folder opens in Restricted Mode, as it does for a
+  // user who has not (yet) trusted it.
+  {
+    name: 'untrusted',
+    settings: {
+      'security.workspace.trust.enabled': true,
+      'security.workspace.trust.startupPrompt': 'never',
+    },
+  },
+];
+
+/** The names of the untrusted launch's tests: the driver skips that launch when the
+ * MINDSCOPE_E2E_GREP filter selects none of them. */
+export const UNTRUSTED_TESTS = {
+  restricted: 'untrusted: the folder is in Restricted Mode and the server still runs',
+  commands: 'untrusted: commands that run code are hidden from the palette and refuse to run',
+  codeLens: 'untrusted: no Show graph / Profile / Debug CodeLens',
+  sidebar: 'untrusted: the side panel disables the Cell actions',
+} as const;

@@ -1,0 +1,85 @@
+// The MindScope side panel (activity bar → Runs and profile): the recent runs, the latest
+// profile at a glance, the Cell actions, and reopening a run.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ProfileDocument } from '../../../extension/src/contracts/profileDocument';
+import { formatMs } from '../../../extension/webview/common/format';
+import { E2ETest, waitFor } from './harness';
+import { exampleFile, restoreLayout, serverRunning, waitForElements, webview } from './webview';
+
+const TITLE = 'MindScope';
+const PANEL = '.mindscope-sidebar';
+
+/** Puts the cursor inside class ResNet of the example model. */
+async function cursorInResNet(): Promise<vscode.Uri> {
+  const model = vscode.Uri.file(exampleFile('cifar_resnet', 'model.py'));
+  const editor = await vscode.window.showTextDocument(model);
+  const line = editor.document
+    .getText()
+    .split('\n')
+    .findIndex((l) => l.startsWith('class ResNet('));
+  assert.ok(line > 0);
+  const at = new vscode.Position(line + 1, 4);
+  editor.selection = new vscode.Selection(at, at);
+  return model;
+}
+
+export const sidePanelTests: E2ETest[] = [
+  {
+    name: 'the side panel lists the latest run and summarises its profile',
+    run: async () => {
+      await serverRunning();
+      await restoreLayout();
+      const model = await cursorInResNet();
+      await vscode.commands.executeCommand('workbench.view.extension.mindscope');
+      await waitFor(
+        'the side panel on Cell ResNet',
+        () => webview(TITLE, `${PANEL} h3`, { kind: 'texts' }),
+        (a) => (a.values ?? []).includes('Cell ResNet'),
+      );
+      const buttons = await webview(TITLE, `${PANEL} .actions button:not([disabled])`, {
+        kind: 'texts',
+      });
+      assert.deepEqual(buttons.values, ['Show graph', 'Profile', 'Debug in PyNative']);
+      // The profiler panel test leaves a run; run alone (MINDSCOPE_E2E_GREP), make one.
+      if ((await webview(TITLE, `${PANEL} li.run.profile`)).count === 0) {
+        await vscode.commands.executeCommand('mindscope.profile', {
+          uri: model,
+          className: 'ResNet',
+        });
+      }
+      await waitForElements(TITLE, `${PANEL} li.run.profile`, 1, 240_000);
+      const files = await webview(TITLE, `${PANEL} li.run.profile`, {
+        kind: 'attribute',
+        name: 'title',
+      });
+      const file = files.values?.[0] ?? '';
+      assert.ok(fs.existsSync(file), `the run's document ${file}`);
+      const names = await webview(TITLE, `${PANEL} li.run.profile .name`, { kind: 'texts' });
+      assert.equal(names.values?.[0], 'model.py:ResNet');
+
+      // The summary is the latest profile's: compare with the document itself.
+      const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as ProfileDocument;
+      const big = await waitFor(
+        'the latest profile summary',
+        () => webview(TITLE, `${PANEL} section.profile .big`, { kind: 'texts' }),
+        (a) => a.count === 1,
+      );
+      const expected = `${formatMs(doc.totals.meanStepMs)} / step`;
+      assert.ok(big.values?.[0]?.startsWith(expected), `${String(big.values?.[0])} ≠ ${expected}…`);
+      const target = await webview(TITLE, `${PANEL} section.profile .target`, { kind: 'texts' });
+      assert.equal(target.values?.[0], doc.meta.target);
+      const top = [...doc.byType].sort((a, b) => b.totalMs - a.totalMs)[0];
+      const labels = await webview(TITLE, `${PANEL} section.profile .bar .label`, {
+        kind: 'texts',
+      });
+      assert.equal(labels.values?.[0], top?.type);
+
+      // A click on the run reopens its profile.
+      await webview(TITLE, `${PANEL} li.run.profile`, { kind: 'click' });
+      await waitForElements(`Profile: ${path.basename(file)}`, 'table.ops tr.op', 1, 60_000);
+    },
+  },
+];
