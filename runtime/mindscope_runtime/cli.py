@@ -60,31 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     _common(stats, default_out="mindscope-stats.json")
     stats.add_argument("--train", action="store_true", help="set_train(True) (BN, dropout)")
     _loss_option(stats)
-    defaults = Thresholds()
-    stats.add_argument(
-        "--vanishing-rms",
-        type=float,
-        default=defaults.vanishing_rms,
-        help="gradient RMS below this is vanishing (default %(default)g)",
-    )
-    stats.add_argument(
-        "--vanishing-ratio",
-        type=float,
-        default=defaults.vanishing_ratio,
-        help="…or below this x the median gradient RMS (default %(default)g)",
-    )
-    stats.add_argument(
-        "--exploding-rms",
-        type=float,
-        default=defaults.exploding_rms,
-        help="gradient RMS above this is exploding (default %(default)g)",
-    )
-    stats.add_argument(
-        "--dead-fraction",
-        type=float,
-        default=defaults.dead_unit_fraction,
-        help="share of all-zero ReLU units that flags it dead (default %(default)g)",
-    )
+    _threshold_options(stats)
     mindir = commands.add_parser("mindir", help="read a .mindir file into a graph document")
     mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
     mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
@@ -102,6 +78,24 @@ def _common(parser: argparse.ArgumentParser, *, default_out: str) -> None:
     parser.add_argument("--syntax-level", choices=SYNTAX_LEVELS, default="lax")
     parser.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+# (option, Thresholds field, what it flags): stats' thresholds, defaults from Thresholds.
+THRESHOLD_OPTIONS = (
+    ("--vanishing-rms", "vanishing_rms", "gradient RMS below this is vanishing"),
+    ("--vanishing-ratio", "vanishing_ratio", "…or below this x the median gradient RMS"),
+    ("--exploding-rms", "exploding_rms", "gradient RMS above this is exploding"),
+    ("--dead-fraction", "dead_unit_fraction", "share of all-zero ReLU units that flags it dead"),
+)
+
+
+def _threshold_options(parser: argparse.ArgumentParser) -> None:
+    defaults = Thresholds()
+    for option, field, meaning in THRESHOLD_OPTIONS:
+        default = getattr(defaults, field)
+        parser.add_argument(
+            option, type=float, default=default, help=f"{meaning} (default %(default)g)"
+        )
 
 
 def _loss_option(parser: argparse.ArgumentParser) -> None:
@@ -156,16 +150,19 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not specs and not args.inputs_from:
         raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
     progress = Progress(quiet=args.quiet)
-    if args.command == "profile":
-        ms, cell, inputs = _prepare(args, target, specs, progress)
-        return commands.profile(args, ms, cell, inputs, progress)
-    if args.command == "stats":
-        ms, cell, inputs = _prepare(args, target, specs, progress)
-        return commands.stats(args, ms, cell, inputs, progress)
+    command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats}
     with tempfile.TemporaryDirectory(prefix="mindscope-ir-session-") as session:
-        enable_ir_dump(session)  # before MindSpore or the user's module can compile anything
+        if _reads_ir(args):
+            enable_ir_dump(session)  # before MindSpore or the user's module compiles anything
         ms, cell, inputs = _prepare(args, target, specs, progress)
-        return commands.graph(args, ms, cell, inputs, progress)
+        return command[args.command](args, ms, cell, inputs, progress)
+
+
+def _reads_ir(args: argparse.Namespace) -> bool:
+    """`graph`, and `profile` of a graph-mode forward (its IR corrects op scopes)."""
+    if args.command == "profile":
+        return bool(args.mode == "graph" and not args.train)
+    return bool(args.command == "graph")
 
 
 def _prepare(

@@ -11,6 +11,7 @@ from mindscope_runtime.irparse import IRModule, IRNode, describe_args
 from mindscope_runtime.irvalues import Location, flatten_outputs
 from mindscope_runtime.patterns import mark_patterns
 from mindscope_runtime.scopes import CellInfo, build_scope_tree
+from mindscope_runtime.sharedscopes import rehome_ops
 
 JsonDict = dict[str, Any]
 
@@ -57,6 +58,7 @@ def build_graph_document(
     nodes: list[JsonDict] = []
     edges: list[JsonDict] = []
     graphs: list[JsonDict] = []
+    chains: dict[str, list[Location]] = {}
     for gi, graph in enumerate(module.graphs):
         local = {n.local_id: node_id(gi, n) for n in graph.nodes if n.local_id is not None}
         graphs.append(
@@ -70,6 +72,7 @@ def build_graph_document(
         )
         for node in graph.nodes:
             doc = _node(gi, node, framework_roots)
+            chains[doc["id"]] = node.source
             nodes.append(doc)
             edges.extend(_edges(doc, local))
     outputs_by_id = {n["id"]: n["outputs"] for n in nodes}
@@ -81,10 +84,13 @@ def build_graph_document(
     weights = [
         (p["name"], p["size"]) for p in parameters if p["kind"] == "weight" and not p["graph"]
     ]
+    weight_names = {p["id"]: p["name"] for p in parameters if p["kind"] == "weight"}
+    rehomed = rehome_ops(nodes, edges, chains, cells or [], weight_names)
     compute_scopes = [n["scope"] for n in nodes if n["category"] == "compute"]
     scopes = build_scope_tree(compute_scopes, cells or [], weights, root_type)
     patterns = mark_patterns(nodes, edges)
     full_meta = {**meta, "irEntry": module.entry, "jitConfig": module.jit_config}
+    full_meta["rehomedOps"] = rehomed
     full_meta["counts"] = {
         "nodes": len(nodes),
         "computeOps": sum(1 for n in nodes if n["category"] == "compute"),

@@ -8,90 +8,65 @@ Tensor contents (`raw_data`) are not copied: only their byte length is kept.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.protowire import Message, ProtoDecodeError, Table, decode
 
-EXTERNAL_DATA: Table = {1: ("location", "string", False), 2: ("offset", "int", False),
-                        3: ("length", "int", False)}  # fmt: skip
-TENSOR: Table = {
-    1: ("dims", "int", True),
-    2: ("data_type", "int", False),
-    7: ("name", "string", False),
-    8: ("doc_string", "string", False),
-    9: ("raw_data", "size", False),
-    12: ("external_data", EXTERNAL_DATA, False),
-    13: ("ref_key", "string", False),
-}
-ATTRIBUTE: Table = {
-    1: ("name", "string", False),
-    2: ("f", "float", False),
-    3: ("i", "int", False),
-    4: ("d", "double", False),
-    5: ("s", "bytes", False),
-    6: ("t", TENSOR, False),
-    8: ("floats", "float", True),
-    9: ("doubles", "double", True),
-    10: ("ints", "int", True),
-    11: ("strings", "bytes", True),
-    12: ("tensors", TENSOR, True),
-    14: ("doc_string", "string", False),
-    15: ("ref_attr_name", "string", False),
-    16: ("type", "enum", False),
-}
-ATTRIBUTE[17] = ("values", ATTRIBUTE, True)  # tuple, list and dict elements
-VALUE_INFO: Table = {
-    1: ("name", "string", False),
-    2: ("tensor", TENSOR, True),
-    3: ("doc_string", "string", False),
-    4: ("denotation", "string", False),
-    5: ("attr_info", ATTRIBUTE, False),
-}
-NODE: Table = {
-    1: ("input", "string", True),
-    2: ("output", "string", True),
-    3: ("name", "string", False),
-    4: ("op_type", "string", False),
-    5: ("attribute", ATTRIBUTE, True),
-    6: ("doc_string", "string", False),
-    7: ("domain", "string", False),  # the full scope name: Default/conv-Conv2d/Conv2D-op0
-    8: ("node_attr", ATTRIBUTE, True),
-    9: ("primal_attr", ATTRIBUTE, True),
-}
-GRAPH: Table = {
-    1: ("node", NODE, True),
-    2: ("name", "string", False),
-    3: ("parameter", TENSOR, True),
-    4: ("doc_string", "string", False),
-    5: ("input", VALUE_INFO, True),
-    6: ("output", VALUE_INFO, True),
-    7: ("bprop_hash", "string", False),
-    8: ("attribute", ATTRIBUTE, True),
-}
-ATTRIBUTE[7] = ("g", GRAPH, False)
-ATTRIBUTE[13] = ("graphs", GRAPH, True)
-PRIMITIVE: Table = {
-    1: ("name", "string", False),
-    2: ("op_type", "string", False),
-    3: ("attribute", ATTRIBUTE, True),
-    4: ("instance_name", "string", False),
-    5: ("prim_type", "enum", False),
-}
-MODEL: Table = {
-    1: ("ir_version", "string", False),
-    2: ("producer_name", "string", False),
-    3: ("producer_version", "string", False),
-    4: ("domain", "string", False),
-    5: ("model_version", "string", False),
-    6: ("doc_string", "string", False),
-    7: ("graph", GRAPH, False),
-    8: ("functions", GRAPH, True),
-    10: ("little_endian", "bool", False),
-    12: ("primitives", PRIMITIVE, True),
-    13: ("mind_ir_version", "int", False),
-}
+_FIELD = re.compile(r"(repeated\s+)?(\w+)\s+(\w+)\s*=\s*(\d+)")
+
+
+def messages(proto: str) -> dict[str, Table]:
+    """Message tables from `.proto` declarations (`message Name { [repeated] kind field = n;
+    … }`), kind a protowire kind or a message declared anywhere in `proto` (they nest)."""
+    bodies = dict(re.findall(r"message\s+(\w+)\s*\{([^}]*)\}", proto))
+    tables: dict[str, Table] = {name: {} for name in bodies}
+    for name, body in bodies.items():
+        for field in filter(None, (f.strip() for f in body.split(";"))):
+            match = _FIELD.fullmatch(field)
+            if match is None:
+                raise ValueError(f"bad field declaration in {name}: {field!r}")
+            label, kind, field_name, number = match.groups()
+            tables[name][int(number)] = (field_name, tables.get(kind, kind), bool(label))
+    return tables
+
+
+# protowire kinds for proto2 types: int64/int32 → int; a bytes field whose length alone is
+# kept → size. NodeProto.domain holds the full scope name (Default/conv-Conv2d/Conv2D-op0);
+# AttributeProto.values the elements of a tuple, list or dict.
+_MIND_IR = messages("""
+message ModelProto { string ir_version = 1; string producer_name = 2;
+    string producer_version = 3; string domain = 4; string model_version = 5;
+    string doc_string = 6; GraphProto graph = 7; repeated GraphProto functions = 8;
+    bool little_endian = 10; repeated PrimitiveProto primitives = 12; int mind_ir_version = 13; }
+message GraphProto { repeated NodeProto node = 1; string name = 2;
+    repeated TensorProto parameter = 3; string doc_string = 4; repeated ValueInfoProto input = 5;
+    repeated ValueInfoProto output = 6; string bprop_hash = 7;
+    repeated AttributeProto attribute = 8; }
+message NodeProto { repeated string input = 1; repeated string output = 2; string name = 3;
+    string op_type = 4; repeated AttributeProto attribute = 5; string doc_string = 6;
+    string domain = 7; repeated AttributeProto node_attr = 8;
+    repeated AttributeProto primal_attr = 9; }
+message ValueInfoProto { string name = 1; repeated TensorProto tensor = 2; string doc_string = 3;
+    string denotation = 4; AttributeProto attr_info = 5; }
+message AttributeProto { string name = 1; float f = 2; int i = 3; double d = 4; bytes s = 5;
+    TensorProto t = 6; GraphProto g = 7; repeated float floats = 8; repeated double doubles = 9;
+    repeated int ints = 10; repeated bytes strings = 11; repeated TensorProto tensors = 12;
+    repeated GraphProto graphs = 13; string doc_string = 14; string ref_attr_name = 15;
+    enum type = 16; repeated AttributeProto values = 17; }
+message TensorProto { repeated int dims = 1; int data_type = 2; string name = 7;
+    string doc_string = 8; size raw_data = 9; ExternalDataProto external_data = 12;
+    string ref_key = 13; }
+message ExternalDataProto { string location = 1; int offset = 2; int length = 3; }
+message PrimitiveProto { string name = 1; string op_type = 2;
+    repeated AttributeProto attribute = 3; string instance_name = 4; enum prim_type = 5; }
+""")
+MODEL, GRAPH, NODE = _MIND_IR["ModelProto"], _MIND_IR["GraphProto"], _MIND_IR["NodeProto"]
+VALUE_INFO, ATTRIBUTE = _MIND_IR["ValueInfoProto"], _MIND_IR["AttributeProto"]
+TENSOR, EXTERNAL_DATA = _MIND_IR["TensorProto"], _MIND_IR["ExternalDataProto"]
+PRIMITIVE = _MIND_IR["PrimitiveProto"]
 
 # TensorProto.DataType → MindSpore's dtype names as the IR text prints them.
 TENSOR_DTYPES = {

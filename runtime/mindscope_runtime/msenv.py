@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import inspect
+import linecache
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Any
+from typing import Any, Optional
 
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.scopes import CellInfo
@@ -71,9 +73,23 @@ def cell_infos(cell: Any) -> list[CellInfo]:
                 cell_type=type(sub).__name__,
                 param_count=sum(_numel(p.shape) for p in own),
                 param_tensors=len(own),
+                construct=construct_site(type(sub)),
             )
         )
     return out
+
+
+def construct_site(cls: type) -> Optional[tuple[str, int]]:
+    """(file, line of `def construct`) of the construct a Cell class runs: the header that
+    MindSpore's `# In file` chains show for ops made in it. None without Python source."""
+    function = getattr(cls, "construct", None)
+    code = getattr(inspect.unwrap(function), "__code__", None) if function else None
+    if code is None:
+        return None
+    for line in range(code.co_firstlineno, code.co_firstlineno + 50):  # past decorators
+        if linecache.getline(code.co_filename, line).lstrip().startswith(("def ", "async def ")):
+            return (os.path.normpath(code.co_filename), line)
+    return (os.path.normpath(code.co_filename), code.co_firstlineno)
 
 
 def weights(cell: Any) -> list[tuple[str, int]]:

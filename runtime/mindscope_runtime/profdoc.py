@@ -32,13 +32,16 @@ def op_rows(
     detail: list[JsonDict],
     executions: list[OpExecution],
     intervals: list[CellInterval],
+    scopes: Optional[dict[str, str]] = None,
 ) -> list[JsonDict]:
     """One row per op of MindSpore's detail CSV; with Cell intervals (PyNative), a row per
-    (op, Cell) with times summed from the timestamps, so the totals still agree."""
+    (op, Cell) with times summed from the timestamps, so the totals still agree. `scopes`
+    (graph mode) gives an op's scope by its full name where MindSpore's name is wrong about
+    its Cell instance (see sharedscopes.py)."""
     grand = sum(r["totalMs"] for r in detail) or 1.0
     rows: list[JsonDict] = []
     for row in detail:
-        scope = scope_of(row["fullName"])
+        scope = (scopes or {}).get(row["fullName"]) or scope_of(row["fullName"])
         if intervals and not _is_scoped(scope):
             rows.extend(_split_by_cell(row, executions, intervals, grand))
             continue
@@ -201,9 +204,10 @@ def build_profile_document(
     marks: list[tuple[int, int]],
     intervals: Optional[list[CellInterval]] = None,
     memory: Optional[list[MemorySample]] = None,
+    scopes: Optional[dict[str, str]] = None,
 ) -> JsonDict:
     cells = intervals or []
-    rows = op_rows(detail, executions, cells)
+    rows = op_rows(detail, executions, cells, scopes)
     steps = step_rows(marks, executions)
     events, origin = timeline_events(trace, executions, marks, cells)
     memory_json = memory_section(memory or [], marks, origin)

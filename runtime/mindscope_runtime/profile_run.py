@@ -11,13 +11,14 @@ from typing import Any, Callable, Optional
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import describe
 from mindscope_runtime.interrupts import reclaim_sigint, temp_dir
+from mindscope_runtime.irscopes import ir_dump, scopes_by_name
 from mindscope_runtime.msenv import (
     cell_infos,
     mode_name,
     quiet_cpu_synchronize,
     syntax_level_name,
 )
-from mindscope_runtime.profdoc import CellInterval, build_profile_document
+from mindscope_runtime.profdoc import CellInterval, build_profile_document, scope_of
 from mindscope_runtime.profmemory import parse_memory_record
 from mindscope_runtime.profparse import (
     find_profiler_files,
@@ -51,9 +52,46 @@ def profile_cell(
     quiet_cpu_synchronize(ms)
     pynative = mode_name(ms) == "PYNATIVE_MODE"
     run = step or cell
-    with progress.phase(f"warm-up ({warmup} step(s), includes the compile)"):
-        for _ in range(warmup):
-            _step(ms, run, inputs)
+    # A graph-mode forward: its IR corrects the Cells MindSpore's op names give (irscopes.py).
+    # A training step (`ms.jit` of a function) has no Cell scopes to correct.
+    with ir_dump(not pynative and step is None) as ir_folder:
+        with progress.phase(f"warm-up ({warmup} step(s), includes the compile)"):
+            for _ in range(warmup):
+                _step(ms, run, inputs)
+        document = _profile_steps(ms, cell, run, inputs, steps, progress, keep_output)
+        scopes = scopes_by_name(ir_folder, cell_infos(cell))
+    meta: JsonDict = {
+        "mindsporeVersion": ms.__version__,
+        "mode": mode_name(ms),
+        "syntaxLevel": syntax_level_name(ms),
+        "device": ms.get_context("device_target"),
+        "target": target,
+        "rootCell": type(cell).__name__,
+        "inputs": describe(inputs),
+        "steps": steps,
+        "warmup": warmup,
+        "scopeAttribution": "hooks" if pynative else "mindspore",
+        "step": step_meta or {"kind": "forward"},
+        "createdAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "profilerFiles": document.pop("files"),
+    }
+    result = build_profile_document(meta=meta, scopes=scopes, **document)
+    moved = [row for row in result["ops"] if row["scope"] != scope_of(row["fullName"])]
+    result["meta"]["rehomedOps"] = None if scopes is None else len(moved)
+    return result
+
+
+def _profile_steps(
+    ms: Any,
+    cell: Any,
+    run: Callable[..., Any],
+    inputs: list[Any],
+    steps: int,
+    progress: Progress,
+    keep_output: Optional[Path],
+) -> JsonDict:
+    """Run `steps` steps under the Profiler; return what it recorded, parsed."""
+    pynative = mode_name(ms) == "PYNATIVE_MODE"
     intervals: list[CellInterval] = []
     handles = _cell_hooks(ms, cell, intervals) if pynative else []
     marks: list[tuple[int, int]] = []
@@ -86,31 +124,16 @@ def profile_cell(
         files = find_profiler_files(Path(tmp))
         if files is None or files.op_detail is None:
             raise RuntimeToolError("profile-failed", "the Profiler wrote no cpu_op_detail_info")
-        meta: JsonDict = {
-            "mindsporeVersion": ms.__version__,
-            "mode": mode_name(ms),
-            "syntaxLevel": syntax_level_name(ms),
-            "device": ms.get_context("device_target"),
-            "target": target,
-            "rootCell": type(cell).__name__,
-            "inputs": describe(inputs),
-            "steps": steps,
-            "warmup": warmup,
-            "scopeAttribution": "hooks" if pynative else "mindspore",
-            "step": step_meta or {"kind": "forward"},
-            "createdAt": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-            "profilerFiles": [str(p.relative_to(files.run_dir)) for p in _existing(files)],
+        return {
+            "files": [str(p.relative_to(files.run_dir)) for p in _existing(files)],
+            "detail": parse_op_detail_csv(_read(files.op_detail)),
+            "type_rows": parse_op_type_csv(_read(files.op_type)),
+            "executions": parse_execute_timestamps(_read(files.timestamps)),
+            "trace": parse_trace_view(_read(files.trace_view)),
+            "marks": marks,
+            "intervals": intervals,
+            "memory": parse_memory_record(_read(files.memory)),
         }
-        return build_profile_document(
-            meta=meta,
-            detail=parse_op_detail_csv(_read(files.op_detail)),
-            type_rows=parse_op_type_csv(_read(files.op_type)),
-            executions=parse_execute_timestamps(_read(files.timestamps)),
-            trace=parse_trace_view(_read(files.trace_view)),
-            marks=marks,
-            intervals=intervals,
-            memory=parse_memory_record(_read(files.memory)),
-        )
 
 
 def _stop_quietly(profiler: Any) -> None:

@@ -15,12 +15,15 @@ JsonDict = dict[str, Any]
 
 @dataclass(frozen=True)
 class CellInfo:
-    """One Cell of the live model: attribute path ('' for the root), class, own parameters."""
+    """One Cell of the live model: attribute path ('' for the root), class, own parameters,
+    and where its class's `construct` is defined (file, `def` line), as the IR's `# In file`
+    lines name it."""
 
     path: str
     cell_type: str
     param_count: int
     param_tensors: int
+    construct: Optional[tuple[str, int]] = None
 
 
 def attr_path(scope: str) -> str:

@@ -1,5 +1,5 @@
 """Notebooks executed by nbclient on the MindScope kernel: the magics' MIME payloads against the
-schemas (the runtime's for graph/profile/stats, the kernel's own for %ms_check findings)."""
+schemas in `schemas/` (the runtime's graph/profile/stats documents, %ms_check's findings)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from .kclient import TINY
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMAS = ROOT / "schemas"
-FINDINGS_SCHEMA = ROOT / "kernel" / "mindscope_kernel" / "schemas" / "findings-document.schema.json"
+FINDINGS_SCHEMA = SCHEMAS / "findings-document.schema.json"
 MIME = "application/vnd.mindscope.{}+json"
 TAGS = {"p", "b", "table", "thead", "tbody", "tr", "th", "td"}
 

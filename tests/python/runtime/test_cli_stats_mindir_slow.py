@@ -258,7 +258,7 @@ def doc_ops(doc: dict[str, Any]) -> Counter[tuple[str, str, str, str]]:
     return Counter(
         (
             n["opType"],
-            n["scope"],
+            n["fullName"].rpartition("/")[0],  # MindSpore's scope; `scope` may correct it
             _unnumbered(n["fullName"]),
             types(n["outputs"], len(n["outputs"]) == 1),
         )

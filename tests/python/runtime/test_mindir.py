@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mindscope_runtime.errors import RuntimeToolError
-from mindscope_runtime.mindir import decode_model
+from mindscope_runtime.mindir import decode_model, messages
 from mindscope_runtime.mindirdoc import mindir_document, read_mindir_document
 from mindscope_runtime.protowire import ProtoDecodeError, Table, decode, read_varint
 from mindscope_runtime.schemacheck import load_schema, validate
@@ -41,6 +41,15 @@ def field(number: int, wire: int, payload: bytes) -> bytes:
 INNER: Table = {1: ("n", "int", False), 2: ("xs", "int", True), 3: ("f", "float", False)}
 OUTER: Table = {1: ("name", "string", False), 2: ("inner", INNER, True),
                 3: ("ok", "bool", False), 4: ("d", "double", False)}  # fmt: skip
+
+
+def test_message_tables_from_proto_declarations_nest_each_other() -> None:
+    tables = messages("message A { repeated int xs = 1; B b = 3; }  message B { B again = 2; }")
+    a, b = tables["A"], tables["B"]
+    assert a == {1: ("xs", "int", True), 3: ("b", b, False)}
+    assert b[2] == ("again", b, False)  # a message may hold itself
+    with pytest.raises(ValueError, match="bad field declaration in A"):
+        messages("message A { optional int x = 1; }")
 
 
 def test_varints_round_trip() -> None:

@@ -1,0 +1,226 @@
+"""Give each op the scope of the Cell instance that ran it (pure: no MindSpore needed).
+
+Why: MindSpore 2.10 parses a Python function that a `construct` calls (`out + identity` →
+`ops.add`, `ops.relu`, …) into a graph once, and the ops inside keep the scope current at that
+parse, whichever Cell instance calls it later; inlining copies them into every caller with
+that scope. Seen in ResNet-20 (examples/cifar_resnet): the executed IR names all nine residual
+Adds `Default/layer1-SequentialCell/0-BasicBlock/Add-opN`, while before inlining
+(`01_type_inference_*.ir`) the call of each block's `+` carries that block's scope; and an
+`ops.relu` in a Cell `p` called after one in `q` lands in `q`. Ops that a `construct` makes
+itself (a primitive or a sub-Cell call) are named per instance: those are trusted.
+
+How: an op made inside a function (the innermost `def` of its `# In file` chain is not a
+`construct`) was made for the innermost `construct` of that chain, so the candidates are the
+live Cells whose class runs that construct. One candidate settles it. Among several (blocks
+in a loop, two attributes of one class) the op goes to the candidate holding, first found: a
+weight it reads; its nearest settled producer, if that comes earlier in the construct's code
+than the op (one call runs its code in source order; a value from an earlier call of the same
+code does not come earlier); else its nearest settled consumer, if that comes later. Settled
+ops are the trusted ones and those placed so far; placing repeats until nothing changes, then
+the rest keep MindSpore's scope. `fullName` stays MindSpore's (the Profiler reports it), so
+the scope of a moved op is no longer the prefix of its `fullName`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any, Optional
+
+from mindscope_runtime.irvalues import Location
+from mindscope_runtime.scopes import CellInfo, owner_scope, scope_of_cell
+
+JsonDict = dict[str, Any]
+Site = tuple[str, int]  # (file, line of `def construct`)
+# The code that made an op, below a construct: one frame per `# In file` line (file, line,
+# end line, column, end column, is a `def` header). The Position of an op.
+Frame = tuple[str, int, int, int, int, bool]
+Position = tuple[Frame, ...]
+MAX_WALK = 256  # nodes visited per consumer search: bounds the cost on long chains
+MAX_ROUNDS = 64
+
+
+def site(location: Location) -> Optional[Site]:
+    """The construct a `# In file` line is the header of, or None."""
+    if not location.code.startswith("def construct("):
+        return None
+    return (os.path.normpath(location.file), location.line)
+
+
+def calling_construct(chain: list[Location]) -> Optional[Site]:
+    """For an op made inside a function: the innermost construct of its chain; else None."""
+    defs = [loc for loc in chain if _is_def(loc)]
+    if not defs or site(defs[-1]) is not None:
+        return None
+    return next((s for s in map(site, reversed(defs)) if s is not None), None)
+
+
+def position(chain: list[Location], header: Site) -> Optional[Position]:
+    """Where, below the construct at `header`, the code that made the op stands."""
+    starts = [i for i, loc in enumerate(chain) if site(loc) == header]
+    if not starts:
+        return None
+    return tuple(
+        (x.file, x.line, x.end_line, x.column or 0, x.end_column or 0, _is_def(x))
+        for x in chain[starts[-1] + 1 :]
+    )
+
+
+def runs_before(first: Position, second: Position) -> bool:
+    """In one call of the construct, does the code at `first` run before the code at
+    `second`? Frames on the same lines are the same statement (MindSpore records one call
+    with differing column ranges), so the paths are followed down while their lines agree;
+    the first statements that differ in one function run in source order, and where the paths
+    leave into different functions, the last shared line decides by columns: of two pieces
+    ending together the inner one (starting later) runs first, as `ops.sigmoid(x)` in
+    `x * ops.sigmoid(x)`. The same code twice (an earlier call's) does not run before."""
+    shared: Optional[tuple[Frame, Frame]] = None
+    for a, b in zip(first, second):
+        if a[:3] != b[:3]:
+            if a[0] == b[0] and not (a[5] or b[5]):
+                return (a[2], -a[1]) < (b[2], -b[1])
+            break
+        shared = (a, b)
+    if shared is None:
+        return False
+    a, b = shared
+    return (a[4], -a[3]) < (b[4], -b[3])
+
+
+def _is_def(location: Location) -> bool:
+    return location.code.startswith(("def ", "async def "))
+
+
+def rehome_ops(
+    nodes: list[JsonDict],
+    edges: list[JsonDict],
+    chains: dict[str, list[Location]],
+    cells: list[CellInfo],
+    weight_names: dict[str, str],
+) -> int:
+    """Set `scope` of ops MindSpore scoped to another Cell instance; return how many moved.
+
+    `chains` holds each node's raw `# In file` chain by node id, `weight_names` each weight
+    parameter's name by id; `cells` must carry `construct` sites, else nothing moves."""
+    types = {c.path: c.cell_type for c in cells}
+    by_site: dict[Site, list[str]] = {}
+    for cell in cells:
+        if cell.construct is not None:
+            by_site.setdefault(cell.construct, []).append(scope_of_cell(cell.path, types))
+    compute = [n for n in nodes if n["category"] == "compute"]
+    if not by_site or not any("/" in n["scope"] for n in compute):
+        return 0  # e.g. an `ms.jit` training step: MindSpore gave no Cell scopes at all
+    by_attr = {c.path: scope_of_cell(c.path, types) for c in cells}
+    graph = _Graph(nodes, edges, chains)
+    graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
+    headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
+    graph.unsettled = {  # `Gradients/…` ops of a training graph are left alone
+        n["id"] for n in compute if headers[n["id"]] and n["scope"].startswith("Default")
+    }
+    moved = 0
+    for _ in range(MAX_ROUNDS):
+        placed = 0
+        for node in compute:
+            header = headers[node["id"]]
+            if header is None or node["id"] not in graph.unsettled:
+                continue
+            owner = graph.owner(node, header, by_site.get(header, []))
+            if owner is None:
+                continue
+            graph.unsettled.discard(node["id"])
+            placed += 1
+            if owner != node["scope"]:
+                node["scope"] = owner
+                moved += 1
+        if not placed:
+            break
+    return moved
+
+
+class _Graph:
+    """Data flow between compute ops, through the bookkeeping ops (Load, TupleGetItem…)."""
+
+    def __init__(
+        self, nodes: list[JsonDict], edges: list[JsonDict], chains: dict[str, list[Location]]
+    ) -> None:
+        self.by_id = {n["id"]: n for n in nodes}
+        self.order = {n["id"]: i for i, n in enumerate(nodes)}
+        self.chains = chains
+        self.preds: dict[str, list[str]] = {}
+        self.succs: dict[str, list[str]] = {}
+        for edge in edges:
+            if edge["kind"] == "data":
+                self.preds.setdefault(edge["to"], []).append(edge["from"])
+                self.succs.setdefault(edge["from"], []).append(edge["to"])
+        self.weight_owners: dict[str, Optional[str]] = {}
+        # Function-made ops not placed yet: no evidence, but walked through to consumers.
+        self.unsettled: set[str] = set()
+
+    def owner(self, node: JsonDict, header: Site, candidates: list[str]) -> Optional[str]:
+        if len(candidates) <= 1:
+            return candidates[0] if candidates else None
+        feeding = list(self._producers(node["id"]))
+        for ref in feeding:
+            found = _containing(self.weight_owners.get(ref), candidates)
+            if found:
+                return found
+        mine = self._position(node["id"], header)
+        settled = [r for r in feeding if r in self.by_id and r not in self.unsettled]
+        for ref in sorted(settled, key=self.order.__getitem__, reverse=True):
+            found = _containing(self.by_id[ref]["scope"], candidates)
+            if found:  # the nearest settled producer inside a candidate, if it ran before
+                if _earlier(self._position(ref, header), mine):
+                    return found
+                break
+        for ref in self._consumers(node["id"]):  # else the nearest consumer
+            found = _containing(self.by_id[ref]["scope"], candidates)
+            if found:
+                return found if _earlier(mine, self._position(ref, header)) else None
+        return None
+
+    def _position(self, ref: str, header: Site) -> Optional[Position]:
+        return position(self.chains.get(ref, []), header)
+
+    def _producers(self, start: str) -> Iterator[str]:
+        """Compute ops and parameters feeding `start`, through bookkeeping ops."""
+        stack, seen = list(self.preds.get(start, [])), {start}
+        while stack:
+            ref = stack.pop()
+            if ref in seen:
+                continue
+            seen.add(ref)
+            node = self.by_id.get(ref)
+            if node is None or node["category"] == "compute":
+                yield ref
+            elif node["category"] == "aux":
+                stack.extend(self.preds.get(ref, []))
+
+    def _consumers(self, start: str) -> list[str]:
+        """Settled compute ops fed by `start`, nearest first, through bookkeeping and unsettled
+        ops."""
+        frontier, seen, found = [start], {start}, []
+        while frontier and len(seen) < MAX_WALK:
+            ref = frontier.pop(0)
+            for nxt in self.succs.get(ref, []):
+                node = self.by_id.get(nxt)
+                if nxt in seen or node is None:
+                    continue
+                seen.add(nxt)
+                if node["category"] == "aux" or nxt in self.unsettled:
+                    frontier.append(nxt)
+                elif node["category"] == "compute":
+                    found.append(nxt)
+        return sorted(found, key=self.order.__getitem__)
+
+
+def _earlier(first: Optional[Position], second: Optional[Position]) -> bool:
+    """`runs_before`, where unknown positions do not object."""
+    return first is None or second is None or runs_before(first, second)
+
+
+def _containing(scope: Optional[str], candidates: list[str]) -> Optional[str]:
+    """The deepest candidate that is `scope` or one of its ancestors."""
+    if not scope:
+        return None
+    inside = [c for c in candidates if scope == c or scope.startswith(c + "/")]
+    return max(inside, key=len) if inside else None
