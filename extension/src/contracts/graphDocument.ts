@@ -122,6 +122,8 @@ export interface GraphMeta {
   device: string;
   inputs: { shape: Shape; dtype: string }[];
   compileSeconds?: number;
+  /** Ops moved from MindSpore's scope (a shared function's first caller) to the Cell that ran them. */
+  rehomedOps?: number;
   createdAt?: string;
   counts: {
     nodes: number;

@@ -62,6 +62,8 @@ export interface ProfileMeta {
   warmup: number;
   scopeAttribution: 'mindspore' | 'hooks';
   timeOriginUs: number;
+  /** GRAPH_MODE: rows whose scope came from the warm-up IR; null when no IR was written. */
+  rehomedOps?: number | null;
   createdAt?: string;
   step?: { kind: 'forward' | 'train'; optimizer?: string; lr?: number; loss?: string };
 }
