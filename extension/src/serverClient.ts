@@ -20,8 +20,12 @@ const DOCUMENTS = [
   { scheme: 'vscode-notebook-cell', language: 'python' },
 ];
 
+// Python files changed on disk reach the server's workspace index (a base Cell in a new file).
+const WATCHED_FILES = '**/*.py';
+
 export class ServerManager implements vscode.Disposable {
   private client: LanguageClient | undefined;
+  private watcher: vscode.FileSystemWatcher | undefined;
   private pending: Promise<void> = Promise.resolve();
   private readonly stateEmitter = new vscode.EventEmitter<ServerState>();
   readonly onDidChangeState = this.stateEmitter.event;
@@ -63,11 +67,14 @@ export class ServerManager implements vscode.Disposable {
       args: ['-m', 'mindscope_ls'],
       options: { env },
     };
+    // The client forwards the watcher's events but does not dispose it: stop() does.
+    this.watcher = vscode.workspace.createFileSystemWatcher(WATCHED_FILES);
     const clientOptions: LanguageClientOptions = {
       documentSelector: DOCUMENTS,
       outputChannel: log,
       traceOutputChannel: log,
       initializationOptions: { warmUp: true, graphMode: readGraphModeSettings() },
+      synchronize: { fileEvents: this.watcher },
     };
     const client = new LanguageClient('mindscope', 'MindScope', serverOptions, clientOptions);
     client.onDidChangeState((e) => {
@@ -148,6 +155,8 @@ export class ServerManager implements vscode.Disposable {
   async stop(): Promise<void> {
     const client = this.client;
     this.client = undefined;
+    this.watcher?.dispose();
+    this.watcher = undefined;
     if (client) {
       try {
         await client.stop(5000);

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import threading
-from typing import Any, Optional
+from collections.abc import Callable, Sequence
+from typing import Any, Optional, TypeVar
 from urllib.parse import unquote, urlsplit
 
 from lsprotocol import types
@@ -16,10 +18,12 @@ from pygls.workspace import TextDocument
 from mindscope_ls.checker import Workspace, check_source
 from mindscope_ls.checker.cellcontext import prepare
 from mindscope_ls.diagnostics import code_actions, to_diagnostic
+from mindscope_ls.filewatch import apply_changes
 from mindscope_ls.graphmode_settings import GraphModeSettings, parse_graph_mode
 
 log = logging.getLogger(__name__)
 
+T = TypeVar("T")
 NOTEBOOK_CELL_SCHEME = "vscode-notebook-cell"
 # Past this size a file is not checked as it is typed (generated code, data dumped as Python).
 MAX_CHECKED_CHARS = 2_000_000
@@ -38,13 +42,23 @@ class DiagnosticsService:
         self._pending: dict[str, asyncio.Task[None]] = {}
         # The workspace index is shared by checks running in worker threads.
         self._lock = threading.Lock()
+        self.root: Optional[str] = None
+        # File events are applied in order; those that arrive while indexing wait for it.
+        self._file_events: Optional[asyncio.Task[None]] = None
+        self._early_changes: list[types.FileEvent] = []
 
     def configure(self, raw: Any) -> None:
         self.settings = parse_graph_mode(raw)
 
+    def with_workspace(self, work: Callable[[Optional[Workspace]], T]) -> T:
+        """Runs `work` on the workspace index while no check uses it (for other features)."""
+        with self._lock:
+            return work(self.workspace)
+
     def start_indexing(self, root: str) -> None:
         """Indexes the workspace in a thread; documents checked meanwhile are checked again."""
         loop = asyncio.get_running_loop()
+        self.root = root
 
         def index() -> None:
             try:
@@ -54,9 +68,41 @@ class DiagnosticsService:
                 return
             with self._lock:
                 self.workspace = workspace
+                apply_changes(workspace, root, self._early_changes, self._open_paths())
+                self._early_changes.clear()
             loop.call_soon_threadsafe(self.recheck_open_documents)
 
         threading.Thread(target=index, name="mindscope-index", daemon=True).start()
+
+    def files_changed(self, changes: Sequence[types.FileEvent]) -> None:
+        """Applies file events to the index (in order, off the event loop), then re-checks the
+        open documents, whose compiled code may depend on the changed files. The client watches
+        `**/*.py` (extension/src/serverClient.ts)."""
+        previous = self._file_events
+
+        async def apply() -> None:
+            if previous is not None:
+                await asyncio.gather(previous, return_exceptions=True)
+            if await asyncio.to_thread(self._apply_changes, changes):
+                self.recheck_open_documents()
+
+        self._file_events = asyncio.ensure_future(apply())
+
+    def _apply_changes(self, changes: Sequence[types.FileEvent]) -> bool:
+        if self.root is None:
+            return False  # no workspace index to keep up to date
+        with self._lock:
+            if self.workspace is None:
+                self._early_changes.extend(changes)  # indexing applies them when done
+                return False
+            return apply_changes(self.workspace, self.root, changes, self._open_paths())
+
+    def _open_paths(self) -> set[str]:
+        return {
+            os.path.normpath(doc.path)
+            for doc in self._open_documents()
+            if _notebook_of(doc.uri) is None
+        }
 
     def schedule(self, uri: str, delay_ms: Optional[int] = None) -> None:
         """Checks `uri` after a quiet period; a newer change replaces the pending check."""
@@ -166,6 +212,10 @@ def register(server: LanguageServer) -> DiagnosticsService:
     @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def on_close(ls: LanguageServer, params: types.DidCloseTextDocumentParams) -> None:
         service.forget(params.text_document.uri)
+
+    @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def on_watched_files(ls: LanguageServer, params: types.DidChangeWatchedFilesParams) -> None:
+        service.files_changed(params.changes)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def on_configuration(ls: LanguageServer, params: types.DidChangeConfigurationParams) -> None:

@@ -318,6 +318,49 @@ _RULES = [
         "Use `mindspore.jit` and `mindspore.jit_class`.",
         "AttributeError: module 'mindspore' has no attribute 'ms_function'",
     ),
+    Rule(
+        "MS501",
+        Group.PERFORMANCE,
+        "Python number that changes between calls to compiled code",
+        "A compiled Cell or `jit` function caches its graph per argument key, and a Python "
+        "`int` or `float` argument is part of that key by value (a Tensor only by shape and "
+        "dtype): a loop counter or a decayed learning rate compiles a new graph on every call, "
+        "which costs 100-400 ms where running the cached graph costs about 1 ms.",
+        "Pass the number as a Tensor (`Tensor(lr, ms.float32)`) or wrap it with "
+        "`mindspore.mutable(lr)` so that one graph serves every value.",
+        "(no message: it recompiles silently) 3 calls with 3 values compiled 3 graphs "
+        "(MS_DEV_SAVE_GRAPHS=1 wrote 3 `*_validate_*.ir` files); the fixed example compiled 1.",
+    ),
+    Rule(
+        "MS502",
+        Group.PERFORMANCE,
+        "Compiled Cell or `jit` function created again for each call",
+        "MindSpore caches compiled graphs per Cell instance and per `jit` function object: "
+        "`Net()(x)`, `ms.jit(fn)(x)` or a nested `@jit` def that runs on every iteration (or on "
+        "every call of a function a loop calls) is compiled again each time.",
+        "Create the Cell or the `jit` function once, before the loop or at module level, and "
+        "call that object in the loop.",
+        '[WARNING] ME: The function "forward" at the file "...", line 5 has been compiled '
+        "again. Try to reuse the function object decorated by @jit to reduce the compile time. "
+        "(for `jit`; a new Cell recompiles silently) 3 iterations compiled 3 graphs "
+        "(MS_DEV_SAVE_GRAPHS=1 wrote 3 `*_validate_*.ir` files); the fixed example compiled 1.",
+    ),
+    Rule(
+        "MS503",
+        Group.PERFORMANCE,
+        "New list, tuple or dict of Tensors passed to compiled code on each call",
+        "A list, tuple or dict argument of a compiled Cell or `jit` function is keyed as a "
+        "constant, so a new container holding Tensors (a display like `[x, y]`, or the whole "
+        "batch from `create_tuple_iterator()` / `create_dict_iterator()`) compiles a new graph "
+        "on every call, even with the same Tensors inside.",
+        "Pass the Tensors as separate arguments (`net(*batch)`), or wrap the container with "
+        "`mindspore.mutable(...)`.",
+        "[WARNING] ME: Constant value tensor are detected in tuple or list, which might cause "
+        "recompiling when tensor value changes. You can use mutable(Tensor) or "
+        "mutable(tuple(Tensor)) to set tensor's value as variable to to avoid recompiling. "
+        "3 calls compiled 3 graphs (MS_DEV_SAVE_GRAPHS=1 wrote 3 `*_validate_*.ir` files); "
+        "the fixed example compiled 1.",
+    ),
 ]
 
 RULES: dict[str, Rule] = {rule.code: rule for rule in _RULES}

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 
 from ..index import ModuleInfo
 from ..model import RawFinding
-from . import deprecated, divergence, joins, objects, statements, strict
+from . import deprecated, divergence, joins, objects, rebuild, recompile, statements, strict
 from .base import FunctionContext
 
 FunctionRule = Callable[[FunctionContext], Iterator[RawFinding]]
@@ -19,6 +19,10 @@ FUNCTION_RULES: tuple[FunctionRule, ...] = (
     strict.check,
     divergence.check,
 )
-MODULE_RULES: tuple[ModuleRule, ...] = (deprecated.check_module,)
+MODULE_RULES: tuple[ModuleRule, ...] = (
+    deprecated.check_module,
+    recompile.check_module,
+    rebuild.check_module,
+)
 
 __all__ = ["FUNCTION_RULES", "MODULE_RULES", "FunctionContext"]

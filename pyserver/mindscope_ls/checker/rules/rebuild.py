@@ -1,0 +1,146 @@
+"""MS502: a compiled Cell or `jit` function created again for each call, and so compiled again.
+
+MindSpore caches graphs per Cell instance and per `jit` function object: `ms.jit(fn)(x)`,
+`Net()(x)` or a nested `@jit` def that runs once per iteration compiles every time (measured
+with MindSpore 2.10.0, see docs/rules/MS502.md).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Optional
+
+from .. import names
+from ..fixes import segment
+from ..index import ModuleInfo
+from ..model import RawFinding, Related
+from .base import node_range
+from .callsites import CallSites, Compiled
+from .recompile import MAX_SHOWN, may_call_compiled
+from .scopes import Binding, Call, LoopNode, Scope
+
+
+@dataclass(frozen=True)
+class Creation:
+    """Where a compiled callee is made (`Net()`, `ms.jit(fn)`, a `@jit` decorator)."""
+
+    node: ast.AST  # reported range
+    compiled: Compiled
+    loops: tuple[LoopNode, ...]
+    reads: frozenset[str]  # names it reads: constructor arguments, or a def's free names
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    if module.tree is None or not may_call_compiled(module.source):
+        return
+    sites = CallSites.of(module)
+    seen: set[int] = set()
+    for scope in sites.scopes:
+        for creation, call in _created_and_called(sites, scope):
+            if id(creation.node) in seen:
+                continue
+            finding = _in_loop(sites, scope, creation, call) or _per_call(
+                sites, module.path, scope, creation
+            )
+            if finding is not None:
+                seen.add(id(creation.node))
+                yield finding
+
+
+def _created_and_called(sites: CallSites, scope: Scope) -> Iterator[tuple[Creation, Call]]:
+    """Creations of compiled callees in `scope` that the same scope then calls."""
+    for call in scope.calls:
+        func = call.node.func
+        made = sites.created(func) if isinstance(func, ast.Call) else None
+        if made is not None and sites.compiles(made):
+            assert isinstance(func, ast.Call)
+            yield Creation(func, made, call.loops, _reads(func)), call
+        elif isinstance(func, ast.Name) and func.id in scope.bindings:
+            for binding in scope.bindings[func.id]:
+                creation = _creation(sites, binding, func.id)
+                if creation is not None:
+                    yield creation, call
+
+
+def _creation(sites: CallSites, binding: Binding, name: str) -> Optional[Creation]:
+    node = binding.node
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        deco = next((d for d in node.decorator_list if names.is_jit(sites.module, d)), None)
+        if deco is None:
+            return None
+        reads = frozenset(n.id for n in ast.walk(node) if isinstance(n, ast.Name))
+        return Creation(deco, Compiled("jit", name), binding.loops, reads)  # what it closes over
+    if binding.index is not None or not isinstance(node, (ast.Assign, ast.AnnAssign)):
+        return None
+    made = sites.created(binding.value)
+    if made is None or not sites.compiles(made):
+        return None
+    assert isinstance(binding.value, ast.Call)
+    return Creation(binding.value, made, binding.loops, _reads(binding.value))
+
+
+def _reads(call: ast.Call) -> frozenset[str]:
+    args = [*call.args, *(kw.value for kw in call.keywords)]
+    if isinstance(call.func, ast.Call):  # `ms.jit(fullgraph=True)(fn)`
+        args += [kw.value for kw in call.func.keywords]
+    return frozenset(n.id for a in args for n in ast.walk(a) if isinstance(n, ast.Name))
+
+
+def _in_loop(
+    sites: CallSites, scope: Scope, creation: Creation, call: Call
+) -> Optional[RawFinding]:
+    """Created and called in the same iteration of a loop, from loop-invariant arguments."""
+    shared = [loop for loop in creation.loops if any(loop is c for c in call.loops)]
+    if not shared:
+        return None
+    loop_ids = {id(loop) for loop in shared}
+    for name in creation.reads:
+        for binding in sites.bindings(scope, name):
+            if any(id(loop) in loop_ids for loop in binding.loops):
+                return None  # built from this iteration's values: a different object on purpose
+    return RawFinding(
+        "MS502",
+        f"{_what(creation, sites.lines)} is created again on every iteration, so MindSpore "
+        "compiles it again each time; create it once before the loop.",
+        node_range(creation.node),
+        [Related(sites.module.path, node_range(call.node), "called here in the same loop")],
+    )
+
+
+def _per_call(
+    sites: CallSites, path: str, scope: Scope, creation: Creation
+) -> Optional[RawFinding]:
+    """Created and called in a function that a loop of this file calls again and again."""
+    fn = scope.node
+    if creation.loops or not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    if fn.name not in sites.module.functions or creation.reads & set(scope.bindings):
+        return None
+    for other in sites.scopes:
+        for call in other.calls:
+            func = call.node.func
+            if call.loops and isinstance(func, ast.Name) and func.id == fn.name:
+                if any(b.node is not fn for b in sites.bindings(other, fn.name)):
+                    continue  # the name means something else there
+                return RawFinding(
+                    "MS502",
+                    f"{_what(creation, sites.lines)} is created again on every call of "
+                    f"`{fn.name}`, so MindSpore compiles it again each time; create it once at "
+                    "module level.",
+                    node_range(creation.node),
+                    [Related(path, node_range(call.node), f"`{fn.name}` is called in a loop here")],
+                )
+    return None
+
+
+def _what(creation: Creation, lines: list[str]) -> str:
+    """`Net()`, `ms.jit(forward)` (quoted when short) or the `@jit` function `name`."""
+    compiled = creation.compiled
+    if isinstance(creation.node, ast.Call):
+        text = segment(lines, creation.node)
+        if text is not None and len(text) <= MAX_SHOWN and "\n" not in text:
+            return f"`{text}`"
+        return f"A new `{compiled.name}` Cell" if compiled.cell else "This `jit` function"
+    return f"The `@jit` function `{compiled.name}`"

@@ -1,0 +1,165 @@
+"""MS501, MS503: arguments that make MindSpore compile a graph again on every call.
+
+A compiled Cell or `jit` function is cached per argument key: a Python number is part of the key
+by value, and a list, tuple or dict holding Tensors gets a new key with each new container
+(measured with MindSpore 2.10.0: one compiled graph per call, see docs/rules/MS501.md).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..fixes import make_fix, replace_node, segment
+from ..index import ModuleInfo
+from ..model import Fix, RawFinding, Related
+from .base import node_range
+from .callsites import CallSites, Compiled
+from .scopes import Call, LoopNode
+from .values import Values
+
+MAX_SHOWN = 40  # longer argument texts are not quoted in messages
+MUTABLE = frozenset(
+    {"mindspore.mutable", "mindspore.common.mutable", "mindspore.common.mutable.mutable"}
+)
+CONTAINERS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
+
+
+def may_call_compiled(source: str) -> bool:
+    """Cheap test: compiled calls need `jit` or `set_context(mode=GRAPH_MODE)`, and repetition
+    needs a loop."""
+    return ("for " in source or "while " in source) and ("jit" in source or "set_context" in source)
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    if module.tree is None or not may_call_compiled(module.source):
+        return
+    sites = CallSites.of(module)
+    lines = module.source.splitlines()
+    for scope in sites.scopes:
+        values = Values(sites, scope)
+        for call, callee in sites.compiled_calls(scope):
+            if call.loops:
+                yield from _arguments(module.path, lines, values, call, callee)
+
+
+def _arguments(
+    path: str, lines: list[str], values: Values, call: Call, callee: Compiled
+) -> Iterator[RawFinding]:
+    keywords = [kw.value for kw in call.node.keywords if kw.arg is not None]  # not `**batch`
+    for arg in [*call.node.args, *keywords]:
+        if isinstance(arg, ast.Starred):
+            continue
+        module = values.sites.module
+        for item in [arg, *_elements(arg)]:
+            changing = values.varying(item, call.loops)
+            if changing is not None:
+                fix = _mutable_fix(module, lines, arg) if item is arg else None
+                yield _number(path, lines, item, callee, changing, fix)
+                break
+        else:
+            container = _tensor_container(values, arg, call.loops)
+            if container is not None:
+                fix = _mutable_fix(module, lines, arg)
+                yield _container(path, lines, arg, callee, container, call.loops[-1], fix)
+
+
+def _mutable_fix(module: ModuleInfo, lines: list[str], arg: ast.expr) -> Optional[Fix]:
+    """Wrap the argument with `mutable(...)`, spelled as the file imports MindSpore."""
+    text = segment(lines, arg)
+    if text is None:
+        return None
+    for local, target in sorted(module.imports.items()):
+        if target == "mindspore":
+            wrapper = f"{local}.mutable"
+        elif target in MUTABLE:
+            wrapper = local
+        else:
+            continue
+        return make_fix(f"Wrap with `{wrapper}(...)`", replace_node(arg, f"{wrapper}({text})"))
+    return None
+
+
+def _elements(arg: ast.expr) -> list[ast.expr]:
+    if isinstance(arg, (ast.List, ast.Tuple)):
+        return [e for e in arg.elts if not isinstance(e, ast.Starred)]
+    if isinstance(arg, ast.Dict):
+        return list(arg.values)
+    return []
+
+
+def _number(
+    path: str,
+    lines: list[str],
+    arg: ast.expr,
+    callee: Compiled,
+    changing: tuple[str, ast.AST],
+    fix: Optional[Fix],
+) -> RawFinding:
+    name, where = changing
+    text = _quoted(lines, arg)
+    return RawFinding(
+        "MS501",
+        f"{text} is a Python number that changes between calls, so `{callee.name}` is compiled "
+        f"again for every new value; pass it as a Tensor or wrap it with `mindspore.mutable()`.",
+        node_range(arg),
+        [Related(path, node_range(where), f"`{name}` changes here on every iteration")],
+        fix,
+    )
+
+
+def _tensor_container(
+    values: Values, arg: ast.expr, loops: tuple[LoopNode, ...]
+) -> Optional[tuple[str, Optional[str]]]:
+    """(kind, iterator) when `arg` is a new list/tuple/dict of Tensors on each iteration."""
+    kind = CONTAINERS.get(type(arg))
+    if kind is not None:
+        return (kind, None) if any(values.tensor(e, loops) for e in _elements(arg)) else None
+    if isinstance(arg, ast.Name):
+        iterator = values.batch(arg.id, loops)
+        if iterator is not None:
+            return ("dict" if iterator == "create_dict_iterator" else "list", iterator)
+    return None
+
+
+def _container(
+    path: str,
+    lines: list[str],
+    arg: ast.expr,
+    callee: Compiled,
+    found: tuple[str, Optional[str]],
+    loop: LoopNode,
+    fix: Optional[Fix],
+) -> RawFinding:
+    kind, iterator = found
+    what = f"a new {kind} of Tensors from `{iterator}`" if iterator else f"a new {kind} of Tensors"
+    unpack = "**" if kind == "dict" else "*"
+    advice = (
+        f"unpack it (`{unpack}{_plain(lines, arg)}`) or wrap it with `mindspore.mutable()`"
+        if isinstance(arg, ast.Name)
+        else f"pass the Tensors as separate arguments or wrap the {kind} with `mindspore.mutable()`"
+    )
+    return RawFinding(
+        "MS503",
+        f"{_quoted(lines, arg)} is {what} on every call, so `{callee.name}` is compiled again "
+        f"each time; {advice}.",
+        node_range(arg),
+        [Related(path, node_range(_header(loop)), "called again on every iteration of this loop")],
+        fix,
+    )
+
+
+def _header(loop: LoopNode) -> ast.AST:
+    return loop.target if isinstance(loop, (ast.For, ast.AsyncFor)) else loop.test
+
+
+def _plain(lines: list[str], node: ast.AST) -> str:
+    return segment(lines, node) or "..."
+
+
+def _quoted(lines: list[str], node: ast.AST) -> str:
+    text = segment(lines, node)
+    if text is None or len(text) > MAX_SHOWN or "\n" in text:
+        return "This argument"
+    return f"`{text}`"
