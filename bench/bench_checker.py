@@ -1,84 +1,101 @@
-"""Time `check_source` on a large generated MindSpore file and print the figures.
+"""Time the graph-mode checker on a large generated model file, as an editor uses it.
 
-usage: python bench/bench_checker.py [--lines 5000] [--repeat 5]
+usage: python bench/bench_checker.py [--lines 3000 5000] [--repeat 20] [--compile]
+
+For each size: a cold check (a new workspace: everything parsed and analysed), the re-check after
+typing one character inside a function (the editor's case: the workspace is kept between checks)
+and after pressing Enter there (every block below moves down a line and is parsed again). With
+`--compile`, MindSpore compiles and runs the same file (minutes) for the speed ratio.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "pyserver"))
+ROOT = Path(__file__).resolve().parents[1]
+sys.path[:0] = [str(ROOT / "pyserver"), str(ROOT)]
 
-from mindscope_ls.checker import check_source
-
-HEADER = "import mindspore as ms\nfrom mindspore import nn, ops\n\n"
-BLOCK = """
-class Block{n}(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(8, 8)
-        self.act = nn.ReLU()
-        self.scale = {n}
-
-    def _helper(self, x):
-        y = self.act(self.fc(x))
-        if x.shape[0] > 1:
-            y = y * self.scale
-        return y
-
-    def construct(self, x, mask=None):
-        h = self._helper(x)
-        if mask is not None:
-            h = h * mask
-        if h.sum() > 0:
-            out = h
-        else:
-            out = -h
-        for _ in range(2):
-            out = out + ops.ones_like(out)
-        return out
+from bench.generated_model import EDITED_LINE, model_file  # noqa: E402
+from mindscope_ls.checker import Finding, Workspace, check_source  # noqa: E402
 
 
-@ms.jit
-def step{n}(x):
-    s = {{1, 2}}
-    return x * len(s)
-"""
+def timed(run: Callable[[int], object], repeat: int) -> list[float]:
+    """Seconds each call of `run(i)` took, i = 0 .. repeat-1 (after one untimed call)."""
+    run(-1)
+    times = []
+    for i in range(repeat):
+        start = time.perf_counter()
+        run(i)
+        times.append(time.perf_counter() - start)
+    return times
 
 
-def generate(lines: int) -> str:
-    parts, count, n = [HEADER], HEADER.count("\n"), 0
-    while count < lines:
-        block = BLOCK.format(n=n)
-        parts.append(block)
-        count += block.count("\n")
-        n += 1
-    return "".join(parts)
+def summary(times: list[float]) -> str:
+    p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 2 else times[0]
+    ms = [t * 1000 for t in (min(times), statistics.median(times), p95)]
+    return f"min {ms[0]:6.1f}  median {ms[1]:6.1f}  p95 {ms[2]:6.1f} ms"
+
+
+def edit_point(source: str) -> int:
+    """The end of `EDITED_LINE` in the middle block: inside a function, half the file below."""
+    at = source.index(EDITED_LINE, len(source) // 2)
+    return at + len(EDITED_LINE)
+
+
+def bench(lines: int, repeat: int) -> tuple[str, float, float]:
+    source = model_file(lines)
+    at = edit_point(source)
+    findings: list[Finding] = []
+
+    def cold(_: int) -> None:
+        findings[:] = check_source(source, "model.py", workspace=Workspace())
+
+    workspace = Workspace()
+    check_source(source, "model.py", workspace=workspace)
+
+    def keystroke(i: int) -> None:
+        # Typing a name after `return out`: every check sees a new text, all of it valid.
+        typed = "x" * (i + 2)
+        check_source(source[:at] + typed + source[at:], "model.py", workspace=workspace)
+
+    def enter(i: int) -> None:
+        text = source if i % 2 else source[:at] + "\n        " + source[at:]
+        check_source(text, "model.py", workspace=workspace)
+
+    parse = timed(lambda _: ast.parse(source), repeat)
+    cold_times = timed(cold, max(repeat // 4, 3))
+    keystrokes = timed(keystroke, repeat)
+    enters = timed(enter, repeat)
+    print(f"{source.count(chr(10))} lines, {len(source)} chars, {len(findings)} findings")
+    print(f"  ast.parse alone        {summary(parse)}")
+    print(f"  cold check             {summary(cold_times)}")
+    print(f"  re-check, 1 character  {summary(keystrokes)}")
+    print(f"  re-check, Enter        {summary(enters)}")
+    return source, statistics.median(cold_times), statistics.median(keystrokes)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--lines", type=int, default=5000)
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--lines", type=int, nargs="+", default=[3000, 5000])
+    parser.add_argument("--repeat", type=int, default=20)
+    parser.add_argument("--compile", action="store_true", help="also time MindSpore (minutes)")
     args = parser.parse_args()
-    source = generate(args.lines)
-    times, findings = [], []
-    for _ in range(args.repeat):
-        start = time.perf_counter()
-        findings = check_source(source, "bench.py")
-        times.append(time.perf_counter() - start)
-    n_lines = source.count("\n")
-    print(f"file: {n_lines} lines, {len(source)} chars, {len(findings)} findings")
-    print(
-        f"check_source: min {min(times) * 1000:.1f} ms, median "
-        f"{statistics.median(times) * 1000:.1f} ms, max {max(times) * 1000:.1f} ms "
-        f"over {args.repeat} runs"
-    )
-    print(f"throughput: {n_lines / min(times):,.0f} lines/s")
+    for lines in args.lines:
+        source, cold, keystroke = bench(lines, args.repeat)
+        if args.compile:
+            from bench.checker_accuracy import compile_seconds
+
+            seconds = compile_seconds(source)
+            print(
+                f"  MindSpore compiles and runs it in {seconds:.1f} s: {seconds / cold:.0f}x a "
+                f"cold check, {seconds / keystroke:.0f}x a re-check"
+            )
 
 
 if __name__ == "__main__":

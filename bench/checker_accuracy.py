@@ -11,6 +11,7 @@ slow test tests/graphmode/test_corpus.py holds them to MindSpore) and skips comp
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import subprocess
 import sys
@@ -22,7 +23,8 @@ from typing import Any, Optional
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "pyserver"), str(ROOT)]
 
-from mindscope_ls.checker import check_source  # noqa: E402
+from bench.generated_model import model_file  # noqa: E402
+from mindscope_ls.checker import Workspace, check_source  # noqa: E402
 from tests.graphmode.corpus import (  # noqa: E402
     LEVELS,
     RUNNER,
@@ -34,32 +36,6 @@ from tests.graphmode.corpus import (  # noqa: E402
 )
 
 Results = dict[str, dict[str, dict[str, Any]]]
-CELL = """
-class Block{n}(nn.Cell):
-    def __init__(self):
-        super().__init__()
-        self.fc = nn.Dense(3, 3)
-        self.act = nn.ReLU()
-        self.scale = {n}
-
-    def _helper(self, x):
-        y = self.act(self.fc(x))
-        if x.shape[0] > 1:
-            y = y * self.scale
-        return y
-
-    def construct(self, x, mask=None):
-        h = self._helper(x)
-        if mask is not None:
-            h = h * mask
-        if h.sum() > 0:
-            out = h
-        else:
-            out = -h
-        for _ in range(2):
-            out = out + ops.ones_like(out)
-        return out
-"""
 
 
 def score(cases: list[Case], level: str, results: Optional[Results]) -> dict[str, float]:
@@ -96,31 +72,18 @@ def score(cases: list[Case], level: str, results: Optional[Results]) -> dict[str
 
 
 def checker_ms(source: str, repeat: int = 5) -> float:
+    """A cold check (a new workspace each time), the best of `repeat`, in milliseconds."""
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
-        check_source(source, "timed.py")
+        check_source(source, "timed.py", workspace=Workspace())
         times.append(time.perf_counter() - start)
     return min(times) * 1000
 
 
-def big_file(lines: int) -> str:
-    head = "import numpy as np\nfrom mindspore import Tensor, nn, ops\n"
-    parts, count, n = [head], 2, 0
-    while count < lines:
-        block = CELL.replace("{n}", str(n))
-        parts.append(block)
-        count += block.count("\n")
-        n += 1
-    calls = "\n".join(f"    outs.append(Block{i}()(x))" for i in range(n))
-    parts.append(
-        f"\n\ndef run():\n    x = Tensor(np.ones((2, 3), np.float32))\n    outs = []\n{calls}\n"
-        "    return len(outs)\n"
-    )
-    return "".join(parts)
-
-
 def compile_seconds(source: str) -> float:
+    """Seconds MindSpore takes to compile and run `source`'s `run()` (GRAPH_MODE, a fresh
+    process)."""
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "big.py"
         path.write_text(source)
@@ -131,8 +94,6 @@ def compile_seconds(source: str) -> float:
             cwd=folder,
             check=True,
         ).stdout
-    import json
-
     row = json.loads(out.splitlines()[-1])
     if not row["ok"]:
         raise RuntimeError(f"the generated file does not compile: {row.get('msg')}")
@@ -167,9 +128,9 @@ def main() -> None:
             f"MindSpore per corpus file (fork + compile + run, LAX): median {median * 1000:.0f} ms"
             f"  -> checker {median * 1000 / statistics.median(per_file):.0f}x faster"
         )
-    big = big_file(args.lines)
+    big = model_file(args.lines)
     ms = checker_ms(big)
-    print(f"{big.count(chr(10))}-line file: checker {ms:.1f} ms (min of 5)")
+    print(f"{big.count(chr(10))}-line file: checker {ms:.1f} ms (cold, min of 5)")
     if not args.headers:
         compiled = compile_seconds(big)
         print(

@@ -181,3 +181,11 @@ def parse_or_none(parser: Optional[BlockParser], source: str) -> Optional[ast.Mo
             return ast.parse(source)
     except _PARSE_ERRORS:
         return None
+
+
+def may_parse_whole(error: BlockError, line_count: int) -> bool:
+    """True when `error` may only mean that the parser stopped merging (`_MAX_MERGES`) a block
+    still open at its end, so the whole text of `line_count` lines may yet parse. An error at
+    the end of the text, or one no following text resolves, is the text's own."""
+    open_at_end = error.line >= error.end or any(s in error.message for s in _OPEN_AT_END)
+    return open_at_end and error.end < line_count

@@ -8,12 +8,14 @@ Pure `ast`: it never imports MindSpore or the code it checks.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import partial
 from typing import Optional
 
 from .catalog import RULES, Rule
 from .engine import run_checks
 from .levels import DEFAULT_LEVEL, LEVELS
 from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
+from .scratch import ScratchWorkspaces
 from .suppress import suppressed
 from .workspace import Workspace
 
@@ -51,17 +53,25 @@ def check_source(
     `workspace`, `source` replaces that file's indexed text and other files are used to resolve
     base classes and helpers. `disabled` drops rules by code, `severities` overrides them.
     Suppression comments (`# mindscope: ignore[CODE]`) are applied. Lines are 1-based and
-    columns 0-based, counted in characters (code points).
+    columns 0-based, counted in characters (code points). Without a `workspace` the file is
+    checked on its own (what it keeps for the next check of `path` does not change findings).
     """
+    run = partial(
+        run_checks,
+        source,
+        path,
+        level=level,
+        report_parse_errors=report_parse_errors,
+        disabled=disabled,
+        severities=severities,
+    )
     try:
-        return run_checks(
-            source,
-            path,
-            level=level,
-            workspace=workspace,
-            report_parse_errors=report_parse_errors,
-            disabled=disabled,
-            severities=severities,
-        )
+        if workspace is not None:
+            return run(workspace=workspace)
+        with _SCRATCH.use(path) as scratch:
+            return run(workspace=scratch)
     except (Exception, RecursionError):  # the checker must never take its host down
         return []
+
+
+_SCRATCH = ScratchWorkspaces()

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional
 
 from . import names
 from .index import FunctionNode, ModuleInfo
+from .memo import NodeMemo
 from .walk import of_type
 from .workspace import Workspace
 
@@ -31,44 +34,78 @@ class ClassInfo:
     is_cell: bool = False
     is_jit_class: bool = False
     attrs: dict[str, Attr] = field(default_factory=dict)
+    _local: Optional[_Local] = field(default=None, repr=False, compare=False)
+    _signature: Optional[tuple[object, ...]] = field(default=None, repr=False, compare=False)
 
     @property
     def name(self) -> str:
         return self.node.name
 
     def own_method(self, name: str) -> Optional[FunctionNode]:
-        for stmt in self.node.body:
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == name:
-                return stmt
-        return None
+        if self._local is not None:
+            return self._local.methods.get(name)
+        return _methods(self.node).get(name)
+
+    def lineage(self) -> Iterator[ClassInfo]:
+        """This class, then its bases breadth first, each once: the order lookups search (close
+        enough to Python's MRO)."""
+        if not self.bases:
+            yield self
+            return
+        seen: set[int] = set()
+        queue: deque[ClassInfo] = deque([self])
+        while queue:
+            info = queue.popleft()
+            if id(info) not in seen:
+                seen.add(id(info))
+                yield info
+                queue.extend(info.bases)
 
     def find_method(self, name: str) -> Optional[tuple[ClassInfo, FunctionNode]]:
-        """The method `name` as Python's MRO would find it (depth-first is close enough)."""
-        seen: set[int] = set()
-        stack: list[ClassInfo] = [self]
-        while stack:
-            info = stack.pop(0)
-            if id(info) in seen:
-                continue
-            seen.add(id(info))
+        """The method `name` as Python's MRO would find it."""
+        for info in self.lineage():
             method = info.own_method(name)
             if method is not None:
                 return info, method
-            stack.extend(info.bases)
         return None
 
     def attr(self, name: str) -> Optional[Attr]:
-        seen: set[int] = set()
-        stack: list[ClassInfo] = [self]
-        while stack:
-            info = stack.pop(0)
-            if id(info) in seen:
-                continue
-            seen.add(id(info))
+        for info in self.lineage():
             if name in info.attrs:
                 return info.attrs[name]
-            stack.extend(info.bases)
         return None
+
+    def signature(self) -> tuple[object, ...]:
+        """All that type inference and the rules read from this class and its bases (kinds,
+        positions for related locations): results that depend on the class are kept between
+        checks while this compares equal."""
+        if self._signature is None:
+            self._signature = ()  # a cyclic base sees this placeholder
+            local = self._local
+            attrs = local.attrs_signature if local is not None else None
+            if attrs is None:
+                attrs = _attrs_signature(self.attrs)
+            where = local.position if local is not None else position(self.node)
+            own = (self.module.path, self.name, where, self.is_cell, self.is_jit_class)
+            self._signature = (*own, attrs, tuple(base.signature() for base in self.bases))
+        return self._signature
+
+
+@dataclass(frozen=True)
+class _Local:
+    """What a class statement says on its own, given its module's names: the dotted names of
+    its bases (and which are Cells already), whether it is a jit_class, and its attributes
+    (`None` where the kind depends on whether a workspace class is a Cell)."""
+
+    bases: tuple[tuple[Optional[str], bool], ...]
+    is_jit_class: bool
+    attrs: tuple[tuple[str, Optional[Attr], Optional[str], ast.expr], ...]
+    methods: dict[str, FunctionNode]  # the first definition of each name, as Python's would be
+    position: Optional[tuple[int, int, int, int]]
+    attrs_signature: Optional[tuple[object, ...]]  # when no attribute's kind waits on a lookup
+
+
+_LOCAL: NodeMemo[_Local] = NodeMemo()
 
 
 class ClassTable:
@@ -82,22 +119,24 @@ class ClassTable:
         key = id(node)
         if key in self._infos:
             return self._infos[key]
-        info = ClassInfo(module, node)
+        local = _LOCAL.get(node, module.env, lambda: _local(module, node))
+        info = ClassInfo(module, node, _local=local)
         self._infos[key] = info  # registered first: cyclic bases terminate
-        for base in node.bases:
-            qualname = module.qualname(base)
-            if names.is_cell_qualname(qualname):
+        for qualname, is_cell in local.bases:
+            if is_cell:
                 info.is_cell = True
                 continue
             resolved = self.resolve(qualname, depth + 1)
             if resolved is not None:
                 info.bases.append(resolved)
                 info.is_cell = info.is_cell or resolved.is_cell
-        info.is_jit_class = any(
-            module.qualname(d.func if isinstance(d, ast.Call) else d) in names.JIT_CLASS
-            for d in node.decorator_list
-        )
-        info.attrs = self._attributes(module, node)
+        info.is_jit_class = local.is_jit_class
+        for name, attr, qualname, value in local.attrs:
+            if attr is None:
+                resolved = self.resolve(qualname)
+                kind = "cell" if resolved is not None and resolved.is_cell else "object"
+                attr = Attr(kind, qualname, value)
+            info.attrs[name] = attr
         return info
 
     def resolve(self, qualname: Optional[str], depth: int = 0) -> Optional[ClassInfo]:
@@ -108,43 +147,109 @@ class ClassTable:
             return None
         return self.info(found[0], found[1], depth)
 
-    def _attributes(self, module: ModuleInfo, node: ast.ClassDef) -> dict[str, Attr]:
-        attrs: dict[str, Attr] = {}
-        for stmt in node.body:
-            if not isinstance(stmt, ast.FunctionDef) or stmt.name == "construct":
-                continue
-            for sub in of_type(stmt, ast.Assign, ast.AnnAssign):
-                if isinstance(sub, ast.Assign):
-                    targets, value = sub.targets, sub.value
-                elif isinstance(sub, ast.AnnAssign) and sub.value is not None:
-                    targets, value = [sub.target], sub.value
-                else:
-                    continue
-                for target in targets:
-                    if (
-                        isinstance(target, ast.Attribute)
-                        and isinstance(target.value, ast.Name)
-                        and target.value.id == "self"
-                        and target.attr not in attrs
-                    ):
-                        attrs[target.attr] = self._attr_kind(module, value)
-        return attrs
 
-    def _attr_kind(self, module: ModuleInfo, value: ast.expr) -> Attr:
-        if isinstance(value, (ast.List, ast.ListComp)):
-            return Attr("list", node=value)
-        if not isinstance(value, ast.Call):
-            return Attr("object", node=value)
-        qualname = names.callee(module, value)
-        if qualname in names.PARAMETER:
-            return Attr("tensor", qualname, value)
-        if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
-            return Attr("const_tensor", qualname, value)  # may be folded into a constant
-        if names.is_cell_qualname(qualname) or names.is_primitive_class(qualname):
-            return Attr("cell", qualname, value)
-        if qualname in ("list",):
-            return Attr("list", qualname, value)
-        resolved = self.resolve(qualname)
-        if resolved is not None and resolved.is_cell:
-            return Attr("cell", qualname, value)
-        return Attr("object", qualname, value)
+class RecordingClassTable(ClassTable):
+    """A view of a table that notes each class looked up and what it was (its signature), so
+    results that depend on those lookups can be kept while they give the same classes."""
+
+    def __init__(self, table: ClassTable):
+        super().__init__(table.workspace)
+        self._infos = table._infos
+        self.looked_up: list[tuple[Optional[str], Optional[tuple[object, ...]]]] = []
+        self._nested = 0
+
+    def resolve(self, qualname: Optional[str], depth: int = 0) -> Optional[ClassInfo]:
+        self._nested += 1
+        try:
+            info = super().resolve(qualname, depth)
+        finally:
+            self._nested -= 1
+        if not self._nested:  # the rule's own lookup: the classes it built are complete
+            self.looked_up.append((qualname, info.signature() if info is not None else None))
+        return info
+
+
+def same_lookups(
+    table: ClassTable, looked_up: tuple[tuple[Optional[str], Optional[tuple[object, ...]]], ...]
+) -> bool:
+    """True when `table` resolves each name as recorded by a `RecordingClassTable`."""
+    for qualname, signature in looked_up:
+        info = table.resolve(qualname)
+        if (info.signature() if info is not None else None) != signature:
+            return False
+    return True
+
+
+def position(node: Optional[ast.AST]) -> Optional[tuple[int, int, int, int]]:
+    """Where a node is, as compared by cached results (its range in a related location)."""
+    if node is None:
+        return None
+    return (
+        getattr(node, "lineno", 0),
+        getattr(node, "col_offset", 0),
+        getattr(node, "end_lineno", 0) or 0,
+        getattr(node, "end_col_offset", 0) or 0,
+    )
+
+
+def _local(module: ModuleInfo, node: ast.ClassDef) -> _Local:
+    bases = tuple(
+        (qualname, names.is_cell_qualname(qualname))
+        for qualname in (module.qualname(base) for base in node.bases)
+    )
+    is_jit_class = any(
+        module.qualname(d.func if isinstance(d, ast.Call) else d) in names.JIT_CLASS
+        for d in node.decorator_list
+    )
+    attrs: list[tuple[str, Optional[Attr], Optional[str], ast.expr]] = []
+    seen: set[str] = set()
+    for stmt in node.body:
+        if not isinstance(stmt, ast.FunctionDef) or stmt.name == "construct":
+            continue
+        for sub in of_type(stmt, ast.Assign, ast.AnnAssign):
+            if isinstance(sub, ast.Assign):
+                targets, value = sub.targets, sub.value
+            elif isinstance(sub, ast.AnnAssign) and sub.value is not None:
+                targets, value = [sub.target], sub.value
+            else:
+                continue
+            for target in targets:
+                name = names.self_attribute(target)
+                if name is not None and name not in seen:
+                    seen.add(name)
+                    attrs.append((name, *_attr_kind(module, value), value))
+    known = {name: attr for name, attr, _, _ in attrs if attr is not None}
+    complete = len(known) == len(attrs)
+    signature = _attrs_signature(known) if complete else None
+    return _Local(bases, is_jit_class, tuple(attrs), _methods(node), position(node), signature)
+
+
+def _methods(node: ast.ClassDef) -> dict[str, FunctionNode]:
+    found: dict[str, FunctionNode] = {}
+    for stmt in node.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            found.setdefault(stmt.name, stmt)
+    return found
+
+
+def _attrs_signature(attrs: dict[str, Attr]) -> tuple[object, ...]:
+    return tuple((name, a.kind, a.class_qualname, position(a.node)) for name, a in attrs.items())
+
+
+def _attr_kind(module: ModuleInfo, value: ast.expr) -> tuple[Optional[Attr], Optional[str]]:
+    """The attribute's kind, or (None, the class's dotted name) when that depends on whether a
+    workspace class is a Cell."""
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return Attr("list", node=value), None
+    if not isinstance(value, ast.Call):
+        return Attr("object", node=value), None
+    qualname = names.callee(module, value)
+    if qualname in names.PARAMETER:
+        return Attr("tensor", qualname, value), None
+    if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
+        return Attr("const_tensor", qualname, value), None  # may be folded into a constant
+    if names.is_cell_qualname(qualname) or names.is_primitive_class(qualname):
+        return Attr("cell", qualname, value), None
+    if qualname in ("list",):
+        return Attr("list", qualname, value), None
+    return None, qualname

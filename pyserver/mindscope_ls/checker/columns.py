@@ -12,6 +12,15 @@ class ColumnMap:
     def __init__(self, ws: Workspace):
         self.ws = ws
         self._lines: dict[str, list[str]] = {}
+        self._ascii: dict[str, bool] = {}
+
+    def _is_ascii(self, path: str) -> bool:
+        """True when every column of `path` is already a character column (or it is unknown)."""
+        found = self._ascii.get(path)
+        if found is None:
+            module = self.ws.get(path)
+            found = self._ascii[path] = module is None or module.source.isascii()
+        return found
 
     def _line(self, path: str, number: int) -> str:
         lines = self._lines.get(path)
@@ -37,6 +46,8 @@ class ColumnMap:
 
     def finding(self, finding: Finding) -> Finding:
         path = finding.path
+        if self._is_ascii(path) and all(self._is_ascii(r.path) for r in finding.related):
+            return finding
         rng = self.range(path, finding.range)
         related = tuple(
             Related(r.path, self.range(r.path, r.range), r.message) for r in finding.related

@@ -5,16 +5,44 @@ from __future__ import annotations
 import ast
 from collections import deque
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Optional
 
 from . import names
 from .classes import ClassInfo, ClassTable
 from .index import FunctionNode, ModuleInfo
+from .memo import NodeMemo
 from .types import TensorTypes
 from .walk import of_type
 from .workspace import Workspace
 
 MAX_FUNCTIONS = 20000
+Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """A call in a compiled function that may reach workspace code, read once from its body:
+    `target` is ("self", attr), ("local", name) or ("global", dotted name), and the flags say
+    which arguments are Tensors. Which function it reaches is looked up in every check."""
+
+    node: ast.Call
+    target: tuple[str, str]
+    args: tuple[bool, ...]
+    keywords: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a compiled function's body says given its Tensor parameters, its module's names and
+    its class: the names that hold Tensors and the calls to follow."""
+
+    tensor_names: frozenset[str]
+    calls: tuple[CallPlan, ...]
+
+
+_FACTS: NodeMemo[Facts] = NodeMemo()
+_JIT_CALLS: NodeMemo[tuple[ast.Call, ...]] = NodeMemo()
 
 
 @dataclass
@@ -35,17 +63,24 @@ class CompiledFunction:
     level: Optional[str] = None  # set by jit(fullgraph=True)
     tensor_params: set[str] = field(default_factory=set)
     caller: Optional[Caller] = None
-    _types: Optional[tuple[frozenset[str], TensorTypes]] = field(default=None, repr=False)
+    _facts: Optional[tuple[frozenset[str], Facts]] = field(default=None, repr=False)
 
     @property
     def qualname(self) -> str:
         return f"{self.cls.name}.{self.node.name}" if self.cls else self.node.name
 
+    def facts(self) -> Facts:
+        """Kept between checks while the function's node, module names, class and Tensor
+        parameters are the same."""
+        params = frozenset(self.tensor_params)
+        if self._facts is None or self._facts[0] != params:
+            deps = (params, self.module.env, self.cls.signature() if self.cls else None)
+            found = _FACTS.get(self.node, deps, lambda: _facts(self, params))
+            self._facts = (params, found)
+        return self._facts[1]
+
     def types(self) -> TensorTypes:
-        key = frozenset(self.tensor_params)
-        if self._types is None or self._types[0] != key:
-            self._types = (key, TensorTypes(self.module, self.node, self.cls, key))
-        return self._types[1]
+        return TensorTypes.known(self.module, self.cls, self.facts().tensor_names)
 
 
 class Discovery:
@@ -55,6 +90,7 @@ class Discovery:
         self.workspace = workspace
         self.classes = ClassTable(workspace)
         self.found: dict[int, CompiledFunction] = {}
+        self._owners: dict[int, dict[int, ast.ClassDef]] = {}  # module -> method -> class
         self._queue: deque[CompiledFunction] = deque()
 
     def run(self) -> list[CompiledFunction]:
@@ -83,22 +119,18 @@ class Discovery:
 
     def _roots(self, module: ModuleInfo) -> None:
         assert module.tree is not None
-        kinds = (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef, ast.Call)
-        for node in of_type(module.tree, *kinds):
-            if isinstance(node, ast.ClassDef):
-                self._class_roots(module, node)
-            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for deco in node.decorator_list:
-                    if names.is_jit(module, deco):
-                        cls = self._enclosing_class(module, node)
-                        self._add(self._jit_root(module, node, cls, deco, "decorated with @jit"))
-            elif (
-                isinstance(node, ast.Call)
-                and node.args
-                and _named(node.func, "jit")
-                and (names.is_jit(module, node))
-            ):
-                self._wrapper_root(module, node)
+        for cls_node in of_type(module.tree, ast.ClassDef):
+            self._class_roots(module, cls_node)
+        functions: list[FunctionNode] = of_type(module.tree, ast.FunctionDef, ast.AsyncFunctionDef)
+        for node in functions:
+            for deco in node.decorator_list:
+                if names.is_jit(module, deco):
+                    cls = self._enclosing_class(module, node)
+                    self._add(self._jit_root(module, node, cls, deco, "decorated with @jit"))
+        for stmt in module.tree.body:
+            for call in _JIT_CALLS.get(stmt, None, partial(_jit_calls, stmt)):
+                if names.is_jit(module, call):
+                    self._wrapper_root(module, call)
 
     def _class_roots(self, module: ModuleInfo, node: ast.ClassDef) -> None:
         info = self.classes.info(module, node)
@@ -142,64 +174,51 @@ class Discovery:
             self._add(self._jit_root(module, fn, None, call, "wrapped by ms.jit(...)"))
 
     def _enclosing_class(self, module: ModuleInfo, node: FunctionNode) -> Optional[ClassInfo]:
-        for cls_node in module.classes.values():
-            if node in cls_node.body:
-                return self.classes.info(module, cls_node)
-        return None
+        owners = self._owners.get(id(module))
+        if owners is None:
+            owners = self._owners[id(module)] = {}
+            for cls_node in module.classes.values():
+                for stmt in cls_node.body:
+                    owners.setdefault(id(stmt), cls_node)
+        owner = owners.get(id(node))
+        return self.classes.info(module, owner) if owner is not None else None
 
     def _follow_calls(self, fn: CompiledFunction) -> None:
-        types = fn.types()
-        for node in of_type(fn.node, ast.Call):
-            target = self._call_target(fn, node)
+        for plan in fn.facts().calls:
+            target = self._call_target(fn, plan.target)
             if target is None:
                 continue
             module, callee_node, cls = target
-            skip_self = cls is not None
-            params = _param_names(callee_node, skip_self=skip_self)
+            params = _param_names(callee_node, skip_self=cls is not None)
             tensor_params = {
-                params[i]
-                for i, arg in enumerate(node.args)
-                if i < len(params) and types.is_tensor(arg)
+                params[i] for i, tensor in enumerate(plan.args[: len(params)]) if tensor
             }
-            tensor_params |= {
-                kw.arg for kw in node.keywords if kw.arg in params and types.is_tensor(kw.value)
-            }
-            caller = Caller(fn.module.path, node, f"called from compiled {fn.qualname}")
+            tensor_params |= {arg for arg, tensor in plan.keywords if tensor and arg in params}
+            caller = Caller(fn.module.path, plan.node, f"called from compiled {fn.qualname}")
             self._add(
                 CompiledFunction(
                     module, callee_node, cls, caller.description, fn.level, tensor_params, caller
                 )
             )
 
-    def _call_target(
-        self, fn: CompiledFunction, call: ast.Call
-    ) -> Optional[tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]]:
-        func = call.func
-        if (
-            isinstance(func, ast.Attribute)
-            and isinstance(func.value, ast.Name)
-            and func.value.id == "self"
-            and fn.cls is not None
-        ):
-            found = fn.cls.find_method(func.attr)
+    def _call_target(self, fn: CompiledFunction, target: tuple[str, str]) -> Optional[Target]:
+        kind, name = target
+        if kind == "self":
+            assert fn.cls is not None
+            found = fn.cls.find_method(name)
             if found is not None:
                 return found[0].module, found[1], found[0]
-            return self._sub_cell(fn.cls, func.attr)
-        qualname = names.callee(fn.module, func)
-        if qualname is None or qualname.startswith("mindspore."):
-            return None
-        if isinstance(func, ast.Name) and func.id in fn.module.functions:
-            return fn.module, fn.module.functions[func.id], None
-        resolved = self.workspace.resolve_function(qualname)
+            return self._sub_cell(fn.cls, name)
+        if kind == "local":
+            return fn.module, fn.module.functions[name], None
+        resolved = self.workspace.resolve_function(name)
         if resolved is not None and isinstance(
             resolved[1], (ast.FunctionDef, ast.AsyncFunctionDef)
         ):
             return resolved[0], resolved[1], None
         return None
 
-    def _sub_cell(
-        self, cls: ClassInfo, attr: str
-    ) -> Optional[tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]]:
+    def _sub_cell(self, cls: ClassInfo, attr: str) -> Optional[Target]:
         """`self.inner(x)` where `self.inner = Inner()` is a Cell of the workspace."""
         held = cls.attr(attr)
         if held is None or held.kind != "cell" or held.class_qualname is None:
@@ -209,6 +228,43 @@ class Discovery:
         if found is None:
             return None
         return found[0].module, found[1], found[0]
+
+
+def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
+    types = TensorTypes(fn.module, fn.node, fn.cls, params)
+    plans: list[CallPlan] = []
+    for call in of_type(fn.node, ast.Call):
+        target = _target_of(fn.module, fn.cls, call.func)
+        if target is not None:
+            args = tuple(types.is_tensor(arg) for arg in call.args)
+            keywords = tuple(
+                (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
+            )
+            plans.append(CallPlan(call, target, args, keywords))
+    return Facts(frozenset(types.names), tuple(plans))
+
+
+def _target_of(
+    module: ModuleInfo, cls: Optional[ClassInfo], func: ast.expr
+) -> Optional[tuple[str, str]]:
+    """What a call's function names, when it may be workspace code (not MindSpore's)."""
+    attr = names.self_attribute(func)
+    if attr is not None and cls is not None:
+        return ("self", attr)
+    qualname = names.callee(module, func)
+    if qualname is None or qualname.startswith("mindspore."):
+        return None
+    if isinstance(func, ast.Name) and func.id in module.functions:
+        return ("local", func.id)
+    if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
+        return None
+    return ("global", qualname)
+
+
+def _jit_calls(stmt: ast.stmt) -> tuple[ast.Call, ...]:
+    """Calls that may be `jit(fn)` by their shape; whether `jit` is MindSpore's depends on the
+    module's imports."""
+    return tuple(c for c in of_type(stmt, ast.Call) if c.args and _named(c.func, "jit"))
 
 
 def _named(func: ast.expr, name: str) -> bool:

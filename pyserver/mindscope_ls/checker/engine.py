@@ -14,7 +14,8 @@ from .discovery import CompiledFunction, discover
 from .index import ModuleInfo
 from .levels import DEFAULT_LEVEL, file_level, normalize_level
 from .model import Finding, Group, RawFinding, Related, Severity
-from .rules import FUNCTION_RULES, MODULE_RULES, FunctionContext
+from .rulecache import Text, function_findings
+from .rules import MODULE_RULES
 from .rules.base import node_range
 from .suppress import suppressed
 from .workspace import Workspace
@@ -32,21 +33,21 @@ def run_checks(
 ) -> list[Finding]:
     ws = workspace if workspace is not None else Workspace()
     module = ws.update(path, source)
-    lines = source.splitlines()
-    if module.tree is None:
-        return _parse_error(source, path) if report_parse_errors else []
+    text = Text.of(source)
+    lines = text.lines
+    # Blocks that do not parse are left out of the tree: the rest of the file is still checked.
+    errors = _parse_error(source, path) if module.errors and report_parse_errors else []
     active = file_level(module) or normalize_level(level) or DEFAULT_LEVEL
     raw: list[tuple[RawFinding, Optional[CompiledFunction]]] = []
     classes = ClassTable(ws)
     for fn in _compiled_in(ws, module):
-        ctx = FunctionContext(fn, fn.types(), fn.level or active, classes, lines)
-        for rule in FUNCTION_RULES:
-            raw.extend((finding, fn) for finding in rule(ctx))
+        found = function_findings(fn, fn.level or active, classes, text)
+        raw.extend((finding, fn) for finding in found)
     for module_rule in MODULE_RULES:
         raw.extend((finding, None) for finding in module_rule(module))
     findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
     kept, _ = suppressed(findings, lines)
-    return sorted(kept, key=lambda f: (f.line, f.col, f.code))
+    return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))
 
 
 def _compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:

@@ -4,23 +4,14 @@ from __future__ import annotations
 
 import ast
 import os
-import warnings
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
+from ..blocks import BlockError
+from .parsing import ModuleParser
 from .walk import of_type
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
-
-
-def parse_source(source: str, path: str) -> Optional[ast.Module]:
-    """Parse `source`; None when it is not valid Python (or cannot be parsed at all)."""
-    try:
-        with warnings.catch_warnings():  # invalid escapes etc. are the user's linter's business
-            warnings.simplefilter("ignore")
-            return ast.parse(source, filename=path, type_comments=False)
-    except (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError, OverflowError):
-        return None
 
 
 def module_name_for(path: str, root: Optional[str] = None) -> str:
@@ -42,7 +33,8 @@ def module_name_for(path: str, root: Optional[str] = None) -> str:
 
 @dataclass
 class ModuleInfo:
-    """One source file of the workspace, parsed once."""
+    """One source file of the workspace, parsed once; `errors` lists the top-level blocks that
+    do not parse, which `tree` leaves out."""
 
     path: str
     name: str
@@ -51,12 +43,29 @@ class ModuleInfo:
     imports: dict[str, str] = field(default_factory=dict)  # local name -> dotted target
     classes: dict[str, ast.ClassDef] = field(default_factory=dict)
     functions: dict[str, FunctionNode] = field(default_factory=dict)
+    errors: list[BlockError] = field(default_factory=list)
+    # What `qualname` reads: a result computed from this module's names stays valid while its
+    # `env` is equal (the workspace hands the previous version's tuple on when it is).
+    env: tuple[object, ...] = ()
 
     @classmethod
-    def build(cls, path: str, source: str, root: Optional[str] = None) -> ModuleInfo:
-        info = cls(path, module_name_for(path, root), source, parse_source(source, path))
-        if info.tree is not None:
-            info._index(info.tree)
+    def build(
+        cls,
+        path: str,
+        source: str,
+        root: Optional[str] = None,
+        parser: Optional[ModuleParser] = None,
+    ) -> ModuleInfo:
+        """`parser` parsed the previous version of the file: see `ModuleParser`."""
+        tree, errors = (parser or ModuleParser(path)).parse(source)
+        info = cls(path, module_name_for(path, root), source, tree, errors=errors)
+        info._index(tree)
+        info.env = (
+            info.name,
+            tuple(info.imports.items()),
+            tuple(info.classes),
+            tuple(info.functions),
+        )
         return info
 
     def _index(self, tree: ast.Module) -> None:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import ast
+from functools import partial
 from typing import Optional
 
 from . import names
 from .index import ModuleInfo
+from .memo import NodeMemo
 from .walk import of_type
 
 LEVELS = ("STRICT", "COMPATIBLE", "LAX")
@@ -27,12 +29,25 @@ def file_level(module: ModuleInfo) -> Optional[str]:
         return None
     if "jit_syntax_level" not in module.source and "MS_DEV_JIT_SYNTAX_LEVEL" not in module.source:
         return None  # cheap: most files set no level
+    found = [
+        setter
+        for stmt in module.tree.body
+        for setter in _SETTERS.get(stmt, module.env, partial(_levels_set_in, module, stmt))
+    ]
+    return max(found)[2] if found else None
+
+
+def _levels_set_in(module: ModuleInfo, stmt: ast.stmt) -> tuple[tuple[int, int, str], ...]:
+    """Where a top-level statement sets a level (kept while it and the module's names are)."""
     found: list[tuple[int, int, str]] = []
-    for node in of_type(module.tree, ast.Call, ast.Assign):
+    for node in of_type(stmt, ast.Call, ast.Assign):
         level = _level_set_by(module, node)
         if level is not None:
             found.append((node.lineno, node.col_offset, level))  # type: ignore[attr-defined]
-    return max(found)[2] if found else None
+    return tuple(found)
+
+
+_SETTERS: NodeMemo[tuple[tuple[int, int, str], ...]] = NodeMemo()
 
 
 def _level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:

@@ -87,6 +87,13 @@ def is_jit(module: ModuleInfo, node: ast.expr) -> bool:
     return callee(module, node) in JIT
 
 
+def self_attribute(expr: ast.expr) -> Optional[str]:
+    """`name` when `expr` is `self.name`."""
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return expr.attr if expr.value.id == "self" else None
+    return None
+
+
 def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
     for kw in call.keywords:
         if kw.arg == name:

@@ -29,6 +29,16 @@ class TensorTypes:
         self.names: set[str] = set(tensor_params)
         self._infer(func)
 
+    @classmethod
+    def known(
+        cls, module: ModuleInfo, owner: Optional[ClassInfo], tensor_names: frozenset[str]
+    ) -> TensorTypes:
+        """Types whose Tensor names were inferred before (with the same module names, class
+        and parameters): no inference runs again."""
+        types = cls.__new__(cls)
+        types.module, types.cls, types.names = module, owner, set(tensor_names)
+        return types
+
     def _infer(self, func: FunctionNode) -> None:
         body: list[ast.AST] = of_type(func, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)
         comps: list[ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp] = of_type(

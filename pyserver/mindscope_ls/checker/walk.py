@@ -1,17 +1,19 @@
-"""One pass over a module, shared by every rule: its nodes grouped by type, in source order.
+"""One pass over each top-level statement, shared by every rule: nodes by type, in source order.
 
-`of_type(tree, ast.Call)` walks `tree` once (the first time any query reaches it) and then answers
-for `tree` or any function or class inside it by bisecting the per-type lists on source position:
-a scope's nodes are exactly those positioned inside its span, so no subtree is walked again.
+`of_type(stmt, ast.Call)` walks a top-level statement once (the first time any query reaches it)
+and then answers for it or any function or class inside it by bisecting the per-type lists on
+source position: a scope's nodes are exactly those positioned inside its span, so no subtree is
+walked again. A module is answered by joining its statements' answers, so after an edit only the
+statements the block parser re-parsed (new node objects) are walked again: the index is keyed by
+node identity and a reused statement keeps its index.
 """
 
 from __future__ import annotations
 
 import ast
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, TypeVar, Union
 from weakref import WeakKeyDictionary
 
 T = TypeVar("T", bound=ast.AST)
@@ -19,57 +21,94 @@ Position = tuple[int, int]
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
 _SCOPE_TYPES = frozenset(SCOPES)
-_SKIP = frozenset({"ctx", "type_comment", "kind"})
-_LEAVES = frozenset({ast.Name, ast.Constant})
+# Fields that never hold nodes (names, flags, the Load/Store context), so the walk skips them.
+_SCALARS = frozenset(
+    {"ctx", "type_comment", "kind", "id", "attr", "name", "arg", "asname", "module", "level"}
+    | {"conversion", "is_async", "simple", "kwd_attrs", "rest", "tag"}
+)
+_SCALARS_OF: dict[type, frozenset[str]] = {
+    ast.Global: frozenset({"names"}),
+    ast.Nonlocal: frozenset({"names"}),
+    ast.Constant: frozenset({"value"}),
+    ast.MatchSingleton: frozenset({"value"}),
+}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _START = attrgetter("lineno", "col_offset")
+_UNSORTED = object()
 
 
 class _Index:
-    """The nodes of one tree by type, each list sorted by position with its keys alongside."""
+    """The nodes of one tree by type; each type's list is sorted by position (with its keys
+    alongside) the first time that type is asked for: many types never are."""
 
     def __init__(self, root: ast.AST):
         self.root = root
-        groups: dict[type, list[ast.AST]] = {}
-        for node in _all_nodes(root):
-            groups.setdefault(node.__class__, []).append(node)
-        self.nodes: dict[type, list[ast.AST]] = {}
-        self.keys: dict[type, list[Position]] = {}
-        for kind, nodes in groups.items():
-            if hasattr(nodes[0], "lineno"):
-                keys = list(map(_START, nodes))
-                if any(a > b for a, b in zip(keys, keys[1:])):
-                    order = sorted(range(len(nodes)), key=keys.__getitem__)
-                    nodes = [nodes[i] for i in order]
-                    keys = [keys[i] for i in order]
-                self.keys[kind] = keys
-            self.nodes[kind] = nodes
+        self.nodes = _grouped(root)
+        self.keys: dict[type, object] = {}
 
     def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
         nodes = self.nodes.get(kind)
         if not nodes:
             return []
-        keys = self.keys.get(kind)
+        keys = self.keys.get(kind, _UNSORTED)
+        if keys is _UNSORTED:
+            keys = None
+            if hasattr(nodes[0], "lineno"):
+                nodes.sort(key=_START)  # stable: ties keep the walk's order
+                keys = list(map(_START, nodes))
+            self.keys[kind] = keys
         if node is self.root or keys is None:
             return nodes
-        start = bisect_left(keys, _position(node))
-        end = bisect_right(keys, _end(node))
+        positions: list[Position] = keys  # type: ignore[assignment]
+        start = bisect_left(positions, _position(node))
+        end = bisect_right(positions, _end(node))
         return nodes[start:end]
 
 
-_INDEX: WeakKeyDictionary[ast.AST, _Index] = WeakKeyDictionary()
+class _ModuleIndex:
+    """A module's nodes: its top-level statements' indexes joined in order (statements do not
+    overlap, so each joined list is still in source order)."""
+
+    def __init__(self, root: ast.Module):
+        self.root = root
+        self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
+        self._joined: dict[type, list[ast.AST]] = {}
+
+    def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
+        joined = self._joined.get(kind)
+        if joined is None:
+            joined = [self.root] if kind is ast.Module else []
+            for stmt, index in self.parts:
+                if kind in index.nodes:
+                    joined.extend(index.select(stmt, kind))
+            self._joined[kind] = joined
+        return joined
 
 
-def _index_of(node: ast.AST) -> _Index:
+_INDEX: WeakKeyDictionary[ast.AST, Union[_Index, _ModuleIndex]] = WeakKeyDictionary()
+
+
+def _index_of(node: ast.AST) -> Union[_Index, _ModuleIndex]:
     index = _INDEX.get(node)
-    if index is None:
-        index = _Index(node)
-        _INDEX[node] = index
-        for scope in index.nodes.get(ast.FunctionDef, []) + index.nodes.get(ast.ClassDef, []):
+    if index is not None:
+        return index
+    if isinstance(node, ast.Module) and not node.type_ignores:
+        index = _INDEX[node] = _ModuleIndex(node)
+        return index
+    return _tree_index(node)
+
+
+def _tree_index(node: ast.AST) -> _Index:
+    index = _INDEX.get(node)
+    if isinstance(index, _Index):
+        return index
+    index = _Index(node)
+    _INDEX[node] = index
+    for scope in index.nodes.get(ast.FunctionDef, []) + index.nodes.get(ast.ClassDef, []):
+        _INDEX.setdefault(scope, index)
+    for kind in (ast.AsyncFunctionDef, ast.Lambda):
+        for scope in index.nodes.get(kind, []):
             _INDEX.setdefault(scope, index)
-        for kind in (ast.AsyncFunctionDef, ast.Lambda):
-            for scope in index.nodes.get(kind, []):
-                _INDEX.setdefault(scope, index)
     return index
 
 
@@ -99,39 +138,64 @@ def _end(node: ast.AST) -> Position:
 
 
 def _fields(kind: type) -> tuple[str, ...]:
+    """The fields of `kind` that may hold nodes; () for leaves (names, constants, operators)."""
     fields = _FIELDS.get(kind)
     if fields is None:
-        fields = tuple(f for f in kind._fields if f not in _SKIP)  # type: ignore[attr-defined]
+        skip = _SCALARS | _SCALARS_OF.get(kind, frozenset())
+        fields = tuple(f for f in getattr(kind, "_fields", ()) if f not in skip)
         _FIELDS[kind] = fields
     return fields
 
 
-def _all_nodes(root: ast.AST) -> list[ast.AST]:
-    """Iterative walk (deep expressions do not hit the recursion limit); order is unspecified."""
-    out: list[ast.AST] = [root]
-    append: Callable[[Any], None] = out.append
-    stack: list[ast.AST] = [root]
+def _grouped(root: ast.AST) -> dict[type, list[ast.AST]]:
+    """Every node under `root` (itself included) by type. Iterative, so deep expressions do not
+    hit the recursion limit; each list is in the walk's order, not in source order."""
+    groups: dict[type, list[ast.AST]] = {root.__class__: [root]}
+    get = groups.get
+    known = _FIELDS.get
+    stack: list[ast.AST] = [root] if _fields(root.__class__) else []
     push = stack.append
     pop = stack.pop
-    leaves = _LEAVES
+    node = ast.AST
     while stack:
         item = pop()
-        kind = item.__class__
-        for name in _FIELDS.get(kind) or _fields(kind):
+        for name in _FIELDS[item.__class__]:
             value: Any = getattr(item, name, None)
-            if value is None:
-                continue
-            if value.__class__ is list:
-                child: Any
-                for child in value:
-                    if child.__class__ in leaves:
-                        append(child)
-                    elif isinstance(child, ast.AST):
-                        append(child)
-                        push(child)
-            elif value.__class__ in leaves:
-                append(value)
-            elif isinstance(value, ast.AST):
-                append(value)
-                push(value)
+            children: Any = value if value.__class__ is list else (value,)
+            for child in children:
+                kind = child.__class__
+                group = get(kind)
+                if group is None:
+                    if not isinstance(child, node):
+                        continue
+                    group = groups[kind] = []
+                group.append(child)
+                fields = known(kind)
+                if fields is None:
+                    fields = _fields(kind)
+                if fields:
+                    push(child)
+    return groups
+
+
+def _all_nodes(root: ast.AST) -> list[ast.AST]:
+    """Every node under `root` (itself included), each node's children after it, in the order
+    `_grouped` meets them; for the rare callers that want every kind."""
+    out: list[ast.AST] = [root]
+    stack: list[ast.AST] = [root]
+    while stack:
+        for child in _children(stack.pop()):
+            out.append(child)
+            if _fields(child.__class__):
+                stack.append(child)
     return out
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """The nodes directly under `node`, in field order."""
+    found: list[ast.AST] = []
+    for name in _fields(node.__class__):
+        value = getattr(node, name, None)
+        values = value if isinstance(value, list) else [value]
+        found.extend(child for child in values if isinstance(child, ast.AST))
+    return found

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Optional
 
 from .index import ModuleInfo
+from .parsing import ModuleParser
 from .sources import read_text
 
 SKIP_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
@@ -15,13 +16,18 @@ MAX_FILES = 5000
 
 
 class Workspace:
-    """Indexes Python files by path; each is parsed once and re-parsed only when it changes."""
+    """Indexes Python files by path; each is parsed once and, when it changes, only its
+    top-level blocks that changed are parsed again."""
 
     def __init__(self, sources: Optional[Mapping[str, str]] = None, root: Optional[str] = None):
         self.root = root
         self.version = 0  # bumped whenever a file is added, changed or removed
         self.cache: dict[str, tuple[int, object]] = {}  # results computed at a version
         self._modules: dict[str, ModuleInfo] = {}
+        self._parsers: dict[str, ModuleParser] = {}
+        # find_module's answers (paths), kept until a file is added or removed: an edit does
+        # not change module names.
+        self._found: dict[str, Optional[str]] = {}
         for path, source in (sources or {}).items():
             self.update(path, source)
 
@@ -37,35 +43,51 @@ class Workspace:
 
     def update(self, path: str, source: str) -> ModuleInfo:
         """Add or replace a file; returns its index."""
-        key = os.path.normpath(path) if path and not path.startswith("<") else path
+        key = _key(path)
         current = self._modules.get(key)
         if current is not None and current.source == source:
             return current
-        info = ModuleInfo.build(key, source, self.root)
+        parser = self._parsers.get(key)
+        if parser is None:
+            parser = self._parsers[key] = ModuleParser(key)
+        info = ModuleInfo.build(key, source, self.root, parser)
+        if current is not None and current.env == info.env:
+            info.env = current.env  # the same object: cached results compare it by identity
+        if current is None:
+            self._found.clear()
         self._modules[key] = info
         self.version += 1
         return info
 
     def remove(self, path: str) -> None:
-        if self._modules.pop(os.path.normpath(path), None) is not None:
+        key = _key(path)
+        self._parsers.pop(key, None)
+        if self._modules.pop(key, None) is not None:
+            self._found.clear()
             self.version += 1
 
     def get(self, path: str) -> Optional[ModuleInfo]:
-        return self._modules.get(os.path.normpath(path) if not path.startswith("<") else path)
+        return self._modules.get(_key(path))
 
     def modules(self) -> Iterator[ModuleInfo]:
         return iter(list(self._modules.values()))
 
     def find_module(self, dotted: str) -> Optional[ModuleInfo]:
         """The module named `dotted`, or one whose name ends with it (imports relative to roots)."""
-        best: Optional[ModuleInfo] = None
-        for info in self._modules.values():
+        if dotted not in self._found:
+            self._found[dotted] = self._find_module(dotted)
+        path = self._found[dotted]
+        return self._modules[path] if path is not None else None
+
+    def _find_module(self, dotted: str) -> Optional[str]:
+        best: Optional[str] = None
+        for path, info in self._modules.items():
             if info.name == dotted:
-                return info
+                return path
             if best is None and (
                 info.name.endswith("." + dotted) or dotted.endswith("." + info.name)
             ):
-                best = info
+                best = path
         return best
 
     def resolve_class(self, qualname: str) -> Optional[tuple[ModuleInfo, ast.ClassDef]]:
@@ -90,6 +112,11 @@ class Workspace:
             if target and target != qualname:
                 return self._resolve(target, kind)
         return None
+
+
+def _key(path: str) -> str:
+    """Real paths are normalized; pseudo paths such as `<cell ...>` are kept as they are."""
+    return os.path.normpath(path) if path and not path.startswith("<") else path
 
 
 def _python_files(folder: str) -> Iterator[str]:

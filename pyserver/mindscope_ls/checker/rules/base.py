@@ -3,15 +3,29 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, TypeVar
 
 from ..classes import ClassTable
 from ..discovery import CompiledFunction
 from ..model import Fix, Range, RawFinding, Related
 from ..types import TensorTypes
 from ..walk import T, of_type, walk
+
+R = TypeVar("R", bound=Callable[..., Iterator[RawFinding]])
+CACHEABLE: set[Callable[..., Iterator[RawFinding]]] = set()
+
+
+def cacheable(rule: R) -> R:
+    """Marks a function rule whose findings depend only on what its context holds for its
+    function: the function's nodes (and the lines they span), its types, level and class, its
+    module's names, and classes looked up through `ctx.classes`. The engine then keeps its
+    findings between checks while those are unchanged (reading other lines of the file is
+    noticed, and ties the findings to the whole text). A rule that reads more, e.g. other
+    functions' nodes or the module's tree, must stay unmarked: it then runs in every check."""
+    CACHEABLE.add(rule)
+    return rule
 
 
 @dataclass

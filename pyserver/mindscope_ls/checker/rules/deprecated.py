@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import partial
 from typing import Optional
 
 from ..fixes import make_fix, replace_node, segment
 from ..index import ModuleInfo
+from ..memo import NodeMemo
 from ..model import Fix, Range, RawFinding, TextEdit
 from ..walk import of_type
 from .base import node_range
@@ -46,26 +48,42 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     if module.tree is None or not any(word in module.source for word in TRIGGERS):
         return
     lines = module.source.splitlines()
-    fallbacks = _import_fallbacks(module.tree)
-    for node in of_type(module.tree, ast.Call, ast.Attribute, ast.ImportFrom):
+    # Findings are kept per top-level statement while it and the module's names are unchanged;
+    # with line breaks the parser does not count, the fixes' text moves with the rest: not kept.
+    exact = len(lines) == len(module.source.split("\n")) - module.source.endswith("\n")
+    deps = (module.env, None if exact else module.source)
+    for stmt in module.tree.body:
+        yield from _FINDINGS.get(stmt, deps, partial(_statement, module, stmt, lines))
+
+
+def _statement(module: ModuleInfo, stmt: ast.stmt, lines: list[str]) -> tuple[RawFinding, ...]:
+    found: list[RawFinding] = []
+    fallbacks = _import_fallbacks(stmt)
+    for node in of_type(stmt, ast.Call, ast.Attribute, ast.ImportFrom):
         if isinstance(node, ast.Call) and module.qualname(node.func) in SET_CONTEXT:
-            yield from _set_context(module, node, lines)
+            found.extend(_set_context(module, node, lines))
         elif isinstance(node, ast.Attribute):
             new = REMOVED_QUALNAMES.get(module.qualname(node) or "")
             if new is not None:
                 fix = make_fix(f"Use `{new}`", _attr_edit(node, new))
-                yield _removed(node, node.attr, new, fix)
+                found.append(_removed(node, node.attr, new, fix))
         elif (
             isinstance(node, ast.ImportFrom)
             and (node.module or "") in ("mindspore",)
             and id(node) not in fallbacks
         ):
-            for alias in node.names:
-                if alias.name in REMOVED:
-                    yield _removed(node, alias.name, REMOVED[alias.name], None)
+            found.extend(
+                _removed(node, alias.name, REMOVED[alias.name], None)
+                for alias in node.names
+                if alias.name in REMOVED
+            )
+    return tuple(found)
 
 
-def _import_fallbacks(tree: ast.Module) -> set[int]:
+_FINDINGS: NodeMemo[tuple[RawFinding, ...]] = NodeMemo()
+
+
+def _import_fallbacks(tree: ast.AST) -> set[int]:
     """Imports in `except ImportError:` handlers: compatibility code for older MindSpore."""
     found: set[int] = set()
     for node in of_type(tree, ast.Try):

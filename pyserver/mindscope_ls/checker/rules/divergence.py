@@ -8,13 +8,14 @@ from typing import Optional
 
 from ..fixes import make_fix, replace_node, segment
 from ..model import Fix, RawFinding
-from .base import FunctionContext, within
+from .base import FunctionContext, cacheable, within
 from .flow import loads_after
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _globals(ctx)
     aliases = _tensor_aliases(ctx)

@@ -6,9 +6,9 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import RawFinding
+from ..model import RawFinding, Related
 from ..walk import of_type
-from .base import FunctionContext
+from .base import FunctionContext, cacheable
 from .flow import (
     Block,
     assigned_names,
@@ -23,6 +23,7 @@ from .kinds import Clash, clash
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
@@ -124,11 +125,12 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
             else f"`{name}` is not bound on every path of a Tensor condition but used after it; "
             "bind it before the `if` or on every path.",
             use,
-            related=[
-                ctx.related(where, f"`{name}` bound here"),
-                ctx.related(node.test, "the Tensor condition"),
-            ],
+            related=_bound_here(ctx, name, where, node.test),
         )
+
+
+def _bound_here(ctx: FunctionContext, name: str, where: ast.AST, test: ast.AST) -> list[Related]:
+    return [ctx.related(where, f"`{name}` bound here"), ctx.related(test, "the Tensor condition")]
 
 
 def _assign_join(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
@@ -198,10 +200,7 @@ def _while_bound(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
                 f"`{name}` is first bound inside a `while` on a Tensor condition and used after "
                 "the loop; bind it before the `while`.",
                 use,
-                related=[
-                    ctx.related(where, f"`{name}` bound here"),
-                    ctx.related(node.test, "the Tensor condition"),
-                ],
+                related=_bound_here(ctx, name, where, node.test),
             )
             continue
         before = _binding_before(fn, name, node)

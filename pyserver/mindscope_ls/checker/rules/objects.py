@@ -10,12 +10,13 @@ from .. import names
 from ..classes import ClassInfo
 from ..model import RawFinding
 from ..walk import of_type
-from .base import FunctionContext
+from .base import FunctionContext, cacheable
 from .flow import loads_after
 
 DICT_TRAPS = frozenset({"pop", "setdefault"})
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
     dicts = _dict_names(ctx.fn.node)

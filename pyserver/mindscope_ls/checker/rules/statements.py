@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
-from typing import Optional
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any, Optional
 
 from ..fixes import make_fix, owns_lines, replace_node, segment
 from ..model import Fix, Range, RawFinding
-from .base import FunctionContext, keyword_range, within
+from .base import FunctionContext, cacheable, keyword_range, within
 from .closures import lambda_default_fix, nonlocal_fix
 from .loops import loop_else_fix
 
@@ -46,78 +47,95 @@ CHECKED: tuple[type, ...] = tuple(
 )
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(*CHECKED)
     for node in nodes:
         yield from _check_node(ctx, node)
 
 
+@dataclass(frozen=True)
+class _Unsupported:
+    """A node kind graph mode has no translation for: reported whole, or only its leading
+    `keyword` (`try`, `class`, ...), with a quick fix when `fix` finds a safe one."""
+
+    code: str
+    message: str  # `{name}` stands for the node's name
+    keyword: Optional[str] = None
+    fix: Optional[Callable[[FunctionContext, Any], Optional[Fix]]] = None
+
+    def finding(self, ctx: FunctionContext, node: ast.AST) -> RawFinding:
+        message = self.message.replace("{name}", getattr(node, "name", ""))
+        rng = (
+            keyword_range(node, self.keyword)
+            if isinstance(node, ast.stmt) and self.keyword
+            else None
+        )
+        fix = self.fix(ctx, node) if self.fix is not None else None
+        return ctx.finding(self.code, message, node, rng=rng, fix=fix)
+
+
+def _del_fix(ctx: FunctionContext, node: ast.Delete) -> Optional[Fix]:
+    """Remove `del name` (only plain names: deleting a binding does not change a result)."""
+    if not all(isinstance(t, ast.Name) for t in node.targets) or not owns_lines(ctx.lines, node):
+        return None
+    return make_fix("Remove the `del` statement", replace_node(node, "pass"))
+
+
+_TRY = _Unsupported(
+    "MS101",
+    "`try` is not supported in graph mode; check the condition "
+    "explicitly or move this code out of compiled code.",
+    "try",
+)
+_YIELD = _Unsupported(
+    "MS103", "`yield` is not supported in graph mode; return a tuple of the values instead."
+)
+_IMPORT = _Unsupported(
+    "MS107", "`import` is not supported inside compiled code; move it to the top of the module."
+)
+_ASYNC = "`async`/`await` is not supported in graph mode; use plain synchronous code."
+_UNSUPPORTED: dict[Optional[type], _Unsupported] = {
+    getattr(ast, "Try", None): _TRY,
+    getattr(ast, "TryStar", None): _TRY,
+    ast.Delete: _Unsupported(
+        "MS102", "`del` is not supported in graph mode; remove the statement.", "del", _del_fix
+    ),
+    ast.Yield: _YIELD,
+    ast.YieldFrom: _YIELD,
+    ast.Nonlocal: _Unsupported(
+        "MS104",
+        "`nonlocal` is not supported in graph mode; return the new "
+        "value from the inner function instead.",
+        fix=nonlocal_fix,
+    ),
+    MATCH: _Unsupported(
+        "MS105", "`match` is not supported in graph mode; rewrite it as `if`/`elif`.", "match"
+    ),
+    ast.NamedExpr: _Unsupported(
+        "MS106",
+        "The walrus operator `:=` is not supported in graph mode; "
+        "assign the value in its own statement first.",
+    ),
+    ast.Import: _IMPORT,
+    ast.ImportFrom: _IMPORT,
+    ast.ClassDef: _Unsupported(
+        "MS108",
+        "Defining class `{name}` inside compiled code is not supported; define it at module level.",
+        "class",
+    ),
+    ast.AsyncFunctionDef: _Unsupported("MS109", _ASYNC, "async"),
+    ast.AsyncFor: _Unsupported("MS109", _ASYNC, "async"),
+    ast.AsyncWith: _Unsupported("MS109", _ASYNC, "async"),
+    ast.Await: _Unsupported("MS109", _ASYNC),
+}
+_UNSUPPORTED.pop(None, None)
+
+
 def _check_node(ctx: FunctionContext, node: ast.AST) -> Iterator[RawFinding]:
-    if isinstance(node, ast.stmt) and type(node).__name__ in ("Try", "TryStar"):
-        yield ctx.finding(
-            "MS101",
-            "`try` is not supported in graph mode; check the condition "
-            "explicitly or move this code out of compiled code.",
-            node,
-            rng=keyword_range(node, "try"),
-        )
-    elif isinstance(node, ast.Delete):
-        yield ctx.finding(
-            "MS102",
-            "`del` is not supported in graph mode; remove the statement.",
-            node,
-            rng=keyword_range(node, "del"),
-            fix=_del_fix(ctx, node),
-        )
-    elif isinstance(node, (ast.Yield, ast.YieldFrom)):
-        yield ctx.finding(
-            "MS103",
-            "`yield` is not supported in graph mode; return a tuple of the values instead.",
-            node,
-        )
-    elif isinstance(node, ast.Nonlocal):
-        yield ctx.finding(
-            "MS104",
-            "`nonlocal` is not supported in graph mode; return the new "
-            "value from the inner function instead.",
-            node,
-            fix=nonlocal_fix(ctx, node),
-        )
-    elif MATCH is not None and isinstance(node, MATCH):
-        yield ctx.finding(
-            "MS105",
-            "`match` is not supported in graph mode; rewrite it as `if`/`elif`.",
-            node,
-            rng=keyword_range(node, "match"),
-        )
-    elif isinstance(node, ast.NamedExpr):
-        yield ctx.finding(
-            "MS106",
-            "The walrus operator `:=` is not supported in graph mode; "
-            "assign the value in its own statement first.",
-            node,
-        )
-    elif isinstance(node, (ast.Import, ast.ImportFrom)):
-        yield ctx.finding(
-            "MS107",
-            "`import` is not supported inside compiled code; move it to the top of the module.",
-            node,
-        )
-    elif isinstance(node, ast.ClassDef):
-        yield ctx.finding(
-            "MS108",
-            f"Defining class `{node.name}` inside compiled code is not "
-            "supported; define it at module level.",
-            node,
-            rng=keyword_range(node, "class"),
-        )
-    elif isinstance(node, (ast.AsyncFunctionDef, ast.AsyncFor, ast.AsyncWith, ast.Await)):
-        yield ctx.finding(
-            "MS109",
-            "`async`/`await` is not supported in graph mode; use plain synchronous code.",
-            node,
-            rng=_async_range(node),
-        )
+    unsupported = _UNSUPPORTED.get(type(node))
+    if unsupported is not None:
+        yield unsupported.finding(ctx, node)
     elif isinstance(node, (ast.For, ast.While)) and node.orelse:
         yield from _loop_else(ctx, node)
     elif isinstance(node, (ast.Set, ast.SetComp)):
@@ -138,13 +156,6 @@ def _check_node(ctx: FunctionContext, node: ast.AST) -> Iterator[RawFinding]:
             "compiled code or with `ops.Complex`.",
             node,
         )
-
-
-def _async_range(node: ast.AST) -> Optional[Range]:
-    if isinstance(node, ast.Await):
-        return None
-    assert isinstance(node, ast.stmt)
-    return keyword_range(node, "async")
 
 
 def _loop_else(ctx: FunctionContext, node: ast.For | ast.While) -> Iterator[RawFinding]:
@@ -183,13 +194,6 @@ def _set_fix(ctx: FunctionContext, node: ast.Set) -> Optional[Fix]:
     text = ", ".join(p for p in parts if p is not None)
     text = f"({text},)" if len(parts) == 1 else f"({text})"
     return make_fix("Replace the set literal with a tuple", replace_node(node, text))
-
-
-def _del_fix(ctx: FunctionContext, node: ast.Delete) -> Optional[Fix]:
-    """Remove `del name` (only plain names: deleting a binding does not change a result)."""
-    if not all(isinstance(t, ast.Name) for t in node.targets) or not owns_lines(ctx.lines, node):
-        return None
-    return make_fix("Remove the `del` statement", replace_node(node, "pass"))
 
 
 def _lambda_defaults(ctx: FunctionContext, node: ast.expr) -> Iterator[RawFinding]:

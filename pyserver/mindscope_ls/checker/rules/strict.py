@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..model import RawFinding
 from ..walk import of_type
-from .base import FunctionContext
+from .base import FunctionContext, cacheable
 
 TO_NUMPY = frozenset({"numpy", "tolist"})  # besides `asnumpy`, which needs no type
 LIST_METHODS = frozenset({"sort", "remove"})
@@ -16,6 +16,7 @@ PYTHON_ONLY_BUILTINS = frozenset({"str", "repr", "type"})
 PYTHON_ONLY_MODULES = ("math.", "numpy.")
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     lists = _list_names(ctx.fn.node)
     for node in ctx.of(ast.Call, ast.Assign, ast.AugAssign, ast.AnnAssign):

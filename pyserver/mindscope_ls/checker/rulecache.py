@@ -1,0 +1,137 @@
+"""The findings of the function rules for one compiled function, kept between checks.
+
+An edit re-parses one top-level block; the functions of every other block keep their nodes, so
+their findings are taken from the previous check when nothing else they depend on changed: the
+level, the Tensor parameters, the module's names, the class (attributes, bases, positions),
+the classes the rules looked up, and (rarely) the rest of the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Optional, SupportsIndex, Union, overload
+
+from .classes import ClassTable, RecordingClassTable, same_lookups
+from .discovery import CompiledFunction
+from .memo import NodeMemo
+from .model import RawFinding
+from .rules import FUNCTION_RULES, FunctionContext
+from .rules.base import CACHEABLE
+
+Lookups = tuple[tuple[Optional[str], Optional[tuple[object, ...]]], ...]
+
+
+@dataclass(frozen=True)
+class _Entry:
+    findings: tuple[tuple[RawFinding, ...], ...]  # one per cacheable rule, in rule order
+    looked_up: Lookups  # classes the rules resolved, and their signatures
+    text: Optional[str]  # the whole text, when the rules read lines outside the function
+
+
+_RESULTS: NodeMemo[_Entry] = NodeMemo()
+
+
+@dataclass
+class Text:
+    """The checked text and its lines, as the rules see them."""
+
+    source: str
+    lines: list[str]
+    # `lines` splits at every line break `str.splitlines` knows, the parser only at "\n". When
+    # they differ, a line's number in `lines` moves with edits elsewhere: findings read from
+    # `lines` are then kept for this exact text only.
+    exact: bool
+    _tracked: Optional[_TrackedLines] = None
+
+    @classmethod
+    def of(cls, source: str) -> Text:
+        lines = source.splitlines()
+        breaks = source.count("\n") + (not source.endswith("\n"))
+        return cls(source, lines, len(lines) == breaks)
+
+    def tracked(self, start: int, stop: int) -> _TrackedLines:
+        """The lines, noting reads outside [start, stop) (0-based); one copy per check."""
+        if self._tracked is None:
+            self._tracked = _TrackedLines(self.lines)
+        self._tracked.watch(start, stop)
+        return self._tracked
+
+
+def function_findings(
+    fn: CompiledFunction, level: str, classes: ClassTable, text: Text
+) -> list[RawFinding]:
+    """What every function rule reports for `fn`, in rule order."""
+    source, lines = text.source, text.lines
+    deps = (
+        level,
+        frozenset(fn.tensor_params),
+        fn.module.path,
+        fn.module.env,
+        fn.cls.signature() if fn.cls is not None else None,
+    )
+
+    def valid(entry: _Entry) -> bool:
+        if entry.text is None and not text.exact:
+            return False
+        if entry.text is not None and entry.text != source:
+            return False
+        return same_lookups(classes, entry.looked_up)
+
+    entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
+    found: list[RawFinding] = []
+    cached = iter(entry.findings)
+    for rule in FUNCTION_RULES:
+        if rule in CACHEABLE:
+            found.extend(next(cached))
+        else:
+            found.extend(rule(FunctionContext(fn, fn.types(), level, classes, lines)))
+    return found
+
+
+def _run(fn: CompiledFunction, level: str, classes: ClassTable, text: Text) -> _Entry:
+    recording = RecordingClassTable(classes)
+    node = fn.node
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
+    ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
+    findings = tuple(tuple(rule(ctx)) for rule in FUNCTION_RULES if rule in CACHEABLE)
+    whole = tracked.outside or not text.exact
+    return _Entry(findings, tuple(recording.looked_up), text.source if whole else None)
+
+
+class _TrackedLines(list[str]):
+    """The file's lines, noting whether anything outside lines [start, stop) (0-based) is read."""
+
+    start = stop = 0
+    outside = False
+
+    def watch(self, start: int, stop: int) -> None:
+        self.start, self.stop, self.outside = start, stop, False
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: Union[SupportsIndex, slice]) -> Union[str, list[str]]:
+        if isinstance(index, slice):
+            begin, end, _ = index.indices(len(self))
+            if begin < self.start or end > self.stop:
+                self.outside = True
+        else:
+            at = index.__index__()
+            if not self.start <= (at if at >= 0 else at + len(self)) < self.stop:
+                self.outside = True
+        return super().__getitem__(index)
+
+    def __iter__(self) -> Iterator[str]:
+        self.outside = True
+        return super().__iter__()
+
+    def __reversed__(self) -> Iterator[str]:
+        self.outside = True
+        return super().__reversed__()
+
+    def __contains__(self, item: object) -> bool:
+        self.outside = True
+        return super().__contains__(item)
