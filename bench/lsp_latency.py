@@ -1,6 +1,7 @@
 """LSP latency and memory: MindScope against jedi-language-server, same files, same run.
 
 usage: python bench/lsp_latency.py [--repeat 20] [--sizes 600,3000] [--only mindscope]
+       [--baseline OTHER_CHECKOUT/pyserver]
 
 A real LSP client (pytest-lsp's, with VS Code's recorded client capabilities) starts each
 server over stdio, opens a generated MindSpore model file and types as a user does: each
@@ -11,6 +12,12 @@ is deleted afterwards. Completion is asked at the trigger `.` after `nn.`, `ops.
 after a keystroke. Per row: the first request (the very first one after start-up is `cold`),
 warm p50/p95 and the item count; per server: the peak RSS of the process tree (the sum of
 each process's VmHWM, sampled while it runs, so helpers that exit are counted too).
+
+Two clocks per request, both started when the request is sent (after its keystrokes):
+`recv`, when the response's bytes arrive, and `total`, when this Python client has decoded
+them into lsprotocol objects. VS Code decodes JSON natively (~1 ms for the ~190 KB of `ops.`);
+this client builds a Python object per item (tens of ms for `ops.`'s ~1,500 on a busy
+machine), the same for every server.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import argparse
 import asyncio
 import contextlib
 import os
+import re
 import statistics
 import sys
 import tempfile
@@ -237,7 +245,9 @@ def hover_sites(text: str) -> list[types.Position]:
 @dataclass
 class Row:
     first: float = 0.0
+    first_recv: float = 0.0
     warm: list[float] = field(default_factory=list)
+    warm_recv: list[float] = field(default_factory=list)
     items: int = 0
 
 
@@ -247,6 +257,42 @@ class Result:
     rows: dict[str, Row] = field(default_factory=dict)
     rss_mb: float = 0.0
     cold: float = 0.0  # the first request after start-up
+    cold_recv: float = 0.0
+
+
+_RESPONSE_ID = re.compile(rb'"id":\s*"([^"]*)"')
+_PROBED = ("textDocument/completion", "textDocument/hover")
+
+
+class Arrivals:
+    """When each probed response's bytes arrived, before the client decodes them (the hooks
+    sit on the client's outgoing messages and on the stream its reader reads)."""
+
+    def __init__(self, client: LanguageClient) -> None:
+        self.last_id = ""
+        self.arrived: dict[str, float] = {}
+        assert client._server is not None and client._server.stdout is not None
+        stream = client._server.stdout
+        read, send = stream.readexactly, client.protocol._send_data
+
+        async def readexactly(n: int) -> bytes:
+            body = await read(n)
+            found = _RESPONSE_ID.search(body, 0, 400)
+            if found:
+                self.arrived[found.group(1).decode()] = time.perf_counter()
+            return body
+
+        def send_data(data: object) -> None:
+            if getattr(data, "method", None) in _PROBED:
+                self.last_id = str(getattr(data, "id", ""))
+            send(data)
+
+        stream.readexactly = readexactly  # type: ignore[method-assign]
+        client.protocol._send_data = send_data  # type: ignore[method-assign]
+
+    def since(self, start: float) -> float:
+        """Seconds from `start` to the arrival of the latest probed request's response."""
+        return self.arrived.pop(self.last_id, time.perf_counter()) - start
 
 
 class Session:
@@ -254,6 +300,7 @@ class Session:
 
     def __init__(self, client: LanguageClient, uri: str, text: str) -> None:
         self.client, self.uri, self.text, self.version = client, uri, text, 1
+        self.arrivals = Arrivals(client)
 
     def _change(self, change: types.TextDocumentContentChangeEvent) -> None:
         self.version += 1
@@ -303,7 +350,10 @@ COMPLETIONS = {
 }
 
 
-async def _completion_probe(session: Session, site: int, probe: str) -> tuple[float, int]:
+Probe = tuple[float, float, int]  # total and recv seconds, items
+
+
+async def _completion_probe(session: Session, site: int, probe: str) -> Probe:
     session.type_line(site, probe)
     start = time.perf_counter()
     result = await asyncio.wait_for(
@@ -322,10 +372,10 @@ async def _completion_probe(session: Session, site: int, probe: str) -> tuple[fl
     elapsed = time.perf_counter() - start
     session.delete_line(site)
     items = result.items if isinstance(result, types.CompletionList) else result or []
-    return elapsed, len(items)
+    return elapsed, session.arrivals.since(start), len(items)
 
 
-async def _hover_probe(session: Session, site: int, at: types.Position) -> tuple[float, int]:
+async def _hover_probe(session: Session, site: int, at: types.Position) -> Probe:
     session.type_line(site, "        # ")  # a keystroke or two elsewhere, then a hover
     shifted = types.Position(line=at.line + (at.line >= site), character=at.character)
     start = time.perf_counter()
@@ -337,7 +387,7 @@ async def _hover_probe(session: Session, site: int, at: types.Position) -> tuple
     )
     elapsed = time.perf_counter() - start
     session.delete_line(site)
-    return elapsed, int(result is not None)
+    return elapsed, session.arrivals.since(start), int(result is not None)
 
 
 def _tree(pid: int) -> list[int]:
@@ -366,11 +416,18 @@ async def _sample_rss(pid: int, peaks: dict[int, int], stop: asyncio.Event) -> N
             await asyncio.wait_for(stop.wait(), 0.05)
 
 
-async def measure(command: list[str], path: Path, repeat: int) -> Result:
+async def measure(
+    command: list[str], path: Path, repeat: int, env: Optional[dict[str, str]] = None
+) -> Result:
     text = path.read_text()
     result = Result()
     client = make_test_lsp_client()
-    await client.start_io(*command)
+
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
+    def on_register(params: types.RegistrationParams) -> None:
+        """Accepts what a server registers (file watchers), as VS Code does."""
+
+    await client.start_io(*command, env=env)
     assert client._server is not None
     peaks: dict[int, int] = {}
     stop = asyncio.Event()
@@ -394,10 +451,10 @@ async def measure(command: list[str], path: Path, repeat: int) -> Result:
     session = Session(client, path.as_uri(), text)
     sites, hovers = construct_sites(text), hover_sites(text)
 
-    def completion(probe: str) -> Callable[[int], Awaitable[tuple[float, int]]]:
+    def completion(probe: str) -> Callable[[int], Awaitable[Probe]]:
         return lambda i: _completion_probe(session, sites[i % len(sites)], probe)
 
-    def hover(i: int) -> Awaitable[tuple[float, int]]:
+    def hover(i: int) -> Awaitable[Probe]:
         return _hover_probe(session, sites[(i + 1) % len(sites)], hovers[i % len(hovers)])
 
     probes = {name: completion(probe) for name, probe in COMPLETIONS.items()}
@@ -405,12 +462,14 @@ async def measure(command: list[str], path: Path, repeat: int) -> Result:
     for name, probe in probes.items():
         row = result.rows[name] = Row()
         for i in range(repeat + 1):
-            elapsed, row.items = await probe(i)
+            elapsed, recv, row.items = await probe(i)
             if i == 0:
-                row.first = elapsed
-                result.cold = result.cold or elapsed
+                row.first, row.first_recv = elapsed, recv
+                if not result.cold:
+                    result.cold, result.cold_recv = elapsed, recv
             else:
                 row.warm.append(elapsed)
+                row.warm_recv.append(recv)
         print(f"  {path.name} {command[-1]} {name}: first {row.first * 1e3:.0f} ms", flush=True)
     stop.set()
     await sampler
@@ -425,36 +484,45 @@ def _p95(values: list[float]) -> float:
 
 
 def report(lines: int, results: dict[str, Result]) -> None:
-    print(f"\n== {lines}-line model file ==")
+    print(f"\n== {lines}-line model file (ms; recv: response received, total: and decoded) ==")
     print(
-        f"{'request':<10} {'server':<10} {'first ms':>9} {'p50 ms':>8} {'p95 ms':>8} {'items':>6}"
+        f"{'request':<10} {'server':<10} {'first':>7} {'recv':>7} {'recv p50':>9} "
+        f"{'recv p95':>9} {'p50':>7} {'p95':>7} {'items':>6}"
     )
     names = next(iter(results.values())).rows
     for name in names:
         for server, res in results.items():
             row = res.rows[name]
             print(
-                f"{name:<10} {server:<10} {row.first * 1e3:9.1f} "
-                f"{statistics.median(row.warm) * 1e3:8.1f} {_p95(row.warm) * 1e3:8.1f} "
+                f"{name:<10} {server:<10} {row.first * 1e3:7.1f} {row.first_recv * 1e3:7.1f} "
+                f"{statistics.median(row.warm_recv) * 1e3:9.1f} {_p95(row.warm_recv) * 1e3:9.1f} "
+                f"{statistics.median(row.warm) * 1e3:7.1f} {_p95(row.warm) * 1e3:7.1f} "
                 f"{row.items:6d}"
             )
     for server, res in results.items():
         print(
             f"{server:<10} start-up {res.startup * 1e3:7.0f} ms, cold first request "
-            f"{res.cold * 1e3:8.1f} ms, peak RSS (tree) {res.rss_mb:6.0f} MB"
+            f"{res.cold * 1e3:8.1f} ms (recv {res.cold_recv * 1e3:.1f}), "
+            f"peak RSS (tree) {res.rss_mb:6.0f} MB"
         )
     ours, peer = results.get("mindscope"), results.get("jedi-ls")
     if ours and peer:
         print(f"cold ratio jedi-ls / mindscope: {peer.cold / ours.cold:.0f}x")
 
 
-async def run(sizes: list[int], repeat: int, only: Optional[str]) -> None:
+async def run(
+    sizes: list[int], repeat: int, only: Optional[str], baseline: Optional[str] = None
+) -> None:
     print(f"{repeat} warm requests per row; python {sys.version.split()[0]}, pid {os.getpid()}")
     with tempfile.TemporaryDirectory(prefix="lsp-latency-") as folder:
         for lines in sizes:
             path = Path(folder) / f"model_{lines}.py"
             path.write_text(model_source(lines))
             results = {}
+            if baseline:
+                # Another checkout's server (its `pyserver` folder) first, for before/after.
+                env = {**os.environ, "PYTHONPATH": baseline}
+                results["baseline"] = await measure(SERVERS["mindscope"], path, repeat, env)
             for server, command in SERVERS.items():
                 if only is None or only == server:
                     results[server] = await measure(command, path, repeat)
@@ -466,9 +534,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=20)
     parser.add_argument("--sizes", default="600,3000")
     parser.add_argument("--only", choices=list(SERVERS))
+    parser.add_argument("--baseline", help="the pyserver folder of another checkout, run too")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    asyncio.run(run(sizes, args.repeat, args.only))
+    asyncio.run(run(sizes, args.repeat, args.only, args.baseline))
 
 
 if __name__ == "__main__":

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import ast
+import json
 from functools import lru_cache
 from typing import Any, NamedTuple, Optional
 
 import attrs
 from lsprotocol import types
-from lsprotocol.converters import get_converter
 
 from mindscope_ls.catalogue.model import Catalogue, Entry
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, Value
@@ -24,7 +24,6 @@ KIND = {
 NOT_IN_GRAPH = "not in graph mode"
 DEPRECATED = "deprecated"
 _DETAIL_WIDTH = 48
-_CONVERTER = get_converter()
 
 
 def short_name(public: str) -> str:
@@ -43,31 +42,69 @@ def describe(value: Optional[Value]) -> Optional[str]:
     return None
 
 
-def entry_item(name: str, entry: Entry, compiled: bool, group: int = 0) -> types.CompletionItem:
+def entry_item(
+    cat: Catalogue, name: str, entry: Entry, compiled: bool, group: int = 0
+) -> types.CompletionItem:
     """One member: deprecated and (in compiled code) graph-unusable APIs rank last, tagged."""
+    found = entry_json(cat, name, entry, compiled, group)
+    details = found.get("labelDetails")
+    return types.CompletionItem(
+        label=name,
+        kind=types.CompletionItemKind(found["kind"]),
+        tags=[types.CompletionItemTag(tag) for tag in found.get("tags", ())] or None,
+        label_details=types.CompletionItemLabelDetails(**details) if details else None,
+        sort_text=found["sortText"],
+        data=found.get("data"),
+    )
+
+
+def entry_json(
+    cat: Catalogue, name: str, entry: Entry, compiled: bool, group: int = 0
+) -> dict[str, Any]:
+    """`entry_item` as the JSON sent: built directly, as `ops.` lists ~1,500 of them. Lean:
+    `detail` and the documentation come with `completionItem/resolve`, and `data` is the
+    entry's number (`entry_of`)."""
     notes: list[str] = []
-    tags: list[types.CompletionItemTag] = []
+    item: dict[str, Any] = {"label": name}
     if compiled and entry.graph is False:
         group += 3
         notes.append(NOT_IN_GRAPH)
     if entry.is_deprecated:
         group += 6
-        tags.append(types.CompletionItemTag.Deprecated)
+        item["tags"] = [types.CompletionItemTag.Deprecated.value]
         notes.append(DEPRECATED)
     signature = entry.signature or ""
     if len(signature) > _DETAIL_WIDTH:
         signature = signature[: _DETAIL_WIDTH - 2] + "…)"
-    return types.CompletionItem(
-        label=name,
-        kind=KIND.get(entry.kind, types.CompletionItemKind.Value),
-        tags=tags or None,
-        label_details=types.CompletionItemLabelDetails(
-            detail=signature or None, description=", ".join(notes) or None
-        ),
-        detail=short_name(entry.public),
-        sort_text=f"{group:02d}{name.lower()}",
-        data={"ident": entry.ident},
-    )
+    details = {"detail": signature or None, "description": ", ".join(notes) or None}
+    label_details = {key: value for key, value in details.items() if value}
+    if label_details:
+        item["labelDetails"] = label_details
+    item["kind"] = KIND.get(entry.kind, types.CompletionItemKind.Value).value
+    item["sortText"] = f"{group:02d}{name.lower()}"
+    number = _numbers(cat).get(entry.ident)
+    if number is not None:
+        item["data"] = number
+    return item
+
+
+@lru_cache(maxsize=4)
+def _idents(cat: Catalogue) -> tuple[str, ...]:
+    return tuple(cat.records)
+
+
+@lru_cache(maxsize=4)
+def _numbers(cat: Catalogue) -> dict[str, int]:
+    return {ident: number for number, ident in enumerate(_idents(cat))}
+
+
+def entry_of(cat: Catalogue, data: Any) -> Optional[Entry]:
+    """The entry an item's `data` names (a number from `entry_item`, or `{"ident": …}`)."""
+    if isinstance(data, int) and not isinstance(data, bool):
+        idents = _idents(cat)
+        return cat.entry(idents[data]) if 0 <= data < len(idents) else None
+    ident = data.get("ident") if isinstance(data, dict) else None
+    return cat.entry(ident) if isinstance(ident, str) else None
 
 
 class Listing(NamedTuple):
@@ -84,9 +121,16 @@ def namespace_items(cat: Catalogue, namespace: str, compiled: bool) -> list[type
 
 
 @lru_cache(maxsize=64)
-def namespace_json(listing: Listing) -> tuple[dict[str, Any], ...]:
-    """The same items as JSON-ready dicts, serialized once: `ops.` lists ~1,500 of them."""
-    return tuple(_CONVERTER.unstructure(item) for item in _namespace_items(*listing))
+def namespace_json(listing: Listing) -> str:
+    """The `CompletionList` of a listing as JSON text, encoded once: `ops.` lists ~1,500 items
+    (ASCII only, as the message's Content-Length counts characters)."""
+    cat, namespace, compiled = listing
+    items = []
+    for name, ident in (cat.members(namespace) or {}).items():
+        entry = cat.entry(ident)
+        if entry is not None:
+            items.append(entry_json(cat, name, entry, compiled))
+    return json.dumps({"isIncomplete": False, "items": items}, separators=(",", ":"))
 
 
 @lru_cache(maxsize=64)
@@ -97,7 +141,7 @@ def _namespace_items(
     for name, ident in (cat.members(namespace) or {}).items():
         entry = cat.entry(ident)
         if entry is not None:
-            items.append(entry_item(name, entry, compiled))
+            items.append(entry_item(cat, name, entry, compiled))
     return tuple(items)
 
 
@@ -127,8 +171,17 @@ def self_items(
                 insert_text=stmt.name,
             )
     if inferencer.is_cell_class(node):
-        for item in namespace_items(inferencer.cat, "mindspore.nn.Cell", compiled):
-            if item.label not in items:
-                rank = int((item.sort_text or "00")[:2]) + 2
-                items[item.label] = attrs.evolve(item, sort_text=f"{rank:02d}{item.label.lower()}")
+        for item in _cell_api_items(inferencer.cat, compiled):
+            items.setdefault(item.label, item)
     return list(items.values())
+
+
+@lru_cache(maxsize=8)
+def _cell_api_items(cat: Catalogue, compiled: bool) -> tuple[types.CompletionItem, ...]:
+    """`nn.Cell`'s members, ranked after the class's own attributes and methods."""
+    return tuple(
+        attrs.evolve(
+            item, sort_text=f"{int((item.sort_text or '00')[:2]) + 2:02d}{item.label.lower()}"
+        )
+        for item in namespace_items(cat, "mindspore.nn.Cell", compiled)
+    )

@@ -5,7 +5,8 @@ for everything else. Plain functions from (source, position) to LSP items.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Optional
 
@@ -16,11 +17,36 @@ from mindscope_ls.apiitems import Listing, namespace_items, self_items
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.catalogue.model import Catalogue
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, members_namespace
-from mindscope_ls.sourcemodel import model_around
-from mindscope_ls.textscan import dot_context
+from mindscope_ls.layerstats.context import layer_ranked  # layer context ranking
+from mindscope_ls.snippets import snippet_items  # snippets
+from mindscope_ls.sourcemodel import for_document, model_around
+from mindscope_ls.textscan import dot_context, lines_of
+from mindscope_ls.warmup import wanting_jedi
 
-# jedi keeps global caches and is not thread-safe: the warm-up thread and requests share a lock.
-JEDI_LOCK = threading.Lock()
+
+class JediLock:
+    """jedi keeps global caches and is not thread-safe: the warm-up and requests share this
+    lock. Taking it tells the warm-up, which pauses while the user is active but holds the
+    lock meanwhile, to finish instead (`warmup.wanting_jedi`)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> JediLock:
+        with wanting_jedi():
+            self._lock.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._lock.release()
+
+    @contextmanager
+    def for_warm_up(self) -> Iterator[None]:
+        with self._lock:
+            yield
+
+
+JEDI_LOCK = JediLock()
 
 _KIND_BY_JEDI_TYPE = {
     "module": types.CompletionItemKind.Module,
@@ -43,11 +69,15 @@ def _project(root: Optional[str]) -> Optional[jedi.Project]:
 
 @dataclass(frozen=True)
 class Answer:
-    """Completion items; `listing` when they are exactly a namespace's cached listing, which
-    the server then sends pre-serialized (`apiitems.namespace_json`)."""
+    """Completion items; or `listing` when they are exactly a namespace's cached listing,
+    which the server sends as JSON encoded once (`apiitems.namespace_json`)."""
 
-    items: Sequence[types.CompletionItem]
+    found: Sequence[types.CompletionItem] = ()
     listing: Optional[Listing] = None
+
+    @property
+    def items(self) -> Sequence[types.CompletionItem]:
+        return namespace_items(*self.listing) if self.listing is not None else self.found
 
 
 def complete(
@@ -69,8 +99,22 @@ def answer(
     path: Optional[str],
     root: Optional[str] = None,
     catalogue: Optional[Catalogue] = None,
+    doc: Optional[str] = None,
 ) -> Answer:
-    lines = source.splitlines() or [""]
+    """`doc` names the document (its URI), whose previous parse is reused."""
+    with for_document(doc):
+        return _answer(source, line, character, path, root, catalogue)
+
+
+def _answer(
+    source: str,
+    line: int,
+    character: int,
+    path: Optional[str],
+    root: Optional[str],
+    catalogue: Optional[Catalogue],
+) -> Answer:
+    lines = lines_of(source) or ("",)
     if line >= len(lines) + 1:
         return Answer(())
     text_line = lines[line] if line < len(lines) else ""
@@ -80,7 +124,10 @@ def answer(
         known = mindspore_answer(source, line, column, cat)
         if known is not None:
             return known
-    return Answer(jedi_items(source, line, column, path, root))
+    # >>> snippets (snippets.py): offered where a statement starts, after jedi's names
+    snippets = snippet_items(source, line, column)
+    # <<< snippets
+    return Answer([*jedi_items(source, line, column, path, root), *snippets])
 
 
 def mindspore_items(
@@ -104,7 +151,12 @@ def mindspore_answer(source: str, line: int, column: int, cat: Catalogue) -> Opt
         if namespace is None:
             return None
         listing = Listing(cat, namespace, compiled)
-        return Answer(namespace_items(*listing), listing)
+        # >>> layer context (layerstats/context.py): its own items, not the cached listing
+        ranked = layer_ranked(inferencer, scope, listing, source, line, column)
+        if ranked is not None:
+            return Answer(ranked)
+        # <<< layer context
+        return Answer(listing=listing)
     if isinstance(value, LocalClass) and value.instance:
         return Answer(self_items(inferencer, value.node, compiled))
     return None
@@ -114,12 +166,18 @@ def jedi_items(
     source: str, line: int, column: int, path: Optional[str], root: Optional[str]
 ) -> list[types.CompletionItem]:
     with JEDI_LOCK:
-        script = jedi.Script(source, path=path, project=_project(root))
-        try:
-            found = script.complete(line + 1, column)
-        except Exception:  # jedi raises on some half-typed code; a user typing is not an error
-            return []
-        return [_to_item(c, index) for index, c in enumerate(found)]
+        return _jedi_complete(source, line, column, path, root)
+
+
+def _jedi_complete(
+    source: str, line: int, column: int, path: Optional[str], root: Optional[str]
+) -> list[types.CompletionItem]:
+    script = jedi.Script(source, path=path, project=_project(root))
+    try:
+        found = script.complete(line + 1, column)
+    except Exception:  # jedi raises on some half-typed code; a user typing is not an error
+        return []
+    return [_to_item(c, index) for index, c in enumerate(found)]
 
 
 def _to_item(completion: Any, index: int) -> types.CompletionItem:
@@ -133,11 +191,9 @@ def _to_item(completion: Any, index: int) -> types.CompletionItem:
     )
 
 
-def warm_up(root: Optional[str]) -> None:
-    """Loads the catalogue and warms jedi on the standard library, off the request path.
-
-    MindSpore names come from the catalogue, so jedi never has to parse MindSpore itself.
-    """
-    catalogue_for()
+def warm_jedi(root: Optional[str]) -> None:
+    """Warms jedi on the standard library (`warmup.py` runs it last, out of the way). MindSpore
+    names come from the catalogue, so jedi never has to parse MindSpore itself."""
     lines = WARM_UP_SOURCE.splitlines()
-    complete(WARM_UP_SOURCE, 1, len(lines[1]), None, root)
+    with JEDI_LOCK.for_warm_up():  # quietly: this is the work that pauses for the others
+        _jedi_complete(WARM_UP_SOURCE, 1, len(lines[1]), None, root)

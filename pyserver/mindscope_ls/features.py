@@ -3,79 +3,94 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Optional
+from dataclasses import dataclass
+from typing import Any, Optional, Union
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.workspace import TextDocument
-from pygls.workspace.position_codec import ServerTextPosition
 
+from mindscope_ls import warmup
 from mindscope_ls.apiitems import namespace_json
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.completion import answer
-from mindscope_ls.hover import entry_markdown, hover, signature_help
+from mindscope_ls.hover import hover, resolve_item, signature_help
+from mindscope_ls.notebooks import cell_view, to_cell
+from mindscope_ls.sourcemodel import for_document
+from mindscope_ls.transport import Encoded, MindScopeProtocol
 
 
-def _document(
-    ls: LanguageServer, uri: str, position: types.Position
-) -> tuple[TextDocument, ServerTextPosition]:
+@dataclass(frozen=True)
+class At:
+    """A request's position in the program it belongs to: the document, or for a notebook
+    cell the notebook's cells joined (`offset`: the cell's first line in it)."""
+
+    source: str
+    line: int
+    character: int  # code points (LSP counts UTF-16 units)
+    path: Optional[str]
+    doc: str  # names the program for the parse cache
+    offset: int = 0
+
+
+def request_at(ls: LanguageServer, uri: str, position: types.Position) -> At:
     document = ls.workspace.get_text_document(uri)
-    # LSP counts UTF-16 units; the analysis counts code points.
-    return document, document.position_codec.position_from_client_units(document.lines, position)
+    at = document.position_codec.position_from_client_units(document.lines, position)
+    view = cell_view(ls.workspace, uri)
+    if view is None:
+        return At(document.source, at.line, at.character, document.path, uri)
+    line = at.line + view.offset
+    return At(view.source, line, at.character, document.path, view.key, view.offset)
 
 
-class Serialized:
-    """A result already in JSON form: sent as is, not walked again by the converter."""
+def _complete(at: At, root: Optional[str], encoded: bool) -> Union[Encoded, types.CompletionList]:
+    found = answer(at.source, at.line, at.character, at.path, root, doc=at.doc)
+    if found.listing is not None and encoded:
+        return Encoded(namespace_json(found.listing))
+    items = to_cell(list(found.items), at.offset) if at.offset else list(found.items)
+    return types.CompletionList(is_incomplete=False, items=items)
 
-    def __init__(self, payload: dict[str, Any]) -> None:
-        self.payload = payload
+
+def _hover(at: At) -> Optional[types.Hover]:
+    cat = catalogue_for()
+    if cat is None:
+        return None
+    with for_document(at.doc):
+        return hover(at.source, at.line, at.character, cat)
 
 
-def _accept_serialized(server: LanguageServer) -> bool:
-    """Teaches the server's converter to send `Serialized` as is; False if it cannot."""
-    converter = getattr(server.protocol, "_converter", None)
-    if converter is None or not hasattr(converter, "register_unstructure_hook"):
-        return False
-    converter.register_unstructure_hook(Serialized, lambda value: value.payload)
-    return True
+def _signature_help(at: At) -> Optional[types.SignatureHelp]:
+    cat = catalogue_for()
+    if cat is None:
+        return None
+    with for_document(at.doc):
+        return signature_help(at.source, at.line, at.character, cat)
 
 
 def register(server: LanguageServer) -> None:
     """Adds the language features to `server` (a MindScopeServer, which has `root`)."""
-    serialized = _accept_serialized(server)
+    # Pre-encoded namespace listings need the protocol that sends them as they are.
+    encoded = isinstance(server.protocol, MindScopeProtocol)
 
     @server.feature(
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
     )
     async def on_completion(ls: Any, params: types.CompletionParams) -> Any:
-        document, at = _document(ls, params.text_document.uri, params.position)
-        # jedi is synchronous: a worker thread keeps the server answering meanwhile.
-        found = await asyncio.to_thread(
-            answer, document.source, at.line, at.character, document.path, ls.root
-        )
-        if found.listing is not None and serialized:
-            return Serialized({"isIncomplete": False, "items": namespace_json(found.listing)})
-        return types.CompletionList(is_incomplete=False, items=list(found.items))
+        with warmup.serving():
+            at = request_at(ls, params.text_document.uri, params.position)
+            # jedi is synchronous: a worker thread keeps the server answering meanwhile.
+            return await asyncio.to_thread(_complete, at, ls.root, encoded)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def on_resolve(ls: Any, item: types.CompletionItem) -> types.CompletionItem:
-        ident = item.data.get("ident") if isinstance(item.data, dict) else None
-        cat = catalogue_for() if ident else None
-        entry = cat.entry(ident) if cat and ident else None
-        if cat is not None and entry is not None:
-            item.documentation = types.MarkupContent(
-                kind=types.MarkupKind.Markdown, value=entry_markdown(cat, entry)
-            )
-        return item
+        cat = catalogue_for() if item.data is not None else None
+        return resolve_item(cat, item) if cat is not None else item
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: Any, params: types.HoverParams) -> Optional[types.Hover]:
-        document, at = _document(ls, params.text_document.uri, params.position)
-        cat = await asyncio.to_thread(catalogue_for)
-        if cat is None:
-            return None
-        return await asyncio.to_thread(hover, document.source, at.line, at.character, cat)
+        with warmup.serving():
+            at = request_at(ls, params.text_document.uri, params.position)
+            return await asyncio.to_thread(_hover, at)
 
     @server.feature(
         types.TEXT_DOCUMENT_SIGNATURE_HELP,
@@ -84,8 +99,6 @@ def register(server: LanguageServer) -> None:
     async def on_signature_help(
         ls: Any, params: types.SignatureHelpParams
     ) -> Optional[types.SignatureHelp]:
-        document, at = _document(ls, params.text_document.uri, params.position)
-        cat = await asyncio.to_thread(catalogue_for)
-        if cat is None:
-            return None
-        return await asyncio.to_thread(signature_help, document.source, at.line, at.character, cat)
+        with warmup.serving():
+            at = request_at(ls, params.text_document.uri, params.position)
+            return await asyncio.to_thread(_signature_help, at)

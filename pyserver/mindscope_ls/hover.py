@@ -9,7 +9,7 @@ from typing import Optional
 
 from lsprotocol import types
 
-from mindscope_ls.apiitems import describe, short_name
+from mindscope_ls.apiitems import describe, entry_of, short_name
 from mindscope_ls.catalogue import docparse
 from mindscope_ls.catalogue.model import Catalogue, Entry
 from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, LocalFunction, Value
@@ -38,6 +38,17 @@ def entry_markdown(cat: Catalogue, entry: Entry, title: Optional[str] = None) ->
     if url:
         parts.append(f"[MindSpore {cat.version} documentation]({url})")
     return "\n\n".join(parts)
+
+
+def resolve_item(cat: Catalogue, item: types.CompletionItem) -> types.CompletionItem:
+    """What `completionItem/resolve` adds to a catalogue item: where it lives, its docs."""
+    entry = entry_of(cat, item.data)
+    if entry is not None:
+        item.detail = item.detail or short_name(entry.public)
+        item.documentation = types.MarkupContent(
+            kind=types.MarkupKind.Markdown, value=entry_markdown(cat, entry)
+        )
+    return item
 
 
 def hover(source: str, line: int, character: int, cat: Catalogue) -> Optional[types.Hover]:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Optional, Union
 
 from mindscope_ls.catalogue.model import Catalogue, Entry
-from mindscope_ls.sourcemodel import FunctionNode, SourceModel, statements
+from mindscope_ls.sourcemodel import FunctionNode, SourceModel, bound_names, statements
 
 TENSOR = "mindspore.Tensor"
 PARAMETER = "mindspore.Parameter"
@@ -41,12 +41,14 @@ class LocalClass:
 
     node: ast.ClassDef
     instance: bool
+    shift: int = 0  # lines to add to the node's (see `SourceModel`)
 
 
 @dataclass(frozen=True)
 class LocalFunction:
     node: FunctionNode
     owner: Optional[ast.ClassDef]  # a method: calls on `self.` resolve through it
+    shift: int = 0
 
 
 Value = Union[Api, Instance, LocalClass, LocalFunction]
@@ -58,7 +60,8 @@ class Scope:
 
     cls: Optional[ast.ClassDef]
     func: Optional[FunctionNode]
-    line: int  # 1-based; only bindings before it count
+    line: int  # 1-based, as the scope's nodes number lines; only bindings before it count
+    shift: int = 0  # add to `line` for the line in the file now (see `SourceModel`)
 
 
 class Inferencer:
@@ -73,8 +76,8 @@ class Inferencer:
 
     # -- entry points -------------------------------------------------------------------
     def scope_at(self, line: int) -> Scope:
-        cls, func = self.model.scopes_at(line)
-        return Scope(cls, func, line)
+        cls, func, shift = self.model.locate(line)
+        return Scope(cls, func, line - shift, shift)
 
     def infer(self, expr: ast.expr, scope: Scope) -> Optional[Value]:
         if self._depth > _MAX_DEPTH:
@@ -94,7 +97,7 @@ class Inferencer:
             return True
         for decorator in func.decorator_list:
             target = decorator.func if isinstance(decorator, ast.Call) else decorator
-            value = self.infer(target, Scope(None, None, func.lineno))
+            value = self.infer(target, Scope(None, None, func.lineno, scope.shift))
             if isinstance(value, Api) and value.entry.public == JIT:
                 return True
         return False
@@ -108,7 +111,7 @@ class Inferencer:
 
     def _is_cell_class(self, node: ast.ClassDef) -> bool:
         for base in node.bases:
-            value = self.infer(base, Scope(None, None, node.lineno))
+            value = self.infer(base, Scope(None, None, node.lineno, self.model.shift_of(node)))
             if isinstance(value, Api) and (value.entry.public == CELL or value.entry.is_cell):
                 return True
             local = value.node if isinstance(value, LocalClass) else None
@@ -138,17 +141,20 @@ class Inferencer:
                         found[target] = (value, method)
         return found
 
-    def attribute_value(self, node: ast.ClassDef, name: str) -> Optional[Value]:
+    def attribute_value(
+        self, node: ast.ClassDef, name: str, shift: Optional[int] = None
+    ) -> Optional[Value]:
+        shift = self.model.shift_of(node) if shift is None else shift
         binding = self.self_attributes(node).get(name)
         if binding is not None:
             value, method = binding
-            scope = Scope(node, method, getattr(value, "lineno", method.lineno))
+            scope = Scope(node, method, getattr(value, "lineno", method.lineno), shift)
             if isinstance(value, _Annotation):
                 return self.annotated(value.expr, scope)
             return self.infer(value, scope) if isinstance(value, ast.expr) else None
         for item in node.body:
             if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name == name:
-                return LocalFunction(item, node)
+                return LocalFunction(item, node, shift)
         return self._inherited(node, name)
 
     def annotated(self, annotation: ast.expr, scope: Scope) -> Optional[Value]:
@@ -174,7 +180,7 @@ class Inferencer:
         if isinstance(value, Api) and value.entry.kind == "class":
             return Instance(value.entry)
         if isinstance(value, LocalClass):
-            return LocalClass(value.node, instance=True)
+            return LocalClass(value.node, True, value.shift)
         return None
 
     # -- expressions ---------------------------------------------------------------------
@@ -210,10 +216,11 @@ class Inferencer:
             if found is not _MISSING:
                 return found  # type: ignore[return-value]
         # From inside a function, a module-level name may be bound anywhere in the module.
-        cut = scope.line if scope.func is None else 1 << 30
-        binding = _last_binding(self.model.tree.body, name, cut)
+        cut = scope.line + scope.shift if scope.func is None else 1 << 30
+        binding = self._module_binding(name, cut)
         if binding is not None:
-            return self._binding(binding, Scope(None, None, binding.lineno))
+            shift = self.model.shift_of(binding)
+            return self._binding(binding, Scope(None, None, binding.lineno, shift))
         imported = self.model.imports.get(name)
         if imported is not None:
             return self._path(imported.path)
@@ -227,18 +234,18 @@ class Inferencer:
     def _local(self, name: str, scope: Scope) -> object:
         func = scope.func
         assert func is not None
-        binding = _last_binding(func.body, name, scope.line, nested=True)
+        binding = _last_binding(func.body, name, scope.line)
         if binding is not None:
-            return self._binding(binding, Scope(scope.cls, func, binding.lineno))
+            return self._binding(binding, Scope(scope.cls, func, binding.lineno, scope.shift))
         args = func.args
         params = [*args.posonlyargs, *args.args, *args.kwonlyargs]
         for index, arg in enumerate(params):
             if arg.arg != name:
                 continue
             if arg.annotation is not None:
-                return self.annotated(arg.annotation, Scope(None, None, func.lineno))
+                return self.annotated(arg.annotation, Scope(None, None, func.lineno, scope.shift))
             if index == 0 and scope.cls is not None and not _is_static(func):
-                return LocalClass(scope.cls, instance=True)
+                return LocalClass(scope.cls, True, scope.shift)
             if self.is_compiled(scope):
                 return self._tensor()  # construct / @jit arguments are Tensors
             return None
@@ -250,10 +257,19 @@ class Inferencer:
         if isinstance(binding, ast.Assign):
             return self.infer(binding.value, scope)
         if isinstance(binding, ast.ClassDef):
-            return LocalClass(binding, instance=False)
+            return LocalClass(binding, False, scope.shift)
         if isinstance(binding, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            return LocalFunction(binding, None)
+            return LocalFunction(binding, None, scope.shift)
         return None
+
+    def _module_binding(self, name: str, before: int) -> Optional[ast.stmt]:
+        """The last top-level statement binding `name` that starts before line `before`."""
+        found: Optional[ast.stmt] = None
+        for stmt in self.model.bindings.get(name, ()):
+            if self.model.start(stmt) >= before:
+                break
+            found = stmt
+        return found
 
     def _path(self, path: str) -> Optional[Value]:
         entry = self.cat.lookup(path) or self.cat.module_entry(path)
@@ -275,7 +291,7 @@ class Inferencer:
             entry = self.cat.member(namespace, attr) if namespace else None
             return Api(entry) if entry else None
         if isinstance(base, LocalClass) and base.instance:
-            return self.attribute_value(base.node, attr)
+            return self.attribute_value(base.node, attr, base.shift)
         return None
 
     def _call(self, callee: Optional[Value]) -> Optional[Value]:
@@ -292,10 +308,10 @@ class Inferencer:
             return self._tensor() if callee.cls.is_cell or callee.cls.is_primitive else None
         if isinstance(callee, LocalClass):
             if not callee.instance:
-                return LocalClass(callee.node, instance=True)
+                return LocalClass(callee.node, True, callee.shift)
             return self._tensor() if self.is_cell_class(callee.node) else None
         if isinstance(callee, LocalFunction) and callee.node.returns is not None:
-            scope = Scope(callee.owner, None, callee.node.lineno)
+            scope = Scope(callee.owner, None, callee.node.lineno, callee.shift)
             return self.annotated(callee.node.returns, scope)
         return None
 
@@ -363,29 +379,22 @@ def _self_bindings(stmt: ast.AST) -> list[tuple[str, Union[ast.expr, _Annotation
 
 
 def _binds(stmt: ast.stmt, name: str) -> bool:
-    if isinstance(stmt, ast.Assign):
-        return any(isinstance(t, ast.Name) and t.id == name for t in stmt.targets)
-    if isinstance(stmt, ast.AnnAssign):
-        return isinstance(stmt.target, ast.Name) and stmt.target.id == name
-    if isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-        return stmt.name == name
-    return False
+    return name in bound_names(stmt)
 
 
-def _last_binding(
-    body: list[ast.stmt], name: str, before: int, nested: bool = False
-) -> Optional[ast.stmt]:
-    """The last statement binding `name` that starts before line `before`."""
+def _last_binding(body: list[ast.stmt], name: str, before: int) -> Optional[ast.stmt]:
+    """The last statement binding `name` that starts before line `before`, in `body` and the
+    blocks that enclose that line (not inside nested functions or classes)."""
     found: Optional[ast.stmt] = None
     stack = list(body)
     while stack:
         stmt = stack.pop()
-        if stmt.lineno >= before and (not nested or not _encloses(stmt, before)):
+        if stmt.lineno >= before and not _encloses(stmt, before):
             continue
         later = found is None or stmt.lineno > found.lineno
         if _binds(stmt, name) and stmt.lineno < before and later:
             found = stmt
-        if nested and not isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        if not isinstance(stmt, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             for field_name in ("body", "orelse", "finalbody"):
                 stack.extend(getattr(stmt, field_name, []) or [])
             for handler in getattr(stmt, "handlers", []) or []:

@@ -2,26 +2,67 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import sys
 import threading
-from typing import Optional
+from typing import BinaryIO, Optional
 
 from lsprotocol import types
+from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from mindscope_ls import __version__, diagnostic_feature, features
-from mindscope_ls.completion import warm_up
+from mindscope_ls import (
+    __version__,
+    diagnostic_feature,
+    features,
+    filemode_feature,
+    notebook_sync,
+    warmup,
+)
+from mindscope_ls.completion import warm_jedi
+from mindscope_ls.definition_feature import register as register_definition
 from mindscope_ls.options import ServerOptions, parse_options
+from mindscope_ls.transport import ChunkReader, MindScopeProtocol
 
 log = logging.getLogger(__name__)
 
 
 class MindScopeServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("mindscope-ls", __version__)
+        super().__init__(
+            "mindscope-ls",
+            __version__,
+            protocol_cls=MindScopeProtocol,
+            notebook_document_sync=notebook_sync.SYNC_OPTIONS,
+        )
         self.options = ServerOptions()
         self.root: Optional[str] = None
+
+    def _start_io_async(
+        self, stdin: Optional[BinaryIO] = None, stdout: Optional[BinaryIO] = None
+    ) -> None:
+        """pygls's, with `ChunkReader` for its reader (see transport.py)."""
+        self._stop_event = threading.Event()
+        self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
+        reader = ChunkReader(stdin or sys.stdin.buffer)
+        try:
+            asyncio.run(
+                run_async(
+                    stop_event=self._stop_event,
+                    reader=reader,
+                    protocol=self.protocol,
+                    logger=log,
+                    error_handler=self.report_server_error,
+                )
+            )
+        except BrokenPipeError:
+            log.error("Connection to the client is lost! Shutting down the server.")
+        except (KeyboardInterrupt, SystemExit):
+            pass
+        finally:
+            self.shutdown()  # type: ignore[no-untyped-call]
 
 
 def build_server() -> MindScopeServer:
@@ -38,20 +79,34 @@ def build_server() -> MindScopeServer:
     @server.feature(types.INITIALIZED)
     def on_initialized(ls: MindScopeServer, params: types.InitializedParams) -> None:
         if ls.options.warm_up:
-            threading.Thread(target=_safe_warm_up, args=(ls.root,), daemon=True).start()
+            threading.Thread(
+                target=_safe_warm_up, args=(ls,), name="mindscope-warm-up", daemon=True
+            ).start()
         if ls.root:
             checks.start_indexing(ls.root)
 
     # Completion, hover and signature help.
     features.register(server)
+    register_definition(server)  # go to definition (definition_feature.py)
     # Graph-mode diagnostics and their quick fixes.
     checks = diagnostic_feature.register(server)
+    filemode_feature.register(server, checks)  # the mode and syntax level, for the status bar
+    # Notebook cells arrive with their notebook; they are checked like documents.
+    notebook_sync.register(server, checks)
 
     return server
 
 
-def _safe_warm_up(root: Optional[str]) -> None:
+def _safe_warm_up(ls: MindScopeServer) -> None:
+    def documents() -> list[tuple[str, str]]:
+        # Read from this thread while the server adds documents: copy first, tolerate a race.
+        try:
+            opened = list(ls.workspace.text_documents.values())
+        except RuntimeError:
+            return []
+        return [(d.uri, d.source) for d in opened if d.uri.startswith("file:")]
+
     try:
-        warm_up(root)
+        warmup.warm_up(documents, lambda: warm_jedi(ls.root))
     except Exception:  # warm-up is an optimisation: never let it take the server down
-        log.exception("jedi warm-up failed")
+        log.exception("warm-up failed")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 _IDENT_TAIL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
@@ -32,8 +33,15 @@ class CallContext:
     keyword: Optional[str]  # the keyword being written, `kw=` before the cursor
 
 
+@lru_cache(maxsize=4)
+def lines_of(source: str) -> tuple[str, ...]:
+    """`source.splitlines()`, once per text: a request asks several times (the same str
+    object, so the cache's lookup costs no comparison of the text)."""
+    return tuple(source.splitlines())
+
+
 def line_text(source: str, line: int) -> str:
-    lines = source.splitlines()
+    lines = lines_of(source)
     return lines[line] if 0 <= line < len(lines) else ""
 
 
@@ -88,7 +96,7 @@ def expression_at(source: str, line: int, character: int) -> Optional[ast.expr]:
 
 
 def call_context(source: str, line: int, character: int) -> Optional[CallContext]:
-    lines = source.splitlines()
+    lines = lines_of(source)
     if not 0 <= line < len(lines):
         return None
     first = max(0, line - _MAX_CALL_LINES)

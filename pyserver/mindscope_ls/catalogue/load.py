@@ -86,21 +86,31 @@ def read(path: Path) -> Catalogue:
 def _load(path: Path) -> Catalogue:
     catalogue = read(path)
     # The catalogue lives as long as the server: keep the cyclic collector from walking its
-    # hundred thousand objects on every full collection.
-    gc.collect()
+    # hundred thousand objects on every full collection. No `gc.collect()` first: a full
+    # collection holds the GIL for ~100 ms, stalling the requests of the first second, and
+    # the little cyclic garbage of start-up that freezing keeps is not worth it.
     gc.freeze()
     return catalogue
 
 
 def catalogue_for(version: Optional[str] = None, data_dir: Path = DATA_DIR) -> Optional[Catalogue]:
     """The catalogue for `version` (default: the installed MindSpore), or the nearest one."""
+    path = _chosen(version, data_dir)
+    if path is None:
+        return None
+    with _LOCK:
+        return _load(path)
+
+
+@cache
+def _chosen(version: Optional[str], data_dir: Path) -> Optional[Path]:
+    """Decided once per server: asked on every request, and reading the installed version
+    (metadata) and listing the files took ~1.5 ms each time."""
     files = available(data_dir)
     wanted = version if version is not None else installed_version()
     chosen = pick(wanted, list(files))
     if chosen is None:
         return None
-    with _LOCK:
-        catalogue = _load(files[chosen])
     if chosen != wanted:
         log.info("MindSpore %s: using the nearest catalogue, %s", wanted or "not found", chosen)
-    return catalogue
+    return files[chosen]

@@ -1,0 +1,185 @@
+"""The server's side of the wire, made cheap per message: every keystroke is a `didChange`.
+
+- `ChunkReader` reads stdin in one thread, a chunk at a time: pygls's reader asks a pool
+  thread for every header line and every body, three thread hops per keystroke, and each hop
+  waits for the GIL while another thread computes.
+- `MindScopeProtocol` sends results that are already JSON text (`Encoded`) as they are, and
+  tells the warm-up that the user is active (`warmup.touch`).
+- `SyncedDocument` applies an incremental change to a kept list of lines: pygls copies the
+  whole text line by line per keystroke and splits it again on every `lines` (~1 ms each on
+  a 3,000-line file, and a request waits for the keystrokes typed before it).
+
+Both lean on pygls internals (pinned in pyproject.toml): `test_transport.py` checks them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+import os
+import threading
+from collections.abc import Generator, Sequence
+from typing import Any, BinaryIO, Optional
+
+from lsprotocol import types
+from pygls.protocol import LanguageServerProtocol, lsp_method
+from pygls.workspace import TextDocument, Workspace
+
+from mindscope_ls import warmup
+
+log = logging.getLogger(__name__)
+_LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
+
+
+class ChunkReader:
+    """pygls's `AsyncReader` over a stream that one thread reads as data comes."""
+
+    def __init__(self, stream: BinaryIO) -> None:
+        self._input = stream
+        self._stream: Optional[asyncio.StreamReader] = None
+
+    def _started(self) -> asyncio.StreamReader:
+        if self._stream is None:
+            loop = asyncio.get_running_loop()
+            self._stream = asyncio.StreamReader(loop=loop)
+            pump = threading.Thread(
+                target=self._pump, args=(loop, self._stream), name="mindscope-stdin", daemon=True
+            )
+            pump.start()
+        return self._stream
+
+    def _pump(self, loop: asyncio.AbstractEventLoop, stream: asyncio.StreamReader) -> None:
+        try:
+            descriptor = self._input.fileno()
+        except (OSError, ValueError, AttributeError):
+            read = getattr(self._input, "read1", self._input.read)
+        else:
+            # The file descriptor, not the buffered file: a thread blocked in the buffered
+            # file's read holds its lock, which aborts the interpreter's exit.
+            def read(size: int) -> bytes:
+                return os.read(descriptor, size)
+
+        try:
+            while True:
+                try:
+                    chunk = read(1 << 16)
+                except (OSError, ValueError):
+                    chunk = b""
+                if not chunk:
+                    loop.call_soon_threadsafe(stream.feed_eof)
+                    return
+                loop.call_soon_threadsafe(stream.feed_data, chunk)
+        except RuntimeError:  # the loop closed: the server is exiting
+            return
+
+    async def readline(self) -> bytes:
+        return await self._started().readline()
+
+    async def readexactly(self, n: int) -> bytes:
+        try:
+            return await self._started().readexactly(n)
+        except asyncio.IncompleteReadError:
+            return b""  # end of input: pygls stops reading
+
+
+class Encoded:
+    """A result already encoded as JSON text (ASCII: Content-Length counts characters)."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+class SyncedDocument(TextDocument):
+    """pygls's document, with its lines kept between edits."""
+
+    _kept: Optional[tuple[str, list[str]]] = None  # (the source they split, the lines)
+
+    @property
+    def lines(self) -> Sequence[str]:
+        return tuple(self._line_list())
+
+    def _line_list(self) -> list[str]:
+        source = self.source
+        kept = self._kept
+        if kept is None or kept[0] is not source:
+            kept = self._kept = (source, source.splitlines(True))
+        return kept[1]
+
+    def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
+        """What pygls does, on the changed lines only."""
+        lines = self._line_list()
+        changed = self.position_codec.range_from_client_units(lines, change.range)
+        start, end = changed.start, changed.end
+        if start.line == len(lines):
+            self._source = self.source + change.text
+            return
+        if end.line < start.line:
+            return  # pygls leaves the text as it is
+        head = lines[start.line][: start.character]
+        tail = lines[end.line][end.character :] if end.line < len(lines) else ""
+        middle = head + change.text + tail
+        before, after = lines[: start.line], lines[end.line + 1 :]
+        lines = [*before, *middle.splitlines(True), *after]
+        source = "".join(lines)
+        ahead = middle or (after[0] if after else "")
+        if (before and before[-1].endswith("\r") and ahead.startswith("\n")) or (
+            after and (not middle.endswith(_LINE_BREAKS) or middle.endswith("\r"))
+        ):
+            lines = source.splitlines(True)  # the edit joined lines: split as pygls would
+        self._source = source
+        self._kept = (source, lines)
+
+    def _apply_full_change(self, change: types.TextDocumentContentChangeEvent) -> None:
+        super()._apply_full_change(change)
+        self._kept = None
+
+
+class SyncedWorkspace(Workspace):
+    """Creates `SyncedDocument`s (and holds no state of its own, see `MindScopeProtocol`)."""
+
+    def _create_text_document(
+        self,
+        doc_uri: str,
+        source: Optional[str] = None,
+        version: Optional[int] = None,
+        language_id: Optional[str] = None,
+    ) -> TextDocument:
+        document = super()._create_text_document(doc_uri, source, version, language_id)
+        document.__class__ = SyncedDocument
+        return document
+
+
+class MindScopeProtocol(LanguageServerProtocol):
+    def handle_message(self, message: Any) -> None:
+        warmup.touch()
+        super().handle_message(message)
+
+    @lsp_method(types.INITIALIZE)
+    def lsp_initialize(
+        self, params: types.InitializeParams
+    ) -> Generator[Any, Any, types.InitializeResult]:
+        result: types.InitializeResult = yield from super().lsp_initialize(params)
+        # pygls builds its Workspace here; no document is open before `initialized`.
+        self.workspace.__class__ = SyncedWorkspace
+        return result
+
+    def _send_data(self, data: Any) -> None:
+        result = getattr(data, "result", None)
+        if not isinstance(result, Encoded) or self.writer is None:
+            super()._send_data(data)
+            return
+        body = f'{{"id":{json.dumps(data.id)},"jsonrpc":"2.0","result":{result.text}}}'
+        if getattr(self, "_include_headers", True):
+            body = (
+                f"Content-Length: {len(body)}\r\n"
+                f"Content-Type: {self.CONTENT_TYPE}; charset={self.CHARSET}\r\n\r\n{body}"
+            )
+        try:
+            written = self.writer.write(body.encode(self.CHARSET))
+            if inspect.isawaitable(written):  # a websocket: keep the task referenced
+                self._writing = asyncio.ensure_future(written)
+        except BrokenPipeError:
+            log.exception("Error sending data. BrokenPipeError")
+            raise
