@@ -8,8 +8,9 @@ used for everything that is not MindSpore's), which pauses while the user is act
 
 jedi's caches, kept for the server's lifetime, are then frozen out of the cyclic collector's
 reach (`gc.freeze`), as the catalogue is: ~300,000 objects, which every full collection
-walked (~300 ms on a busy machine), whatever thread's allocation triggered it. Collected first, and while the user is idle, so
-that little garbage gets frozen (a frozen cycle is never freed).
+walked (~300 ms on a busy machine), whatever thread's allocation triggered it. Collected
+first, and while the user is idle, so that little garbage gets frozen (a frozen cycle is
+never freed).
 """
 
 from __future__ import annotations

@@ -58,9 +58,7 @@ class ModuleParser:
             return whole, []
         return ast.Module([], []), [BlockError(0, source.count("\n") + 1, "no parse", 1)]
 
-    def _recover(
-        self, tree: ast.Module, errors: list[BlockError], lines: list[str]
-    ) -> ast.Module:
+    def _recover(self, tree: ast.Module, errors: list[BlockError], lines: list[str]) -> ast.Module:
         """Add the blocks a failing block swallowed: one left open at its end (`f(` being
         typed) is merged with the blocks after it, which then all fail with it. Each is read
         again on its own, without the failing block (the first of the merged ones)."""
