@@ -1,6 +1,8 @@
 // Measures MindScope's webviews in headless Chromium, on the real bundles in dist/webview:
-// graph load (bundle start → first drawing) and expand (one Cell opened → re-laid out and
-// drawn) for 1k- and 10k-op graphs, and timeline frame times for 100,000 events.
+// graph load (document posted → folded graph on screen) and opening Cells (double-click →
+// re-laid out and on screen: the first, inside it, again after folding, another) for 1k- and
+// 10k-op graphs, with the per-Cell cached layout and the previous whole-graph layout side by
+// side; and timeline frame times for 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
 //
@@ -18,23 +20,36 @@ import { synthGraph } from '../tests/unit/fixtures/synthGraph';
 const REPO = path.resolve(__dirname, '..', '..');
 const WEBVIEW = path.join(REPO, 'dist', 'webview');
 
+// The stand-in records each `rendered` message and, one frame later, when that drawing is on
+// screen: the times below run to `painted`.
 const STUB = `<script>
 window.__messages = [];
+window.__painted = [];
+window.__long = [];
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]);
+}).observe({ entryTypes: ['longtask'] });
 window.acquireVsCodeApi = () => ({
-  postMessage: (m) => window.__messages.push({ at: performance.now(), ...m }),
+  postMessage: (m) => {
+    window.__messages.push({ at: performance.now(), ...m });
+    if (m.type === 'rendered')
+      requestAnimationFrame(() => setTimeout(() => window.__painted.push(performance.now())));
+  },
   getState: () => undefined,
   setState: () => undefined,
 });
 </script>`;
 
-function page(dir: string, bundle: 'graph' | 'profile'): string {
-  const file = path.join(dir, `${bundle}.html`);
+type LayoutMode = 'levels' | 'whole';
+
+function page(dir: string, bundle: 'graph' | 'profile', layout: LayoutMode = 'levels'): string {
+  const file = path.join(dir, `${bundle}-${layout}.html`);
   fs.writeFileSync(
     file,
     `<!DOCTYPE html><html><head><meta charset="utf-8">
 <link rel="stylesheet" href="file://${WEBVIEW}/${bundle}.css">
 <style>html,body,#root{height:100%;margin:0}</style>${STUB}</head>
-<body><div id="root"></div><script src="file://${WEBVIEW}/${bundle}.js"></script></body></html>`,
+<body><div id="root" data-layout="${layout}"></div><script src="file://${WEBVIEW}/${bundle}.js"></script></body></html>`,
   );
   return `file://${file}`;
 }
@@ -46,56 +61,183 @@ interface Message {
   layoutMs?: number;
 }
 
-async function messages(p: Page): Promise<Message[]> {
-  return p.evaluate(() => (window as unknown as { __messages: Message[] }).__messages);
+interface BenchWindow {
+  __messages: Message[];
+  __painted: number[];
+  /** The page's long tasks (over 50 ms), [start, duration]: how long a click may wait. */
+  __long: [number, number][];
 }
 
-async function waitRendered(p: Page, count: number): Promise<Message> {
-  await p.waitForFunction(
-    (n) =>
-      (window as unknown as { __messages: Message[] }).__messages.filter(
-        (m) => m.type === 'rendered',
-      ).length >= n,
-    count,
-    { timeout: 120_000 },
-  );
-  const rendered = (await messages(p)).filter((m) => m.type === 'rendered');
-  const last = rendered[count - 1];
-  if (!last) throw new Error('no rendered message');
-  return last;
+/** Waits for the n-th drawing to be on screen; returns when, and its layout time. */
+async function painted(
+  p: Page,
+  n: number,
+): Promise<{ at: number; layoutMs: number; visible: number }> {
+  await p.waitForFunction((k) => (window as unknown as BenchWindow).__painted.length >= k, n, {
+    timeout: 180_000,
+  });
+  return p.evaluate((k) => {
+    const w = window as unknown as BenchWindow;
+    const rendered = w.__messages.filter((m) => m.type === 'rendered')[k - 1];
+    return {
+      at: w.__painted[k - 1] ?? NaN,
+      layoutMs: rendered?.layoutMs ?? NaN,
+      visible: rendered?.visibleNodes ?? 0,
+    };
+  }, n);
 }
 
-/** Posts the document; load time = from the post to the first drawing on screen. */
+/** Posts the document; load time = from the post to the folded graph on screen. */
 async function loadGraph(p: Page, url: string, doc: GraphDocument): Promise<number> {
   await p.goto(url);
-  await p.waitForFunction(
-    () => (window as unknown as { __messages: Message[] }).__messages.length > 0,
-  );
+  await p.waitForFunction(() => (window as unknown as BenchWindow).__messages.length > 0);
   const t0 = await p.evaluate((d) => {
     const start = performance.now();
     window.postMessage({ type: 'load', doc: d, title: 'bench' }, '*');
     return start;
   }, doc);
-  const r = await waitRendered(p, 1);
-  await p.evaluate(() => new Promise((ok) => requestAnimationFrame(() => ok(null))));
-  return r.at - t0;
+  return (await painted(p, 1)).at - t0;
 }
 
-/** Double-clicks the folded Cell with the most ops and times the re-layout and drawing. */
-async function expandOne(
+interface Step {
+  name: string;
+  ms: number;
+  layoutMs: number;
+  visible: number;
+  /** From the view's user-timing measures: fold, layout, draw. */
+  split: [number, number, number];
+}
+
+/**
+ * One user action on the graph: `open` double-clicks the folded Cell `id`, `fold` clicks the
+ * header of the open Cell `id`. Timed from the event to the new drawing on screen.
+ */
+async function act(
   p: Page,
-  rendersSoFar: number,
-  pick: string,
-): Promise<{ ms: number; layoutMs: number; visible: number }> {
-  const t0 = await p.evaluate((sel) => {
-    const el = document.querySelector(sel);
-    if (!el) throw new Error(`no ${sel}`);
-    const start = performance.now();
-    el.dispatchEvent(new MouseEvent('dblclick', { bubbles: true }));
-    return start;
-  }, pick);
-  const r = await waitRendered(p, rendersSoFar + 1);
-  return { ms: r.at - t0, layoutMs: r.layoutMs ?? 0, visible: r.visibleNodes ?? 0 };
+  n: number,
+  name: string,
+  action: 'open' | 'fold',
+  id: string,
+): Promise<Step> {
+  const t0 = await p.evaluate(
+    ({ action, id }) => {
+      performance.clearMeasures();
+      const sel = action === 'open' ? 'g.node.scope' : 'g.group';
+      const el = Array.from(document.querySelectorAll<SVGGElement>(sel)).find(
+        (e) => e.dataset.id === id,
+      );
+      const target = action === 'open' ? el : el?.querySelector('.group-header');
+      if (!target) throw new Error(`no ${sel} ${id}`);
+      const start = performance.now();
+      target.dispatchEvent(
+        new MouseEvent(action === 'open' ? 'dblclick' : 'click', { bubbles: true }),
+      );
+      return start;
+    },
+    { action, id },
+  );
+  const r = await painted(p, n);
+  const split = await p.evaluate(() =>
+    ['fold', 'layout', 'draw'].map((k) =>
+      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
+    ),
+  );
+  return {
+    name,
+    ms: r.at - t0,
+    layoutMs: r.layoutMs,
+    visible: r.visible,
+    split: [split[0] ?? NaN, split[1] ?? NaN, split[2] ?? NaN],
+  };
+}
+
+/** Folded Cells on screen, largest first (by the op count in their subtitle). */
+async function foldedCells(p: Page, under = ''): Promise<string[]> {
+  return p.evaluate((prefix) => {
+    const cells = Array.from(document.querySelectorAll<SVGGElement>('g.node.scope'))
+      .map((e) => ({
+        id: e.dataset.id ?? '',
+        ops: Number(
+          /(\d+) op/.exec(e.querySelector('.node-subtitle')?.textContent ?? '')?.[1] ?? 0,
+        ),
+      }))
+      .filter((c) => c.id.startsWith(prefix));
+    return cells.sort((a, b) => b.ops - a.ops).map((c) => c.id);
+  }, under);
+}
+
+/** Waits until the view has done its idle work (prefetching) for every drawing so far. */
+async function settle(p: Page): Promise<void> {
+  await p.waitForFunction(
+    () =>
+      performance.getEntriesByName('mindscope:graph-idle').length >=
+      (window as unknown as BenchWindow).__painted.length,
+    null,
+    { timeout: 60_000 },
+  );
+}
+
+/**
+ * Opens the largest folded Cell, two Cells inside it (the second has the same content as the
+ * first in a stack of equal layers), folds and reopens the first (a folding seen before), then
+ * opens the next top-level Cell. `settled`: each action waits until the view is idle, as a
+ * user who looks before clicking; otherwise each follows the last drawing at once.
+ */
+async function expandSession(p: Page, settled: boolean): Promise<Step[]> {
+  const top = await foldedCells(p);
+  const first = top[0];
+  if (!first) return [];
+  const steps: Step[] = [];
+  let n = 1;
+  const step = async (name: string, action: 'open' | 'fold', id: string): Promise<void> => {
+    if (settled) await settle(p);
+    steps.push(await act(p, ++n, settled ? `${name}, settled` : name, action, id));
+  };
+  await step('first open', 'open', first);
+  const inner = await foldedCells(p, `${first}/`);
+  inner.sort();
+  for (const id of inner.slice(0, 2)) await step('open inside', 'open', id);
+  await step('fold', 'fold', first);
+  await step('reopen', 'open', first);
+  const other = top[1];
+  if (other) await step('open another', 'open', other);
+  return steps;
+}
+
+/** Edge crossings, bends and area of what is on screen: to compare the two layouts' looks. */
+async function looks(p: Page): Promise<{ crossings: number; bends: number; area: number }> {
+  return p.evaluate(() => {
+    const segs: [number, number, number, number][] = [];
+    let bends = 0;
+    for (const path of Array.from(document.querySelectorAll('path.edge'))) {
+      const pts = (path.getAttribute('d') ?? '')
+        .split(/[ML]/)
+        .filter(Boolean)
+        .map((xy) => xy.split(',').map(Number));
+      bends += Math.max(0, pts.length - 2);
+      for (let i = 1; i < pts.length; i++) {
+        const a = pts[i - 1] ?? [0, 0];
+        const b = pts[i] ?? [0, 0];
+        segs.push([a[0] ?? 0, a[1] ?? 0, b[0] ?? 0, b[1] ?? 0]);
+      }
+    }
+    const cross = (s: number[], t: number[]): boolean => {
+      const [ax, ay, bx, by] = s as [number, number, number, number];
+      const [cx, cy, dx, dy] = t as [number, number, number, number];
+      const o = (px: number, py: number, qx: number, qy: number, rx: number, ry: number): number =>
+        Math.sign((qx - px) * (ry - py) - (qy - py) * (rx - px));
+      return (
+        o(ax, ay, bx, by, cx, cy) * o(ax, ay, bx, by, dx, dy) < 0 &&
+        o(cx, cy, dx, dy, ax, ay) * o(cx, cy, dx, dy, bx, by) < 0
+      );
+    };
+    let crossings = 0;
+    for (let i = 0; i < segs.length; i++)
+      for (let j = i + 1; j < segs.length; j++)
+        if (cross(segs[i] ?? [], segs[j] ?? [])) crossings++;
+    const box = document.querySelector<SVGGElement>('g.graph')?.getBBox();
+    return { crossings, bends, area: box ? box.width * box.height : NaN };
+  });
 }
 
 function synthProfile(events: number): ProfileDocument {
@@ -173,9 +315,111 @@ function stats(xs: number[]): string {
   return `median ${q(0.5).toFixed(1)} ms, p95 ${q(0.95).toFixed(1)} ms, max ${(s[s.length - 1] ?? NaN).toFixed(1)} ms (${s.length} frames)`;
 }
 
-function median(xs: number[]): number {
+function quantile(xs: number[], f: number): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)] ?? NaN;
+  return s[Math.min(s.length - 1, Math.floor(f * s.length))] ?? NaN;
+}
+
+const median = (xs: number[]): number => quantile(xs, 0.5);
+const ms = (x: number): string => `${x.toFixed(0)} ms`;
+
+interface ModeResult {
+  loads: number[];
+  steps: Step[];
+  /** Long tasks after the load's own. */
+  longTasks: number[];
+  looks: { crossings: number; bends: number; area: number } | undefined;
+}
+
+async function benchGraph(
+  p: Page,
+  dir: string,
+  doc: GraphDocument,
+  runs: number,
+): Promise<Record<LayoutMode, ModeResult>> {
+  const out: Record<LayoutMode, ModeResult> = {
+    levels: { loads: [], steps: [], longTasks: [], looks: undefined },
+    whole: { loads: [], steps: [], longTasks: [], looks: undefined },
+  };
+  // Alternate the two layouts run by run: a busy machine then slows both alike.
+  for (let r = 0; r < runs; r++) {
+    for (const mode of ['levels', 'whole'] as const) {
+      const res = out[mode];
+      for (const settled of [false, true]) {
+        res.loads.push(await loadGraph(p, page(dir, 'graph', mode), doc));
+        res.steps.push(...(await expandSession(p, settled)));
+        if (settled) await settle(p);
+        res.longTasks.push(
+          ...(await p.evaluate(() => {
+            const w = window as unknown as BenchWindow;
+            const loaded = w.__painted[0] ?? 0;
+            return w.__long.filter(([start]) => start > loaded).map(([, d]) => d);
+          })),
+        );
+      }
+      res.looks ??= await looks(p);
+    }
+  }
+  return out;
+}
+
+function report(name: string, doc: GraphDocument, res: Record<LayoutMode, ModeResult>): void {
+  const line = (mode: LayoutMode): Record<string, number> => {
+    const { loads, steps } = res[mode];
+    const opens = steps.filter((s) => !s.name.startsWith('fold'));
+    const pick = (n: string): number[] => steps.filter((s) => s.name === n).map((s) => s.ms);
+    const all = opens.map((s) => s.ms);
+    return {
+      load: median(loads),
+      first: median(pick('first open')),
+      firstSettled: median(pick('first open, settled')),
+      openMedian: median(all),
+      openP95: quantile(all, 0.95),
+      inside: median(pick('open inside')),
+      insideSettled: median(pick('open inside, settled')),
+      reopen: median([...pick('reopen'), ...pick('reopen, settled')]),
+      another: median(pick('open another')),
+      anotherSettled: median(pick('open another, settled')),
+      visible: Math.max(0, ...steps.map((s) => s.visible)),
+    };
+  };
+  const a = line('levels');
+  const b = line('whole');
+  console.log(
+    `graph ${name}: ${doc.meta.counts.computeOps} compute ops, ${doc.nodes.length} nodes, up to ${a.visible} visible items`,
+  );
+  const rows: [string, keyof typeof a][] = [
+    ['load (folded, to screen)', 'load'],
+    ['first open, at once', 'first'],
+    ['first open, settled', 'firstSettled'],
+    ['open inside it, at once', 'inside'],
+    ['open inside it, settled', 'insideSettled'],
+    ['reopen after fold', 'reopen'],
+    ['open another, at once', 'another'],
+    ['open another, settled', 'anotherSettled'],
+    ['every open: median', 'openMedian'],
+    ['every open: p95', 'openP95'],
+  ];
+  console.log(`  ${''.padEnd(28)}${'levels'.padStart(9)}${'whole'.padStart(9)}   levels/whole`);
+  for (const [label, k] of rows) {
+    if (Number.isNaN(a[k]) && Number.isNaN(b[k])) continue;
+    console.log(
+      `  ${label.padEnd(28)}${ms(a[k] ?? NaN).padStart(9)}${ms(b[k] ?? NaN).padStart(9)}   ${((a[k] ?? NaN) / (b[k] ?? NaN)).toFixed(2)}`,
+    );
+  }
+  for (const mode of ['levels', 'whole'] as const) {
+    const opens = res[mode].steps.filter((s) => !s.name.startsWith('fold'));
+    const split = [0, 1, 2].map((i) => median(opens.map((s) => s.split[i] ?? NaN)));
+    const over = opens.filter((s) => s.ms > 300).length;
+    const l = res[mode].looks;
+    console.log(
+      `  ${mode}: opens split fold/layout/draw ${split.map(ms).join(' / ')} (medians); ` +
+        `${over} of ${opens.length} opens over 300 ms; ` +
+        `long tasks after load: ${res[mode].longTasks.length}, longest ${ms(Math.max(0, ...res[mode].longTasks))}; ` +
+        `last view ${l?.crossings ?? '?'} crossings, ` +
+        `${l?.bends ?? '?'} bends, ${((l?.area ?? NaN) / 1e6).toFixed(2)} Mpx²`,
+    );
+  }
 }
 
 async function main(): Promise<void> {
@@ -189,7 +433,6 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
   });
   const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-  const graphUrl = page(dir, 'graph');
   const graphs: [string, GraphDocument][] = [
     ['1k ops (1×45 layers)', synthGraph(1, 45)],
     ['10k ops (5×91 layers)', synthGraph(5, 91)],
@@ -200,28 +443,10 @@ async function main(): Promise<void> {
       JSON.parse(fs.readFileSync(extra, 'utf8')) as GraphDocument,
     ]);
   console.log(
-    `MindScope panel benchmark — headless Chromium, ${os.cpus().length} cores, median of ${runs} runs`,
+    `MindScope panel benchmark — headless Chromium, ${os.cpus().length} cores, load average ` +
+      `${os.loadavg()[0]?.toFixed(1)}, ${runs} runs per layout; times to the drawing on screen`,
   );
-  for (const [name, doc] of graphs) {
-    const loads: number[] = [];
-    const expands: number[] = [];
-    const layouts: number[] = [];
-    let visible = 0;
-    for (let r = 0; r < runs; r++) {
-      loads.push(await loadGraph(p, graphUrl, doc));
-      // Open the biggest folded Cell, then the first folded Cell inside it.
-      const first = await expandOne(p, 1, 'g.node.scope[data-id$="CellList"], g.node.scope');
-      const second = await expandOne(p, 2, 'g.node.scope');
-      expands.push(first.ms, second.ms);
-      layouts.push(first.layoutMs, second.layoutMs);
-      visible = Math.max(visible, first.visible, second.visible);
-    }
-    console.log(
-      `graph ${name}: ${doc.meta.counts.computeOps} compute ops, ${doc.nodes.length} nodes — ` +
-        `load (folded) ${median(loads).toFixed(0)} ms; expand one Cell ${median(expands).toFixed(0)} ms ` +
-        `(layout ${median(layouts).toFixed(0)} ms, up to ${visible} visible items)`,
-    );
-  }
+  for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
   const frames = await timelineFrames(p, page(dir, 'profile'), synthProfile(100_000));
   console.log(`timeline 100,000 events: frame ${stats(frames)}`);
   await browser.close();

@@ -8,26 +8,40 @@ import { detailFor } from './detail';
 import {
   expandWithin,
   initialExpansion,
+  isTransparent,
   visibleGraph,
   withCollapsed,
   withExpanded,
   type VisibleGraph,
   type VisibleItem,
 } from './fold';
-import { layoutGraph, type Layout } from './layout';
+import { runElk } from './elk';
+import type { Layout } from './geometry';
+import { layoutWhole } from './layout';
+import { itemSize } from './layoutInput';
+import { LevelLayouter, type ItemSize } from './layoutLevels';
 import { Minimap } from './minimap';
-import { indexGraph, type GraphIndex } from './model';
-import { renderGraph } from './render';
+import { indexGraph, type GraphIndex, type ScopeInfo } from './model';
+import { GraphScene } from './render';
 import { search } from './search';
 import { Viewport } from './viewport';
 
 export interface GraphViewHost {
   openSource?(target: SourceTarget): void;
   rendered?(info: { visibleNodes: number; layoutMs: number }): void;
+  /**
+   * `levels` (default): each open Cell laid out on its own and cached; `whole`: the previous
+   * single layout of everything visible, kept to compare the two in bench/.
+   */
+  layout?: 'levels' | 'whole';
 }
 
 /** Visible items "expand all" may reach before it stops opening scopes. */
 const EXPAND_ALL_LIMIT = 600;
+/** Folded Cells whose content is laid out ahead of time, while the view is idle. */
+const PREFETCH_LIMIT = 8;
+/** Lets the browser finish showing a drawing before the idle work starts. */
+const PREFETCH_DELAY_MS = 250;
 
 export class GraphView {
   private readonly index: GraphIndex;
@@ -39,7 +53,12 @@ export class GraphView {
   private current: { graph: VisibleGraph; layout: Layout } | undefined;
   /** Layouts by folding state (most recent last): folding back and forth is instant. */
   private readonly layouts = new Map<string, Layout>();
+  /** Lays out the top and each open Cell on its own, and keeps what it laid out. */
+  private readonly layouter = new LevelLayouter(runElk);
+  /** Classes and sizes of the Cells whose content was laid out ahead of time. */
+  private readonly prefetched = new Set<string>();
   private readonly scene: SVGGElement;
+  private readonly drawing: GraphScene;
   private readonly svg: SVGSVGElement;
   private readonly viewport: Viewport;
   private readonly minimap: Minimap;
@@ -78,6 +97,12 @@ export class GraphView {
       ),
       this.scene,
     );
+    this.drawing = new GraphScene(this.index, {
+      select: (id, kind) => this.select({ id, kind }),
+      expand: (scope) => void this.toggle(scope, true),
+      collapse: (scope) => void this.toggle(scope, false),
+    });
+    this.scene.appendChild(this.drawing.root);
     this.viewport = new Viewport(this.svg, this.scene);
     this.minimap = new Minimap(this.viewport);
     this.detail = h(
@@ -161,29 +186,94 @@ export class GraphView {
   /** Lays out and draws the current folding; resolves when it is on screen. */
   async render(fit = true): Promise<void> {
     const generation = ++this.generation;
+    const t0 = performance.now();
     const graph = visibleGraph(this.index, this.expanded);
+    const t1 = performance.now();
     const key = [...this.expanded].sort().join('\n');
-    const layout = this.layouts.get(key) ?? (await layoutGraph(this.index, graph));
+    const known = this.layouts.get(key);
+    const layout = known ?? (await this.layout(graph));
+    const t2 = performance.now();
     this.layouts.delete(key);
     this.layouts.set(key, layout);
     if (this.layouts.size > 24) this.layouts.delete(this.layouts.keys().next().value ?? '');
     if (generation !== this.generation) return;
     this.current = { graph, layout };
-    clear(this.scene);
-    this.scene.appendChild(
-      renderGraph(this.index, graph, layout, {
-        select: (id, kind) => this.select({ id, kind }),
-        expand: (scope) => void this.toggle(scope, true),
-        collapse: (scope) => void this.toggle(scope, false),
-      }),
-    );
+    this.drawing.update(graph, layout);
     this.minimap.setLayout(layout);
     this.markSelection();
     const ops = graph.items.filter((i) => i.kind === 'op').length;
     const scopes = graph.items.length - ops;
     this.status.textContent = `${ops} ops, ${scopes} folded Cells · layout ${layout.ms.toFixed(0)} ms`;
     if (fit) this.fit();
+    this.prefetch(graph, generation);
+    // For bench/ and the browser's performance panel: where the time of one drawing went.
+    performance.measure('mindscope:graph-fold', { start: t0, end: t1 });
+    performance.measure('mindscope:graph-layout', {
+      start: t1,
+      end: t2,
+      detail: known ? 'known folding' : layout.levels,
+    });
+    performance.measure('mindscope:graph-draw', { start: t2 });
     this.host.rendered?.({ visibleNodes: graph.items.length, layoutMs: layout.ms });
+  }
+
+  private layout(graph: VisibleGraph): Promise<Layout> {
+    if (this.host.layout === 'whole') return layoutWhole(this.index, graph);
+    return this.layouter.layout(graph, this.sizes(graph));
+  }
+
+  private sizes(graph: VisibleGraph): ItemSize {
+    const items = new Map(graph.items.map((i) => [i.id, i]));
+    return (id) => {
+      const item = items.get(id);
+      return item ? itemSize(this.index, item) : { width: 80, height: 40 };
+    };
+  }
+
+  /**
+   * While the view is idle, lays out the content of the largest folded Cells on screen, and of
+   * the Cells inside them, one per idle period, so that opening one runs no ELK at all. Cells of a class and size done
+   * before are skipped: their content is most likely the same, and so their layout (the cache
+   * is keyed by content). Starts a moment after the drawing is on screen, stops when a newer
+   * drawing starts.
+   */
+  private prefetch(graph: VisibleGraph, generation: number): void {
+    const done = (): void => void performance.mark('mindscope:graph-idle');
+    if (this.host.layout === 'whole') {
+      done();
+      return;
+    }
+    const bySize = (cells: (ScopeInfo | undefined)[]): ScopeInfo[] =>
+      cells.filter((c) => c !== undefined).sort((a, b) => b.shownOps - a.shownOps);
+    const folded = bySize(
+      graph.items.filter((i) => i.kind === 'scope').map((i) => this.index.scopes.get(i.id)),
+    );
+    // Then one level deeper: the Cells inside those, which a user opens next.
+    const inside = folded.flatMap((c) => c.children.map((id) => this.index.scopes.get(id)));
+    const todo = [
+      ...folded,
+      ...bySize(inside).filter((c) => c.shownOps > 0 && !isTransparent(this.index, c.path)),
+    ];
+    let left = PREFETCH_LIMIT;
+    const step = async (): Promise<void> => {
+      if (generation !== this.generation) return;
+      const cell = todo.shift();
+      if (!cell || left <= 0) {
+        done();
+        return;
+      }
+      const kind = `${cell.cellType ?? cell.name}:${cell.shownOps}`;
+      if (!this.prefetched.has(kind)) {
+        this.prefetched.add(kind);
+        left--;
+        const next = visibleGraph(this.index, withExpanded(this.index, this.expanded, [cell.path]));
+        await this.layouter.prefetch(next, this.sizes(next), cell.path);
+      }
+      whenIdle(run);
+    };
+    // A failed guess costs nothing: the Cell is laid out when it is opened.
+    const run = (): void => void step().catch(() => undefined);
+    setTimeout(() => whenIdle(run), PREFETCH_DELAY_MS);
   }
 
   async setExpanded(expanded: Set<string>, fit = false): Promise<void> {
@@ -282,4 +372,9 @@ export class GraphView {
       );
     }
   }
+}
+
+function whenIdle(run: () => void): void {
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(run, { timeout: 2000 });
+  else setTimeout(run, 50);
 }

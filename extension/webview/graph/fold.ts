@@ -90,8 +90,17 @@ export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): 
   const items: VisibleItem[] = [];
   const scopeItems = new Set<string>();
   const usedGroups = new Set<string>();
-  const parentOf = (scope: string): string | null =>
-    displayParent(index, index.scopes.get(scope)?.parent ?? null);
+  // Many ops share a scope: find each scope's box once.
+  const boxes = new Map<string, string | null>();
+  const boxOf = (scope: string): string | null => {
+    let box = boxes.get(scope);
+    if (box === undefined) boxes.set(scope, (box = displayParent(index, scope)));
+    return box;
+  };
+  const parentOf = (scope: string): string | null => {
+    const parent = index.scopes.get(scope)?.parent ?? null;
+    return parent === null ? null : boxOf(parent);
+  };
   for (const id of index.shown) {
     if (index.inputs.has(id)) {
       items.push({ kind: 'input', id, parent: null });
@@ -101,7 +110,7 @@ export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): 
     const scope = index.nodes.get(id)?.scope ?? '';
     const folded = collapsedAncestor(index, scope, expanded, cache);
     if (folded === null) {
-      const parent = displayParent(index, scope);
+      const parent = boxOf(scope);
       items.push({ kind: 'op', id, parent });
       rep.set(id, id);
       if (parent) usedGroups.add(parent);

@@ -1,36 +1,13 @@
-// Runs ELK's layered layout on a visible graph and returns absolute geometry.
-import ELK from 'elkjs/lib/elk.bundled.js';
+// The previous layout, kept for comparison (bench/, `data-layout="whole"`): ELK's layered
+// layout of the whole visible graph at once, open Cells as compound nodes.
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
+import { runElk } from './elk';
 import type { VisibleGraph } from './fold';
-import { layoutInput, ROOT_ID } from './layoutInput';
+import type { Layout, Rect } from './geometry';
+import { layoutInput } from './layoutInput';
 import type { GraphIndex } from './model';
 
-export interface Rect {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface LaidOutEdge {
-  from: string;
-  to: string;
-  count: number;
-  points: [number, number][];
-}
-
-export interface Layout {
-  items: Map<string, Rect>;
-  groups: Map<string, Rect>;
-  edges: LaidOutEdge[];
-  width: number;
-  height: number;
-  ms: number;
-}
-
-const elk = new ELK();
-
-export async function layoutGraph(index: GraphIndex, graph: VisibleGraph): Promise<Layout> {
+export async function layoutWhole(index: GraphIndex, graph: VisibleGraph): Promise<Layout> {
   const start = performance.now();
   const input = layoutInput(index, graph);
   input.layoutOptions = {
@@ -38,7 +15,7 @@ export async function layoutGraph(index: GraphIndex, graph: VisibleGraph): Promi
     'elk.json.shapeCoords': 'ROOT',
     'elk.json.edgeCoords': 'ROOT',
   };
-  const result = await elk.layout(input);
+  const result = (await runElk(input)) as ElkNode;
   const groupIds = new Set(graph.groups.map((g) => g.id));
   const items = new Map<string, Rect>();
   const groups = new Map<string, Rect>();
@@ -78,5 +55,3 @@ function edgePoints(e: ElkExtendedEdge): [number, number][] {
   }
   return points;
 }
-
-export { ROOT_ID };

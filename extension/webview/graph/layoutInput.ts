@@ -1,6 +1,6 @@
 // Turns a visible graph into the input of ELK's layered algorithm: compound nodes for the
 // expanded scopes, so that each Cell's ops stay together in one box. Pure, unit-tested.
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph, VisibleItem } from './fold';
 import { GROUP_HEADER, itemLabel, labelWidth, NODE_HEIGHT } from './labels';
 import type { GraphIndex } from './model';
 
@@ -32,7 +32,7 @@ export const ROOT_OPTIONS: Record<string, string> = {
   'elk.spacing.edgeNode': '10',
 };
 
-const GROUP_OPTIONS: Record<string, string> = {
+export const GROUP_OPTIONS: Record<string, string> = {
   'elk.padding': `[top=${GROUP_HEADER + 8},left=10,bottom=10,right=10]`,
 };
 
@@ -52,13 +52,13 @@ export function layoutInput(index: GraphIndex, graph: VisibleGraph): ElkNodeInpu
     if (node) place(g.parent, node);
   }
   for (const item of graph.items) {
-    const label = itemLabel(index, item);
-    place(item.parent, {
-      id: item.id,
-      width: labelWidth(label, item.kind === 'scope'),
-      height: NODE_HEIGHT,
-    });
+    place(item.parent, { id: item.id, ...itemSize(index, item) });
   }
   root.edges = graph.edges.map((e, i) => ({ id: `e${i}`, sources: [e.from], targets: [e.to] }));
   return root;
+}
+
+/** The box a visible item is drawn in. */
+export function itemSize(index: GraphIndex, item: VisibleItem): { width: number; height: number } {
+  return { width: labelWidth(itemLabel(index, item), item.kind === 'scope'), height: NODE_HEIGHT };
 }

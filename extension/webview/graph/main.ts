@@ -18,6 +18,7 @@ window.addEventListener('message', (event: MessageEvent<ToGraphView>) => {
       view = new GraphView(root, message.doc, {
         openSource: (target) => api.postMessage({ type: 'openSource', target }),
         rendered: (info) => api.postMessage({ type: 'rendered', ...info }),
+        layout: root.dataset.layout === 'whole' ? 'whole' : 'levels',
       });
       void view.render();
       break;

@@ -1,5 +1,5 @@
 // A small overview of the whole scene with the visible part outlined; click or drag to move.
-import type { Layout } from './layout';
+import type { Layout } from './geometry';
 import type { Viewport } from './viewport';
 
 export class Minimap {
@@ -32,7 +32,8 @@ export class Minimap {
 
   setLayout(layout: Layout): void {
     this.layout = layout;
-    this.draw();
+    // On the next frame, when the browser computes styles anyway (draw reads CSS colours).
+    requestAnimationFrame(() => this.draw());
   }
 
   draw(): void {

@@ -9,6 +9,7 @@ export interface View {
 export class Viewport {
   view: View = { x: 0, y: 0, k: 1 };
   private frame = 0;
+  private known: { width: number; height: number } | undefined;
   private readonly listeners: ((v: View) => void)[] = [];
 
   constructor(
@@ -19,7 +20,9 @@ export class Viewport {
     svg.addEventListener('pointerdown', (e) => this.onPointerDown(e));
     // When the panel is resized, the scene point at the centre stays at the centre.
     let last = { width: 0, height: 0 };
-    new ResizeObserver(() => {
+    new ResizeObserver((entries) => {
+      const box = entries[entries.length - 1]?.contentRect;
+      this.known = box?.width && box.height ? { width: box.width, height: box.height } : undefined;
       const size = this.size();
       if (last.width && last.height) {
         const { x, y, k } = this.view;
@@ -48,7 +51,12 @@ export class Viewport {
     });
   }
 
+  /**
+   * The view's size: as last reported by the ResizeObserver, so that asking for it right after
+   * the drawing changed does not make the browser lay the page out an extra time.
+   */
   size(): { width: number; height: number } {
+    if (this.known) return this.known;
     const r = this.svg.getBoundingClientRect();
     return { width: r.width || 800, height: r.height || 600 };
   }
