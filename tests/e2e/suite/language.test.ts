@@ -41,15 +41,19 @@ function after(doc: vscode.TextDocument, marker: string): vscode.Position {
   return doc.positionAt(offset + marker.length);
 }
 
+/** Completions at `at`; the first `resolve` items also go through completionItem/resolve,
+ * as VS Code does for the focused item (detail and documentation arrive that way). */
 async function completions(
   doc: vscode.TextDocument,
   at: vscode.Position,
+  resolve = 0,
 ): Promise<vscode.CompletionItem[]> {
   const list = await vscode.commands.executeCommand<vscode.CompletionList>(
     'vscode.executeCompletionItemProvider',
     doc.uri,
     at,
     '.',
+    resolve,
   );
   return list.items;
 }
@@ -73,13 +77,16 @@ export const languageTests: E2ETest[] = [
       const at = after(doc, 'ops.');
       const items = await waitFor(
         'matmul among completions after ops.',
-        () => completions(doc, at),
+        () => completions(doc, at, 5_000),
         (list) => list.some((i) => label(i) === 'matmul'),
         60_000,
       );
       const matmul = items.find((i) => label(i) === 'matmul');
       assert.ok(matmul);
       assert.equal(matmul.detail, 'ops.matmul');
+      const docs = matmul.documentation;
+      const text = typeof docs === 'string' ? docs : (docs?.value ?? '');
+      assert.match(text, /matmul/);
       assert.ok(typeof matmul.label !== 'string' && matmul.label.detail === '(input, other)');
       const deprecated = items.find((i) => label(i) === 'floor_div');
       assert.ok(deprecated?.tags?.includes(vscode.CompletionItemTag.Deprecated));
