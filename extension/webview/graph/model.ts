@@ -51,7 +51,11 @@ export function indexGraph(doc: GraphDocument, options: IndexOptions = {}): Grap
   const shown = [...inputs.keys(), ...doc.nodes.filter(isShownOp).map((n) => n.id)];
   const shownSet = new Set(shown);
   const { edges, weights } = contract(doc, shownSet, params);
-  for (const n of repairSharedScopes(nodes, edges)) nodes.set(n.id, n);
+  // Documents from this runtime re-home shared ops themselves (meta.rehomedOps, from the IR's
+  // source chains); the data-flow guess below is only for older documents.
+  if (doc.meta.rehomedOps === undefined) {
+    for (const n of repairSharedScopes(nodes, edges)) nodes.set(n.id, n);
+  }
   const shownOps = shown.map((id) => nodes.get(id)).filter((n) => n !== undefined);
   const scopes = buildScopes(doc.scopes, shownOps);
   const roots = [...scopes.values()].filter((s) => s.parent === null).map((s) => s.path);
@@ -148,7 +152,8 @@ function parentScope(scope: string): string {
  * MindSpore compiles a construct shared by several instances of one Cell class once, and the
  * ops it makes outside any sub-Cell (`out + identity` in a ResNet block) carry the scope of
  * the first instance. Such an op is moved to the instance of the same class that its data
- * flows into: the Cell of all its consumers, or that Cell's parent.
+ * flows into: the Cell of all its consumers, or that Cell's parent. Graph documents written
+ * before the runtime fixed this at the source (no `meta.rehomedOps`) still need it.
  */
 export function repairSharedScopes(
   nodes: ReadonlyMap<string, GraphNode>,
