@@ -15,6 +15,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
+from mindscope_ls import warmup
 from mindscope_ls.checker import Workspace, check_source
 from mindscope_ls.checker.cellcontext import prepare
 from mindscope_ls.diagnostics import code_actions, to_diagnostic
@@ -133,6 +134,7 @@ class DiagnosticsService:
     async def _check_later(self, uri: str, delay: float) -> None:
         try:
             await asyncio.sleep(delay)
+            await _after_requests()
             document = self._open_document(uri)
             if document is None:
                 return
@@ -198,12 +200,24 @@ class DiagnosticsService:
         )
 
 
+async def _after_requests() -> None:
+    """Lets requests being answered finish before a check starts: both need the GIL, and a
+    user waits on the request, not on the squiggles. Never waits longer than a second."""
+    for _ in range(200):
+        if not warmup.answering_requests():
+            return
+        await asyncio.sleep(0.005)
+
+
 def register(server: LanguageServer) -> DiagnosticsService:
     service = DiagnosticsService(server)
 
     @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
     def on_open(ls: LanguageServer, params: types.DidOpenTextDocumentParams) -> None:
-        service.schedule(params.text_document.uri, 0)
+        # After the usual quiet period: the first completion or hover of a freshly opened file
+        # then runs alone instead of sharing the GIL with a whole-file check (~300 ms at 3,000
+        # lines), and the squiggles follow a moment later.
+        service.schedule(params.text_document.uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def on_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:

@@ -81,6 +81,11 @@ def wanting_jedi() -> Iterator[None]:
             _jedi_wanted -= 1
 
 
+def answering_requests() -> bool:
+    """True while a completion, hover or signature request is being answered."""
+    return _serving > 0
+
+
 def _requests_waiting() -> bool:
     return _serving > 0 and _jedi_wanted == 0
 
