@@ -14,14 +14,12 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, Optional
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.catalogue.model import Catalogue
@@ -165,19 +163,6 @@ def test_every_runtime_signature_is_what_hover_and_signature_help_show(
         checked += 1
     assert checked > 2000  # most names have a real signature
     assert not wrong, "\n".join(wrong[:40]) + f"\n({len(wrong)} of {checked})"
-
-
-@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 def _open(client: LanguageClient, uri: str, text: str) -> types.TextDocumentIdentifier:

@@ -4,15 +4,12 @@ says."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from mindscope_ls.definition import mindspore_root
 
@@ -30,20 +27,6 @@ layer = nn.Conv2d(3, 16, 3)
 z = helper(y)
 w = unknown_name
 """
-
-
-@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # No workspace folder: these features need none, and the server indexes none then.
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 def _position(marker: str, inside: int = 1) -> types.Position:

@@ -4,14 +4,11 @@ first, and every name is still offered."""
 
 from __future__ import annotations
 
-import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from mindscope_ls.catalogue.load import catalogue_for
 
@@ -24,20 +21,6 @@ class Net(nn.Cell):
     def __init__(self):
         super().__init__()
 """
-
-
-@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # No workspace folder: these features need none, and the server indexes none then.
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 async def _ranked(client: LanguageClient, path: Path, text: str) -> list[types.CompletionItem]:

@@ -8,14 +8,12 @@ import ast
 import re
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Optional
 
 import pytest
-import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import LanguageClient
 
 from mindscope_ls.snippets import snippet_items
 
@@ -107,20 +105,6 @@ def test_each_expansion_is_the_documented_python() -> None:
         code = expand_defaults(item.insert_text or "")
         ast.parse(code)
         assert code.rstrip().endswith(item.documentation.value.split("```python\n")[1][:-4])
-
-
-@pytest_lsp.fixture(  # type: ignore[untyped-decorator]
-    config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
-)
-async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    # No workspace folder: these features need none, and the server indexes none then.
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
-    yield
-    await lsp_client.shutdown_session()
 
 
 # label -> (the document, cursor at its end; code run after the expanded snippet)
