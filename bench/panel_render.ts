@@ -16,6 +16,7 @@ import type { GraphDocument } from '../extension/src/contracts/graphDocument';
 import type { ProfileDocument, TraceEvent } from '../extension/src/contracts/profileDocument';
 import { chromiumPath } from '../scripts/workbench/browser';
 import { synthGraph } from '../tests/unit/fixtures/synthGraph';
+import { profileDocument } from '../tests/unit/fixtures/synthProfile';
 
 const REPO = path.resolve(__dirname, '..', '..');
 const WEBVIEW = path.join(REPO, 'dist', 'webview');
@@ -259,29 +260,13 @@ function synthProfile(events: number): ProfileDocument {
     });
     ts += dur * 0.6 + 1;
   }
-  return {
-    kind: 'mindscope.profile',
-    version: 1,
-    meta: {
-      mindsporeVersion: '2.10.0',
-      mode: 'GRAPH_MODE',
-      syntaxLevel: 'LAX',
-      device: 'CPU',
-      target: `synthetic:${events}`,
-      inputs: [],
-      steps: 1,
-      warmup: 1,
-      scopeAttribution: 'mindspore',
-      timeOriginUs: 0,
+  return profileDocument(
+    { target: `synthetic:${events}` },
+    {
+      totals: { opMs: ts / 1000, meanStepMs: ts / 1000, steps: 1, opRows: 0 },
+      timeline: { unit: 'us', events: timeline },
     },
-    ops: [],
-    byType: [],
-    byCell: [],
-    steps: [],
-    totals: { opMs: ts / 1000, meanStepMs: ts / 1000, steps: 1, opRows: 0 },
-    timeline: { unit: 'us', events: timeline },
-    memory: null,
-  };
+  );
 }
 
 /** Wheel-zooms in and out and pans with drags; frame = one timeline draw (user timing). */

@@ -1,38 +1,21 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { ProfileDocument } from '../../extension/src/contracts/profileDocument';
 import { toChromeTrace } from '../../extension/src/panels/traceExport';
+import { profileDocument } from './fixtures/synthProfile';
 
-const doc = {
-  kind: 'mindscope.profile',
-  version: 1,
-  meta: {
-    mindsporeVersion: '2.10.0',
-    mode: 'GRAPH_MODE',
-    syntaxLevel: 'LAX',
-    device: 'CPU',
-    target: 'model.py:Net',
-    inputs: [],
-    steps: 2,
-    warmup: 1,
-    scopeAttribution: 'mindspore',
-    timeOriginUs: 1_700_000_000_000_000,
+const doc = profileDocument(
+  { target: 'model.py:Net', steps: 2, timeOriginUs: 1_700_000_000_000_000 },
+  {
+    timeline: {
+      unit: 'us',
+      events: [
+        { ph: 'X', name: 'b', pid: 2, tid: 0, ts: 20, dur: 1 },
+        { ph: 'M', name: 'process_name', pid: 2, tid: 0, args: { name: 'CPU ops' } },
+        { ph: 'X', name: 'a', pid: 2, tid: 0, ts: 10, dur: 5 },
+      ],
+    },
   },
-  ops: [],
-  byType: [],
-  byCell: [],
-  steps: [],
-  totals: { opMs: 0, meanStepMs: 0, steps: 2, opRows: 0 },
-  timeline: {
-    unit: 'us',
-    events: [
-      { ph: 'X', name: 'b', pid: 2, tid: 0, ts: 20, dur: 1 },
-      { ph: 'M', name: 'process_name', pid: 2, tid: 0, args: { name: 'CPU ops' } },
-      { ph: 'X', name: 'a', pid: 2, tid: 0, ts: 10, dur: 5 },
-    ],
-  },
-  memory: null,
-} satisfies ProfileDocument;
+);
 
 test('the Chrome trace puts metadata first, events by time, and says what was profiled', () => {
   const trace = toChromeTrace(doc);

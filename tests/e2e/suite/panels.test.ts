@@ -5,6 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { ProfileDocument } from '../../../extension/src/contracts/profileDocument';
+import { profileDocument } from '../../unit/fixtures/synthProfile';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, waitFor } from './harness';
 import { exampleFile, restoreLayout, waitForElements, webview } from './webview';
@@ -448,13 +450,13 @@ function hostileGraph(evil: string): unknown {
 }
 
 /** A two-step profile document of the given ops (one call of each per step). */
-function smallProfile(ops: string[]): unknown {
+function smallProfile(ops: string[]): ProfileDocument {
   const rows = ops.map((name, i) => ({
     name,
     fullName: `Default/${name}-op${i}`,
     type: name,
     scope: 'Default',
-    scopeSource: 'mindspore',
+    scopeSource: 'mindspore' as const,
     calls: 2,
     totalMs: 2 * (i + 1),
     avgMs: i + 1,
@@ -462,7 +464,7 @@ function smallProfile(ops: string[]): unknown {
   }));
   const events = rows.flatMap((r, i) =>
     [0, 1].map((step) => ({
-      ph: 'X',
+      ph: 'X' as const,
       name: r.fullName,
       pid: 1,
       tid: 1,
@@ -470,42 +472,37 @@ function smallProfile(ops: string[]): unknown {
       dur: (i + 1) * 1_000,
     })),
   );
-  return {
-    kind: 'mindscope.profile',
-    version: 1,
-    meta: {
-      mindsporeVersion: '2.10.0',
-      mode: 'GRAPH_MODE',
-      syntaxLevel: 'LAX',
-      device: 'CPU',
-      target: 'nb.py:Net',
-      inputs: [],
-      steps: 2,
-      warmup: 1,
-      scopeAttribution: 'mindspore',
-      timeOriginUs: 0,
+  return profileDocument(
+    { target: 'nb.py:Net', steps: 2 },
+    {
+      ops: rows,
+      byType: rows.map((r) => ({
+        type: r.type,
+        calls: 2,
+        totalMs: r.totalMs,
+        avgMs: r.avgMs,
+        share: r.share,
+      })),
+      byCell: [
+        { scope: 'Default', selfMs: 0, totalMs: 6, calls: 2, ops: rows.length, share: 1 },
+        {
+          scope: 'Default/dense-Dense',
+          selfMs: 6,
+          totalMs: 6,
+          calls: 2,
+          ops: rows.length,
+          share: 1,
+        },
+      ],
+      steps: [0, 1].map((index) => ({
+        index,
+        startNs: index * 10_000_000,
+        wallMs: 4,
+        opMs: 3,
+        opCount: rows.length,
+      })),
+      totals: { opMs: 6, meanStepMs: 4, steps: 2, opRows: rows.length },
+      timeline: { unit: 'us', events },
     },
-    ops: rows,
-    byType: rows.map((r) => ({
-      type: r.type,
-      calls: 2,
-      totalMs: r.totalMs,
-      avgMs: r.avgMs,
-      share: r.share,
-    })),
-    byCell: [
-      { scope: 'Default', selfMs: 0, totalMs: 6, calls: 2, ops: rows.length, share: 1 },
-      { scope: 'Default/dense-Dense', selfMs: 6, totalMs: 6, calls: 2, ops: rows.length, share: 1 },
-    ],
-    steps: [0, 1].map((index) => ({
-      index,
-      startNs: index * 10_000_000,
-      wallMs: 4,
-      opMs: 3,
-      opCount: rows.length,
-    })),
-    totals: { opMs: 6, meanStepMs: 4, steps: 2, opRows: rows.length },
-    timeline: { unit: 'us', events },
-    memory: null,
-  };
+  );
 }
