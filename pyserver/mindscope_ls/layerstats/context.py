@@ -14,6 +14,7 @@ from mindscope_ls.apiitems import Listing, namespace_items
 from mindscope_ls.inference import Api, Inferencer, Scope
 from mindscope_ls.layerstats.rank import rank_by_context
 from mindscope_ls.layerstats.scan import LAYER_NAMESPACES
+from mindscope_ls.layerstats.where import method_around
 from mindscope_ls.textscan import parse_expr
 
 # A call's callee: `nn.Conv2d(`, `ms.nn.Conv2d (`, a bare `Conv2d(` from `from … import`.
@@ -29,15 +30,11 @@ def layer_ranked(
 ) -> Optional[list[types.CompletionItem]]:
     """The listing's items re-ranked in `__init__` of a Cell class; None anywhere else, where
     the cached listing is sent as it is."""
+    if listing.compiled or listing.namespace not in LAYER_NAMESPACES:
+        return None
+    scope = init_scope(scope, source, line, column) or scope
     func, cls = scope.func, scope.cls
-    if (
-        listing.compiled
-        or listing.namespace not in LAYER_NAMESPACES
-        or func is None
-        or cls is None
-        or func.name != "__init__"
-        or not inferencer.is_cell_class(cls)
-    ):
+    if func is None or cls is None or func.name != "__init__" or not inferencer.is_cell_class(cls):
         return None
     previous = previous_layer(inferencer, scope, source, line, column)
     ranked = _ranked(listing, previous)
@@ -66,17 +63,38 @@ def _ranked(
     return tuple(items)
 
 
+def init_scope(scope: Scope, source: str, line: int, column: int) -> Optional[Scope]:
+    """The method around the cursor when the file's parse lost it: typing a new element of a
+    layer list spread over lines leaves its brackets open and the class unparsable (None when
+    the scope is known, or the cursor is in no class)."""
+    if scope.func is not None and scope.cls is not None:
+        return None
+    first = max(0, line - _MAX_LINES)
+    found = method_around(_lines_before(source, line, column), first)
+    if found is None or found[1] is None:
+        return None
+    cls, func = found
+    return Scope(cls, func, line + 1)
+
+
+def _lines_before(source: str, line: int, column: int) -> list[str]:
+    """The lines up to the cursor (0-based), the last one cut before the `nn.` completed."""
+    lines = source.split("\n")[max(0, line - _MAX_LINES) : line + 1]
+    if lines:
+        current = lines[-1][:column]
+        tail = _DOT_TAIL.search(current)
+        lines[-1] = current[: tail.start()] if tail else current
+    return lines
+
+
 def previous_layer(
     inferencer: Inferencer, scope: Scope, source: str, line: int, column: int
 ) -> Optional[str]:
     """The last layer constructor called in the function around the cursor (0-based), before
     it, leaving out the `nn.` being completed."""
-    lines = source.split("\n")[max(0, line - _MAX_LINES) : line + 1]
+    lines = _lines_before(source, line, column)
     if not lines:
         return None
-    current = lines[-1][:column]
-    tail = _DOT_TAIL.search(current)
-    lines[-1] = current[: tail.start()] if tail else current
     # The text from the `def` line: found in the text itself, so it holds while the file is
     # being edited and the parsed tree's line numbers lag behind.
     start = next((i for i in range(len(lines) - 1, -1, -1) if _DEF.match(lines[i])), 0)

@@ -194,3 +194,28 @@ async def test_cells_synced_as_a_notebook_are_checked(
     found = await wait_diagnostics(client, uris[1], lambda d: len(d) > 0)
     assert [str(d.code) for d in found] == ["MS101"]
     assert found[0].range.start.line == 2  # the `try` in this cell
+
+
+async def test_a_layer_list_typed_in_a_cell_ranks_by_the_layer_above(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """`nn` comes from the first cell; the half-typed list in the second leaves its class
+    unparsable, and the layer above the cursor still decides the order."""
+    notebook = tmp_path / "layers.ipynb"
+    cells = [
+        "%matplotlib inline\nimport mindspore.nn as nn",
+        "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.features = nn.SequentialCell([\n            nn.Conv2d(3, 16, 3),\n"
+        "            nn.",
+    ]
+    uris = _open_notebook(client, notebook, cells)
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uris[1]), position=_end(cells[1])
+        )
+    )
+    assert isinstance(result, types.CompletionList)
+    shown = sorted(result.items, key=lambda i: (i.sort_text or i.label, i.label))
+    assert [i.label for i in shown[:2]] == ["BatchNorm2d", "ReLU"]
+    assert shown[0].label_details is not None
+    assert shown[0].label_details.description == "often after Conv2d"
