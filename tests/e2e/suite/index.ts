@@ -6,6 +6,7 @@ import { serverTests } from './server.test';
 import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
+import { notebookTests } from './notebook.test';
 import { panelTests } from './panels.test';
 import { sidePanelTests } from './sidePanel.test';
 import { trustedTests, untrustedTests } from './trust.test';
@@ -22,6 +23,7 @@ export async function run(): Promise<void> {
     ...panelTests,
     ...sidePanelTests,
     ...modeStatusTests,
+    ...notebookTests,
     ...trustedTests,
   ]);
 }
