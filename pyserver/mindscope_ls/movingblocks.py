@@ -1,10 +1,10 @@
 """Top-level blocks reused where they moved: pressing Enter shifts every block below it.
 
-`blocks.BlockParser` reuses a block only where it was, because its tree holds line numbers:
-one new line at the top of a 3,000-line file re-parses all of it (~65 ms). Completion is
-mostly asked right after such an edit (a new line, then `x.`), so this parser keys blocks by
-their text alone and hands back a moved block's old tree with the `shift` to add to its line
-numbers: re-numbering a tree costs as much as parsing it, so nothing is re-numbered. Only the
+`blocks.BlockParser` re-numbers a moved block's tree in place, for the checker, whose caches
+are keyed by node. Completion is mostly asked right after such an edit (a new line, then
+`x.`) and wants no work at all for the blocks it does not look at, so this parser keys blocks
+by their text alone and hands back a moved block's old tree with the `shift` to add to its line
+numbers: nothing is re-numbered. Only the
 block holding the line a request is about is always parsed where it is (`exact`).
 
 Trees are shared between calls: callers must not mutate them.
@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from typing import Optional, Union
 
 from mindscope_ls.blocks import (
-    _CONTINUATIONS,
-    _MAX_MERGES,
-    _OPEN_AT_END,
-    _PARSE_ERRORS,
+    CONTINUATIONS,
+    MAX_MERGES,
+    OPEN_AT_END,
+    PARSE_ERRORS,
     BlockError,
-    _parse_text,
+    parse_text,
 )
 from mindscope_ls.gcpause import gc_paused
 
@@ -85,7 +85,7 @@ class MovingBlockParser:
                     shift = begin - origin
                     if not isinstance(parsed, BlockError) or not _mergeable(parsed):
                         break
-                    if stop - index >= _MAX_MERGES:
+                    if stop - index >= MAX_MERGES:
                         break
                 if isinstance(parsed, BlockError):
                     result.errors.append(_moved(parsed, shift))
@@ -104,7 +104,7 @@ class MovingBlockParser:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 body = ast.parse(source).body
-        except _PARSE_ERRORS:
+        except PARSE_ERRORS:
             return  # some block does not parse: `parse` finds which, block by block
         groups: list[tuple[int, int, list[ast.stmt]]] = []  # (first block, stop block, body)
         block = 0
@@ -131,7 +131,7 @@ class MovingBlockParser:
             found = None  # the same text twice in one version needs its own tree
         if found is None:
             self.parsed += 1
-            found = (start, _parse_text(start, text, "<unknown>"))
+            found = (start, parse_text(start, text, "<unknown>"))
         cache[text] = found
         return found
 
@@ -161,7 +161,7 @@ def block_starts_of(source: str) -> tuple[list[int], list[int]]:
 
 
 def _continues(source: str, at: int) -> bool:
-    for word in _CONTINUATIONS:
+    for word in CONTINUATIONS:
         if (
             source.startswith(word, at)
             and not source[at + len(word) : at + len(word) + 1].isidentifier()
@@ -172,7 +172,7 @@ def _continues(source: str, at: int) -> bool:
 
 def _mergeable(error: BlockError) -> bool:
     """The block ends inside something still open, so the next block may close it."""
-    return error.line >= error.end or any(s in error.message for s in _OPEN_AT_END)
+    return error.line >= error.end or any(s in error.message for s in OPEN_AT_END)
 
 
 def _moved(error: BlockError, shift: int) -> BlockError:

@@ -11,6 +11,8 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Optional
 
+from mindscope_ls.gcpause import gc_paused
+
 from .catalog import RULES, Rule
 from .engine import run_checks
 from .levels import DEFAULT_LEVEL, LEVELS
@@ -66,10 +68,16 @@ def check_source(
         severities=severities,
     )
     try:
-        if workspace is not None:
-            return run(workspace=workspace)
-        with _SCRATCH.use(path) as scratch:
-            return run(workspace=scratch)
+        # A cold check allocates ~100,000 objects (the tree, its indexes, the results) and frees
+        # almost none of them: the collections they trigger, full ones included, walk them to
+        # no effect (a sixth of a cold check's instructions, more of its time: cache misses).
+        # Nothing it builds is garbage that must go at once; `gc_paused` also decides what the
+        # server keeps frozen.
+        with gc_paused():
+            if workspace is not None:
+                return run(workspace=workspace)
+            with _SCRATCH.use(path) as scratch:
+                return run(workspace=scratch)
     except (Exception, RecursionError):  # the checker must never take its host down
         return []
 

@@ -78,17 +78,23 @@ class ClassInfo:
     def signature(self) -> tuple[object, ...]:
         """All that type inference and the rules read from this class and its bases (kinds,
         positions for related locations): results that depend on the class are kept between
-        checks while this compares equal."""
+        checks while this compares equal. Positions are relative to each class's first line,
+        so a class that only moved keeps its signature: `anchors` says where each one is."""
         if self._signature is None:
             self._signature = ()  # a cyclic base sees this placeholder
             local = self._local
             attrs = local.attrs_signature if local is not None else None
             if attrs is None:
-                attrs = _attrs_signature(self.attrs)
-            where = local.position if local is not None else position(self.node)
+                attrs = _attrs_signature(self.attrs, self.node.lineno)
+            where = local.position if local is not None else position(self.node, self.node.lineno)
             own = (self.module.path, self.name, where, self.is_cell, self.is_jit_class)
             self._signature = (*own, attrs, tuple(base.signature() for base in self.bases))
         return self._signature
+
+    def anchors(self) -> tuple[tuple[str, int], ...]:
+        """Where this class and its bases are (path, first line): what `signature`'s relative
+        positions are relative to."""
+        return tuple((info.module.path, info.node.lineno) for info in self.lineage())
 
 
 @dataclass(frozen=True)
@@ -101,7 +107,7 @@ class _Local:
     is_jit_class: bool
     attrs: tuple[tuple[str, Optional[Attr], Optional[str], ast.expr], ...]
     methods: dict[str, FunctionNode]  # the first definition of each name, as Python's would be
-    position: Optional[tuple[int, int, int, int]]
+    position: Optional[tuple[int, int, int, int]]  # relative to the class's first line
     attrs_signature: Optional[tuple[object, ...]]  # when no attribute's kind waits on a lookup
 
 
@@ -148,14 +154,21 @@ class ClassTable:
         return self.info(found[0], found[1], depth)
 
 
-class RecordingClassTable(ClassTable):
-    """A view of a table that notes each class looked up and what it was (its signature), so
-    results that depend on those lookups can be kept while they give the same classes."""
+# A class looked up by name: the name, and the class's signature and anchors relative to a
+# line (the line of the function whose results depend on it), or None when nothing was found.
+Lookup = tuple[Optional[str], Optional[tuple[tuple[object, ...], tuple[tuple[str, int], ...]]]]
 
-    def __init__(self, table: ClassTable):
+
+class RecordingClassTable(ClassTable):
+    """A view of a table that notes each class looked up and what it was (its signature and
+    where it is relative to line `line`), so results that depend on those lookups can be kept
+    while they give the same classes, in the same place relative to that line."""
+
+    def __init__(self, table: ClassTable, line: int):
         super().__init__(table.workspace)
         self._infos = table._infos
-        self.looked_up: list[tuple[Optional[str], Optional[tuple[object, ...]]]] = []
+        self.line = line
+        self.looked_up: list[Lookup] = []
         self._nested = 0
 
     def resolve(self, qualname: Optional[str], depth: int = 0) -> Optional[ClassInfo]:
@@ -165,29 +178,37 @@ class RecordingClassTable(ClassTable):
         finally:
             self._nested -= 1
         if not self._nested:  # the rule's own lookup: the classes it built are complete
-            self.looked_up.append((qualname, info.signature() if info is not None else None))
+            self.looked_up.append((qualname, _found(info, self.line)))
         return info
 
 
-def same_lookups(
-    table: ClassTable, looked_up: tuple[tuple[Optional[str], Optional[tuple[object, ...]]], ...]
-) -> bool:
-    """True when `table` resolves each name as recorded by a `RecordingClassTable`."""
-    for qualname, signature in looked_up:
-        info = table.resolve(qualname)
-        if (info.signature() if info is not None else None) != signature:
-            return False
-    return True
+def same_lookups(table: ClassTable, looked_up: tuple[Lookup, ...], line: int) -> bool:
+    """True when `table` resolves each name as recorded by a `RecordingClassTable` (made with
+    the line that is `line` now)."""
+    return all(_found(table.resolve(qualname), line) == found for qualname, found in looked_up)
 
 
-def position(node: Optional[ast.AST]) -> Optional[tuple[int, int, int, int]]:
-    """Where a node is, as compared by cached results (its range in a related location)."""
+def relative_anchors(info: ClassInfo, line: int) -> tuple[tuple[str, int], ...]:
+    """`info.anchors()` relative to `line`: equal while the classes are where they were
+    relative to that line (in whichever file they are)."""
+    return tuple((path, first - line) for path, first in info.anchors())
+
+
+def _found(
+    info: Optional[ClassInfo], line: int
+) -> Optional[tuple[tuple[object, ...], tuple[tuple[str, int], ...]]]:
+    return (info.signature(), relative_anchors(info, line)) if info is not None else None
+
+
+def position(node: Optional[ast.AST], base: int) -> Optional[tuple[int, int, int, int]]:
+    """Where a node is relative to line `base`, as compared by cached results (its range in a
+    related location)."""
     if node is None:
         return None
     return (
-        getattr(node, "lineno", 0),
+        getattr(node, "lineno", 0) - base,
         getattr(node, "col_offset", 0),
-        getattr(node, "end_lineno", 0) or 0,
+        (getattr(node, "end_lineno", 0) or 0) - base,
         getattr(node, "end_col_offset", 0) or 0,
     )
 
@@ -220,8 +241,11 @@ def _local(module: ModuleInfo, node: ast.ClassDef) -> _Local:
                     attrs.append((name, *_attr_kind(module, value), value))
     known = {name: attr for name, attr, _, _ in attrs if attr is not None}
     complete = len(known) == len(attrs)
-    signature = _attrs_signature(known) if complete else None
-    return _Local(bases, is_jit_class, tuple(attrs), _methods(node), position(node), signature)
+    base = node.lineno  # positions are kept relative to the class: it may move
+    signature = _attrs_signature(known, base) if complete else None
+    return _Local(
+        bases, is_jit_class, tuple(attrs), _methods(node), position(node, base), signature
+    )
 
 
 def _methods(node: ast.ClassDef) -> dict[str, FunctionNode]:
@@ -232,8 +256,10 @@ def _methods(node: ast.ClassDef) -> dict[str, FunctionNode]:
     return found
 
 
-def _attrs_signature(attrs: dict[str, Attr]) -> tuple[object, ...]:
-    return tuple((name, a.kind, a.class_qualname, position(a.node)) for name, a in attrs.items())
+def _attrs_signature(attrs: dict[str, Attr], base: int) -> tuple[object, ...]:
+    return tuple(
+        (name, a.kind, a.class_qualname, position(a.node, base)) for name, a in attrs.items()
+    )
 
 
 def _attr_kind(module: ModuleInfo, value: ast.expr) -> tuple[Optional[Attr], Optional[str]]:

@@ -15,7 +15,7 @@ from .index import ModuleInfo
 from .levels import DEFAULT_LEVEL, file_level, normalize_level
 from .model import Finding, Group, RawFinding, Related, Severity
 from .rulecache import Text, function_findings
-from .rules import MODULE_RULES
+from .rules import MODULE_RULES, callsites
 from .rules.base import node_range
 from .suppress import suppressed
 from .workspace import Workspace
@@ -40,17 +40,20 @@ def run_checks(
     active = file_level(module) or normalize_level(level) or DEFAULT_LEVEL
     raw: list[tuple[RawFinding, Optional[CompiledFunction]]] = []
     classes = ClassTable(ws)
-    for fn in _compiled_in(ws, module):
+    for fn in compiled_in(ws, module):
         found = function_findings(fn, fn.level or active, classes, text)
         raw.extend((finding, fn) for finding in found)
-    for module_rule in MODULE_RULES:
-        raw.extend((finding, None) for finding in module_rule(module))
+    try:
+        for module_rule in MODULE_RULES:
+            raw.extend((finding, None) for finding in module_rule(module))
+    finally:
+        callsites.release()  # it holds the module: not beyond this check
     findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
     kept, _ = suppressed(findings, lines)
     return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))
 
 
-def _compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
+def compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
     """The compiled functions of `module`; discovery runs once per workspace version."""
     cached = ws.cache.get("discovery")
     if cached is None or cached[0] != ws.version:
@@ -61,6 +64,9 @@ def _compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
         ws.cache["discovery"] = cached
     found: dict[int, list[CompiledFunction]] = cached[1]  # type: ignore[assignment]
     return found.get(id(module), [])
+
+
+_compiled_in = compiled_in  # the name filemode.py imports
 
 
 def _finalize(

@@ -30,27 +30,32 @@ def file_level(module: ModuleInfo) -> Optional[str]:
     if "jit_syntax_level" not in module.source and "MS_DEV_JIT_SYNTAX_LEVEL" not in module.source:
         return None  # cheap: most files set no level
     found = [
-        setter
+        (stmt.lineno + line, col, level)
         for stmt in module.tree.body
-        for setter in _SETTERS.get(stmt, module.env, partial(_levels_set_in, module, stmt))
+        for line, col, level in _SETTERS.get(
+            stmt, module.env, partial(_levels_set_in, module, stmt)
+        )
     ]
     return max(found)[2] if found else None
 
 
 def _levels_set_in(module: ModuleInfo, stmt: ast.stmt) -> tuple[tuple[int, int, str], ...]:
-    """Where a top-level statement sets a level (kept while it and the module's names are)."""
+    """Where a top-level statement sets a level, relative to its first line (kept while it and
+    the module's names are, wherever it moves)."""
     found: list[tuple[int, int, str]] = []
     for node in of_type(stmt, ast.Call, ast.Assign):
-        level = _level_set_by(module, node)
+        level = level_set_by(module, node)
         if level is not None:
-            found.append((node.lineno, node.col_offset, level))  # type: ignore[attr-defined]
+            line = node.lineno - stmt.lineno  # type: ignore[attr-defined]
+            found.append((line, node.col_offset, level))  # type: ignore[attr-defined]
     return tuple(found)
 
 
 _SETTERS: NodeMemo[tuple[tuple[int, int, str], ...]] = NodeMemo()
 
 
-def _level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
+def level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
+    """The level `node` sets: a `set_context`/`JitConfig` call or `os.environ[...] = ...`."""
     if isinstance(node, ast.Call):
         name = module.qualname(node.func) or ""
         last = name.rsplit(".", 1)[-1]
@@ -73,3 +78,6 @@ def _level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
         ):
             return names.LEVEL_BY_INT.get(int(node.value.value))
     return None
+
+
+_level_set_by = level_set_by  # the name filemode.py imports

@@ -1,18 +1,20 @@
 """Results computed from one AST node, kept between checks while the node lives.
 
 The block parser hands back the same node objects for every top-level block an edit did not
-touch (same text, same position), so a node's identity stands for its text and its lines. What
-else a result depends on (the module's imports, the class's attributes, the level, ...) is its
-`deps`: a stored result is used only while they compare equal. Entries go with their node, and
-values must not refer to other trees (or an old tree would stay alive through them).
+touch (same text; a block that moved has its lines re-numbered in place), so a node's identity
+stands for its text, not for its lines: a result that holds line numbers must keep them
+relative to the node (see `rebase`). What else a result depends on (the module's imports, the
+class's attributes, the level, ...) is its `deps`: a stored result is used only while they
+compare equal. Entries are kept on the node itself and go with it; values must not refer to
+other trees (or an old tree would stay alive through them).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Callable
+from itertools import count
 from typing import Generic, Optional, TypeVar
-from weakref import WeakKeyDictionary
 
 V = TypeVar("V")
 
@@ -22,9 +24,15 @@ V = TypeVar("V")
 PER_NODE = 4
 
 
+_NUMBERS = count()
+
+
 class NodeMemo(Generic[V]):
     def __init__(self) -> None:
-        self._entries: WeakKeyDictionary[ast.AST, list[tuple[object, V]]] = WeakKeyDictionary()
+        # An attribute of the node, not a weak-keyed table: a value may hold its own node (a
+        # scope holds its function), which kept a table's key alive for ever; on the node it
+        # is a cycle the collector frees with the tree. Also cheaper than a weak reference.
+        self._attr = f"_mindscope_memo{next(_NUMBERS)}"
 
     def get(
         self,
@@ -38,9 +46,10 @@ class NodeMemo(Generic[V]):
 
         `deps` are compared, not hashed: big tuples that are the same object compare at once.
         """
-        entries = self._entries.get(node)
+        attrs = node.__dict__
+        entries: Optional[list[tuple[object, V]]] = attrs.get(self._attr)
         if entries is None:
-            entries = self._entries[node] = []
+            entries = attrs[self._attr] = []
         for stored, value in entries:
             if stored == deps and (valid is None or valid(value)):
                 return value

@@ -1,9 +1,12 @@
 """The findings of the function rules for one compiled function, kept between checks.
 
-An edit re-parses one top-level block; the functions of every other block keep their nodes, so
-their findings are taken from the previous check when nothing else they depend on changed: the
-level, the Tensor parameters, the module's names, the class (attributes, bases, positions),
-the classes the rules looked up, and (rarely) the rest of the text.
+An edit re-parses one top-level block; the functions of every other block keep their nodes (the
+blocks below an inserted line too, re-numbered), so their findings are taken from the previous
+check when nothing else they depend on changed: the level, the Tensor parameters, the module's
+names, the class (attributes, bases, positions), the classes the rules looked up, and (rarely)
+the rest of the text. Findings are kept with the function's line and moved with it: the classes
+they may point into are part of the key by where they are relative to that line, so a finding
+is reused only where everything it points at moved by the same number of lines.
 """
 
 from __future__ import annotations
@@ -12,21 +15,21 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Optional, SupportsIndex, Union, overload
 
-from .classes import ClassTable, RecordingClassTable, same_lookups
+from .classes import ClassTable, Lookup, RecordingClassTable, relative_anchors, same_lookups
 from .discovery import CompiledFunction
 from .memo import NodeMemo
 from .model import RawFinding
+from .rebase import moved_findings
 from .rules import FUNCTION_RULES, FunctionContext
 from .rules.base import CACHEABLE
-
-Lookups = tuple[tuple[Optional[str], Optional[tuple[object, ...]]], ...]
 
 
 @dataclass(frozen=True)
 class _Entry:
     findings: tuple[tuple[RawFinding, ...], ...]  # one per cacheable rule, in rule order
-    looked_up: Lookups  # classes the rules resolved, and their signatures
+    looked_up: tuple[Lookup, ...]  # classes the rules resolved, relative to `line`
     text: Optional[str]  # the whole text, when the rules read lines outside the function
+    line: int  # the function's first line when the findings were computed
 
 
 _RESULTS: NodeMemo[_Entry] = NodeMemo()
@@ -63,12 +66,15 @@ def function_findings(
 ) -> list[RawFinding]:
     """What every function rule reports for `fn`, in rule order."""
     source, lines = text.source, text.lines
+    line = fn.node.lineno
+    cls = fn.cls
     deps = (
         level,
         frozenset(fn.tensor_params),
         fn.module.path,
         fn.module.env,
-        fn.cls.signature() if fn.cls is not None else None,
+        cls.signature() if cls is not None else None,
+        relative_anchors(cls, line) if cls is not None else None,
     )
 
     def valid(entry: _Entry) -> bool:
@@ -76,28 +82,29 @@ def function_findings(
             return False
         if entry.text is not None and entry.text != source:
             return False
-        return same_lookups(classes, entry.looked_up)
+        return same_lookups(classes, entry.looked_up, line)
 
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
     for rule in FUNCTION_RULES:
         if rule in CACHEABLE:
-            found.extend(next(cached))
+            found.extend(moved_findings(next(cached), line - entry.line))
         else:
             found.extend(rule(FunctionContext(fn, fn.types(), level, classes, lines)))
     return found
 
 
 def _run(fn: CompiledFunction, level: str, classes: ClassTable, text: Text) -> _Entry:
-    recording = RecordingClassTable(classes)
     node = fn.node
+    recording = RecordingClassTable(classes, node.lineno)
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
     ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
     findings = tuple(tuple(rule(ctx)) for rule in FUNCTION_RULES if rule in CACHEABLE)
     whole = tracked.outside or not text.exact
-    return _Entry(findings, tuple(recording.looked_up), text.source if whole else None)
+    source = text.source if whole else None
+    return _Entry(findings, tuple(recording.looked_up), source, node.lineno)
 
 
 class _TrackedLines(list[str]):

@@ -4,8 +4,8 @@
 and then answers for it or any function or class inside it by bisecting the per-type lists on
 source position: a scope's nodes are exactly those positioned inside its span, so no subtree is
 walked again. A module is answered by joining its statements' answers, so after an edit only the
-statements the block parser re-parsed (new node objects) are walked again: the index is keyed by
-node identity and a reused statement keeps its index.
+statements the block parser re-parsed (new node objects) are walked again: the index is kept on
+the node and a reused statement keeps its index (also when it moved: see `_Index`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ import ast
 from bisect import bisect_left, bisect_right
 from operator import attrgetter
 from typing import Any, TypeVar, Union
-from weakref import WeakKeyDictionary
 
 T = TypeVar("T", bound=ast.AST)
 Position = tuple[int, int]
@@ -39,12 +38,18 @@ _UNSORTED = object()
 
 class _Index:
     """The nodes of one tree by type; each type's list is sorted by position (with its keys
-    alongside) the first time that type is asked for: many types never are."""
+    alongside) the first time that type is asked for: many types never are.
+
+    The block parser re-numbers the lines of a block that moved, in place: the keys are kept
+    relative to the root's line (every node of a block moves with it), so they stay valid."""
 
     def __init__(self, root: ast.AST):
         self.root = root
         self.nodes = _grouped(root)
         self.keys: dict[type, object] = {}
+        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its span relative
+        # to the root's line. The rules ask about the same few functions again and again.
+        self.spans: dict[int, tuple[Position, Position]] = {}
 
     def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
         nodes = self.nodes.get(kind)
@@ -54,15 +59,29 @@ class _Index:
         if keys is _UNSORTED:
             keys = None
             if hasattr(nodes[0], "lineno"):
+                base = getattr(self.root, "lineno", 0)
                 nodes.sort(key=_START)  # stable: ties keep the walk's order
-                keys = list(map(_START, nodes))
+                keys = [(line - base, col) for line, col in map(_START, nodes)]
             self.keys[kind] = keys
         if node is self.root or keys is None:
             return nodes
         positions: list[Position] = keys  # type: ignore[assignment]
-        start = bisect_left(positions, _position(node))
-        end = bisect_right(positions, _end(node))
-        return nodes[start:end]
+        span = self.spans.get(id(node))
+        if span is None:
+            base = getattr(self.root, "lineno", 0)
+            line, col = _position(node)
+            end_line, end_col = _end(node)
+            span = self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
+        return nodes[bisect_left(positions, span[0]) : bisect_right(positions, span[1])]
+
+    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
+        """`select` of each kind, joined; kinds the tree lacks (most, in most queries) skipped."""
+        found: list[ast.AST] = []
+        present = self.nodes
+        for kind in kinds:
+            if kind in present:
+                found.extend(self.select(node, kind))
+        return found
 
 
 class _ModuleIndex:
@@ -84,31 +103,41 @@ class _ModuleIndex:
             self._joined[kind] = joined
         return joined
 
+    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
+        found: list[ast.AST] = []
+        for kind in kinds:
+            found.extend(self.select(node, kind))
+        return found
 
-_INDEX: WeakKeyDictionary[ast.AST, Union[_Index, _ModuleIndex]] = WeakKeyDictionary()
+
+# The attribute of a node that holds its index (and each scope's under it). Not a weak-keyed
+# table: an index holds its root and scopes, so a table entry kept its own key alive and no
+# indexed tree was ever freed. On the node, tree and index are one cycle the collector frees.
+_ATTR = "_mindscope_walk"
 
 
 def _index_of(node: ast.AST) -> Union[_Index, _ModuleIndex]:
-    index = _INDEX.get(node)
+    attrs = node.__dict__
+    index: Union[_Index, _ModuleIndex, None] = attrs.get(_ATTR)
     if index is not None:
         return index
     if isinstance(node, ast.Module) and not node.type_ignores:
-        index = _INDEX[node] = _ModuleIndex(node)
+        index = attrs[_ATTR] = _ModuleIndex(node)
         return index
     return _tree_index(node)
 
 
 def _tree_index(node: ast.AST) -> _Index:
-    index = _INDEX.get(node)
+    attrs = node.__dict__
+    index = attrs.get(_ATTR)
     if isinstance(index, _Index):
         return index
-    index = _Index(node)
-    _INDEX[node] = index
+    index = attrs[_ATTR] = _Index(node)
     for scope in index.nodes.get(ast.FunctionDef, []) + index.nodes.get(ast.ClassDef, []):
-        _INDEX.setdefault(scope, index)
+        scope.__dict__.setdefault(_ATTR, index)
     for kind in (ast.AsyncFunctionDef, ast.Lambda):
         for scope in index.nodes.get(kind, []):
-            _INDEX.setdefault(scope, index)
+            scope.__dict__.setdefault(_ATTR, index)
     return index
 
 
@@ -118,10 +147,7 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     index = _index_of(node)
     if len(types) == 1:
         return index.select(node, types[0])  # type: ignore[return-value]
-    found: list[ast.AST] = []
-    for kind in types:
-        found.extend(index.select(node, kind))
-    return found  # type: ignore[return-value]
+    return index.select_many(node, types)  # type: ignore[return-value]
 
 
 def walk(node: ast.AST) -> list[ast.AST]:

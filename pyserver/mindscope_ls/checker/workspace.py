@@ -66,6 +66,15 @@ class Workspace:
             self._found.clear()
             self.version += 1
 
+    def block_counts(self, path: str) -> Optional[tuple[int, int, int]]:
+        """For benchmarks and tests: the top-level blocks the latest update of `path` parsed,
+        moved (re-numbered) and reused where they were; None for a file never updated."""
+        parser = self._parsers.get(_key(path))
+        if parser is None:
+            return None
+        blocks = parser.blocks
+        return blocks.parsed, blocks.moved, blocks.reused - blocks.moved
+
     def get(self, path: str) -> Optional[ModuleInfo]:
         return self._modules.get(_key(path))
 

@@ -225,3 +225,87 @@ def test_findings_that_read_the_rest_of_the_file() -> None:
     # A form feed is a line break to `str.splitlines`, not to the parser: one above the class
     # moves the lines its fixes read while its block, and so its nodes, stay the same.
     assert_same(LOOP.replace("import nn", "import nn  # \x0c"), "loop.py", workspace, "LAX")
+
+
+def _block_starts(lines: list[str]) -> list[int]:
+    return [i for i, line in enumerate(lines) if line[:1].isalpha() or line.startswith("@")]
+
+
+def _moves(text: str, rng: random.Random) -> list[str]:
+    """Texts where the blocks below a line moved: lines inserted above compiled code (at the
+    top, at a block start, inside a block), blank lines and a block's first line deleted."""
+    lines = text.split("\n")
+    starts = _block_starts(lines) or [0]
+    at = rng.choice(starts)
+    inside = rng.randrange(len(lines))
+    blank = next((i for i, line in enumerate(lines) if not line.strip()), None)
+    texts = [
+        "\n" + text,
+        "\n".join([*lines[:at], "", "", *lines[at:]]),
+        "\n".join([*lines[:at], "# a comment", *lines[at:]]),
+        "\n".join([*lines[:inside], _indent(lines[inside]), *lines[inside:]]),
+        "\n".join([*lines[:at], "x_inserted = 1", *lines[at:]]),
+    ]
+    if blank is not None:
+        texts.append("\n".join(lines[:blank] + lines[blank + 1 :]))
+    texts.append("\n".join(lines[:at] + lines[at + 1 :]))
+    return texts
+
+
+def test_lines_inserted_and_deleted_above_compiled_code() -> None:
+    """Blocks that only moved keep their nodes (re-numbered) and the findings kept for them:
+    every kept finding, related location and fix must move with them, and nothing kept may
+    point at a class that did not move with them."""
+    rng = random.Random(7)
+    for number, original in enumerate(SOURCES):
+        workspace, path = Workspace(), f"moved{number}.py"
+        assert_same(original, path, workspace, "LAX")
+        for text in _moves(original, rng):
+            assert_same(text, path, workspace, "LAX")
+            assert_same(original, path, workspace, "LAX")  # and back up
+
+
+TWO_CLASSES = """\
+import mindspore as ms
+from mindspore import nn, Parameter, Tensor
+
+
+class Base(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.items = []
+        self.w = Parameter(Tensor([1.0]))
+
+
+# between
+
+
+class Net(Base):
+    def construct(self, x):
+        self.items.append(x)
+        self.w = x
+        return x
+
+
+@ms.jit
+def step(x):
+    y = x
+    y += 1
+    return x + y
+"""
+
+
+def test_a_finding_that_points_into_another_block_moves_with_it() -> None:
+    """`Net`'s findings point at `Base`'s attributes: when a line goes in between the two,
+    only `Net` moves, and its kept findings must not be moved as a whole."""
+    workspace = Workspace()
+    before = assert_same(TWO_CLASSES, "two.py", workspace, "LAX")
+    assert any(r.path == "two.py" and r.range.line < 10 for f in before for r in f.related)
+    for text in (
+        TWO_CLASSES.replace("# between", "# between\n"),
+        TWO_CLASSES.replace("# between\n", ""),
+        "\n\n" + TWO_CLASSES,
+        TWO_CLASSES.replace("class Base", "\nclass Base").replace("# between\n", ""),
+    ):
+        assert_same(text, "two.py", workspace, "LAX")
+        assert_same(TWO_CLASSES, "two.py", workspace, "LAX")

@@ -93,6 +93,36 @@ def test_only_the_edited_block_is_parsed_again() -> None:
     )
 
 
+def test_blocks_that_moved_keep_their_trees_renumbered() -> None:
+    """Enter above a block moves it: its nodes are kept (the checker's caches are keyed by
+    them) and their lines re-numbered, to the tree `ast.parse` gives; and back again."""
+    parser = BlockParser()
+    before = parser.parse(MODEL)
+    lines = MODEL.split("\n")
+    first = block_starts(lines)[1]  # below the first block: every later block moves
+    moved = "\n".join([*lines[:first], "", "# new", *lines[first:]])
+    last = before.body[-1]
+    for text in (moved, MODEL, moved):
+        tree = parser.parse(text)
+        assert ast.dump(tree, include_attributes=True) == ast.dump(
+            ast.parse(text), include_attributes=True
+        )
+        assert parser.parsed <= 1
+        assert parser.moved > 5
+        assert tree.body[-1] is last
+
+
+def test_the_same_block_twice_gets_two_trees() -> None:
+    block = "def f(x):\n    return x\n"
+    parser = BlockParser()
+    parser.parse(block)
+    tree = parser.parse(block + "\n" + block)
+    assert tree.body[0] is not tree.body[1]
+    assert ast.dump(tree, include_attributes=True) == ast.dump(
+        ast.parse(block + "\n" + block), include_attributes=True
+    )
+
+
 def test_invalid_text_raises_what_ast_parse_raises() -> None:
     source = MODEL.replace("(self, x: ms.Tensor)", "(self, x: ms.Tensor", 1)
     assert source != MODEL

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import ast
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Optional
-from weakref import WeakKeyDictionary
 
 from .. import names
 from ..index import FunctionNode, ModuleInfo
 from ..walk import of_type
-from .scopes import Binding, Call, Scope, ScopeNode, collect
+from .scopes import Binding, Call, Scope, function_scope, module_scope
 
 ITERATORS = frozenset({"create_tuple_iterator", "create_dict_iterator"})
 
@@ -35,18 +35,18 @@ class CallSites:
 
     @classmethod
     def of(cls, module: ModuleInfo) -> CallSites:
-        """One analysis per parsed tree, shared by the rules that need it."""
+        """One analysis per version of a module, shared by the rules of one check (they run one
+        after the other). The scopes it is built from are kept per node between checks."""
         assert module.tree is not None
-        found = _CACHE.get(module.tree)
+        found = _LATEST[0]
         if found is None or found.module is not module:
             found = cls(module)
-            _CACHE[module.tree] = found
+            _LATEST[0] = found
         return found
 
     def __init__(self, module: ModuleInfo):
         assert module.tree is not None
         self.module = module
-        self.lines = module.source.splitlines()
         self.graph_mode = _sets_graph_mode(module)
         self.cells: dict[str, bool] = {}  # local Cell class -> its construct is @jit
         self._find_cells()
@@ -54,7 +54,8 @@ class CallSites:
         if not self._anything_compiles():
             self.module_scope = Scope(module.tree, None)  # cheap exit for most library files
             return
-        self.module_scope = self._scope(module.tree, None)
+        self.module_scope = module_scope(module.tree)
+        self.scopes.append(self.module_scope)
         for cls in module.classes.values():
             if not self._plain_class(cls):
                 continue  # a Cell's methods are compiled (or build the Cell): not call sites
@@ -63,6 +64,11 @@ class CallSites:
                     self._function_scopes(stmt, cls)
         for fn, _ in self.module_scope.defs:
             self._function_scopes(fn, None)
+
+    @cached_property
+    def lines(self) -> list[str]:
+        """The module's lines, for findings' messages and fixes (most checks report none)."""
+        return self.module.source.splitlines()
 
     def _anything_compiles(self) -> bool:
         """Whether the file defines a `jit` function or builds something that compiles."""
@@ -83,14 +89,8 @@ class CallSites:
         for nested, _ in scope.defs:
             self._function_scopes(nested, None)
 
-    def _scope(self, node: ScopeNode, cls: Optional[ast.ClassDef]) -> Scope:
-        scope = Scope(node, cls)
-        if not isinstance(node, ast.Module):
-            args = node.args
-            for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
-                if arg is not None:
-                    scope.bindings.setdefault(arg.arg, []).append(Binding(arg, ()))
-        collect(scope)
+    def _scope(self, node: FunctionNode, cls: Optional[ast.ClassDef]) -> Scope:
+        scope = function_scope(node, cls)
         self.scopes.append(scope)
         return scope
 
@@ -229,7 +229,15 @@ class CallSites:
         return found
 
 
-_CACHE: WeakKeyDictionary[ast.Module, CallSites] = WeakKeyDictionary()
+# The analysis of the module being checked, until `release`. A weak-keyed table by tree kept
+# every version alive for ever (its values hold the tree through their module); on the tree it
+# would be a cycle, which a frozen collector generation (the server's) never frees.
+_LATEST: list[Optional[CallSites]] = [None]
+
+
+def release() -> None:
+    """Drop the analysis kept for the rules of one check (the engine calls this after them)."""
+    _LATEST[0] = None
 
 
 def _sets_graph_mode(module: ModuleInfo) -> bool:

@@ -11,6 +11,7 @@ from ..fixes import make_fix, replace_node, segment
 from ..index import ModuleInfo
 from ..memo import NodeMemo
 from ..model import Fix, Range, RawFinding, TextEdit
+from ..rebase import moved_findings
 from ..walk import of_type
 from .base import node_range
 
@@ -53,10 +54,18 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     exact = len(lines) == len(module.source.split("\n")) - module.source.endswith("\n")
     deps = (module.env, None if exact else module.source)
     for stmt in module.tree.body:
-        yield from _FINDINGS.get(stmt, deps, partial(_statement, module, stmt, lines))
+        line, found = _FINDINGS.get(stmt, deps, partial(_statement, module, stmt, lines))
+        yield from moved_findings(found, stmt.lineno - line)
 
 
-def _statement(module: ModuleInfo, stmt: ast.stmt, lines: list[str]) -> tuple[RawFinding, ...]:
+def _statement(
+    module: ModuleInfo, stmt: ast.stmt, lines: list[str]
+) -> tuple[int, tuple[RawFinding, ...]]:
+    """The statement's findings and its line then: it may move (Enter above it)."""
+    return stmt.lineno, _findings(module, stmt, lines)
+
+
+def _findings(module: ModuleInfo, stmt: ast.stmt, lines: list[str]) -> tuple[RawFinding, ...]:
     found: list[RawFinding] = []
     fallbacks = _import_fallbacks(stmt)
     for node in of_type(stmt, ast.Call, ast.Attribute, ast.ImportFrom):
@@ -80,7 +89,7 @@ def _statement(module: ModuleInfo, stmt: ast.stmt, lines: list[str]) -> tuple[Ra
     return tuple(found)
 
 
-_FINDINGS: NodeMemo[tuple[RawFinding, ...]] = NodeMemo()
+_FINDINGS: NodeMemo[tuple[int, tuple[RawFinding, ...]]] = NodeMemo()
 
 
 def _import_fallbacks(tree: ast.AST) -> set[int]:

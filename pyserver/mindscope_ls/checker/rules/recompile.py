@@ -36,12 +36,11 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     if module.tree is None or not may_call_compiled(module.source):
         return
     sites = CallSites.of(module)
-    lines = module.source.splitlines()
     for scope in sites.scopes:
         values = Values(sites, scope)
         for call, callee in sites.compiled_calls(scope):
             if call.loops:
-                yield from _arguments(module.path, lines, values, call, callee)
+                yield from _arguments(module.path, sites.lines, values, call, callee)
 
 
 def _arguments(

@@ -1,14 +1,21 @@
 """The scopes of a file that run as Python (the module body, functions outside compiled code):
-their loops, the calls inside each loop, and every place a name is bound."""
+their loops, the calls inside each loop, and every place a name is bound.
+
+What a scope holds is syntax only (nodes, no positions), so it is kept between checks: a
+function's scope while its node lives, the module's as the parts of its top-level statements
+(the module node itself is new in every check, its statements mostly are not).
+"""
 
 from __future__ import annotations
 
 import ast
 from bisect import bisect_right
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Optional, Union
 
 from ..index import FunctionNode
+from ..memo import NodeMemo
 from ..walk import of_type
 
 LoopNode = Union[ast.For, ast.AsyncFor, ast.While]
@@ -49,7 +56,53 @@ def collect(scope: Scope) -> None:
     """Fills `scope` with its bindings, nested functions and calls (each with its loops)."""
     walker = _Collector(scope)
     walker.statements(scope.node.body, ())
-    walker.place_calls()
+    walker.place_calls(scope.node)
+
+
+def function_scope(node: FunctionNode, cls: Optional[ast.ClassDef]) -> Scope:
+    """The scope of a function (its parameters bound), kept while its node lives. Shared
+    between checks: callers must not change it."""
+    return _FUNCTIONS.get(node, cls, lambda: _function_scope(node, cls))
+
+
+def module_scope(module: ast.Module) -> Scope:
+    """The scope of a module body, joined from its statements' parts (kept per statement)."""
+    scope = Scope(module, None)
+    bindings = scope.bindings
+    for stmt in module.body:
+        part = _PARTS.get(stmt, None, partial(_part, stmt))
+        for name, found in part.bindings.items():
+            if name in bindings:
+                bindings[name] = bindings[name] + found
+            else:
+                bindings[name] = found  # shared, never appended to (see above)
+        scope.calls.extend(part.calls)
+        scope.defs.extend(part.defs)
+    return scope
+
+
+def _function_scope(node: FunctionNode, cls: Optional[ast.ClassDef]) -> Scope:
+    scope = Scope(node, cls)
+    args = node.args
+    for arg in [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]:
+        if arg is not None:
+            scope.bindings.setdefault(arg.arg, []).append(Binding(arg, ()))
+    collect(scope)
+    return scope
+
+
+def _part(stmt: ast.stmt) -> Scope:
+    """What one top-level statement adds to its module's scope: walked as the module's body
+    is, its calls found in it alone (a call lies in one statement)."""
+    part = Scope(stmt, None)  # type: ignore[arg-type]  # a piece of the module's scope
+    walker = _Collector(part)
+    walker.statement(stmt, ())
+    walker.place_calls(stmt)
+    return part
+
+
+_FUNCTIONS: NodeMemo[Scope] = NodeMemo()
+_PARTS: NodeMemo[Scope] = NodeMemo()
 
 
 def _start(node: ast.AST) -> Position:
@@ -69,10 +122,11 @@ class _Collector:
         self.loops: list[tuple[LoopNode, list[tuple[Position, Position]]]] = []  # body spans
         self.nested: list[tuple[Position, Position]] = []  # functions and classes inside
 
-    def place_calls(self) -> None:
+    def place_calls(self, within: ast.AST) -> None:
+        """Notes the calls under `within` that are this scope's own, with their loops."""
         nested = sorted(self.nested)
         starts = [span[0] for span in nested]
-        for call in of_type(self.scope.node, ast.Call):
+        for call in of_type(within, ast.Call):
             at = _start(call)
             index = bisect_right(starts, at) - 1
             if index >= 0 and at <= nested[index][1]:
