@@ -1,7 +1,8 @@
 """LSP latency and memory: MindScope against jedi-language-server, same files, same run.
 
 usage: python bench/lsp_latency.py [--repeat 20] [--sizes 600,3000] [--only mindscope]
-       [--baseline OTHER_CHECKOUT/pyserver]
+       [--baseline OTHER_CHECKOUT/pyserver [--baseline-last]] [--trace FOLDER]
+       [--idle-first SECONDS]
 
 A real LSP client (pytest-lsp's, with VS Code's recorded client capabilities) starts each
 server over stdio, opens a generated MindSpore model file and types as a user does: each
@@ -25,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import os
 import re
 import statistics
@@ -417,8 +419,17 @@ async def _sample_rss(pid: int, peaks: dict[int, int], stop: asyncio.Event) -> N
 
 
 async def measure(
-    command: list[str], path: Path, repeat: int, env: Optional[dict[str, str]] = None
+    command: list[str],
+    path: Path,
+    repeat: int,
+    env: Optional[dict[str, str]] = None,
+    idle: float = 0.0,
 ) -> Result:
+    # The servers measured earlier left objects in this client: without this, its collections
+    # while decoding (`total`) grew slower for each server measured after them (the second of
+    # two identical servers measured its first `ops.` at ~135 ms against ~50).
+    gc.collect()
+    gc.freeze()
     text = path.read_text()
     result = Result()
     client = make_test_lsp_client()
@@ -449,6 +460,9 @@ async def measure(
         )
     )
     session = Session(client, path.as_uri(), text)
+    # The user reads a while before typing: the server's background work (warm-up, index,
+    # checks) runs meanwhile, and the peak RSS then counts all of it.
+    await asyncio.sleep(idle)
     sites, hovers = construct_sites(text), hover_sites(text)
 
     def completion(probe: str) -> Callable[[int], Awaitable[Probe]]:
@@ -510,22 +524,41 @@ def report(lines: int, results: dict[str, Result]) -> None:
         print(f"cold ratio jedi-ls / mindscope: {peer.cold / ours.cold:.0f}x")
 
 
+def _env(base: dict[str, str], trace: Optional[str], name: str) -> dict[str, str]:
+    """`base`, with MINDSCOPE_TRACE naming this server's file in the `trace` folder."""
+    return {**base, "MINDSCOPE_TRACE": str(Path(trace) / f"{name}.jsonl")} if trace else base
+
+
 async def run(
-    sizes: list[int], repeat: int, only: Optional[str], baseline: Optional[str] = None
+    sizes: list[int],
+    repeat: int,
+    only: Optional[str],
+    baseline: Optional[str] = None,
+    trace: Optional[str] = None,
+    baseline_last: bool = False,
+    idle: float = 0.0,
 ) -> None:
     print(f"{repeat} warm requests per row; python {sys.version.split()[0]}, pid {os.getpid()}")
     with tempfile.TemporaryDirectory(prefix="lsp-latency-") as folder:
         for lines in sizes:
             path = Path(folder) / f"model_{lines}.py"
             path.write_text(model_source(lines))
-            results = {}
+            runs = [
+                (server, command, _env(dict(os.environ), trace, f"{server}-{lines}"))
+                for server, command in SERVERS.items()
+                if only is None or only == server
+            ]
             if baseline:
-                # Another checkout's server (its `pyserver` folder) first, for before/after.
-                env = {**os.environ, "PYTHONPATH": baseline}
-                results["baseline"] = await measure(SERVERS["mindscope"], path, repeat, env)
-            for server, command in SERVERS.items():
-                if only is None or only == server:
-                    results[server] = await measure(command, path, repeat)
+                # Another checkout's server (its `pyserver` folder), for before/after; first
+                # unless `baseline_last` (run both orders: the order still shows a little).
+                env = _env({**os.environ, "PYTHONPATH": baseline}, trace, f"baseline-{lines}")
+                at = len(runs) if baseline_last else 0
+                runs.insert(at, ("baseline", SERVERS["mindscope"], env))
+            measured = {
+                name: await measure(cmd, path, repeat, env, idle) for name, cmd, env in runs
+            }
+            shown = ["baseline", *SERVERS]
+            results = {name: measured[name] for name in shown if name in measured}
             report(len(path.read_text().splitlines()), results)
 
 
@@ -535,9 +568,19 @@ def main() -> None:
     parser.add_argument("--sizes", default="600,3000")
     parser.add_argument("--only", choices=list(SERVERS))
     parser.add_argument("--baseline", help="the pyserver folder of another checkout, run too")
+    parser.add_argument("--baseline-last", action="store_true", help="measure it after the rest")
+    parser.add_argument(
+        "--idle-first", type=float, default=0.0, help="seconds between opening and typing"
+    )
+    parser.add_argument(
+        "--trace", help="a folder: each server writes its MINDSCOPE_TRACE there (tracing.md)"
+    )
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    asyncio.run(run(sizes, args.repeat, args.only, args.baseline))
+    if args.trace:
+        Path(args.trace).mkdir(parents=True, exist_ok=True)
+    options = (args.baseline, args.trace, args.baseline_last, args.idle_first)
+    asyncio.run(run(sizes, args.repeat, args.only, *options))
 
 
 if __name__ == "__main__":

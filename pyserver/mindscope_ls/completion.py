@@ -13,6 +13,7 @@ from typing import Any, Optional
 import jedi
 from lsprotocol import types
 
+from mindscope_ls import trace
 from mindscope_ls.apiitems import Listing, namespace_items, self_items
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.catalogue.model import Catalogue
@@ -21,19 +22,19 @@ from mindscope_ls.layerstats.context import layer_ranked  # layer context rankin
 from mindscope_ls.snippets import snippet_items  # snippets
 from mindscope_ls.sourcemodel import for_document, model_around
 from mindscope_ls.textscan import dot_context, lines_of
-from mindscope_ls.warmup import wanting_jedi
+from mindscope_ls.warmup import wanting_held_lock
 
 
 class JediLock:
     """jedi keeps global caches and is not thread-safe: the warm-up and requests share this
     lock. Taking it tells the warm-up, which pauses while the user is active but holds the
-    lock meanwhile, to finish instead (`warmup.wanting_jedi`)."""
+    lock meanwhile, to finish instead (`warmup.wanting_held_lock`)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
 
     def __enter__(self) -> JediLock:
-        with wanting_jedi():
+        with wanting_held_lock():
             self._lock.acquire()
         return self
 
@@ -119,7 +120,8 @@ def _answer(
         return Answer(())
     text_line = lines[line] if line < len(lines) else ""
     column = min(character, len(text_line))
-    cat = catalogue if catalogue is not None else catalogue_for()
+    with trace.span("catalogue"):
+        cat = catalogue if catalogue is not None else catalogue_for()
     if cat is not None:
         known = mindspore_answer(source, line, column, cat)
         if known is not None:
@@ -142,7 +144,9 @@ def mindspore_answer(source: str, line: int, column: int, cat: Catalogue) -> Opt
     context = dot_context(source, line, column)
     if context is None:
         return None
-    inferencer = Inferencer(model_around(source, line), cat)
+    with trace.span("model"):
+        model = model_around(source, line)
+    inferencer = Inferencer(model, cat)
     scope = inferencer.scope_at(line + 1)
     value = inferencer.infer(context.expr, scope)
     compiled = inferencer.is_compiled(scope)
@@ -165,7 +169,7 @@ def mindspore_answer(source: str, line: int, column: int, cat: Catalogue) -> Opt
 def jedi_items(
     source: str, line: int, column: int, path: Optional[str], root: Optional[str]
 ) -> list[types.CompletionItem]:
-    with JEDI_LOCK:
+    with JEDI_LOCK, trace.span("jedi"):
         return _jedi_complete(source, line, column, path, root)
 
 

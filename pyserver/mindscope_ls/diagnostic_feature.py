@@ -7,6 +7,7 @@ import asyncio
 import logging
 import os
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, Optional, TypeVar
 from urllib.parse import unquote, urlsplit
@@ -15,7 +16,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.workspace import TextDocument
 
-from mindscope_ls import warmup
+from mindscope_ls import trace, warmup
 from mindscope_ls.checker import Workspace, check_source
 from mindscope_ls.checker.cellcontext import prepare
 from mindscope_ls.diagnostics import code_actions, to_diagnostic
@@ -28,6 +29,9 @@ T = TypeVar("T")
 NOTEBOOK_CELL_SCHEME = "vscode-notebook-cell"
 # Past this size a file is not checked as it is typed (generated code, data dumped as Python).
 MAX_CHECKED_CHARS = 2_000_000
+# A check whose previous run took more CPU than this yields to the user (`_check`); shorter
+# ones are not worth the yielding hook's overhead.
+YIELD_ABOVE_SECONDS = 0.05
 
 
 def _notebook_of(uri: str) -> Optional[str]:
@@ -47,13 +51,15 @@ class DiagnosticsService:
         # File events are applied in order; those that arrive while indexing wait for it.
         self._file_events: Optional[asyncio.Task[None]] = None
         self._early_changes: list[types.FileEvent] = []
+        # The CPU time of each document's latest check: long checks yield to the user.
+        self._cpu_seconds: dict[str, float] = {}
 
     def configure(self, raw: Any) -> None:
         self.settings = parse_graph_mode(raw)
 
     def with_workspace(self, work: Callable[[Optional[Workspace]], T]) -> T:
         """Runs `work` on the workspace index while no check uses it (for other features)."""
-        with self._lock:
+        with warmup.wanting_held_lock(), self._lock:  # a check paused for the user holds it
             return work(self.workspace)
 
     def start_indexing(self, root: str) -> None:
@@ -62,12 +68,17 @@ class DiagnosticsService:
         self.root = root
 
         def index() -> None:
+            built: list[Workspace] = []
             try:
-                workspace = Workspace.from_folder(root)
+                # After the warm-up's essentials and out of the user's way: the index serves
+                # the checks only, which run again when it is ready.
+                with trace.span("index"):
+                    warmup.in_background(lambda: built.append(Workspace.from_folder(root)))
             except Exception:
                 log.exception("indexing %s failed", root)
                 return
-            with self._lock:
+            workspace = built[0]
+            with warmup.wanting_held_lock(), self._lock:
                 self.workspace = workspace
                 apply_changes(workspace, root, self._early_changes, self._open_paths())
                 self._early_changes.clear()
@@ -92,7 +103,7 @@ class DiagnosticsService:
     def _apply_changes(self, changes: Sequence[types.FileEvent]) -> bool:
         if self.root is None:
             return False  # no workspace index to keep up to date
-        with self._lock:
+        with warmup.wanting_held_lock(), self._lock:
             if self.workspace is None:
                 self._early_changes.extend(changes)  # indexing applies them when done
                 return False
@@ -126,6 +137,7 @@ class DiagnosticsService:
             self.schedule(document.uri, 0)
 
     def forget(self, uri: str) -> None:
+        self._cpu_seconds.pop(uri, None)
         task = self._pending.pop(uri, None)
         if task is not None:
             task.cancel()
@@ -139,9 +151,10 @@ class DiagnosticsService:
             if document is None:
                 return
             version = document.version
-            diagnostics = await asyncio.to_thread(self.diagnose, document)
+            with trace.span("check", uri=uri):
+                diagnostics = await asyncio.to_thread(self._check, document)
             current = self._open_document(uri)
-            if current is not None and current.version == version:
+            if diagnostics is not None and current is not None and current.version == version:
                 self._publish(uri, version, diagnostics)
         except asyncio.CancelledError:
             pass
@@ -150,6 +163,25 @@ class DiagnosticsService:
         finally:
             if self._pending.get(uri) is asyncio.current_task():
                 del self._pending[uri]
+
+    def _check(self, document: TextDocument) -> Optional[list[types.Diagnostic]]:
+        """`diagnose` in a worker thread. A check that took long last time (the first one of a
+        file, ~200-500 ms at 3,000 lines) pauses while the user is active and stops once the
+        document changes (None): a request arriving meanwhile would share the GIL with it."""
+        uri, version = document.uri, document.version
+        started = time.thread_time()
+        if self._cpu_seconds.get(uri, YIELD_ABOVE_SECONDS) < YIELD_ABOVE_SECONDS:
+            found: Optional[list[types.Diagnostic]] = self.diagnose(document)
+        else:
+
+            def superseded() -> bool:
+                current = self._open_document(uri)
+                return current is None or current.version != version
+
+            found = warmup.run_yielding(lambda: self.diagnose(document), superseded)
+        if found is not None:
+            self._cpu_seconds[uri] = time.thread_time() - started
+        return found
 
     def diagnose(self, document: TextDocument) -> list[types.Diagnostic]:
         settings = self.settings

@@ -9,7 +9,7 @@ from typing import Any, Optional, Union
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from mindscope_ls import warmup
+from mindscope_ls import trace, warmup
 from mindscope_ls.apiitems import namespace_json
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.completion import answer
@@ -43,6 +43,11 @@ def request_at(ls: LanguageServer, uri: str, position: types.Position) -> At:
 
 
 def _complete(at: At, root: Optional[str], encoded: bool) -> Union[Encoded, types.CompletionList]:
+    with trace.span("completion"):
+        return _completion(at, root, encoded)
+
+
+def _completion(at: At, root: Optional[str], encoded: bool) -> Union[Encoded, types.CompletionList]:
     found = answer(at.source, at.line, at.character, at.path, root, doc=at.doc)
     if found.listing is not None and encoded:
         return Encoded(namespace_json(found.listing))
@@ -54,7 +59,7 @@ def _hover(at: At) -> Optional[types.Hover]:
     cat = catalogue_for()
     if cat is None:
         return None
-    with for_document(at.doc):
+    with for_document(at.doc), trace.span("hover"):
         return hover(at.source, at.line, at.character, cat)
 
 

@@ -18,7 +18,9 @@ from mindscope_ls import (
     diagnostic_feature,
     features,
     filemode_feature,
+    gcpause,
     notebook_sync,
+    trace,
     warmup,
 )
 from mindscope_ls.completion import warm_jedi
@@ -39,6 +41,7 @@ class MindScopeServer(LanguageServer):
         )
         self.options = ServerOptions()
         self.root: Optional[str] = None
+        self.idle_collections: Optional[gcpause.IdleCollections] = None
 
     def _start_io_async(
         self, stdin: Optional[BinaryIO] = None, stdout: Optional[BinaryIO] = None
@@ -66,6 +69,8 @@ class MindScopeServer(LanguageServer):
 
 
 def build_server() -> MindScopeServer:
+    trace.start()  # when MINDSCOPE_TRACE names a file (trace.py)
+    gcpause.use_server_policy()
     server = MindScopeServer()
 
     @server.feature(types.INITIALIZE)
@@ -78,10 +83,15 @@ def build_server() -> MindScopeServer:
 
     @server.feature(types.INITIALIZED)
     def on_initialized(ls: MindScopeServer, params: types.InitializedParams) -> None:
+        ls.idle_collections = gcpause.IdleCollections(
+            asyncio.get_running_loop(), warmup.last_activity, warmup.answering_requests
+        )
         if ls.options.warm_up:
             threading.Thread(
                 target=_safe_warm_up, args=(ls,), name="mindscope-warm-up", daemon=True
             ).start()
+        else:
+            warmup.skip()
         if ls.root:
             checks.start_indexing(ls.root)
 

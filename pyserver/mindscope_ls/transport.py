@@ -4,7 +4,9 @@
   thread for every header line and every body, three thread hops per keystroke, and each hop
   waits for the GIL while another thread computes.
 - `MindScopeProtocol` sends results that are already JSON text (`Encoded`) as they are, and
-  tells the warm-up that the user is active (`warmup.touch`).
+  tells background work that the user is active (`warmup.touch`, from the moment bytes are
+  read) and which requests wait for an answer (`warmup.request_arrived`), and writes the
+  `MINDSCOPE_TRACE` lines of each message (trace.py).
 - `SyncedDocument` applies an incremental change to a kept list of lines: pygls copies the
   whole text line by line per keystroke and splits it again on every `lines` (~1 ms each on
   a 3,000-line file, and a request waits for the keystrokes typed before it).
@@ -27,7 +29,7 @@ from lsprotocol import types
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument, Workspace
 
-from mindscope_ls import warmup
+from mindscope_ls import trace, warmup
 
 log = logging.getLogger(__name__)
 _LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
@@ -70,6 +72,10 @@ class ChunkReader:
                 if not chunk:
                     loop.call_soon_threadsafe(stream.feed_eof)
                     return
+                # Background work pauses from now, not once the loop gets the GIL to read it.
+                warmup.touch()
+                if trace.enabled():
+                    trace.event("read", bytes=len(chunk))
                 loop.call_soon_threadsafe(stream.feed_data, chunk)
         except RuntimeError:  # the loop closed: the server is exiting
             return
@@ -154,6 +160,12 @@ class SyncedWorkspace(Workspace):
 class MindScopeProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         warmup.touch()
+        if trace.enabled():
+            _trace_arrival(message)
+        ident = getattr(message, "id", None)
+        if ident is not None and getattr(message, "method", None) is not None:
+            # A request: background work pauses until it is answered, queued or not.
+            warmup.request_arrived(ident)
         super().handle_message(message)
 
     @lsp_method(types.INITIALIZE)
@@ -166,6 +178,14 @@ class MindScopeProtocol(LanguageServerProtocol):
         return result
 
     def _send_data(self, data: Any) -> None:
+        self._send(data)
+        ident = getattr(data, "id", None)
+        if ident is not None and getattr(data, "method", None) is None:  # an answer
+            warmup.request_answered(ident)
+            if trace.enabled():
+                trace.event("answer", id=ident)
+
+    def _send(self, data: Any) -> None:
         result = getattr(data, "result", None)
         if not isinstance(result, Encoded) or self.writer is None:
             super()._send_data(data)
@@ -183,3 +203,14 @@ class MindScopeProtocol(LanguageServerProtocol):
         except BrokenPipeError:
             log.exception("Error sending data. BrokenPipeError")
             raise
+
+
+def _trace_arrival(message: Any) -> None:
+    method = getattr(message, "method", None)
+    if method is None:
+        return  # the client's answer to a request of ours
+    ident = getattr(message, "id", None)
+    if ident is None:
+        trace.event("note", method=method)
+    else:
+        trace.event("request", id=ident, method=method)
