@@ -325,7 +325,10 @@ _RULES = [
         "A compiled Cell or `jit` function caches its graph per argument key, and a Python "
         "`int` or `float` argument is part of that key by value (a Tensor only by shape and "
         "dtype): a loop counter or a decayed learning rate compiles a new graph on every call, "
-        "which costs 100-400 ms where running the cached graph costs about 1 ms.",
+        "which costs 100-400 ms where running the cached graph costs about 1 ms. "
+        "The Cell or `jit` function may be defined in the same file or imported from another "
+        "file of the workspace (`from model import Net`, `from utils import train_step`, "
+        "a subclass of a Cell defined elsewhere).",
         "Pass the number as a Tensor (`Tensor(lr, ms.float32)`) or wrap it with "
         "`mindspore.mutable(lr)` so that one graph serves every value.",
         "(no message: it recompiles silently) 3 calls with 3 values compiled 3 graphs "
@@ -337,7 +340,10 @@ _RULES = [
         "Compiled Cell or `jit` function created again for each call",
         "MindSpore caches compiled graphs per Cell instance and per `jit` function object: "
         "`Net()(x)`, `ms.jit(fn)(x)` or a nested `@jit` def that runs on every iteration (or on "
-        "every call of a function a loop calls) is compiled again each time.",
+        "every call of a function a loop calls) is compiled again each time. "
+        "The Cell or `jit` function may be defined in the same file or imported from another "
+        "file of the workspace (`from model import Net`, `from utils import train_step`, "
+        "a subclass of a Cell defined elsewhere).",
         "Create the Cell or the `jit` function once, before the loop or at module level, and "
         "call that object in the loop.",
         '[WARNING] ME: The function "forward" at the file "...", line 5 has been compiled '
@@ -352,7 +358,10 @@ _RULES = [
         "A list, tuple or dict argument of a compiled Cell or `jit` function is keyed as a "
         "constant, so a new container holding Tensors (a display like `[x, y]`, or the whole "
         "batch from `create_tuple_iterator()` / `create_dict_iterator()`) compiles a new graph "
-        "on every call, even with the same Tensors inside.",
+        "on every call, even with the same Tensors inside. "
+        "The Cell or `jit` function may be defined in the same file or imported from another "
+        "file of the workspace (`from model import Net`, `from utils import train_step`, "
+        "a subclass of a Cell defined elsewhere).",
         "Pass the Tensors as separate arguments (`net(*batch)`), or wrap the container with "
         "`mindspore.mutable(...)`.",
         "[WARNING] ME: Constant value tensor are detected in tuple or list, which might cause "

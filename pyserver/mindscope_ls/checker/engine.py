@@ -44,10 +44,11 @@ def run_checks(
         found = function_findings(fn, fn.level or active, classes, text)
         raw.extend((finding, fn) for finding in found)
     try:
+        callsites.use(ws, classes)  # callees imported from other files, for this check only
         for module_rule in MODULE_RULES:
             raw.extend((finding, None) for finding in module_rule(module))
     finally:
-        callsites.release()  # it holds the module: not beyond this check
+        callsites.release()  # it holds the module and workspace: not beyond this check
     findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
     kept, _ = suppressed(findings, lines)
     return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))

@@ -15,7 +15,7 @@ from ..fixes import make_fix, replace_node, segment
 from ..index import ModuleInfo
 from ..model import Fix, RawFinding, Related
 from .base import node_range
-from .callsites import CallSites, Compiled
+from .callsites import CallSites, Compiled, has_workspace
 from .scopes import Call, LoopNode
 from .values import Values
 
@@ -27,9 +27,13 @@ CONTAINERS = {ast.List: "list", ast.Tuple: "tuple", ast.Dict: "dict"}
 
 
 def may_call_compiled(source: str) -> bool:
-    """Cheap test: compiled calls need `jit` or `set_context(mode=GRAPH_MODE)`, and repetition
-    needs a loop."""
-    return ("for " in source or "while " in source) and ("jit" in source or "set_context" in source)
+    """Cheap test: compiled calls need `jit` or `set_context(mode=GRAPH_MODE)`, or a callee
+    imported from another file of the workspace, and repetition needs a loop."""
+    if "for " not in source and "while " not in source:
+        return False
+    if "jit" in source or "set_context" in source:
+        return True
+    return "import" in source and has_workspace()
 
 
 def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
