@@ -3,8 +3,9 @@
 Pure `ast`: nothing is imported or run. Each document keeps a `MovingBlockParser`, so an edit
 re-parses only the top-level block it touched, and blocks that merely moved keep their trees
 (with a line `shift`). Half-typed code is the normal case while typing: a block that does not
-parse is retried with the cursor's line blanked, then its failing lines, then cut at the
-cursor; the other blocks are not touched.
+parse is retried with the cursor's line blanked, then its failing lines, then with the
+cursor's line a value inside the brackets open there, then cut at the cursor; the other
+blocks are not touched.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from typing import Optional, Union
 from mindscope_ls.blocks import BlockError, may_parse_whole
 from mindscope_ls.gcpause import gc_paused
 from mindscope_ls.movingblocks import Block, MovingBlockParser
+from mindscope_ls.textscan import open_brackets
 
 _MAX_REPAIRS = 12
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
@@ -173,9 +175,29 @@ def _parse_blocks(parser: MovingBlockParser, source: str, line: int) -> list[Blo
             return result.blocks
     around = next((e for e in result.errors if e.start <= line < e.end), None)
     if around is not None:
+        for block in _closed_at_cursor(source.split("\n"), around.start, around.end, line):
+            lines[around.start : around.end] = block
+            result = parser.parse("\n".join(lines), line)
+            if not any(e.start <= line < e.end for e in result.errors):
+                return result.blocks
         lines[line : around.end] = [""] * (around.end - line)
         result = parser.parse("\n".join(lines), line)
     return result.blocks
+
+
+def _closed_at_cursor(lines: list[str], start: int, end: int, line: int) -> Iterator[list[str]]:
+    """The cursor's block (`lines[start:end]`, as typed) with the cursor's line a placeholder
+    value, for a cursor inside brackets that span lines (`ops.concat((` above, `x.` here),
+    where blanking lines never parses and the block's scopes would be lost: first with the
+    rest kept (an element typed into a closed list), then with the brackets still open above
+    closed at the cursor, then with the rest blank too. Line numbers do not change."""
+    above, rest = lines[start:line], lines[line + 1 : end]
+    value = _indent(lines[line]) + "None"
+    yield [*above, value, *rest]
+    closers = open_brackets("\n".join(above))
+    if closers:
+        yield [*above, value + closers, *rest]
+        yield [*above, value + closers, *[""] * len(rest)]
 
 
 def _bad_line(error: BlockError, cursor: int, blanked: set[int]) -> Optional[int]:

@@ -14,6 +14,16 @@ _IDENT_TAIL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _IDENT_HEAD = re.compile(r"^[A-Za-z0-9_]*")
 _CLOSE = {")": "(", "]": "["}
 _MAX_CALL_LINES = 30
+# What decides whether a bracket counts: comments and strings hide theirs. A quote that starts
+# no complete string is an unclosed one.
+_BRACKETS = re.compile(
+    r"""\#[^\n]*
+    |'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"
+    |'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"
+    |(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<quote>['"])""",
+    re.VERBOSE,
+)
+_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 
 
 @dataclass(frozen=True)
@@ -141,3 +151,18 @@ def _in_string_or_comment(text: str) -> bool:
         elif char == "#":
             return True
     return quote is not None
+
+
+def open_brackets(text: str) -> Optional[str]:
+    """The closing brackets the text lacks, innermost first; None when it cannot be told (an
+    unclosed string, unbalanced brackets)."""
+    stack: list[str] = []
+    for match in _BRACKETS.finditer(text):
+        opened, closed = match.group("open"), match.group("close")
+        if match.group("quote"):
+            return None
+        if opened:
+            stack.append(_CLOSERS[opened])
+        elif closed and (not stack or stack.pop() != closed):
+            return None
+    return "".join(reversed(stack))

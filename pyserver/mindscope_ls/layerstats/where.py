@@ -14,19 +14,10 @@ from collections.abc import Iterator
 from typing import Optional
 
 from mindscope_ls.sourcemodel import FunctionNode
+from mindscope_ls.textscan import open_brackets
 
 _CLASS = re.compile(r"([ \t]*)class\s+[A-Za-z_]")
 _DEF = re.compile(r"([ \t]*)(?:async\s+)?def\s")
-# What decides whether a bracket counts: comments and strings hide theirs. A quote that starts
-# no complete string is an unclosed one.
-_SCAN = re.compile(
-    r"""\#[^\n]*
-    |'''(?:\\.|[^\\])*?'''|\"\"\"(?:\\.|[^\\])*?\"\"\"
-    |'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"
-    |(?P<open>[(\[{])|(?P<close>[)\]}])|(?P<quote>['"])""",
-    re.VERBOSE,
-)
-_CLOSERS = {"(": ")", "[": "]", "{": "}"}
 _PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
 
 Found = tuple[ast.ClassDef, Optional[FunctionNode]]
@@ -94,26 +85,11 @@ def _dedent(text: str, indent: int) -> str:
 def _closed(text: str) -> Iterator[str]:
     """`text` completed into something that may parse: with a placeholder for the element at
     the cursor, then without it (`[a b|` takes no placeholder)."""
-    closers = _open_brackets(text)
+    closers = open_brackets(text)
     if closers is None:
         return
     yield f"{text}None{closers}\n"
     yield f"{text}{closers}\n"
-
-
-def _open_brackets(text: str) -> Optional[str]:
-    """The closing brackets the text lacks, innermost first; None when it cannot be told (an
-    unclosed string, unbalanced brackets)."""
-    stack: list[str] = []
-    for match in _SCAN.finditer(text):
-        opened, closed = match.group("open"), match.group("close")
-        if match.group("quote"):
-            return None
-        if opened:
-            stack.append(_CLOSERS[opened])
-        elif closed and (not stack or stack.pop() != closed):
-            return None
-    return "".join(reversed(stack))
 
 
 def _innermost(body: list[ast.stmt], line: int) -> Optional[Found]:

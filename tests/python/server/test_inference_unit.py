@@ -144,3 +144,36 @@ def test_every_listed_name_has_an_entry(ns: str) -> None:
     assert CAT is not None
     listing = CAT.members(ns) or {}
     assert listing and all(CAT.entry(ident) is not None for ident in listing.values())
+
+
+HALF_TYPED_CALL = """\
+import mindspore as ms
+from mindspore import nn, ops
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.dense = nn.Dense(4, 4)
+
+    def construct(self, x):
+        y = ops.concat((
+            x,
+            x.
+"""
+
+
+@pytest.mark.parametrize(
+    "after",
+    [
+        "",  # nothing typed below yet
+        "        return y\n\n    def other(self):\n        return 1\n",  # code below, unclosed
+        "        ), axis=0)\n        return y\n",  # an element typed into a closed call
+    ],
+)
+def test_a_call_spanning_lines_keeps_its_function_around_the_cursor(after: str) -> None:
+    """Blanking lines cannot repair brackets opened lines above the cursor: the cursor's
+    line becomes a value inside them, so `x` is still `construct`'s Tensor argument."""
+    source = HALF_TYPED_CALL + after
+    assert public(infer(source, "x", line=13)) == "<mindspore.Tensor>"
+    assert public(infer(source, "self.dense", line=13)) == "<mindspore.nn.Dense>"
