@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, waitFor } from './harness';
+import { completions, docText, hoverText, label } from './providers';
 
 const UNANNOTATED = [
   'import mindspore as ms',
@@ -41,34 +42,6 @@ function after(doc: vscode.TextDocument, marker: string): vscode.Position {
   return doc.positionAt(offset + marker.length);
 }
 
-/** Completions at `at`; the first `resolve` items also go through completionItem/resolve,
- * as VS Code does for the focused item (detail and documentation arrive that way). */
-async function completions(
-  doc: vscode.TextDocument,
-  at: vscode.Position,
-  resolve = 0,
-): Promise<vscode.CompletionItem[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-    'vscode.executeCompletionItemProvider',
-    doc.uri,
-    at,
-    '.',
-    resolve,
-  );
-  return list.items;
-}
-
-function label(item: vscode.CompletionItem): string {
-  return typeof item.label === 'string' ? item.label : item.label.label;
-}
-
-function hoverText(hovers: vscode.Hover[]): string {
-  return hovers
-    .flatMap((h) => h.contents)
-    .map((c) => (c instanceof vscode.MarkdownString ? c.value : JSON.stringify(c)))
-    .join('\n');
-}
-
 export const languageTests: E2ETest[] = [
   {
     name: 'completes ops members with their real signatures in the example model',
@@ -84,9 +57,7 @@ export const languageTests: E2ETest[] = [
       const matmul = items.find((i) => label(i) === 'matmul');
       assert.ok(matmul);
       assert.equal(matmul.detail, 'ops.matmul');
-      const docs = matmul.documentation;
-      const text = typeof docs === 'string' ? docs : (docs?.value ?? '');
-      assert.match(text, /matmul/);
+      assert.match(docText(matmul), /matmul/);
       assert.ok(typeof matmul.label !== 'string' && matmul.label.detail === '(input, other)');
       const deprecated = items.find((i) => label(i) === 'floor_div');
       assert.ok(deprecated?.tags?.includes(vscode.CompletionItemTag.Deprecated));
@@ -122,14 +93,7 @@ export const languageTests: E2ETest[] = [
       const at = after(doc, 'ops.mat');
       const text = await waitFor(
         'a hover on ops.matmul',
-        async () =>
-          hoverText(
-            await vscode.commands.executeCommand<vscode.Hover[]>(
-              'vscode.executeHoverProvider',
-              doc.uri,
-              at,
-            ),
-          ),
+        async () => hoverText(doc, at),
         (t) => t.includes('matmul'),
         60_000,
       );

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { E2ETest, waitFor } from './harness';
+import { completions, docText, hoverText, label } from './providers';
 import { restoreLayout, serverRunning, workbench } from './webview';
 
 // A magic, as notebooks have them: the server blanks it, the kernel runs it.
@@ -118,36 +119,12 @@ async function typeInto(cell: vscode.TextEditor, text: string): Promise<void> {
   );
 }
 
-async function completions(
-  document: vscode.TextDocument,
-  at: vscode.Position,
-  resolve = 0,
-): Promise<vscode.CompletionItem[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-    'vscode.executeCompletionItemProvider',
-    document.uri,
-    at,
-    '.',
-    resolve,
-  );
-  return list.items;
-}
-
-function label(item: vscode.CompletionItem): string {
-  return typeof item.label === 'string' ? item.label : item.label.label;
-}
-
 /** The order VS Code shows with nothing typed after the dot. */
 function shownOrder(items: vscode.CompletionItem[]): vscode.CompletionItem[] {
   const key = (i: vscode.CompletionItem) => i.sortText ?? label(i);
   return [...items].sort(
     (a, b) => key(a).localeCompare(key(b)) || label(a).localeCompare(label(b)),
   );
-}
-
-function docText(item: vscode.CompletionItem | undefined): string {
-  const docs = item?.documentation;
-  return typeof docs === 'string' ? docs : (docs?.value ?? '');
 }
 
 function mindscopeDiagnostics(uri: vscode.Uri): vscode.Diagnostic[] {
@@ -214,17 +191,7 @@ export const notebookTests: E2ETest[] = [
       const at = new vscode.Position(line, model.lineAt(line).text.indexOf('Conv2d') + 2);
       const text = await waitFor(
         'a hover on nn.Conv2d in the cell',
-        async () =>
-          (
-            await vscode.commands.executeCommand<vscode.Hover[]>(
-              'vscode.executeHoverProvider',
-              model.uri,
-              at,
-            )
-          )
-            .flatMap((h) => h.contents)
-            .map((c) => (c instanceof vscode.MarkdownString ? c.value : JSON.stringify(c)))
-            .join('\n'),
+        () => hoverText(model, at),
         (t) => t.includes('Conv2d'),
         60_000,
       );

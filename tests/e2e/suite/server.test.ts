@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import type { MindScopeApi } from '../../../extension/src/extension';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, waitFor } from './harness';
+import { completions, label } from './providers';
 
 const EXTENSION_ID = 'mindscope.mindscope';
 
@@ -30,13 +31,7 @@ function afterNn(doc: vscode.TextDocument): vscode.Position {
 }
 
 async function completionLabels(doc: vscode.TextDocument, at: vscode.Position): Promise<string[]> {
-  const list = await vscode.commands.executeCommand<vscode.CompletionList>(
-    'vscode.executeCompletionItemProvider',
-    doc.uri,
-    at,
-    '.',
-  );
-  return list.items.map((i) => (typeof i.label === 'string' ? i.label : i.label.label));
+  return (await completions(doc, at)).map(label);
 }
 
 export const serverTests: E2ETest[] = [
