@@ -8,18 +8,15 @@ import sys
 from collections.abc import AsyncIterator
 
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
+
+from .session import open_session
 
 
 @pytest_lsp.fixture(  # type: ignore[untyped-decorator]
     config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
+    await open_session(lsp_client)
     yield
     await lsp_client.shutdown_session()

@@ -15,6 +15,7 @@ from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 from ..diagnostics.lsp_session import wait_diagnostics
+from .session import open_session
 
 INIT: list[types.InitializeResult] = []
 # pytest-lsp's recorded VS Code (1.65) predates notebook sync; the extension's
@@ -33,16 +34,7 @@ CAPABILITIES = attrs.evolve(
     config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
 )
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
-    def on_register(params: types.RegistrationParams) -> None:
-        """Accepts the server's file watchers, as VS Code does."""
-
-    params = types.InitializeParams(
-        capabilities=CAPABILITIES,
-        root_uri=tmp_path.as_uri(),
-        initialization_options={"warmUp": False},
-    )
-    INIT[:] = [await lsp_client.initialize_session(params)]
+    INIT[:] = [await open_session(lsp_client, tmp_path, CAPABILITIES)]
     yield
     await lsp_client.shutdown_session()
 

@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 import pytest_lsp
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from mindscope_ls import trace, tracereport
+
+from .session import open_session
 
 TRACE = Path(tempfile.mkdtemp(prefix="mindscope-trace-")) / "server.jsonl"
 SOURCE = "from mindspore import nn\n\nlayer = nn.\n"
@@ -33,11 +35,7 @@ def _records(path: Path) -> list[dict[str, Any]]:
     ),
 )
 async def client(lsp_client: LanguageClient) -> AsyncIterator[None]:
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        initialization_options={"warmUp": True},
-    )
-    await lsp_client.initialize_session(params)
+    await open_session(lsp_client, warm_up=True)
     yield
     await lsp_client.shutdown_session()
 

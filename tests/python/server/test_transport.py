@@ -12,9 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 from pygls.workspace import TextDocument
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from mindscope_ls.transport import SyncedDocument
+
+from .session import open_session
 
 PIECE = st.sampled_from(["a", "é", "😋", "\n", "\r\n", "\r", " ", "(", "\x0c"])
 TEXT = st.lists(PIECE, max_size=12).map("".join)
@@ -75,16 +77,7 @@ def test_a_full_change_replaces_the_kept_lines() -> None:
     config=ClientServerConfig(server_command=[sys.executable, "-m", "mindscope_ls"]),
 )
 async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[None]:
-    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)  # type: ignore[untyped-decorator]
-    def on_register(params: types.RegistrationParams) -> None:
-        """Accepts the server's file watchers, as VS Code does."""
-
-    params = types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=tmp_path.as_uri(),
-        initialization_options={"warmUp": False},
-    )
-    await lsp_client.initialize_session(params)
+    await open_session(lsp_client, tmp_path)
     yield
     await lsp_client.shutdown_session()
 
