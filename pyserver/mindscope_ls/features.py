@@ -9,7 +9,7 @@ from typing import Any, Optional, Union
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from mindscope_ls import trace, warmup
+from mindscope_ls import trace
 from mindscope_ls.apiitems import namespace_json
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.completion import answer
@@ -81,10 +81,9 @@ def register(server: LanguageServer) -> None:
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
     )
     async def on_completion(ls: Any, params: types.CompletionParams) -> Any:
-        with warmup.serving():
-            at = request_at(ls, params.text_document.uri, params.position)
-            # jedi is synchronous: a worker thread keeps the server answering meanwhile.
-            return await asyncio.to_thread(_complete, at, ls.root, encoded)
+        at = request_at(ls, params.text_document.uri, params.position)
+        # jedi is synchronous: a worker thread keeps the server answering meanwhile.
+        return await asyncio.to_thread(_complete, at, ls.root, encoded)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
     def on_resolve(ls: Any, item: types.CompletionItem) -> types.CompletionItem:
@@ -93,9 +92,8 @@ def register(server: LanguageServer) -> None:
 
     @server.feature(types.TEXT_DOCUMENT_HOVER)
     async def on_hover(ls: Any, params: types.HoverParams) -> Optional[types.Hover]:
-        with warmup.serving():
-            at = request_at(ls, params.text_document.uri, params.position)
-            return await asyncio.to_thread(_hover, at)
+        at = request_at(ls, params.text_document.uri, params.position)
+        return await asyncio.to_thread(_hover, at)
 
     @server.feature(
         types.TEXT_DOCUMENT_SIGNATURE_HELP,
@@ -104,6 +102,5 @@ def register(server: LanguageServer) -> None:
     async def on_signature_help(
         ls: Any, params: types.SignatureHelpParams
     ) -> Optional[types.SignatureHelp]:
-        with warmup.serving():
-            at = request_at(ls, params.text_document.uri, params.position)
-            return await asyncio.to_thread(_signature_help, at)
+        at = request_at(ls, params.text_document.uri, params.position)
+        return await asyncio.to_thread(_signature_help, at)

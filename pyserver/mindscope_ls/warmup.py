@@ -56,7 +56,6 @@ _lock = threading.Lock()
 # Notified when paused work may go on: a request answered, a held lock wanted.
 _changed = threading.Condition(_lock)
 _last_activity = 0.0
-_serving = 0
 _lock_wanted = 0
 # Requests read from the client and not answered yet (the protocol tells, `request_arrived`):
 # from the moment the main thread has one, not only once a handler runs.
@@ -77,22 +76,8 @@ def last_activity() -> float:
     return _last_activity
 
 
-@contextmanager
-def serving() -> Iterator[None]:
-    """A request is being answered: warm-up steps wait."""
-    global _serving
-    with _lock:
-        _serving += 1
-    try:
-        yield
-    finally:
-        with _changed:
-            _serving -= 1
-            _changed.notify_all()
-        touch()
-
-
 def request_arrived(ident: object) -> None:
+    """The protocol read request `ident`: background work waits until it is answered."""
     with _lock:
         _pending.add(ident)
 
@@ -101,7 +86,7 @@ def request_answered(ident: object) -> None:
     touch()
     with _changed:
         _pending.discard(ident)
-        if not _pending and _serving == 0:  # nobody waits for less
+        if not _pending:  # nobody waits for less
             _changed.notify_all()
 
 
@@ -122,7 +107,7 @@ def wanting_held_lock() -> Iterator[None]:
 
 def answering_requests() -> bool:
     """True while a request has arrived and is not answered yet."""
-    return _serving > 0 or bool(_pending)
+    return bool(_pending)
 
 
 def _user_active() -> bool:

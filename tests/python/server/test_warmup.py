@@ -35,12 +35,15 @@ def test_work_wanted_by_a_request_is_not_paused() -> None:
         for step in range(1000):
             steps.append(step)
 
-    with warmup.serving(), warmup.wanting_held_lock():
-        assert not warmup._user_active()
-        warmup.run_yielding(work)
-    assert len(steps) == 1000
-    with warmup.serving():
+    warmup.request_arrived("r")
+    try:
+        with warmup.wanting_held_lock():
+            assert not warmup._user_active()
+            warmup.run_yielding(work)
+        assert len(steps) == 1000
         assert warmup._user_active()  # anything else waits while a request is answered
+    finally:
+        warmup.request_answered("r")
 
 
 def test_a_request_counts_from_its_arrival_to_its_answer() -> None:
