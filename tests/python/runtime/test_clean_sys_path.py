@@ -5,7 +5,9 @@ pythonChild.ts). A folder holding `json.py`, `runpy.py`, `mindscope_ls/` and
 `mindscope_runtime/` that each leave a marker file when imported is the working directory; the
 language server, its probe and the .mindir decoder must start and leave no marker, on every
 supported Python found here (3.9 to 3.11). The control shows the same folder does run with the
-plain `python -m` the extension used before.
+plain `python -m` the extension used before. Debug in PyNative, as debug/provider.ts and
+debug/config.ts start it: debugpy's adapter through the start script, launching the start script
+with the launcher module in the script's folder (real debugpy over stdio).
 """
 
 from __future__ import annotations
@@ -15,7 +17,9 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -129,3 +133,65 @@ def test_the_start_script_runs_the_module_as_main_with_its_arguments(tmp_path: P
     assert run.stdout.strip() == '{"a":[1,2]}', run.stderr
     usage = subprocess.run([sys.executable, str(START)], capture_output=True, text=True)
     assert usage.returncode == 2 and "usage" in usage.stderr
+
+
+def send(proc: subprocess.Popen[bytes], seq: int, command: str, **arguments: Any) -> None:
+    body = json.dumps({"seq": seq, "type": "request", "command": command, "arguments": arguments})
+    assert proc.stdin is not None
+    proc.stdin.write(f"Content-Length: {len(body)}\r\n\r\n{body}".encode())
+    proc.stdin.flush()
+
+
+def read(proc: subprocess.Popen[bytes]) -> dict[str, Any]:
+    assert proc.stdout is not None
+    length = 0
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            raise EOFError("the adapter closed its output")
+        if line.strip() == b"":
+            break
+        if line.lower().startswith(b"content-length:"):
+            length = int(line.split(b":")[1])
+    message: dict[str, Any] = json.loads(proc.stdout.read(length))
+    return message
+
+
+@pytest.mark.slow
+def test_the_debug_launcher_runs_the_script_and_nothing_from_its_folder(tmp_path: Path) -> None:
+    folder, markers = hostile_folder(tmp_path)
+    script = folder / "train.py"
+    script.write_text("import json\nprint('trained', json.dumps([1]))\n")
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(REPO / d) for d in ("runtime", "pyserver", "kernel")),
+    }
+    adapter = subprocess.Popen(
+        [sys.executable, str(START), "debugpy.adapter"],
+        cwd=REPO,  # a static child: the extension's folder
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+    )
+    try:
+        send(adapter, 1, "initialize", adapterID="mindscope", clientID="test")
+        send(adapter, 2, "launch", program=str(START),
+             args=["mindscope_runtime.pynative_launch", str(script)], cwd=str(folder),
+             env={"MS_JIT": "0", "PYTHONPATH": env["PYTHONPATH"]}, python=[sys.executable],
+             console="internalConsole", redirectOutput=True, justMyCode=True)  # fmt: skip
+        output, deadline, configured = "", time.monotonic() + 120, False
+        while time.monotonic() < deadline:
+            message = read(adapter)
+            if message.get("event") == "initialized" and not configured:
+                send(adapter, 3, "configurationDone")
+                configured = True
+            if message.get("event") == "output":
+                output += message["body"].get("output", "")
+            if message.get("event") in ("terminated", "exited"):
+                break
+        assert "trained [1]" in output, output[-2000:]
+        # The script's own `import json` is the stdlib's, and none of our packages were replaced.
+        assert ran(markers) == [], output[-2000:]
+    finally:
+        adapter.kill()
+        adapter.wait()
