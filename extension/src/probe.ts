@@ -1,6 +1,7 @@
 // Asks an interpreter, before the server starts, whether it can run the server at all, so the
 // user gets one clear message instead of a crashed client.
 import { execFile } from 'node:child_process';
+import { pythonChild } from './pythonChild';
 
 export type ProbeResult =
   | { kind: 'ok'; version: string }
@@ -35,13 +36,22 @@ export function interpretProbe(
 export function probeInterpreter(
   python: string,
   env: NodeJS.ProcessEnv,
+  extensionPath: string,
   timeoutMs = 20000,
 ): Promise<ProbeResult> {
+  const child = pythonChild({
+    python,
+    extensionPath,
+    module: 'mindscope_ls',
+    args: ['--probe'],
+    env,
+    role: 'static',
+  });
   return new Promise((resolve) => {
     execFile(
-      python,
-      ['-m', 'mindscope_ls', '--probe'],
-      { env, timeout: timeoutMs },
+      child.command,
+      child.args,
+      { env: child.env, cwd: child.cwd, timeout: timeoutMs },
       (error, stdout, stderr) => resolve(interpretProbe(error, stdout, stderr)),
     );
   });

@@ -10,6 +10,7 @@ import {
 import { getLog } from './logging';
 import { installCommand, probeInterpreter, ProbeResult } from './probe';
 import { resolveInterpreter } from './pythonInterpreter';
+import { pythonChild } from './pythonChild';
 import { readGraphModeSettings } from './settings';
 import { serverEnv } from './serverEnv';
 import { ServerState, ServerStatusItem } from './statusItem';
@@ -57,15 +58,24 @@ export class ServerManager implements vscode.Disposable {
     this.setState({ kind: 'starting', python: choice.command });
     log.info(`Using ${choice.command} (from ${choice.source})`);
     const env = serverEnv(this.extensionPath, process.env);
-    const probe = await probeInterpreter(choice.command, env);
+    const probe = await probeInterpreter(choice.command, env, this.extensionPath);
     if (probe.kind !== 'ok') {
       this.reportProbe(choice.command, probe);
       return;
     }
+    // Never the client's default cwd (the first workspace folder): see pythonChild.
+    const server = pythonChild({
+      python: choice.command,
+      extensionPath: this.extensionPath,
+      module: 'mindscope_ls',
+      args: [],
+      env,
+      role: 'static',
+    });
     const serverOptions: ServerOptions = {
-      command: choice.command,
-      args: ['-m', 'mindscope_ls'],
-      options: { env },
+      command: server.command,
+      args: server.args,
+      options: { env: server.env, cwd: server.cwd },
     };
     // The client forwards the watcher's events but does not dispose it: stop() does.
     this.watcher = vscode.workspace.createFileSystemWatcher(WATCHED_FILES);

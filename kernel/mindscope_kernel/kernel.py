@@ -8,7 +8,9 @@ the `%ms_*` magics (`magics`). MindSpore itself is only imported when a cell nee
 from __future__ import annotations
 
 import _thread
+import os
 import sys
+import time
 from typing import Any, Optional
 
 from ipykernel.ipkernel import IPythonKernel
@@ -17,6 +19,7 @@ from mindscope_kernel import __version__, debugplugin, errors, msimport
 from mindscope_kernel.cellfiles import CellFiles
 from mindscope_kernel.eager import EagerSwitch
 from mindscope_kernel.sigint import SigintGuard
+from mindscope_kernel.stuckcell import StuckCellWatch
 
 
 class MindScopeKernel(IPythonKernel):
@@ -29,6 +32,8 @@ class MindScopeKernel(IPythonKernel):
         self.cell_files = CellFiles()
         self.eager = EagerSwitch(tell=_tell)
         self.sigint = SigintGuard()  # captures Python's SIGINT handler before MindSpore loads
+        self.stuck = StuckCellWatch(_thread.interrupt_main, self._tell_running_cell, self._end)
+        self._running_parent: Optional[dict[str, Any]] = None
         self.mindspore_available = msimport.available()
         self._missing_told = False
         if not self.mindspore_available:
@@ -57,7 +62,12 @@ class MindScopeKernel(IPythonKernel):
             shell = self.shell
             count = shell.execution_count if shell is not None else None
             self.cell_files.write(code, count)
-        return await super().do_execute(code, silent, *args, **kwargs)  # type: ignore[no-untyped-call]
+        self._running_parent = self.get_parent("shell")  # type: ignore[no-untyped-call]
+        self.stuck.started()
+        try:
+            return await super().do_execute(code, silent, *args, **kwargs)  # type: ignore[no-untyped-call]
+        finally:
+            self.stuck.finished()
 
     async def do_debug_request(self, msg: dict[str, Any]) -> Any:
         command = msg.get("command")
@@ -90,11 +100,29 @@ class MindScopeKernel(IPythonKernel):
 
         A SIGINT would reach MindSpore's native handler, which ends the process; raising
         KeyboardInterrupt through Python's own handler stops the cell and keeps the kernel.
+        A cell held by native code cannot stop that way: `stuck` tells the user and offers the
+        restart.
         """
         if msimport.loaded() is None:
             super()._send_interrupt_children()  # type: ignore[no-untyped-call]
             return
-        _thread.interrupt_main()
+        self.stuck.interrupt()
+
+    def _tell_running_cell(self, text: str) -> None:
+        """A stderr stream under the running cell (from any thread: iopub is thread-safe)."""
+        if self.session is None:
+            return
+        content = {"name": "stderr", "text": text}
+        topic = self._topic("stream")  # type: ignore[no-untyped-call]
+        self.session.send(
+            self.iopub_socket, "stream", content, parent=self._running_parent, ident=topic
+        )
+
+    def _end(self) -> None:
+        """End the process (the main thread is held by native code): front-ends restart it."""
+        self.cell_files.cleanup()
+        time.sleep(0.5)  # let the iopub thread send the last stream
+        os._exit(1)
 
     def do_shutdown(self, restart: bool) -> Any:
         self.eager.stop()

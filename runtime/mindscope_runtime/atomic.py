@@ -9,14 +9,19 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.interrupts import tracked
 
 
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """Write `text` to `path` so that readers see either the old file or the whole new one."""
     target = Path(path).resolve()
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as exc:  # what the early check of -o could not foresee (read-only file system)
+        why = exc.strerror.lower() if exc.strerror else str(exc)
+        raise RuntimeToolError("bad-output", f"cannot write {target}: {why}") from exc
     try:
         with tracked(tmp):  # a forced exit (second Ctrl-C) removes it too
             with os.fdopen(fd, "w", encoding="utf-8") as handle:

@@ -12,7 +12,6 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -21,8 +20,9 @@ from typing import Any, NoReturn, Optional
 
 from mindscope_runtime import commands, interrupts
 from mindscope_runtime.errors import RuntimeToolError, one_line
-from mindscope_runtime.inputs import InputSpec, parse_input_spec
+from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
+from mindscope_runtime.outputs import check_output
 from mindscope_runtime.progress import Progress
 from mindscope_runtime.statsflags import Thresholds
 from mindscope_runtime.targets import TargetSpec, parse_target
@@ -63,7 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
     _threshold_options(stats)
     mindir = commands.add_parser("mindir", help="read a .mindir file into a graph document")
     mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
-    mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
+    mindir.add_argument("-o", "--output", default="mindscope-graph.json")
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser  # fmt: skip
 
@@ -74,7 +74,7 @@ def _common(parser: argparse.ArgumentParser, *, default_out: str) -> None:
                         help="an input tensor, e.g. 2,3,32,32:float32 (repeatable)")  # fmt: skip
     parser.add_argument("--inputs-from", metavar="FILE.py:FUNC",
                         help="a function returning the inputs (a Tensor or a tuple)")  # fmt: skip
-    parser.add_argument("-o", "--output", type=Path, default=Path(default_out))
+    parser.add_argument("-o", "--output", default=default_out, help="the document to write")
     parser.add_argument("--syntax-level", choices=SYNTAX_LEVELS, default="lax")
     parser.add_argument("--device", default="CPU", help="CPU, GPU or Ascend")
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
@@ -121,7 +121,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with _stdout_to_stderr():
             args = build_parser().parse_args(argv)
             state["command"] = args.command
-            status = run(args)
+            status = _run_catching_exit(args)
         code = EXIT_OK if status.get("ok") else EXIT_ERROR
     except RuntimeToolError as exc:
         code = EXIT_USAGE if exc.kind == "usage" else EXIT_ERROR
@@ -138,10 +138,22 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return code
 
 
+def _run_catching_exit(args: argparse.Namespace) -> dict[str, Any]:
+    """`sys.exit()` from the user's code (not at import: see targets.py) still gets a status."""
+    try:
+        return run(args)
+    except SystemExit as exc:
+        raise RuntimeToolError(
+            "run-failed", f"the model called sys.exit({exc.code!r}); no document written"
+        ) from exc
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
+    args.output = check_output(args.output)  # before the model runs (also for `mindir`)
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
+    check_input_sizes(specs)
     target = parse_target(args.target)
     if not target.file.is_file():
         raise RuntimeToolError("file-not-found", f"no such file: {target.file}")
@@ -151,7 +163,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
     progress = Progress(quiet=args.quiet)
     command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats}
-    with tempfile.TemporaryDirectory(prefix="mindscope-ir-session-") as session:
+    # A forced exit (second Ctrl-C, or stuck in C++) removes it too.
+    with interrupts.temp_dir("mindscope-ir-session-") as session:
         if _reads_ir(args):
             enable_ir_dump(session)  # before MindSpore or the user's module compiles anything
         ms, cell, inputs = _prepare(args, target, specs, progress)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,28 +35,75 @@ class InputSpec:
         return {"shape": list(self.shape), "dtype": self.dtype}
 
 
+# numpy's own limit on dimensions; a dimension that fits MindSpore's int32 shapes.
+MAX_RANK = 32
+MAX_DIM = 2**31 - 1
+_ITEM_BYTES = {"float16": 2, "bfloat16": 2, "float64": 8, "int8": 1, "int16": 2, "int64": 8,
+               "uint8": 1, "bool": 1}  # fmt: skip
+_EXAMPLE = "(expected e.g. 2,3,32,32:float32, or :int32 for a scalar)"
+
+
+def _bad_spec(text: str, why: str) -> RuntimeToolError:
+    return RuntimeToolError("bad-input-spec", f"input {text!r}: {why} {_EXAMPLE}")
+
+
 def parse_input_spec(text: str) -> InputSpec:
     """`2,3,32,32:float32` → InputSpec; the dtype defaults to float32; `:int32` is a scalar."""
-    shape_text, _, dtype_text = text.strip().partition(":")
+    if not text.strip():
+        raise _bad_spec(text, "is empty")
+    shape_text, colon, dtype_text = text.strip().partition(":")
+    if colon and not dtype_text.strip():
+        raise _bad_spec(text, "nothing after ':'")
     dtype = _ALIASES.get(dtype_text.strip().lower(), dtype_text.strip().lower() or "float32")
     if dtype not in DTYPES:
         raise RuntimeToolError(
             "bad-input-spec",
             f"input {text!r}: unknown dtype {dtype_text!r} (use {', '.join(DTYPES)})",
         )
-    dims: list[int] = []
     cleaned = re.sub(r"(?<=\d)\s*x\s*(?=\d)", ",", shape_text.strip().strip("()[]"))
-    for part in (p.strip() for p in cleaned.split(",")):
+    parts = [p.strip() for p in cleaned.split(",")] if cleaned.strip() else []
+    if len(parts) > MAX_RANK:
+        raise _bad_spec(text, f"{len(parts)} dimensions (at most {MAX_RANK})")
+    dims: list[int] = []
+    for part in parts:
         if not part:
-            continue
+            raise _bad_spec(text, "an empty dimension")
         if not part.isdigit() or int(part) <= 0:
-            raise RuntimeToolError(
-                "bad-input-spec",
-                f"input {text!r}: dimension {part!r} is not a positive integer "
-                "(expected e.g. 2,3,32,32:float32)",
-            )
+            raise _bad_spec(text, f"dimension {part!r} is not a positive integer")
+        if int(part) > MAX_DIM:
+            raise _bad_spec(text, f"dimension {part[:24]} is over {MAX_DIM:,}")
         dims.append(int(part))
     return InputSpec(tuple(dims), dtype)
+
+
+def input_bytes(spec: InputSpec) -> int:
+    elements = 1
+    for dim in spec.shape:
+        elements *= dim
+    return elements * _ITEM_BYTES.get(spec.dtype, 4)
+
+
+def check_input_sizes(specs: list[InputSpec], limit: int | None = None) -> None:
+    """`input-too-large` when the inputs could not fit in this machine's memory."""
+    total = sum(input_bytes(s) for s in specs)
+    budget = _physical_memory() if limit is None else limit
+    if budget and total > budget:
+        shapes = ", ".join(",".join(map(str, s.shape)) + f":{s.dtype}" for s in specs)
+        raise RuntimeToolError(
+            "input-too-large",
+            f"the inputs {shapes} need {_gib(total)}; this machine has {_gib(budget)} of memory",
+        )
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, OSError, ValueError):  # not POSIX: no check
+        return 0
+
+
+def _gib(n: int) -> str:
+    return f"{n / 2**30:,.1f} GiB"
 
 
 def make_tensors(specs: list[InputSpec], seed: int = 0) -> list[Any]:
@@ -90,7 +138,7 @@ def inputs_from(spec: str, default_file: Path) -> list[Any]:
         raise RuntimeToolError("bad-target", f"{target.name} is not callable")
     try:
         made = factory()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise user_code_error("inputs-failed", f"{target.name}() failed", exc) from exc
     items = list(made) if isinstance(made, (tuple, list)) else [made]
     out: list[Any] = []

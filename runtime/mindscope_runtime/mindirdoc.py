@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 from typing import Any, Optional
 
+from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.graphdoc import build_graph_document
 from mindscope_runtime.irparse import IRGraph, IRModule, IRNode, IRParam
 from mindscope_runtime.mindir import (
@@ -27,6 +28,7 @@ from mindscope_runtime.protowire import Message
 
 JsonDict = dict[str, Any]
 
+MAX_SCOPE_SEGMENTS = 200
 _ROOT_CELL = re.compile(r"_([A-Za-z][A-Za-z0-9]*)_construct_\d+$")
 
 
@@ -41,6 +43,7 @@ def read_mindir_document(path: Path) -> JsonDict:
 
 def mindir_document(model: Message, *, source: str) -> JsonDict:
     module = to_ir_module(model)
+    _check_scope_depth(module)
     main = model["graph"]
     found = _ROOT_CELL.search(str(main.get("name", "")))
     root_type = found.group(1) if found else None
@@ -72,6 +75,20 @@ def mindir_document(model: Message, *, source: str) -> JsonDict:
     if root_type:
         meta["rootCell"] = root_type
     return build_graph_document(module, meta=meta, root_type=root_type)
+
+
+def _check_scope_depth(module: IRModule) -> None:
+    """The scope tree nests two JSON levels per segment: bound it so that the document can be
+    written and drawn (real models stay far below; a crafted file had 1,000+ segments)."""
+    for graph in module.graphs:
+        for node in graph.nodes:
+            depth = node.full_name.count("/") + 1
+            if depth > MAX_SCOPE_SEGMENTS:
+                raise RuntimeToolError(
+                    "bad-mindir",
+                    f"node {node.debug_name[:80]!r} has a scope of {depth:,} segments "
+                    f"(at most {MAX_SCOPE_SEGMENTS} are supported)",
+                )
 
 
 def to_ir_module(model: Message) -> IRModule:

@@ -69,25 +69,20 @@ def build_scope_tree(
     nodes: dict[str, JsonDict] = {}
 
     def ensure(path: str) -> JsonDict:
-        if path in nodes:
-            return nodes[path]
-        segment = path.rsplit("/", 1)[-1]
-        name, _, cell_type = segment.partition("-")
-        node: JsonDict = {
-            "path": path,
-            "name": name,
-            "cellType": cell_type or (root_type if "/" not in path else None),
-            "attrPath": attr_path(path),
-            "opCount": 0,
-            "totalOpCount": 0,
-            "paramCount": 0,
-            "paramTensors": 0,
-            "children": [],
-        }
-        nodes[path] = node
-        if "/" in path:
-            ensure(path.rsplit("/", 1)[0])["children"].append(node)
-        return node
+        # Iterative, parents first: a scope may have thousands of segments (crafted .mindir).
+        missing: list[str] = []
+        at = path
+        while at not in nodes:
+            missing.append(at)
+            if "/" not in at:
+                break
+            at = at.rsplit("/", 1)[0]
+        for created in reversed(missing):
+            node = _scope_node(created, root_type)
+            nodes[created] = node
+            if "/" in created:
+                nodes[created.rsplit("/", 1)[0]]["children"].append(node)
+        return nodes[path]
 
     for scope in op_scopes:
         if scope:
@@ -107,10 +102,33 @@ def build_scope_tree(
     return sorted(roots, key=lambda n: (n["path"] != "Default", n["path"]))
 
 
-def _totals(node: JsonDict) -> tuple[int, int, int]:
-    ops, count, tensors = node["opCount"], node["paramCount"], node["paramTensors"]
-    for child in node["children"]:
-        c_ops, c_count, c_tensors = _totals(child)
-        ops, count, tensors = ops + c_ops, count + c_count, tensors + c_tensors
-    node["totalOpCount"], node["paramCount"], node["paramTensors"] = ops, count, tensors
-    return ops, count, tensors
+def _scope_node(path: str, root_type: Optional[str]) -> JsonDict:
+    segment = path.rsplit("/", 1)[-1]
+    name, _, cell_type = segment.partition("-")
+    return {
+        "path": path,
+        "name": name,
+        "cellType": cell_type or (root_type if "/" not in path else None),
+        "attrPath": attr_path(path),
+        "opCount": 0,
+        "totalOpCount": 0,
+        "paramCount": 0,
+        "paramTensors": 0,
+        "children": [],
+    }
+
+
+def _totals(root: JsonDict) -> None:
+    """Roll op and parameter counts up the tree, children before parents (no recursion)."""
+    order: list[JsonDict] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        order.append(node)
+        stack.extend(node["children"])
+    for node in reversed(order):
+        node["totalOpCount"] = node["opCount"]
+        for child in node["children"]:
+            node["totalOpCount"] += child["totalOpCount"]
+            node["paramCount"] += child["paramCount"]
+            node["paramTensors"] += child["paramTensors"]

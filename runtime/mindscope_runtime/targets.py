@@ -59,7 +59,7 @@ def load_module(path: Path) -> ModuleType:
     sys.modules[module_name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # sys.exit() at import is the user's error too
         del sys.modules[module_name]
         raise user_code_error("import-failed", f"importing {path.name} failed", exc) from exc
     return module
@@ -95,7 +95,7 @@ def resolve_cell(target: TargetSpec, cell_type: type) -> Any:
     _check_callable_without_args(obj, target.name)
     try:
         made = obj()
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         raise user_code_error("init-failed", f"creating {target.name}() failed", exc) from exc
     if not isinstance(made, cell_type):
         raise RuntimeToolError(

@@ -31,4 +31,23 @@ export const UNTRUSTED_TESTS = {
   commands: 'untrusted: commands that run code are hidden from the palette and refuse to run',
   codeLens: 'untrusted: no Show graph / Profile / Debug CodeLens',
   sidebar: 'untrusted: the side panel disables the Cell actions',
+  shadows:
+    'untrusted: with json.py, mindscope_ls/ and mindscope_runtime/ in the folder, the server and a .mindir there run none of them',
+} as const;
+
+/** What the driver puts in the workspace folder for the untrusted launch (and removes after):
+ * modules that shadow what our Python children import. Each one, if Python ever imported it,
+ * leaves a file named after it in `<results>/<SHADOW_MARKERS>/`. */
+export const SHADOWS = {
+  files: [
+    'json.py',
+    'runpy.py',
+    'mindscope_ls/__init__.py',
+    'mindscope_ls/__main__.py',
+    'mindscope_runtime/__init__.py',
+    'mindscope_runtime/__main__.py',
+  ],
+  /** A copy of tests/python/runtime/fixtures/tiny_net.mindir beside them. */
+  mindir: 'shadowed.mindir',
+  markers: 'shadow-markers',
 } as const;

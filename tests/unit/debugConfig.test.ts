@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { LAUNCH_MODULE, pynativeConfig, toDebugpy } from '../../extension/src/debug/config';
 
+const START = '/ext/pyserver/mindscope_start.py';
+
 test('a script runs under the launcher module with MS_JIT=0 and its arguments', () => {
   const config = { ...pynativeConfig({ program: '/w/train.py' }), args: ['--steps', '2'] };
-  const launch = toDebugpy(config, '/venv/bin/python', '/ext/runtime', '/w');
-  assert.equal(launch.module, LAUNCH_MODULE);
-  assert.deepEqual(launch.args, ['/w/train.py', '--steps', '2']);
+  const launch = toDebugpy(config, '/venv/bin/python', '/ext/runtime', '/w', START);
+  assert.equal(launch.program, START);
+  assert.deepEqual(launch.args, [LAUNCH_MODULE, '/w/train.py', '--steps', '2']);
   assert.equal(launch.env.MS_JIT, '0');
   assert.equal(launch.env.PYTHONPATH, '/ext/runtime');
   assert.deepEqual(launch.python, ['/venv/bin/python']);
@@ -22,8 +24,9 @@ test('a Cell runs once on its inputs; the user cannot turn MS_JIT back on', () =
     env: { MS_JIT: '1', PYTHONPATH: '/mine' },
     python: '/other/python',
   };
-  const launch = toDebugpy(config, '/venv/bin/python', '/ext/runtime', '/');
+  const launch = toDebugpy(config, '/venv/bin/python', '/ext/runtime', '/', START);
   assert.deepEqual(launch.args, [
+    LAUNCH_MODULE,
     '--cell',
     '/w/model.py:ResNet',
     '--inputs-from',
@@ -41,8 +44,10 @@ test('shapes become --input flags; a config without program or cell is refused',
     'py',
     '',
     '/w',
+    START,
   );
   assert.deepEqual(launch.args, [
+    LAUNCH_MODULE,
     '--cell',
     'm.py:Net',
     '--input',
@@ -51,6 +56,6 @@ test('shapes become --input flags; a config without program or cell is refused',
     '2:int32',
   ]);
   assert.throws(() =>
-    toDebugpy({ type: 'mindscope', request: 'launch', name: 'x' }, 'py', '', '/'),
+    toDebugpy({ type: 'mindscope', request: 'launch', name: 'x' }, 'py', '', '/', START),
   );
 });

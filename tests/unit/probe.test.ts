@@ -40,6 +40,6 @@ test('the install command quotes what the shell would split', () => {
 });
 
 test('probing a real interpreter that does not exist', async () => {
-  const result = await probeInterpreter('/definitely/not/python3', process.env);
+  const result = await probeInterpreter('/definitely/not/python3', process.env, process.cwd());
   assert.equal(result.kind, 'not-found');
 });

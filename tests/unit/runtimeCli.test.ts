@@ -18,8 +18,6 @@ test('graph and profile command lines', () => {
       output: '/o/g.json',
     }),
     [
-      '-m',
-      'mindscope_runtime',
       'graph',
       '/w/model.py:ResNet',
       '--input',
@@ -39,8 +37,6 @@ test('graph and profile command lines', () => {
       output: '/o/p.json',
     }),
     [
-      '-m',
-      'mindscope_runtime',
       'profile',
       '/w/model.py:ResNet',
       '--inputs-from',
@@ -50,8 +46,6 @@ test('graph and profile command lines', () => {
     ],
   );
   assert.deepEqual(mindirArgs('/w/a.mindir', '/o/g.json'), [
-    '-m',
-    'mindscope_runtime',
     'mindir',
     '/w/a.mindir',
     '-o',

@@ -76,6 +76,7 @@ async function runTarget(
     const status = await runRuntime({
       title,
       args: targetArgs({ command, file, name: target.className, inputs, output }),
+      role: 'user-code',
       cwd: path.dirname(file),
       extensionPath: deps.extensionUri.fsPath,
       resource: target.uri,

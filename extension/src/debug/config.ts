@@ -1,5 +1,7 @@
 // "Debug in PyNative": turns a `mindscope` debug configuration into what debugpy's adapter
 // launches: our launcher module, MS_JIT=0, and the user's script or Cell. Pure, unit-tested.
+// The launcher imports the user's code (trusted workspaces only) but is itself started through
+// the start script (pythonChild.ts), so a `mindscope_runtime/` beside the script cannot stand in.
 
 export const DEBUG_TYPE = 'mindscope';
 export const LAUNCH_MODULE = 'mindscope_runtime.pynative_launch';
@@ -27,7 +29,8 @@ export interface DebugpyLaunch {
   type: string;
   request: 'launch';
   name: string;
-  module: string;
+  /** The start script; `args` begin with the launcher module. */
+  program: string;
   args: string[];
   cwd: string;
   env: Record<string, string>;
@@ -55,6 +58,7 @@ export function toDebugpy(
   python: string,
   pythonPath: string,
   defaultCwd: string,
+  startScript: string,
 ): DebugpyLaunch {
   const env: Record<string, string> = { ...(c.env ?? {}), MS_JIT: '0' };
   env.PYTHONPATH = [pythonPath, c.env?.PYTHONPATH].filter(Boolean).join(':');
@@ -63,8 +67,8 @@ export function toDebugpy(
     type: c.type,
     request: 'launch',
     name: c.name,
-    module: LAUNCH_MODULE,
-    args: launcherArgs(c),
+    program: startScript,
+    args: [LAUNCH_MODULE, ...launcherArgs(c)],
     cwd: c.cwd ?? (where ? dirname(where) : defaultCwd),
     env,
     python: [c.python ?? python],

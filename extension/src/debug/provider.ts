@@ -4,13 +4,21 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
+import { pythonChild, startScript } from '../pythonChild';
 import { interpreterFor } from '../runtime/runner';
 import { runtimeEnv } from '../runtime/env';
 import { DEBUG_TYPE, toDebugpy, type DebugpyLaunch, type MindScopeLaunchConfig } from './config';
 
-function hasDebugpy(python: string): Promise<boolean> {
+/** debugpy's adapter, or `debugpy --version`: static children, never in a workspace folder. */
+function debugpyChild(python: string, extensionPath: string, module: string, args: string[]) {
+  return pythonChild({ python, extensionPath, module, args, env: process.env, role: 'static' });
+}
+
+function hasDebugpy(python: string, extensionPath: string): Promise<boolean> {
+  const child = debugpyChild(python, extensionPath, 'debugpy', ['--version']);
   return new Promise((resolve) => {
-    execFile(python, ['-c', 'import debugpy'], { timeout: 20_000 }, (e) => resolve(!e));
+    const options = { cwd: child.cwd, env: child.env, timeout: 20_000 };
+    execFile(child.command, child.args, options, (e) => resolve(!e));
   });
 }
 
@@ -50,7 +58,7 @@ export class PyNativeDebugProvider
       c.program = file;
     }
     const python = c.python ?? (await interpreterFor(folder?.uri));
-    if (!(await hasDebugpy(python))) {
+    if (!(await hasDebugpy(python, this.extensionPath))) {
       const choice = await vscode.window.showErrorMessage(
         `MindScope: debugpy is not installed in ${python}. Install it with: ${python} -m pip install debugpy`,
         'Show Logs',
@@ -60,8 +68,9 @@ export class PyNativeDebugProvider
     }
     const pythonPath = runtimeEnv(this.extensionPath, {}).PYTHONPATH ?? '';
     const cwd = folder?.uri.fsPath ?? path.dirname(c.program ?? '.');
-    const launch: DebugpyLaunch = toDebugpy(c, python, pythonPath, cwd);
-    getLog().info(`debug: ${python} -m ${launch.module} ${launch.args.join(' ')}`);
+    const start = startScript(this.extensionPath);
+    const launch: DebugpyLaunch = toDebugpy(c, python, pythonPath, cwd, start);
+    getLog().info(`debug: ${python} ${launch.program} ${launch.args.join(' ')}`);
     return launch;
   }
 
@@ -71,6 +80,16 @@ export class PyNativeDebugProvider
     const config = session.configuration as unknown as Partial<DebugpyLaunch>;
     const python = config.python?.[0];
     if (!python) throw new Error('MindScope: the debug configuration names no interpreter');
-    return new vscode.DebugAdapterExecutable(python, ['-m', 'debugpy.adapter']);
+    const adapter = debugpyChild(python, this.extensionPath, 'debugpy.adapter', []);
+    return new vscode.DebugAdapterExecutable(adapter.command, adapter.args, {
+      cwd: adapter.cwd,
+      env: stringEnv(adapter.env),
+    });
   }
+}
+
+function stringEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return out;
 }

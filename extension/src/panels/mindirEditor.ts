@@ -30,11 +30,12 @@ export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider
     const name = path.basename(file);
     const output = this.runs.outputFile('mindir', name);
     try {
-      // Decoding a MINDIR file runs none of the user's code, so it works in untrusted folders.
+      // Decoding a MINDIR file runs none of the user's code, so it works in untrusted folders:
+      // a static child, never started in the file's folder.
       await runRuntime({
         title: `MindScope: reading ${name}`,
         args: mindirArgs(file, output),
-        cwd: path.dirname(file),
+        role: 'static',
         extensionPath: this.extensionUri.fsPath,
         resource: document.uri,
       });

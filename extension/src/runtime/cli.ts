@@ -32,8 +32,11 @@ export interface RuntimeStatus {
   seconds?: number;
 }
 
+/** The runtime is run as a module: `python -m mindscope_runtime <args>` (see pythonChild). */
+export const RUNTIME_MODULE = 'mindscope_runtime';
+
 export function targetArgs(run: TargetRun): string[] {
-  const args = ['-m', 'mindscope_runtime', run.command, `${run.file}:${run.name}`];
+  const args: string[] = [run.command, `${run.file}:${run.name}`];
   if (run.inputs.kind === 'shapes') {
     for (const spec of run.inputs.specs) args.push('--input', spec);
   } else {
@@ -44,7 +47,7 @@ export function targetArgs(run: TargetRun): string[] {
 }
 
 export function mindirArgs(file: string, output: string): string[] {
-  return ['-m', 'mindscope_runtime', 'mindir', file, '-o', output];
+  return ['mindir', file, '-o', output];
 }
 
 /** The status is the last stdout line that is a JSON object with an `ok` field. */

@@ -3,7 +3,14 @@ import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
 import { resolveInterpreter } from '../pythonInterpreter';
-import { describeError, parseStatus, progressText, type RuntimeStatus } from './cli';
+import { pythonChild, type ChildRole } from '../pythonChild';
+import {
+  describeError,
+  parseStatus,
+  progressText,
+  RUNTIME_MODULE,
+  type RuntimeStatus,
+} from './cli';
 import { runtimeEnv } from './env';
 
 export class RuntimeFailure extends Error {
@@ -19,8 +26,11 @@ export class RuntimeCancelled extends Error {}
 
 export interface RunOptions {
   title: string;
+  /** The runtime CLI's arguments (after `python -m mindscope_runtime`). */
   args: string[];
-  cwd: string;
+  /** `user-code` runs import the user's model (trusted only) and run in `cwd`. */
+  role: ChildRole;
+  cwd?: string;
   extensionPath: string;
   resource?: vscode.Uri;
 }
@@ -48,11 +58,20 @@ function spawnRuntime(
   report: (message: string) => void,
 ): Promise<RuntimeStatus> {
   const log = getLog();
-  log.info(`runtime: ${python} ${o.args.join(' ')} (in ${o.cwd})`);
+  const run = pythonChild({
+    python,
+    extensionPath: o.extensionPath,
+    module: RUNTIME_MODULE,
+    args: o.args,
+    env: runtimeEnv(o.extensionPath, process.env),
+    role: o.role,
+    cwd: o.cwd,
+  });
+  log.info(`runtime: ${python} -m ${RUNTIME_MODULE} ${o.args.join(' ')} (in ${run.cwd})`);
   return new Promise((resolve, reject) => {
-    const child = spawn(python, o.args, {
-      cwd: o.cwd,
-      env: runtimeEnv(o.extensionPath, process.env),
+    const child = spawn(run.command, run.args, {
+      cwd: run.cwd,
+      env: run.env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

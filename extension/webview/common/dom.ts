@@ -1,17 +1,23 @@
 // Builds DOM and SVG elements. Text goes in through textContent only, never as markup, so a
-// model's strings (op names, attributes, file paths) can never become HTML.
+// model's strings (op names, attributes, file paths) can never become HTML; bidi controls are
+// stripped from it (and from the attributes people read), so they cannot reorder it either.
+import { displayText } from './bidi';
 
 type Attrs = Record<string, string | number | boolean | undefined>;
 type Child = Node | string | null | undefined | false;
 
+/** Attributes shown to the user (tooltips, labels); ids, classes and data-* stay as they are. */
+const READ_ATTRS = new Set(['title', 'aria-label', 'placeholder', 'alt']);
+
 function apply(el: Element, attrs: Attrs, children: Child[]): void {
   for (const [k, v] of Object.entries(attrs)) {
     if (v === undefined || v === false) continue;
-    el.setAttribute(k, v === true ? '' : String(v));
+    const value = v === true ? '' : String(v);
+    el.setAttribute(k, READ_ATTRS.has(k) ? displayText(value) : value);
   }
   for (const c of children) {
     if (c === null || c === undefined || c === false) continue;
-    el.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
+    el.appendChild(typeof c === 'string' ? document.createTextNode(displayText(c)) : c);
   }
 }
 

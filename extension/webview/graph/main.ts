@@ -4,6 +4,7 @@ import '../styles/base.css';
 import '../styles/graph.css';
 import { vscodeApi } from '../common/vscodeApi';
 import { GraphView } from './app';
+import { displayText } from '../common/bidi';
 
 const api = vscodeApi<FromGraphView>();
 const root = document.getElementById('root') ?? document.body;
@@ -13,7 +14,7 @@ window.addEventListener('message', (event: MessageEvent<ToGraphView>) => {
   const message = event.data;
   switch (message.type) {
     case 'load':
-      document.title = message.title;
+      document.title = displayText(message.title);
       if (message.state) api.setState(message.state);
       view = new GraphView(root, message.doc, {
         openSource: (target) => api.postMessage({ type: 'openSource', target }),

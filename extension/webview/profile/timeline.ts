@@ -4,6 +4,7 @@ import { h } from '../common/dom';
 import { formatMs } from '../common/format';
 import { hue } from '../graph/render';
 import { eventAt, visibleSpans, type TimelineModel } from './timelineModel';
+import { displayText } from '../common/bidi';
 
 const ROW_H = 18;
 const LABEL_W = 200;
@@ -78,7 +79,7 @@ export class Timeline {
     this.model.rows.forEach((row, r) => {
       const y = AXIS_H + r * ROW_H;
       ctx.fillStyle = css.getPropertyValue('--tl-label') || '#aaa';
-      ctx.fillText(row.label.replace(' (MindSpore)', ''), 4, y + 13, LABEL_W - 8);
+      ctx.fillText(displayText(row.label.replace(' (MindSpore)', '')), 4, y + 13, LABEL_W - 8);
       ctx.save();
       ctx.beginPath();
       ctx.rect(LABEL_W, y, w, ROW_H);
@@ -89,7 +90,7 @@ export class Timeline {
         ctx.fillRect(LABEL_W + span.x, y + 1, span.width, ROW_H - 2);
         if (span.width > 40) {
           ctx.fillStyle = '#fff';
-          ctx.fillText(shortName(name), LABEL_W + span.x + 3, y + 13, span.width - 6);
+          ctx.fillText(displayText(shortName(name)), LABEL_W + span.x + 3, y + 13, span.width - 6);
         }
       }
       ctx.restore();
@@ -186,7 +187,7 @@ export class Timeline {
       return;
     }
     const dur = ((row.ends[i] ?? 0) - (row.starts[i] ?? 0)) / 1000;
-    this.tip.textContent = `${row.names[i] ?? ''} · ${formatMs(dur)}`;
+    this.tip.textContent = displayText(`${row.names[i] ?? ''} · ${formatMs(dur)}`);
     this.tip.style.display = 'block';
     this.tip.style.left = `${e.clientX - rect.left + 12}px`;
     this.tip.style.top = `${e.clientY - rect.top + 12}px`;

@@ -9,6 +9,7 @@ import profileCss from '../styles/profile.css';
 import { h } from '../common/dom';
 import { GraphView } from '../graph/app';
 import { ProfileView } from '../profile/app';
+import { displayText } from '../common/bidi';
 
 /** The slice of VS Code's renderer API (vscode-notebook-renderer) used here. */
 interface OutputItem {
@@ -56,7 +57,9 @@ export function activate(context: RendererContext): {
       } else if (item.mime === PROFILE_MIME && isProfileDocument(data)) {
         new ProfileView(root, data, {});
       } else {
-        root.textContent = `MindScope cannot show this ${item.mime} output (not a version 1 document).`;
+        root.textContent = displayText(
+          `MindScope cannot show this ${item.mime} output (not a version 1 document).`,
+        );
       }
     },
   };

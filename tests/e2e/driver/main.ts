@@ -13,9 +13,10 @@ import {
   waitHealthy,
   writeUserSettings,
 } from '../../../scripts/workbench/codeServer';
-import { LAUNCHES, UNTRUSTED_TESTS, type Launch } from '../launches';
+import { LAUNCHES, SHADOWS, UNTRUSTED_TESTS, type Launch } from '../launches';
 import { E2E_ENV, RESULT_FILE, selected, SuiteResult, TestResult } from '../protocol';
 import { serveScreenshots } from './screenshots';
+import { removeShadows, writeShadows } from './shadows';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
 const SUITE_TIMEOUT_MS = Number(process.env.MINDSCOPE_E2E_TIMEOUT_MS ?? 6 * 60_000);
@@ -59,6 +60,10 @@ async function runLaunch(launch: Launch, results: string, python: string): Promi
     [E2E_ENV.launch]: launch.name,
   };
   if (GREP) env[E2E_ENV.grep] = GREP;
+  // The folder a user has not trusted holds modules that shadow ours (removed below).
+  if (launch.name === 'untrusted') {
+    writeShadows(workspace, REPO, path.join(results, SHADOWS.markers));
+  }
   const server = startCodeServer({
     dirs,
     port,
@@ -86,6 +91,7 @@ async function runLaunch(launch: Launch, results: string, python: string): Promi
     }
   } finally {
     server.kill('SIGTERM');
+    removeShadows(workspace);
   }
   const failed = !suite || suite.tests.some((t) => !t.ok);
   if (failed) {

@@ -224,6 +224,34 @@ export const panelTests: E2ETest[] = [
     },
   },
   {
+    name: "bidi controls in a model's strings cannot reorder the graph header or the nodes",
+    run: async () => {
+      await restoreLayout();
+      // U+202E (right-to-left override) would show "model.py:exe.txt" as "model.py:txt.exe".
+      const spoof = 'model.py:\u202Eexe.txt\u2066x\u2069';
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-bidi-')), 'bidi.json');
+      fs.writeFileSync(file, JSON.stringify(hostileGraph(spoof)));
+      await vscode.commands.executeCommand('mindscope.openGraphDocument', file);
+      const title = 'Graph: bidi.json';
+      await waitForElements(title, 'g.node.op');
+      const texts = [
+        ...((await webview(title, 'header .facts, header .error-banner', { kind: 'texts' }))
+          .values ?? []),
+        ...((await webview(title, 'text.node-title', { kind: 'texts' })).values ?? []),
+      ];
+      assert.ok(texts.length >= 3, JSON.stringify(texts));
+      assert.ok(texts[0]?.startsWith('model.py:exe.txtx'), JSON.stringify(texts[0]));
+      for (const text of texts) {
+        assert.doesNotMatch(text ?? '', /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/);
+      }
+      await webview(title, 'g.node.op', { kind: 'dispatch', event: 'click' });
+      await waitForElements(title, '.detail-pane h2');
+      const detail = await webview(title, '.detail-pane', { kind: 'texts' });
+      assert.ok(detail.values?.[0]?.includes('model.py:exe.txtx'), JSON.stringify(detail));
+      assert.doesNotMatch(detail.values?.[0] ?? '', /[\u202A-\u202E\u2066-\u2069]/);
+    },
+  },
+  {
     name: 'a notebook output of the graph MIME type renders with the graph view',
     run: async () => {
       await restoreLayout();

@@ -4,9 +4,12 @@
 // (launches.ts); the trusted counterpart runs in the main launch, so each assertion is seen
 // both ways.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { UNTRUSTED_TESTS } from '../launches';
-import { E2ETest, waitFor } from './harness';
+import { SHADOWS, UNTRUSTED_TESTS } from '../launches';
+import { E2E_ENV } from '../protocol';
+import { E2ETest, env, waitFor } from './harness';
 import {
   exampleFile,
   restoreLayout,
@@ -132,6 +135,33 @@ export const untrustedTests: E2ETest[] = [
         [],
       );
       await vscode.commands.executeCommand('notifications.clearAll');
+    },
+  },
+  {
+    name: UNTRUSTED_TESTS.shadows,
+    run: async () => {
+      await restoreLayout();
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+      for (const file of SHADOWS.files) {
+        assert.ok(fs.existsSync(path.join(folder, file)), `the driver put ${file} in ${folder}`);
+      }
+      const markers = path.join(env(E2E_ENV.results), SHADOWS.markers);
+      const ran = (): string[] => fs.readdirSync(markers);
+      // The server was started at activation in this folder; start it once more to be sure.
+      await vscode.commands.executeCommand('mindscope.restartServer');
+      const api = await serverRunning();
+      await vscode.window.showTextDocument(model());
+      await waitFor(
+        'the mode status item (the server answers)',
+        () => api.fileModeStatus,
+        (s) => s.visible && s.text === '$(circuit-board) PyNative',
+        60_000,
+      );
+      // The .mindir editor runs the runtime's decoder even here: beside the shadows, it renders.
+      const mindir = vscode.Uri.file(path.join(folder, SHADOWS.mindir));
+      await vscode.commands.executeCommand('vscode.open', mindir);
+      await waitForElements(`MINDIR: ${SHADOWS.mindir}`, 'g.node', 2, 120_000);
+      assert.deepEqual(ran(), [], 'modules from the untrusted folder were imported');
     },
   },
   {

@@ -138,3 +138,54 @@ def test_ctrl_c_mid_profile(folder: Path) -> None:
     assert status["ok"] is False and status["command"] == "profile"
     assert status["error"]["kind"] == "interrupted"
     assert_no_output(folder)
+
+
+@pytest.mark.parametrize(
+    ("statement", "says"),
+    [("sys.exit(0)", "SystemExit: 0"), ('raise SystemExit("x")', "SystemExit: x")],
+)
+def test_sys_exit_at_import_still_gives_the_status(
+    tmp_path: Path, statement: str, says: str
+) -> None:
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "model.py").write_text(f"import sys\n{statement}\n")
+    code, status, stderr = finish(start_cli(tmp_path, "graph", "model.py:Net", "--input", "2,3"))
+    assert code == 1 and status["ok"] is False, (status, stderr[-2000:])
+    assert status["error"]["kind"] == "import-failed"
+    assert says in status["error"]["message"]
+    assert (status["error"]["file"], status["error"]["line"]) == (str(tmp_path / "model.py"), 2)
+    assert_no_output(tmp_path)
+
+
+SPIN = textwrap.dedent(
+    """
+    from mindspore import nn
+
+
+    class Spin(nn.Cell):
+        def construct(self, x):
+            while (x * 0).sum() < 1:  # a run-time loop on a Tensor: never ends, all in C++
+                x = x + 1
+            return x
+    """
+)
+
+
+def test_ctrl_c_while_stuck_in_cpp_leaves_no_temp_folder(tmp_path: Path) -> None:
+    """The main thread never returns to Python: the watchdog ends the process after its grace,
+    and the IR session folder goes with the other temp folders."""
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "model.py").write_text(SPIN)
+    proc = start_cli(tmp_path, "profile", "model.py:Spin", "--input", "2,3")
+    assert proc.stderr is not None
+    for line in proc.stderr:
+        if "warm-up" in line:
+            break
+    else:
+        pytest.fail("the CLI ended before the warm-up")
+    time.sleep(3)  # compiled by now (tiny), and looping in C++
+    assert any("ir-session" in p.name for p in (tmp_path / "tmp").iterdir())
+    proc.send_signal(signal.SIGINT)
+    code, status, stderr = finish(proc)
+    assert code == 130 and status["error"]["kind"] == "interrupted", (status, stderr[-3000:])
+    assert_no_output(tmp_path)

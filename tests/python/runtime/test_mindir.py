@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import struct
 from collections import Counter
@@ -11,8 +12,8 @@ import pytest
 
 from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.mindir import decode_model, messages
-from mindscope_runtime.mindirdoc import mindir_document, read_mindir_document
-from mindscope_runtime.protowire import ProtoDecodeError, Table, decode, read_varint
+from mindscope_runtime.mindirdoc import MAX_SCOPE_SEGMENTS, mindir_document, read_mindir_document
+from mindscope_runtime.protowire import Message, ProtoDecodeError, Table, decode, read_varint
 from mindscope_runtime.schemacheck import load_schema, validate
 
 FIXTURE = Path(__file__).parent / "fixtures" / "tiny_net.mindir"
@@ -150,3 +151,28 @@ def test_fuzz_byte_flips_never_crash() -> None:
         for _ in range(rng.randint(1, 4)):
             mutated[rng.randrange(len(mutated))] = rng.randrange(256)
         _decode_or_clear_error(bytes(mutated))
+
+
+def _with_scope_depth(segments: int) -> Message:
+    model = decode_model(FIXTURE.read_bytes())
+    scope = "Default/" + "/".join(f"s{i}-Block" for i in range(segments - 2)) + "/Conv2D-op0"
+    for node in model["graph"]["node"]:
+        node["domain"] = scope
+    return model
+
+
+def test_deep_scopes_render_up_to_the_bound() -> None:
+    document = mindir_document(_with_scope_depth(MAX_SCOPE_SEGMENTS), source="deep")
+    assert json.loads(json.dumps(document))["scopes"]  # the document can be written…
+    depth, node = 1, document["scopes"][0]
+    while node["children"]:
+        node, depth = node["children"][0], depth + 1
+    assert depth == MAX_SCOPE_SEGMENTS - 1  # …and holds the whole tree
+
+
+@pytest.mark.parametrize("segments", [MAX_SCOPE_SEGMENTS + 1, 1_000, 20_000])
+def test_scopes_deeper_than_the_bound_are_a_bad_mindir(segments: int) -> None:
+    with pytest.raises(RuntimeToolError) as raised:
+        mindir_document(_with_scope_depth(segments), source="deep")
+    assert raised.value.kind == "bad-mindir"
+    assert f"{segments:,} segments" in raised.value.message

@@ -1,0 +1,43 @@
+"""How the extension starts every Python child: `python mindscope_start.py MODULE ARGS...` runs
+MODULE as `python -m MODULE ARGS...` would, but with no workspace folder on sys.path.
+
+`python -m X` puts the current directory first on sys.path (and imports `runpy` from it) before
+any of our code runs, so a `json.py` or `mindscope_ls/` in an opened folder would run. Running
+this file instead puts only its own folder (ours) there; it is dropped below, with any `''` or
+current-directory entry (an empty PYTHONPATH element), before anything else is imported. Works
+on Python 3.9+, where `-P` / PYTHONSAFEPATH (3.11+) cannot be relied on. A child that imports the
+user's code (runtime, debug launcher, kernel) adds the model's folder itself, explicitly.
+
+Only `os` and `sys` are imported before the clean-up: both are loaded during start-up already.
+"""
+
+import os
+import sys
+
+
+def safe_path(path: list[str], cwd: str, script_entry: bool) -> list[str]:
+    """`path` without the current directory and relative entries; without its first entry
+    when that is the one Python added for this script (ours, but not meant to be imported)."""
+    rest = path[1:] if script_entry else path
+    here = os.path.normcase(os.path.abspath(cwd))
+    return [p for p in rest if os.path.isabs(p) and os.path.normcase(os.path.abspath(p)) != here]
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        sys.stderr.write("usage: mindscope_start.py MODULE [ARGS...]\n")
+        raise SystemExit(2)
+    own_dir = os.path.dirname(os.path.abspath(__file__))
+    added = not getattr(sys.flags, "safe_path", False) and bool(sys.path)
+    script_entry = added and os.path.abspath(sys.path[0]) == own_dir
+    sys.path[:] = safe_path(sys.path, os.getcwd(), script_entry)
+    module = sys.argv[1]
+    sys.argv = [module, *sys.argv[2:]]
+    import runpy
+
+    # What `python -m` itself calls: __main__ is the module's own, argv[0] its file.
+    runpy._run_module_as_main(module, alter_argv=True)  # type: ignore[attr-defined]
+
+
+if __name__ == "__main__":
+    main()
