@@ -13,12 +13,14 @@ goes to `<out>/mindscope_steps_<rank>.json` for the merge.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import runpy
 import socket
 import sys
 import time
+import traceback
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -28,6 +30,7 @@ OUT_ENV, STEPS_ENV, WARMUP_ENV = (
     "MINDSCOPE_DIST_WARMUP",
 )
 STEPS_FILE = "mindscope_steps_{rank}.json"
+FAILED_FILE = "mindscope_failed_{rank}.json"  # a rank that raised: what, for the supervisor
 
 
 class StepProfiler:
@@ -41,7 +44,6 @@ class StepProfiler:
         self.marks: list[tuple[int, int]] = []
         self.profiler: Any = None
         self.stopped = False
-        self.failed = False  # the script raised: the job fails anyway, skip the analysis
 
     def around(self, call: Callable[..., Any]) -> Callable[..., Any]:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
@@ -101,8 +103,7 @@ class StepProfiler:
         if self.profiler is None:
             return
         self.stop()
-        if not self.failed:
-            self.profiler.analyse()
+        self.profiler.analyse()
 
 
 def _synchronize() -> None:
@@ -152,11 +153,24 @@ def main(argv: Optional[list[str]] = None) -> None:
     try:
         runpy.run_path(str(script), run_name="__main__")
     except SystemExit as exc:
-        profiler.failed = exc.code not in (None, 0)
-        raise
-    except BaseException:
-        profiler.failed = True
-        raise
+        if exc.code in (None, 0):
+            raise
+        _exit_now(profiler, exc.code if isinstance(exc.code, int) else 1, f"exit code {exc.code}")
+    except BaseException as exc:
+        traceback.print_exception(type(exc), exc, exc.__traceback__)
+        _exit_now(profiler, 1, "".join(traceback.format_exception_only(type(exc), exc)).strip())
+
+
+def _exit_now(profiler: StepProfiler, code: int, message: str) -> None:
+    """A failing rank says why (for profile-dist) and exits at once: MindSpore's teardown of
+    a broken cluster waits for the other ranks, and msrun's scheduler for a timeout."""
+    record = {"rank": int(profiler.rank) if profiler.rank.isdigit() else 0, "error": message}
+    path = profiler.out / FAILED_FILE.format(rank=profiler.rank)
+    with contextlib.suppress(OSError):
+        path.write_text(json.dumps(record), encoding="utf-8")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ process tree (proctree.py): on Ctrl-C, a failing rank or any exit, nothing is le
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -20,7 +21,7 @@ from typing import Optional
 
 from mindscope_runtime import dist_boot
 from mindscope_runtime.distlogs import WORKER_LOG, failed_ranks
-from mindscope_runtime.errors import RuntimeToolError
+from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.proctree import ProcessId, descendants, kill_all, wait_gone
 from mindscope_runtime.progress import Progress
 
@@ -108,6 +109,8 @@ def run_job(job: DistJob, progress: Progress) -> dict[int, Path]:
         )  # fmt: skip
         try:
             code = _supervise(process, seen, job, progress)
+            if code is None:  # a rank raised: stop the others now, not at msrun's timeout
+                _stop(process, seen)
         except BaseException:
             with progress.phase("stopping every rank"):
                 _stop(process, seen)
@@ -115,14 +118,36 @@ def run_job(job: DistJob, progress: Progress) -> dict[int, Path]:
         finally:
             kill_all(sorted(seen | set(descendants(process.pid))))
     logs = worker_logs(job.log_dir)
+    failed = rank_failures(job.profiler_dir)
+    if failed:
+        rank, message = failed[0]
+        log = logs.get(rank, job.log_dir)
+        raise RuntimeToolError(
+            "rank-failed",
+            f"rank {rank} failed: {message} (log: {log})",
+            extra={"rank": rank, "log": str(log)},
+        )
     if code != 0:
-        raise _failure(code, logs, msrun_log)
+        raise _failure(code if code is not None else 1, logs, msrun_log)
     return logs
+
+
+def rank_failures(profiler_dir: Path) -> list[tuple[int, str]]:
+    """(rank, exception) of every rank whose script raised (dist_boot's failure records)."""
+    out = []
+    for path in sorted(profiler_dir.glob("mindscope_failed_*.json")):
+        try:
+            record = json.loads(path.read_text(encoding="utf-8"))
+            out.append((int(record["rank"]), one_line(str(record["error"]), 300)))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return sorted(out)
 
 
 def _supervise(
     process: subprocess.Popen[bytes], seen: set[ProcessId], job: DistJob, progress: Progress
-) -> int:
+) -> Optional[int]:
+    """msrun's exit code, or None as soon as a rank recorded that its script raised."""
     started = last_note = time.monotonic()
     with progress.phase(f"running {job.script.name} on {job.workers} rank(s) under msrun"):
         while True:
@@ -130,6 +155,8 @@ def _supervise(
             code = process.poll()
             if code is not None:
                 return code
+            if rank_failures(job.profiler_dir):
+                return None
             if time.monotonic() - last_note >= NOTE_EVERY_S:
                 last_note = time.monotonic()
                 progress.note(f"ranks running ({last_note - started:.0f}s)")
