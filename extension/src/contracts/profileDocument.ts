@@ -151,8 +151,9 @@ export interface RanksSection {
 
 /** The ranks section when the document has one this code understands. */
 export function ranksOf(doc: ProfileDocument): RanksSection | undefined {
-  const ranks = doc.ranks;
-  return ranks && ranks.version === 1 && Array.isArray(ranks.ranks) ? ranks : undefined;
+  // The document is untrusted JSON: a newer section version is ignored, not misread.
+  const ranks = doc.ranks as { version?: unknown; ranks?: unknown } | undefined;
+  return ranks?.version === 1 && Array.isArray(ranks.ranks) ? doc.ranks : undefined;
 }
 
 export const PROFILE_MIME = 'application/vnd.mindscope.profile+json';
