@@ -7,6 +7,8 @@ Within a step's wall-clock window, `commMs` is the union of communication-op int
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
@@ -25,6 +27,7 @@ _COMM = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def is_comm_type(op_type: str) -> bool:
     return bool(_COMM.fullmatch(op_type))
 
@@ -46,8 +49,25 @@ def merge_intervals(intervals: Iterable[Interval]) -> list[Interval]:
     return out
 
 
-def _clipped_total(merged: Sequence[Interval], lo: int, hi: int) -> int:
-    return sum(max(0, min(end, hi) - max(start, lo)) for start, end in merged)
+class Coverage:
+    """Time covered by disjoint sorted intervals inside any window, in O(log n) a window."""
+
+    def __init__(self, merged: Sequence[Interval]) -> None:
+        self.starts = [a for a, _ in merged]
+        self.ends = [b for _, b in merged]
+        self.prefix = [0]
+        for a, b in merged:
+            self.prefix.append(self.prefix[-1] + b - a)
+
+    def within(self, lo: int, hi: int) -> int:
+        first = bisect.bisect_right(self.ends, lo)  # the first interval ending after lo
+        last = bisect.bisect_left(self.starts, hi)  # intervals [first, last) start before hi
+        if first >= last:
+            return 0
+        total = self.prefix[last] - self.prefix[first]
+        total -= max(0, lo - self.starts[first])  # the part of the first before lo
+        total -= max(0, self.ends[last - 1] - hi)  # the part of the last after hi
+        return max(0, total)
 
 
 def step_breakdown(
@@ -61,12 +81,12 @@ def step_breakdown(
         all_spans.append(span)
         if is_comm_type(types.get(e.full_name) or op_type_of(e.full_name)):
             comm_spans.append(span)
-    comm, busy = merge_intervals(comm_spans), merge_intervals(all_spans)
+    comm, busy = Coverage(merge_intervals(comm_spans)), Coverage(merge_intervals(all_spans))
     rows = []
     for index, (start, end) in enumerate(marks):
         wall = max(0, end - start)
-        comm_ns = _clipped_total(comm, start, end)
-        busy_ns = max(comm_ns, _clipped_total(busy, start, end))
+        comm_ns = comm.within(start, end)
+        busy_ns = max(comm_ns, busy.within(start, end))
         rows.append(
             {
                 "index": index,

@@ -180,3 +180,14 @@ def test_script_arguments_after_double_dash() -> None:
     assert (args.workers, str(args.output), args.script_args) == (4, "o.json", ["--steps", "9"])
     args = parse_args(build_parser(), ["profile-dist", "--from", "d"])
     assert str(args.from_dir) == "d" and args.script is None and args.script_args == []
+
+
+def test_coverage_inside_windows_matches_clipping_each_interval() -> None:
+    from mindscope_runtime.diststeps import Coverage
+
+    merged = [(0, 10), (20, 30), (35, 36), (50, 80)]
+    coverage = Coverage(merged)
+    for lo in range(-5, 90, 3):
+        for hi in range(lo, 95, 4):
+            expected = sum(max(0, min(b, hi) - max(a, lo)) for a, b in merged)
+            assert coverage.within(lo, hi) == expected, (lo, hi)
