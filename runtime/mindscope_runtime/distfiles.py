@@ -75,7 +75,7 @@ def rank_files(detail: Path, rank: int) -> ProfilerFiles:
 
 def _steps_records(root: Path) -> dict[int, JsonDict]:
     out: dict[int, JsonDict] = {}
-    for path in root.glob("mindscope_steps_*.json"):
+    for path in root.rglob("mindscope_steps_*.json"):  # several machines: one folder each
         match = STEPS_FILE.match(path.name)
         if not match:
             continue
