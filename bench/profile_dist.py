@@ -5,9 +5,10 @@ Usage: .venv/bin/python bench/profile_dist.py [--workers 2] [--steps 6] [--block
 
 Prints, each beside its peer measured in the same run:
 - overhead: the data-parallel example under msrun with `profile-dist` (Profiler on in every
-  rank, analyse at exit, merge) against the same msrun job unprofiled: the whole job's wall
-  time, and the mean step time of the steps after the first (the script's own per-step
-  timings from the worker logs); target <= 1.25x;
+  rank, analyse at exit, merge) against the same msrun job unprofiled, alternating
+  (`--repeat`): the whole job's wall time (median), and the mean step time of the steps after
+  the first (the script's own per-step timings, each waiting for its loss, from the worker
+  logs); target <= 1.25x;
 - merge: `merge_ranks` of 8 synthetic ranks x 100,000 op events against the single-process
   builder (profdoc.build_profile_document) run on the same 8 ranks one by one.
 """
@@ -140,6 +141,7 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=6, help="script steps (profiled: steps-2)")
     parser.add_argument("--blocks", type=int, default=1, help="3: ResNet-20, 1: ResNet-8")
     parser.add_argument("--batch-size", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=1, help="job pairs (median wall)")
     parser.add_argument("--skip-run", action="store_true", help="only the synthetic merge")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -147,9 +149,17 @@ def main() -> None:
     script_args = ["--steps", str(args.steps), "--blocks", str(args.blocks),
                    "--batch-size", str(args.batch_size)]  # fmt: skip
     if not args.skip_run:
-        with tempfile.TemporaryDirectory(prefix="mindscope-bench-dist-") as tmp:
-            result["plain"] = run_plain(Path(tmp), args, script_args)
-            result["profiled"] = run_profiled(Path(tmp), args, script_args)
+        runs: dict[str, list[dict[str, Any]]] = {"plain": [], "profiled": []}
+        for _ in range(args.repeat):  # alternating, so a load change hits both alike
+            with tempfile.TemporaryDirectory(prefix="mindscope-bench-dist-") as tmp:
+                runs["plain"].append(run_plain(Path(tmp), args, script_args))
+                runs["profiled"].append(run_profiled(Path(tmp), args, script_args))
+        for kind, results in runs.items():
+            result[kind] = {
+                "wallS": statistics.median(r["wallS"] for r in results),
+                "stepsS": [t for r in results for t in r["stepsS"]],
+                "docBytes": results[-1].get("docBytes", 0),
+            }
     result["merge"] = bench_merge(8, 100_000)
     print("\n".join(report(result)))
     if args.json:

@@ -90,9 +90,19 @@ def profile_dist(args: argparse.Namespace, progress: Progress) -> JsonDict:
         )
         return {"ok": True, "command": "profile-dist", **extra}
     with progress.phase(f"merging {args.workers} rank(s)"):
-        document = merge_directory(
-            job.profiler_dir, target=str(args.script), logs={r: str(p) for r, p in logs.items()}
-        )
+        try:
+            document = merge_directory(
+                job.profiler_dir, target=str(args.script), logs={r: str(p) for r, p in logs.items()}
+            )
+        except RuntimeToolError as exc:
+            if exc.kind != "no-profiler-output":
+                raise
+            raise RuntimeToolError(
+                "no-profiler-output",
+                f"the ranks wrote no profiler output: did {args.script.name} run more than "
+                f"--warmup {args.warmup} step(s)? A step is an outermost call of a jit "
+                f"function or a Cell (logs: {job.log_dir})",
+            ) from exc
     if document["ranks"]["count"] != args.workers:
         extra["warning"] = (
             f"{document['ranks']['count']} of {args.workers} ranks wrote profiler output"

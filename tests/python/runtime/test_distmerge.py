@@ -191,3 +191,37 @@ def test_coverage_inside_windows_matches_clipping_each_interval() -> None:
         for hi in range(lo, 95, 4):
             expected = sum(max(0, min(b, hi) - max(a, lo)) for a, b in merged)
             assert coverage.within(lo, hi) == expected, (lo, hi)
+
+
+@pytest.mark.parametrize(
+    ("argv", "kind", "words"),
+    [
+        (["profile-dist"], "usage", "SCRIPT"),
+        (["profile-dist", "t.py", "--from", "d"], "usage", "not both"),
+        (["profile-dist", "--from", "no/such/dir"], "file-not-found", "no/such/dir"),
+        (["profile-dist", "no_such_script.py"], "file-not-found", "no_such_script.py"),
+    ],
+)
+def test_bad_profile_dist_arguments_are_one_clear_error(
+    argv: list[str], kind: str, words: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from mindscope_runtime.dist_command import profile_dist
+    from mindscope_runtime.errors import RuntimeToolError
+    from mindscope_runtime.progress import Progress
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "t.py").write_text("")
+    with pytest.raises(RuntimeToolError) as caught:
+        profile_dist(parse_args(build_parser(), argv), Progress(quiet=True))
+    assert caught.value.kind == kind and words in caught.value.message
+
+
+def test_from_a_folder_with_only_ascend_output_says_what_it_cannot_read(tmp_path: Path) -> None:
+    from mindscope_runtime.distload import merge_directory
+    from mindscope_runtime.errors import RuntimeToolError
+
+    _write(tmp_path / "n_1_1_ascend_ms" / "ascend_mindspore_profiler_0.db")
+    with pytest.raises(RuntimeToolError) as caught:
+        merge_directory(tmp_path, target="job")
+    assert caught.value.kind == "no-profiler-output"
+    assert "rank 0: Ascend profiler output (ascend_mindspore_profiler_0.db)" in caught.value.message
