@@ -45,6 +45,18 @@ test('breakdown per rank: comm, compute and idle shares add up to the wall', () 
   assert.equal(clockText(section), '2 ranks · one host, shared clock, residual skew 0.120 ms');
 });
 
+test('no rank is the overall straggler when they straggle equally often', () => {
+  assert.ok(section);
+  const tied = {
+    ...section,
+    steps: section.steps.slice(0, 2).map((s, i) => ({ ...s, straggler: i })),
+  };
+  assert.deepEqual(
+    breakdowns(tied).map((r) => r.straggler),
+    [false, false],
+  );
+});
+
 test('the op table filters by rank', () => {
   assert.deepEqual(rowRanks(doc.ops), [0, 1]);
   assert.deepEqual(rowRanks(profileDocument({ target: 'x' }).ops), []);

@@ -29,7 +29,7 @@ export interface Breakdown {
   rank: number;
   /** comm, compute, idle: shares of the rank's profiled wall time (0..1). */
   parts: { kind: 'comm' | 'compute' | 'idle'; share: number; ms: number }[];
-  /** Straggler of the most steps. */
+  /** Straggler of the most steps (none on a tie). */
   straggler: boolean;
 }
 
@@ -37,6 +37,8 @@ export function breakdowns(section: RanksSection): Breakdown[] {
   const counts = new Map<number, number>();
   for (const s of section.steps) counts.set(s.straggler, (counts.get(s.straggler) ?? 0) + 1);
   const most = Math.max(0, ...counts.values());
+  // A tie (each rank slowest in as many steps) names no rank.
+  const leaders = [...counts.values()].filter((n) => n === most).length;
   return section.ranks.map((r) => ({
     rank: r.rank,
     parts: [
@@ -44,7 +46,7 @@ export function breakdowns(section: RanksSection): Breakdown[] {
       { kind: 'compute', share: r.totals.computeShare, ms: r.totals.computeMs },
       { kind: 'idle', share: r.totals.idleShare, ms: r.totals.idleMs },
     ],
-    straggler: most > 0 && counts.get(r.rank) === most,
+    straggler: most > 0 && leaders === 1 && counts.get(r.rank) === most,
   }));
 }
 
