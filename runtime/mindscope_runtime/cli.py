@@ -1,5 +1,6 @@
-"""`python -m mindscope_runtime graph|profile|stats TARGET [options]` and
-`python -m mindscope_runtime mindir FILE.mindir`.
+"""`python -m mindscope_runtime graph|profile|stats TARGET [options]`,
+`python -m mindscope_runtime mindir FILE.mindir` and
+`python -m mindscope_runtime profile-dist SCRIPT.py [--workers N] [-- script args]`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
 {"kind", "message", …}}`). Progress and anything the model prints go to stderr. Documents are
@@ -18,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Optional
 
-from mindscope_runtime import commands, interrupts
+from mindscope_runtime import commands, dist_command, interrupts
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
     mindir.add_argument("-o", "--output", default="mindscope-graph.json")
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    dist_command.add_parser(commands)
     return parser  # fmt: skip
 
 
@@ -119,7 +121,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     code = EXIT_OK
     try:
         with _stdout_to_stderr():
-            args = build_parser().parse_args(argv)
+            args = dist_command.parse_args(build_parser(), argv)
             state["command"] = args.command
             status = _run_catching_exit(args)
         code = EXIT_OK if status.get("ok") else EXIT_ERROR
@@ -152,6 +154,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     args.output = check_output(args.output)  # before the model runs (also for `mindir`)
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
+    if args.command == "profile-dist":
+        return dist_command.profile_dist(args, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     check_input_sizes(specs)
     target = parse_target(args.target)

@@ -1,6 +1,8 @@
-// "Show graph · Profile · Debug in PyNative" above each nn.Cell subclass.
+// "Show graph · Profile · Debug in PyNative" above each nn.Cell subclass, and "Profile
+// distributed" where a script starts distributed training.
 import * as vscode from 'vscode';
 import { findCellClasses } from './cellClasses';
+import { distributedCallLine } from './distScript';
 
 export interface CellTarget {
   uri: vscode.Uri;
@@ -16,6 +18,17 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
     // Every action runs the user's code: nothing to offer in an untrusted workspace.
     if (!vscode.workspace.isTrusted) return [];
     const lenses: vscode.CodeLens[] = [];
+    const distLine = distributedCallLine(document.getText());
+    if (distLine !== undefined) {
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(distLine, 0, distLine, 0), {
+          title: 'Profile distributed',
+          command: 'mindscope.profileDistributed',
+          arguments: [{ uri: document.uri }],
+          tooltip: 'Run this script under msrun with the Profiler on in every rank',
+        }),
+      );
+    }
     for (const cell of findCellClasses(document.getText())) {
       const range = new vscode.Range(cell.line, 0, cell.line, 0);
       const target: CellTarget = { uri: document.uri, className: cell.name };

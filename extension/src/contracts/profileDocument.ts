@@ -1,5 +1,6 @@
 // The profile document written by `python -m mindscope_runtime profile`
-// (schemas/profile-document.schema.json, kind "mindscope.profile", version 1).
+// (schemas/profile-document.schema.json, kind "mindscope.profile", version 1), and by
+// `profile-dist`, which adds the optional `ranks` section.
 
 export interface OpRow {
   name: string;
@@ -11,6 +12,8 @@ export interface OpRow {
   totalMs: number;
   avgMs: number;
   share: number;
+  /** Merged distributed profile (`ranks` present): the rank that ran this op. */
+  rank?: number;
 }
 
 export interface TypeRow {
@@ -79,6 +82,78 @@ export interface ProfileDocument {
   totals: { opMs: number; meanStepMs: number; steps: number; opRows: number };
   timeline: { unit: 'us'; events: TraceEvent[] };
   memory: Record<string, unknown> | null;
+  /** Optional: `profile-dist` merged an msrun job's ranks (absent in a single-process profile). */
+  ranks?: RanksSection;
+}
+
+/** One rank's step: its wall time split into communication, compute and idle. */
+export interface RankStep {
+  index: number;
+  startNs: number;
+  wallMs: number;
+  commMs: number;
+  computeMs: number;
+  idleMs: number;
+  opMs: number;
+  opCount: number;
+}
+
+export interface RankSummary {
+  rank: number;
+  host: string;
+  pid?: number | null;
+  /** Timeline pid of this rank's CPU ops lane. */
+  lanePid: number;
+  log?: string | null;
+  profilerFiles?: string[];
+  steps: RankStep[];
+  totals: {
+    opMs: number;
+    opRows: number;
+    meanStepMs: number;
+    wallMs: number;
+    commMs: number;
+    computeMs: number;
+    idleMs: number;
+    commShare: number;
+    computeShare: number;
+    idleShare: number;
+  };
+}
+
+export interface StragglerRow {
+  index: number;
+  /** The rank with the most compute in this step: the one the others wait for. */
+  straggler: number;
+  wallMsByRank: number[];
+  computeMsByRank: number[];
+  wallSpreadMs: number;
+  computeSpreadMs: number;
+}
+
+/** The `ranks` section (its own `version`, 1), schemas/profile-document.schema.json. */
+export interface RanksSection {
+  version: 1;
+  count: number;
+  stepSource: 'marks' | 'span';
+  clock: {
+    method: 'shared-clock' | 'collective-ends';
+    referenceRank: number;
+    offsetsUs: Record<string, number>;
+    residualSkewUs: number | null;
+    matchedCollectives: number;
+  };
+  commTypes: string[];
+  ranks: RankSummary[];
+  steps: StragglerRow[];
+  unreadable: { rank: number; file: string; message: string }[];
+}
+
+/** The ranks section when the document has one this code understands. */
+export function ranksOf(doc: ProfileDocument): RanksSection | undefined {
+  // The document is untrusted JSON: a newer section version is ignored, not misread.
+  const ranks = doc.ranks as { version?: unknown; ranks?: unknown } | undefined;
+  return ranks?.version === 1 && Array.isArray(ranks.ranks) ? doc.ranks : undefined;
 }
 
 export const PROFILE_MIME = 'application/vnd.mindscope.profile+json';

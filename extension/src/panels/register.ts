@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as cell from '../codelens/commands';
+import { profileDistributed } from '../codelens/distCommand';
 import { InputChooser } from '../codelens/inputs';
 import { CellCodeLensProvider } from '../codelens/provider';
 import type { PanelState } from '../contracts/messages';
@@ -82,6 +83,7 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, debug),
     command('mindscope.showGraph', (arg) => cell.showGraph(deps, arg)),
     command('mindscope.profile', (arg) => cell.profile(deps, arg)),
+    command('mindscope.profileDistributed', (arg) => profileDistributed(deps, arg)),
     command('mindscope.debugPyNative', (arg) => cell.debugPyNative(deps, arg)),
     command('mindscope.setInputShapes', (arg) => cell.setInputs(deps, arg)),
     command('mindscope.openGraphDocument', async (arg) => {

@@ -23,6 +23,8 @@ export function toChromeTrace(doc: ProfileDocument): ChromeTrace {
       mindsporeVersion: doc.meta.mindsporeVersion,
       steps: doc.meta.steps,
       timeOriginUs: doc.meta.timeOriginUs,
+      // A merged distributed profile: each rank is its own set of processes (pids).
+      ...(doc.ranks ? { ranks: doc.ranks.count } : {}),
     },
   };
 }

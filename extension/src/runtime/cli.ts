@@ -46,6 +46,20 @@ export function targetArgs(run: TargetRun): string[] {
   return args;
 }
 
+export interface DistRun {
+  file: string;
+  workers: number;
+  output: string;
+  scriptArgs: string[];
+}
+
+/** `profile-dist SCRIPT --workers N -o OUT -- script args`. */
+export function distArgs(run: DistRun): string[] {
+  const args = ['-m', 'mindscope_runtime', 'profile-dist', run.file, '--workers', String(run.workers)];
+  args.push('-o', run.output);
+  return run.scriptArgs.length ? [...args, '--', ...run.scriptArgs] : args;
+}
+
 export function mindirArgs(file: string, output: string): string[] {
   return ['mindir', file, '-o', output];
 }

@@ -1,9 +1,10 @@
 // The profile view: summary, per-Cell and step charts, op table and timeline. Knows nothing of
 // VS Code: the panel and the notebook renderer give it a host.
-import type { OpRow, ProfileDocument } from '../../src/contracts/profileDocument';
+import { ranksOf, type OpRow, type ProfileDocument } from '../../src/contracts/profileDocument';
 import { clear, h } from '../common/dom';
 import { formatMs } from '../common/format';
 import { cellChart, stepChart } from './charts';
+import { rankBreakdownChart, rankNotes, rankStepChart } from './ranks';
 import { OpTable } from './tableView';
 import { Timeline } from './timeline';
 import { buildTimeline } from './timelineModel';
@@ -41,6 +42,7 @@ export class ProfileView {
     );
     exportButton.addEventListener('click', () => host.exportTrace?.());
     const m = doc.meta;
+    const ranks = ranksOf(doc);
     const facts = [
       m.target,
       m.mode,
@@ -50,6 +52,7 @@ export class ProfileView {
       `${doc.ops.length} ops`,
       `MindSpore ${m.mindsporeVersion}`,
     ];
+    if (ranks) facts.splice(1, 0, `${ranks.count} ranks`);
     root.append(
       h(
         'header',
@@ -62,7 +65,10 @@ export class ProfileView {
         { class: 'charts' },
         cellChart(doc.byCell, (scope) => host.revealOp?.({ fullName: '', scope })),
         stepChart(doc.steps),
+        ranks ? rankStepChart(ranks) : null,
+        ranks ? rankBreakdownChart(ranks) : null,
       ),
+      ranks ? rankNotes(ranks) : '',
       h(
         'h3',
         {},

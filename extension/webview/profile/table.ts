@@ -1,7 +1,7 @@
 // The op table's sorting and grouping. Pure, unit-tested.
 import type { OpRow } from '../../src/contracts/profileDocument';
 
-export type SortKey = 'name' | 'type' | 'scope' | 'calls' | 'totalMs' | 'avgMs' | 'share';
+export type SortKey = 'name' | 'type' | 'scope' | 'calls' | 'totalMs' | 'avgMs' | 'share' | 'rank';
 export type SortDir = 'asc' | 'desc';
 export type GroupBy = 'none' | 'type' | 'cell';
 
@@ -85,4 +85,16 @@ export function filterRows(rows: readonly OpRow[], query: string): OpRow[] {
   const q = query.trim().toLowerCase();
   if (!q) return [...rows];
   return rows.filter((r) => `${r.fullName} ${r.type}`.toLowerCase().includes(q));
+}
+
+/** A merged distributed profile: the rows of one rank (`undefined`: every rank). */
+export function filterByRank(rows: readonly OpRow[], rank: number | undefined): OpRow[] {
+  return rank === undefined ? [...rows] : rows.filter((r) => r.rank === rank);
+}
+
+/** The ranks the rows come from, ascending (empty for a single-process profile). */
+export function rowRanks(rows: readonly OpRow[]): number[] {
+  const ranks = new Set<number>();
+  for (const r of rows) if (typeof r.rank === 'number') ranks.add(r.rank);
+  return [...ranks].sort((a, b) => a - b);
 }

@@ -3,9 +3,11 @@ import type { OpRow } from '../../src/contracts/profileDocument';
 import { clear, h } from '../common/dom';
 import { cellPath, formatMs, formatPercent } from '../common/format';
 import {
+  filterByRank,
   filterRows,
   groupRows,
   nextSort,
+  rowRanks,
   sortRows,
   type GroupBy,
   type Sort,
@@ -27,7 +29,9 @@ export class OpTable {
   private sort: Sort = { key: 'totalMs', dir: 'desc' };
   private group: GroupBy = 'none';
   private query = '';
+  private rank: number | undefined = undefined;
   private readonly table: HTMLTableElement;
+  private readonly columns: typeof COLUMNS;
 
   constructor(
     private readonly rows: readonly OpRow[],
@@ -49,14 +53,39 @@ export class OpTable {
       this.query = filter.value;
       this.render();
     });
+    // A merged distributed profile: a Rank column and a rank filter.
+    const ranks = rowRanks(rows);
+    this.columns = ranks.length
+      ? [...COLUMNS.slice(0, 1), { key: 'rank', label: 'Rank', numeric: true }, ...COLUMNS.slice(1)]
+      : COLUMNS;
     this.table = h('table', { class: 'ops' });
     this.element = h(
       'div',
       { class: 'op-table' },
-      h('div', { class: 'table-tools' }, filter, groupSelect),
+      h(
+        'div',
+        { class: 'table-tools' },
+        filter,
+        groupSelect,
+        ranks.length ? this.rankSelect(ranks) : null,
+      ),
       this.table,
     );
     this.render();
+  }
+
+  private rankSelect(ranks: number[]): HTMLSelectElement {
+    const select = h(
+      'select',
+      { class: 'rank-filter', title: 'Show the ops of one rank' },
+      h('option', { value: '' }, 'All ranks'),
+      ...ranks.map((r) => h('option', { value: String(r) }, `Rank ${r}`)),
+    );
+    select.addEventListener('change', () => {
+      this.rank = select.value === '' ? undefined : Number(select.value);
+      this.render();
+    });
+    return select;
   }
 
   sortBy(key: SortKey): void {
@@ -67,7 +96,7 @@ export class OpTable {
   private render(): void {
     clear(this.table);
     const head = h('tr', {});
-    for (const c of COLUMNS) {
+    for (const c of this.columns) {
       const arrow = this.sort.key === c.key ? (this.sort.dir === 'asc' ? ' ▲' : ' ▼') : '';
       const th = h(
         'th',
@@ -88,7 +117,7 @@ export class OpTable {
     }
     this.table.appendChild(h('thead', {}, head));
     const body = h('tbody', {});
-    const rows = filterRows(this.rows, this.query);
+    const rows = filterRows(filterByRank(this.rows, this.rank), this.query);
     if (this.group === 'none') {
       for (const r of sortRows(rows, this.sort)) body.appendChild(this.row(r));
     } else {
@@ -98,7 +127,7 @@ export class OpTable {
           h(
             'tr',
             { class: 'group-row', title: g.key },
-            h('td', { colspan: 3 }, `${label} (${g.rows.length})`),
+            h('td', { colspan: this.columns.length - 4 }, `${label} (${g.rows.length})`),
             h('td', { class: 'num' }, String(g.calls)),
             h('td', { class: 'num' }, formatMs(g.totalMs)),
             h('td', { class: 'num' }, formatMs(g.avgMs)),
@@ -116,6 +145,9 @@ export class OpTable {
       'tr',
       { class: 'op', title: r.fullName },
       h('td', {}, r.name),
+      this.columns.length > COLUMNS.length
+        ? h('td', { class: 'num rank' }, String(r.rank ?? ''))
+        : null,
       h('td', {}, r.type),
       h('td', { title: r.scope }, cellPath(r.scope)),
       h('td', { class: 'num', 'data-value': r.calls }, String(r.calls)),

@@ -27,7 +27,13 @@ export class Timeline {
   ) {
     this.t0 = model.start;
     this.t1 = model.end;
-    this.canvas = h('canvas', { class: 'timeline-canvas' });
+    // The lanes are drawn, not DOM: name them for screen readers (and tests).
+    const lanes = [...new Set(model.rows.map((r) => r.label))];
+    this.canvas = h('canvas', {
+      class: 'timeline-canvas',
+      role: 'img',
+      'aria-label': `Timeline lanes: ${lanes.join('; ')}`,
+    });
     this.tip = h('div', { class: 'timeline-tip' });
     this.element = h('div', { class: 'timeline' }, this.canvas, this.tip);
     this.canvas.addEventListener('wheel', (e) => this.onWheel(e), { passive: false });

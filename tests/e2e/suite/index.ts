@@ -8,6 +8,7 @@ import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
 import { panelTests } from './panels.test';
+import { distributedTests } from './distributed.test';
 import { sidePanelTests } from './sidePanel.test';
 import { trustedTests, untrustedTests } from './trust.test';
 
@@ -21,6 +22,7 @@ export async function run(): Promise<void> {
     ...languageTests,
     ...diagnosticsTests,
     ...panelTests,
+    ...distributedTests,
     ...sidePanelTests,
     ...modeStatusTests,
     ...notebookTests,

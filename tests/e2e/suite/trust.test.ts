@@ -19,7 +19,12 @@ import {
   workbench,
 } from './webview';
 
-const RUNS_CODE = ['Show Graph of Cell', 'Profile Cell', 'Debug in PyNative'];
+const RUNS_CODE = [
+  'Show Graph of Cell',
+  'Profile Cell',
+  'Profile Distributed',
+  'Debug in PyNative',
+];
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 function model(): vscode.Uri {
@@ -119,6 +124,13 @@ export const untrustedTests: E2ETest[] = [
       await notificationsSay('Show graph runs your code; it is disabled until you trust');
       await vscode.commands.executeCommand('mindscope.profile', target);
       await notificationsSay('Profile runs your code');
+      const script = vscode.Uri.file(exampleFile('distributed', 'train_dp.py'));
+      await vscode.commands.executeCommand('mindscope.profileDistributed', {
+        uri: script,
+        workers: 2,
+        scriptArgs: [],
+      });
+      await notificationsSay('Profile distributed runs your code');
       const debugged = await vscode.commands.executeCommand<boolean>(
         'mindscope.debugPyNative',
         model(),
