@@ -2,6 +2,7 @@
 import * as vscode from 'vscode';
 import { getLog } from './logging';
 import { activateNotebooks } from './notebook/activate';
+import { registerNotebookDebugging } from './notebook/debug/debugCell';
 import type { MindScopeNotebooks } from './notebook/controller';
 import { ModeStatus, type ModeStatusSnapshot } from './modeStatus';
 import { registerPanels } from './panels/register';
@@ -45,6 +46,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
 
   registerPanels(context);
   notebooks = activateNotebooks(context);
+  context.subscriptions.push(registerNotebookDebugging(notebooks));
   const modeStatus = new ModeStatus(context.extensionPath, server);
   context.subscriptions.push(modeStatus);
 

@@ -7,6 +7,7 @@ import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
+import { notebookDebugTests } from './notebookDebug.test';
 import { panelTests } from './panels.test';
 import { sidePanelTests } from './sidePanel.test';
 import { trustedTests, untrustedTests } from './trust.test';
@@ -24,6 +25,7 @@ export async function run(): Promise<void> {
     ...sidePanelTests,
     ...modeStatusTests,
     ...notebookTests,
+    ...notebookDebugTests,
     ...trustedTests,
   ]);
 }

@@ -1,0 +1,250 @@
+// Debugging a notebook cell in the real workbench through MindScope's inline debug adapter (no
+// Python or Jupyter extension): a breakpoint inside construct() of a Cell defined in a
+// GRAPH_MODE notebook stops at that line, `x` reads as a Tensor, step and continue work, and
+// after the session the next cell compiles in GRAPH_MODE again.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { E2E_ENV } from '../protocol';
+import { E2ETest, env, screenshot, waitFor } from './harness';
+import { mindscopeApi, restoreLayout, workbench } from './webview';
+
+const SETUP = [
+  'import os',
+  'import mindspore as ms',
+  'from mindspore import nn',
+  'ms.set_device("CPU")',
+  'ms.set_context(mode=ms.GRAPH_MODE)',
+  'x = ms.Tensor([[1.0, -2.0, 3.0, 4.0]], ms.float32)',
+].join('\n');
+const NET = [
+  'class Net(nn.Cell):',
+  '    def __init__(self):',
+  '        super().__init__()',
+  '        self.relu = nn.ReLU()',
+  '',
+  '    def construct(self, x):',
+  '        y = self.relu(x) * 2',
+  '        return y + 1',
+].join('\n');
+/** 0-based line of the breakpoint in NET. */
+const BREAK_LINE = 6;
+const CALL = 'out = Net()(x)\nprint("cell net:", out.asnumpy().tolist())';
+const CHECK_GRAPH = [
+  'n2 = Net()',
+  'n2(x)',
+  'print("mode", ms.get_context("mode") == ms.GRAPH_MODE, "compiled", n2._compiled,',
+  '      "MS_JIT", os.environ.get("MS_JIT"))',
+].join('\n');
+const CELL = { setup: 0, net: 1, call: 2, check: 3 } as const;
+const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
+
+function notebookJson(): string {
+  const code = (source: string) => ({
+    cell_type: 'code',
+    execution_count: null,
+    metadata: {},
+    outputs: [],
+    source,
+  });
+  return JSON.stringify({
+    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH)],
+    metadata: {
+      kernelspec: { display_name: 'MindScope', language: 'python', name: 'mindscope' },
+      language_info: { name: 'python' },
+    },
+    nbformat: 4,
+    nbformat_minor: 5,
+  });
+}
+
+function stdout(cell: vscode.NotebookCell): string {
+  const decoder = new TextDecoder();
+  return cell.outputs
+    .flatMap((o) => o.items)
+    .filter((i) => i.mime === STDOUT_MIME)
+    .map((i) => decoder.decode(i.data))
+    .join('');
+}
+
+/** Runs one cell as its Run button does and waits until it finished. */
+async function runCell(cell: vscode.NotebookCell): Promise<void> {
+  const since = Date.now();
+  await vscode.commands.executeCommand('notebook.cell.execute', {
+    ranges: [{ start: cell.index, end: cell.index + 1 }],
+    document: cell.notebook.uri,
+  });
+  await waitFor(
+    `cell ${cell.index} run`,
+    () => cell.executionSummary?.timing,
+    (t) => t !== undefined && t.startTime >= since && t.endTime >= t.startTime,
+    180_000,
+  );
+  assert.equal(cell.executionSummary?.success, true, `cell ${cell.index}: ${stdout(cell)}`);
+}
+
+interface Frame {
+  id: number;
+  name: string;
+  line: number;
+  source?: { path?: string; name?: string };
+}
+interface Variable {
+  name: string;
+  value: string;
+  type?: string;
+  variablesReference: number;
+}
+
+/** Every message the adapter sends, as VS Code receives it. */
+function watchAdapter(): {
+  messages: { type?: string; event?: string; body?: unknown }[];
+} & vscode.Disposable {
+  const messages: { type?: string; event?: string; body?: unknown }[] = [];
+  const tracker = vscode.debug.registerDebugAdapterTrackerFactory('mindscope-notebook', {
+    createDebugAdapterTracker: () => ({
+      onDidSendMessage: (m: { type?: string; event?: string; body?: unknown }) => messages.push(m),
+    }),
+  });
+  return Object.assign(tracker, { messages });
+}
+
+async function waitStopped(
+  seen: { type?: string; event?: string; body?: unknown }[],
+  after: number,
+): Promise<number> {
+  const stop = await waitFor(
+    'a stopped event',
+    () => seen.slice(after).find((m) => m.type === 'event' && m.event === 'stopped'),
+    (m) => m !== undefined,
+    180_000,
+  );
+  return (stop?.body as { threadId: number }).threadId;
+}
+
+async function topFrame(session: vscode.DebugSession, threadId: number): Promise<Frame> {
+  const trace = (await session.customRequest('stackTrace', { threadId })) as {
+    stackFrames: Frame[];
+  };
+  const top = trace.stackFrames[0];
+  assert.ok(top, 'a stack frame');
+  return top;
+}
+
+async function locals(
+  session: vscode.DebugSession,
+  frameId: number,
+): Promise<Map<string, Variable>> {
+  const { scopes } = (await session.customRequest('scopes', { frameId })) as {
+    scopes: { name: string; variablesReference: number }[];
+  };
+  const scope = scopes.find((s) => s.name === 'Locals');
+  assert.ok(scope, JSON.stringify(scopes));
+  const { variables } = (await session.customRequest('variables', {
+    variablesReference: scope.variablesReference,
+  })) as { variables: Variable[] };
+  return new Map(variables.map((v) => [v.name, v]));
+}
+
+export const notebookDebugTests: E2ETest[] = [
+  {
+    name: 'notebook debug: a breakpoint in construct() of a GRAPH_MODE notebook stops in VS Code',
+    run: async () => {
+      await restoreLayout();
+      const api = await mindscopeApi();
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-debug-'));
+      const file = path.join(dir, 'debug_construct.ipynb');
+      fs.writeFileSync(file, notebookJson());
+      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+      const editor = await vscode.window.showNotebookDocument(notebook);
+      if (!api.notebooks.isSelected(notebook)) {
+        await vscode.commands.executeCommand('notebook.selectKernel', {
+          notebookEditor: editor,
+          id: api.notebooks.controllerId,
+          extension: 'mindscope.mindscope',
+        });
+      }
+      await waitFor('the MindScope controller', () => api.notebooks.isSelected(notebook), Boolean);
+      const cell = (i: number) => notebook.cellAt(i);
+      await runCell(cell(CELL.setup));
+      await runCell(cell(CELL.net));
+
+      const netUri = cell(CELL.net).document.uri;
+      const breakpoint = new vscode.SourceBreakpoint(
+        new vscode.Location(netUri, new vscode.Position(BREAK_LINE, 0)),
+      );
+      vscode.debug.addBreakpoints([breakpoint]);
+      const adapter = watchAdapter();
+      const ended = new Promise<void>((resolve) => {
+        const sub = vscode.debug.onDidTerminateDebugSession((s) => {
+          if (s.type !== 'mindscope-notebook') return;
+          sub.dispose();
+          resolve();
+        });
+      });
+      try {
+        const started = await vscode.commands.executeCommand<boolean>(
+          'mindscope.debugCell',
+          cell(CELL.call),
+        );
+        assert.ok(started, 'the debug session started');
+        const thread = await waitStopped(adapter.messages, 0);
+        const session = vscode.debug.activeDebugSession;
+        assert.ok(session, 'an active debug session');
+        assert.equal(session.type, 'mindscope-notebook');
+
+        // Stopped inside construct, at the breakpoint's line of the cell that defines Net.
+        const top = await topFrame(session, thread);
+        assert.equal(top.name, 'construct');
+        assert.equal(top.line, BREAK_LINE + 1);
+        assert.equal(top.source?.path, netUri.toString(), JSON.stringify(top.source));
+        const vars = await locals(session, top.id);
+        const x = vars.get('x');
+        assert.ok(x, `x among ${[...vars.keys()].join(', ')}`);
+        assert.match(x.value, /^Tensor\(shape=\(1, 4\), dtype=Float32\)/);
+        assert.match(x.value, /-2/);
+        const { variables: parts } = (await session.customRequest('variables', {
+          variablesReference: x.variablesReference,
+        })) as { variables: Variable[] };
+        const names = parts.map((p) => p.name);
+        assert.ok(
+          ['shape', 'dtype'].every((n) => names.includes(n)),
+          names.join(', '),
+        );
+
+        // The screenshot the README shows: the debug view beside the paused cell.
+        await vscode.commands.executeCommand('workbench.view.debug');
+        await waitFor(
+          'the Variables view showing x',
+          () => workbench('.debug-view-content .monaco-list-row', { kind: 'texts' }),
+          (a) => (a.values ?? []).some((t) => t?.includes('Tensor(shape=') ?? false),
+        );
+        await screenshot(env(E2E_ENV.results), 'notebook-debugger');
+
+        // Step: the next line of construct, with y computed in PyNative.
+        const before = adapter.messages.length;
+        await session.customRequest('next', { threadId: thread });
+        const stepped = await topFrame(session, await waitStopped(adapter.messages, before));
+        assert.equal(stepped.line, BREAK_LINE + 2);
+        const y = (await locals(session, stepped.id)).get('y');
+        assert.match(y?.value ?? '', /^Tensor\(shape=\(1, 4\)/);
+
+        // Continue: the cell finishes, and the session ends with it.
+        await session.customRequest('continue', { threadId: thread });
+        await ended;
+        assert.match(stdout(cell(CELL.call)), /cell net: \[\[3\.0, 1\.0, 7\.0, 9\.0\]\]/);
+      } finally {
+        adapter.dispose();
+        vscode.debug.removeBreakpoints([breakpoint]);
+      }
+
+      // After the session the notebook compiles in GRAPH_MODE again.
+      await runCell(cell(CELL.check));
+      assert.match(stdout(cell(CELL.check)), /mode True compiled True MS_JIT None/);
+      // Saved (outputs make it dirty), so the next test's layout reset asks nothing.
+      await notebook.save();
+    },
+  },
+];
