@@ -38,7 +38,24 @@ const CHECK_GRAPH = [
   'print("mode", ms.get_context("mode") == ms.GRAPH_MODE, "compiled", n2._compiled,',
   '      "MS_JIT", os.environ.get("MS_JIT"))',
 ].join('\n');
-const CELL = { setup: 0, net: 1, call: 2, check: 3 } as const;
+const MODULE = [
+  'from mindspore import nn',
+  '',
+  '',
+  'class WsNet(nn.Cell):',
+  '    def __init__(self):',
+  '        super().__init__()',
+  '        self.relu = nn.ReLU()',
+  '',
+  '    def construct(self, x):',
+  '        h = self.relu(x)',
+  '        return h - 1',
+  '',
+].join('\n');
+/** 0-based line of the breakpoint in MODULE. */
+const MODULE_BREAK_LINE = 9;
+const IMPORTED = 'from wsnet import WsNet\nprint("module net:", WsNet()(x).asnumpy().tolist())';
+const CELL = { setup: 0, net: 1, call: 2, check: 3, imported: 4 } as const;
 const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
 
 function notebookJson(): string {
@@ -50,7 +67,7 @@ function notebookJson(): string {
     source,
   });
   return JSON.stringify({
-    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH)],
+    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH), code(IMPORTED)],
     metadata: {
       kernelspec: { display_name: 'MindScope', language: 'python', name: 'mindscope' },
       language_info: { name: 'python' },
@@ -148,25 +165,97 @@ async function locals(
   return new Map(variables.map((v) => [v.name, v]));
 }
 
+let fixture: vscode.NotebookDocument | undefined;
+
+/** The test notebook (and the module it imports) in a folder of its own, shown, with the
+ * MindScope controller selected. */
+async function debugNotebook(): Promise<vscode.NotebookDocument> {
+  if (!fixture) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-debug-'));
+    const file = path.join(dir, 'debug_construct.ipynb');
+    fs.writeFileSync(file, notebookJson());
+    fs.writeFileSync(path.join(dir, 'wsnet.py'), MODULE);
+    fixture = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+  }
+  const notebook = fixture;
+  const editor = await vscode.window.showNotebookDocument(notebook);
+  const api = await mindscopeApi();
+  if (!api.notebooks.isSelected(notebook)) {
+    await vscode.commands.executeCommand('notebook.selectKernel', {
+      notebookEditor: editor,
+      id: api.notebooks.controllerId,
+      extension: 'mindscope.mindscope',
+    });
+  }
+  await waitFor('the MindScope controller', () => api.notebooks.isSelected(notebook), Boolean);
+  return notebook;
+}
+
+interface Paused {
+  session: vscode.DebugSession;
+  thread: number;
+  top: Frame;
+  adapter: ReturnType<typeof watchAdapter>;
+  /** Resolves when the session has ended. */
+  ended: Promise<void>;
+}
+
+/** Debug Cell on `cell` with one breakpoint; resolves once it stopped. */
+async function debugCellUntilStopped(
+  cell: vscode.NotebookCell,
+  breakpoint: vscode.SourceBreakpoint,
+): Promise<Paused> {
+  vscode.debug.addBreakpoints([breakpoint]);
+  const adapter = watchAdapter();
+  const ended = new Promise<void>((resolve) => {
+    const sub = vscode.debug.onDidTerminateDebugSession((s) => {
+      if (s.type !== 'mindscope-notebook') return;
+      sub.dispose();
+      resolve();
+    });
+  });
+  const started = await vscode.commands.executeCommand<boolean>('mindscope.debugCell', cell);
+  assert.ok(started, 'the debug session started');
+  const thread = await waitStopped(adapter.messages, 0);
+  const session = vscode.debug.activeDebugSession;
+  assert.ok(session, 'an active debug session');
+  assert.equal(session.type, 'mindscope-notebook');
+  return { session, thread, top: await topFrame(session, thread), adapter, ended };
+}
+
+/** After a test, passed or not: no session left, no breakpoint, no tracker. */
+async function release(paused: Paused | undefined, breakpoint: vscode.SourceBreakpoint) {
+  vscode.debug.removeBreakpoints([breakpoint]);
+  if (!paused) return;
+  paused.adapter.dispose();
+  if (vscode.debug.activeDebugSession === paused.session) {
+    await vscode.debug.stopDebugging(paused.session);
+  }
+}
+
+const ROWS = '.debug-view-content .monaco-list-row';
+async function rowTexts(): Promise<string[]> {
+  const rows = await workbench(ROWS, { kind: 'texts' });
+  return (rows.values ?? []).map((t) => (t ?? '').trim());
+}
+
+/** The README's screenshot: the debug view, wider, with x expanded, beside the paused cell. */
+async function screenshotPaused(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  await vscode.commands.executeCommand('workbench.view.debug');
+  const isX = (t: string) => /^x\b.*Tensor\(/.test(t);
+  const rows = await waitFor('x in the Variables view', rowTexts, (r) => r.some(isX));
+  await workbench(ROWS, { kind: 'click', nth: rows.findIndex(isX) });
+  await waitFor('x expanded', rowTexts, (r) => r.some((t) => t.startsWith('shape')));
+  await screenshot(env(E2E_ENV.results), 'notebook-debugger');
+}
+
 export const notebookDebugTests: E2ETest[] = [
   {
     name: 'notebook debug: a breakpoint in construct() of a GRAPH_MODE notebook stops in VS Code',
     run: async () => {
       await restoreLayout();
-      const api = await mindscopeApi();
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-debug-'));
-      const file = path.join(dir, 'debug_construct.ipynb');
-      fs.writeFileSync(file, notebookJson());
-      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-      const editor = await vscode.window.showNotebookDocument(notebook);
-      if (!api.notebooks.isSelected(notebook)) {
-        await vscode.commands.executeCommand('notebook.selectKernel', {
-          notebookEditor: editor,
-          id: api.notebooks.controllerId,
-          extension: 'mindscope.mindscope',
-        });
-      }
-      await waitFor('the MindScope controller', () => api.notebooks.isSelected(notebook), Boolean);
+      const notebook = await debugNotebook();
       const cell = (i: number) => notebook.cellAt(i);
       await runCell(cell(CELL.setup));
       await runCell(cell(CELL.net));
@@ -175,28 +264,11 @@ export const notebookDebugTests: E2ETest[] = [
       const breakpoint = new vscode.SourceBreakpoint(
         new vscode.Location(netUri, new vscode.Position(BREAK_LINE, 0)),
       );
-      vscode.debug.addBreakpoints([breakpoint]);
-      const adapter = watchAdapter();
-      const ended = new Promise<void>((resolve) => {
-        const sub = vscode.debug.onDidTerminateDebugSession((s) => {
-          if (s.type !== 'mindscope-notebook') return;
-          sub.dispose();
-          resolve();
-        });
-      });
+      let paused: Paused | undefined;
       try {
-        const started = await vscode.commands.executeCommand<boolean>(
-          'mindscope.debugCell',
-          cell(CELL.call),
-        );
-        assert.ok(started, 'the debug session started');
-        const thread = await waitStopped(adapter.messages, 0);
-        const session = vscode.debug.activeDebugSession;
-        assert.ok(session, 'an active debug session');
-        assert.equal(session.type, 'mindscope-notebook');
-
+        paused = await debugCellUntilStopped(cell(CELL.call), breakpoint);
+        const { session, thread, top, adapter } = paused;
         // Stopped inside construct, at the breakpoint's line of the cell that defines Net.
-        const top = await topFrame(session, thread);
         assert.equal(top.name, 'construct');
         assert.equal(top.line, BREAK_LINE + 1);
         assert.equal(top.source?.path, netUri.toString(), JSON.stringify(top.source));
@@ -213,15 +285,7 @@ export const notebookDebugTests: E2ETest[] = [
           ['shape', 'dtype'].every((n) => names.includes(n)),
           names.join(', '),
         );
-
-        // The screenshot the README shows: the debug view beside the paused cell.
-        await vscode.commands.executeCommand('workbench.view.debug');
-        await waitFor(
-          'the Variables view showing x',
-          () => workbench('.debug-view-content .monaco-list-row', { kind: 'texts' }),
-          (a) => (a.values ?? []).some((t) => t?.includes('Tensor(shape=') ?? false),
-        );
-        await screenshot(env(E2E_ENV.results), 'notebook-debugger');
+        await screenshotPaused();
 
         // Step: the next line of construct, with y computed in PyNative.
         const before = adapter.messages.length;
@@ -233,17 +297,56 @@ export const notebookDebugTests: E2ETest[] = [
 
         // Continue: the cell finishes, and the session ends with it.
         await session.customRequest('continue', { threadId: thread });
-        await ended;
+        await paused.ended;
         assert.match(stdout(cell(CELL.call)), /cell net: \[\[3\.0, 1\.0, 7\.0, 9\.0\]\]/);
       } finally {
-        adapter.dispose();
-        vscode.debug.removeBreakpoints([breakpoint]);
+        await release(paused, breakpoint);
       }
 
       // After the session the notebook compiles in GRAPH_MODE again.
       await runCell(cell(CELL.check));
       assert.match(stdout(cell(CELL.check)), /mode True compiled True MS_JIT None/);
       // Saved (outputs make it dirty), so the next test's layout reset asks nothing.
+      await notebook.save();
+    },
+  },
+  {
+    name: 'notebook debug: a breakpoint in a workspace .py module the cell imports stops there',
+    run: async () => {
+      const notebook = await debugNotebook();
+      const module = vscode.Uri.file(path.join(path.dirname(notebook.uri.fsPath), 'wsnet.py'));
+      const breakpoint = new vscode.SourceBreakpoint(
+        new vscode.Location(module, new vscode.Position(MODULE_BREAK_LINE, 0)),
+      );
+      let paused: Paused | undefined;
+      try {
+        paused = await debugCellUntilStopped(notebook.cellAt(CELL.imported), breakpoint);
+        const { session, thread, top } = paused;
+        assert.equal(top.name, 'construct');
+        assert.equal(top.line, MODULE_BREAK_LINE + 1);
+        // The workbench hands remote sources back as vscode-remote:// URIs.
+        const where = top.source?.path ?? '';
+        assert.ok(where === module.fsPath || where.endsWith(module.fsPath), where);
+        // The caller's frame is the cell that was debugged, found without a dumpCell.
+        const { stackFrames } = (await session.customRequest('stackTrace', {
+          threadId: thread,
+        })) as {
+          stackFrames: Frame[];
+        };
+        const cellUri = notebook.cellAt(CELL.imported).document.uri.toString();
+        assert.ok(
+          stackFrames.some((f) => f.source?.path === cellUri),
+          JSON.stringify(stackFrames.map((f) => f.source)),
+        );
+        await session.customRequest('continue', { threadId: thread });
+        await paused.ended;
+        assert.match(
+          stdout(notebook.cellAt(CELL.imported)),
+          /module net: \[\[0\.0, -1\.0, 2\.0, 3\.0\]\]/,
+        );
+      } finally {
+        await release(paused, breakpoint);
+      }
       await notebook.save();
     },
   },
