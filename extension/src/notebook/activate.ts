@@ -16,7 +16,11 @@ function targetNotebook(arg: unknown): vscode.NotebookDocument | undefined {
 export function activateNotebooks(context: vscode.ExtensionContext): MindScopeNotebooks {
   const kernels = new KernelRegistry(context.extensionPath);
   const controller = new MindScopeController(kernels);
-  const status = new KernelStatusItem(kernels, (nb) => controller.isSelected(nb));
+  const status = new KernelStatusItem(
+    kernels,
+    (nb) => controller.isSelected(nb),
+    controller.onDidChangeSelection,
+  );
   context.subscriptions.push(
     controller,
     status,

@@ -32,6 +32,9 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
   private readonly selected = new Set<string>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly selectionEmitter = new vscode.EventEmitter<void>();
+  /** The controller was picked for, or taken off, a notebook. */
+  readonly onDidChangeSelection = this.selectionEmitter.event;
 
   constructor(readonly kernels: KernelRegistry) {
     const controller = vscode.notebooks.createNotebookController(
@@ -52,7 +55,9 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
       controller.onDidChangeSelectedNotebooks(({ notebook, selected }) => {
         if (selected) this.selected.add(notebook.uri.toString());
         else this.selected.delete(notebook.uri.toString());
+        this.selectionEmitter.fire();
       }),
+      this.selectionEmitter,
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.updateAffinity(nb)),
       vscode.workspace.onDidCloseNotebookDocument((nb) => {
         this.selected.delete(nb.uri.toString());

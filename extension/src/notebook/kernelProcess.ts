@@ -66,7 +66,8 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => getLog().info(`kernel: ${chunk.trimEnd()}`));
     child.on('error', (e) => this.fail(`Could not start ${python}: ${e.message}`));
-    child.on('exit', (code) => this.onExit(code));
+    // 'close', not 'exit': the bridge's last lines (why the kernel died) are read by then.
+    child.on('close', (code) => this.onExit(code));
   }
 
   get bridgePid(): number | undefined {
@@ -229,6 +230,7 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
 
   private onExit(code: number | null): void {
     this.exited = true;
+    this.deathReason ??= `The kernel bridge exited (code ${code ?? '?'}).`;
     if (this.startFailed) {
       this.startFailed(new KernelStartError(`The kernel bridge exited (code ${code ?? '?'}).`));
     }

@@ -8,10 +8,11 @@ import { interpreterFor } from '../runtime/runner';
 import { KernelProcess, KernelStartError } from './kernelProcess';
 
 export const UNTRUSTED_MESSAGE =
-  'MindScope starts no kernel in an untrusted workspace: trust the folder to run cells.';
+  'This workspace is not trusted, so no kernel starts: trust the folder to run its cells.';
 
 export class KernelRegistry implements vscode.Disposable {
   private readonly kernels = new Map<string, Promise<KernelProcess>>();
+  private readonly live = new Map<string, KernelProcess>();
   private readonly changeEmitter = new vscode.EventEmitter<vscode.Uri>();
   /** A notebook's kernel started, changed state or ended. */
   readonly onDidChange = this.changeEmitter.event;
@@ -23,6 +24,12 @@ export class KernelRegistry implements vscode.Disposable {
     return this.kernels.get(notebook.uri.toString());
   }
 
+  /** The started, still running kernel of `notebook`, without waiting. */
+  current(notebook: vscode.NotebookDocument): KernelProcess | undefined {
+    const kernel = this.live.get(notebook.uri.toString());
+    return kernel && !kernel.exited ? kernel : undefined;
+  }
+
   kernelFor(notebook: vscode.NotebookDocument): Promise<KernelProcess> {
     const key = notebook.uri.toString();
     const existing = this.kernels.get(key);
@@ -31,8 +38,10 @@ export class KernelRegistry implements vscode.Disposable {
     this.kernels.set(key, started);
     started.then(
       (kernel) => {
+        this.live.set(key, kernel);
         kernel.onDidExit(() => {
           if (this.kernels.get(key) === started) this.kernels.delete(key);
+          if (this.live.get(key) === kernel) this.live.delete(key);
           this.changeEmitter.fire(notebook.uri);
         });
         kernel.onIopub((msg) => {

@@ -28,33 +28,27 @@ export class KernelStatusItem implements vscode.Disposable {
   constructor(
     private readonly kernels: KernelRegistry,
     private readonly isSelected: (nb: vscode.NotebookDocument) => boolean,
+    onDidChangeSelection: vscode.Event<void>,
   ) {
     this.item.name = 'MindScope kernel';
     this.item.command = 'mindscope.restartKernel';
     this.item.tooltip = 'MindScope kernel of this notebook: click to restart it';
     this.disposables = [
-      kernels.onDidChange(() => void this.update()),
-      vscode.window.onDidChangeActiveNotebookEditor(() => void this.update()),
+      kernels.onDidChange(() => this.update()),
+      vscode.window.onDidChangeActiveNotebookEditor(() => this.update()),
+      onDidChangeSelection(() => this.update()),
     ];
-    void this.update();
+    this.update();
   }
 
-  async update(): Promise<void> {
+  update(): void {
     const notebook = vscode.window.activeNotebookEditor?.notebook;
     if (!notebook || !this.isSelected(notebook)) {
       this.item.hide();
       return;
     }
-    const starting = this.kernels.running(notebook);
-    let state: string | undefined;
-    if (starting) {
-      state = 'starting';
-      const kernel = await Promise.race([
-        starting.catch(() => undefined),
-        Promise.resolve(undefined),
-      ]);
-      if (kernel && !kernel.exited) state = kernel.executionState;
-    }
+    const kernel = this.kernels.current(notebook);
+    const state = kernel ? kernel.executionState : this.kernels.running(notebook) && 'starting';
     this.text = kernelStatusText(state);
     this.item.text = this.text;
     this.item.show();

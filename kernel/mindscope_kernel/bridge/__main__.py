@@ -1,4 +1,4 @@
-"""`python -m mindscope_kernel.bridge --cwd DIR`: start a MindScope kernel and relay it over stdio."""
+"""`python -m mindscope_kernel.bridge --cwd DIR`: start a kernel and relay it over stdio."""
 
 from __future__ import annotations
 

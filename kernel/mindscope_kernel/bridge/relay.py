@@ -43,10 +43,12 @@ class Relay:
         self.km = km
         self.out = out
         self.session = km.session
+        # Shell and stdin share one identity: the kernel addresses input_request to it.
+        identity = self.session.bsession
         self.sockets: dict[str, zmq.Socket[Any]] = {
-            "shell": km.connect_shell(),
-            "control": km.connect_control(),
-            "stdin": km.connect_stdin(),
+            "shell": km.connect_shell(identity=identity),
+            "control": km.connect_control(identity=identity),
+            "stdin": km.connect_stdin(identity=identity),
             "iopub": km.connect_iopub(),
         }
         self.channel_of = {sock: name for name, sock in self.sockets.items()}
@@ -70,9 +72,13 @@ class Relay:
                 return self.shutdown()
             if not ready and not self.km.is_alive():
                 self.drain()
-                code = self.km.provisioner.exit_code if self.km.provisioner else None
-                self.emit("died", exit_code=code)
+                self.emit("died", exit_code=self.exit_code())
                 return 1
+
+    def exit_code(self) -> int | None:
+        process = getattr(self.km.provisioner, "process", None)
+        code = process.poll() if process is not None else None
+        return code if isinstance(code, int) else None
 
     def relay_from(self, sock: zmq.Socket[Any], channel: str) -> None:
         while True:
@@ -134,7 +140,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="mindscope-kernelspec-") as spec_dir:
         try:
             km = start_kernel(args.cwd, Path(spec_dir))
-        except Exception as e:  # noqa: BLE001 - reported to the extension as one line
+        except Exception as e:  # reported to the extension as one line
             out.write(event_line("failed", message=f"{type(e).__name__}: {e}"))
             out.flush()
             return 2
