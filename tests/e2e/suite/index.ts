@@ -7,14 +7,14 @@ import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
-import { notebookDebugTests } from './notebookDebug.test';
+import { notebookDebugTests, notebookDebugUntrustedTests } from './notebookDebug.test';
 import { panelTests } from './panels.test';
 import { sidePanelTests } from './sidePanel.test';
 import { trustedTests, untrustedTests } from './trust.test';
 
 export async function run(): Promise<void> {
   if (process.env[E2E_ENV.launch] === 'untrusted') {
-    await runSuite(untrustedTests);
+    await runSuite([...untrustedTests, ...notebookDebugUntrustedTests]);
     return;
   }
   await runSuite([

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { UNTRUSTED_TESTS } from '../launches';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, screenshot, waitFor } from './harness';
 import { mindscopeApi, restoreLayout, workbench } from './webview';
@@ -55,7 +56,9 @@ const MODULE = [
 /** 0-based line of the breakpoint in MODULE. */
 const MODULE_BREAK_LINE = 9;
 const IMPORTED = 'from wsnet import WsNet\nprint("module net:", WsNet()(x).asnumpy().tolist())';
-const CELL = { setup: 0, net: 1, call: 2, check: 3, imported: 4 } as const;
+/** Plain Python: under a debugger, `import mindspore` alone takes minutes (every line traced). */
+const PLAIN = 'print("plain python", 6 * 7)';
+const CELL = { setup: 0, net: 1, call: 2, check: 3, imported: 4, plain: 5 } as const;
 const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
 
 function notebookJson(): string {
@@ -67,7 +70,7 @@ function notebookJson(): string {
     source,
   });
   return JSON.stringify({
-    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH), code(IMPORTED)],
+    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH), code(IMPORTED), code(PLAIN)],
     metadata: {
       kernelspec: { display_name: 'MindScope', language: 'python', name: 'mindscope' },
       language_info: { name: 'python' },
@@ -167,9 +170,8 @@ async function locals(
 
 let fixture: vscode.NotebookDocument | undefined;
 
-/** The test notebook (and the module it imports) in a folder of its own, shown, with the
- * MindScope controller selected. */
-async function debugNotebook(): Promise<vscode.NotebookDocument> {
+/** The test notebook and the module it imports, in a folder of its own. */
+async function openFixture(): Promise<vscode.NotebookDocument> {
   if (!fixture) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-debug-'));
     const file = path.join(dir, 'debug_construct.ipynb');
@@ -177,7 +179,12 @@ async function debugNotebook(): Promise<vscode.NotebookDocument> {
     fs.writeFileSync(path.join(dir, 'wsnet.py'), MODULE);
     fixture = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
   }
-  const notebook = fixture;
+  return fixture;
+}
+
+/** The test notebook shown, with the MindScope controller selected. */
+async function debugNotebook(): Promise<vscode.NotebookDocument> {
+  const notebook = await openFixture();
   const editor = await vscode.window.showNotebookDocument(notebook);
   const api = await mindscopeApi();
   if (!api.notebooks.isSelected(notebook)) {
@@ -188,6 +195,34 @@ async function debugNotebook(): Promise<vscode.NotebookDocument> {
     });
   }
   await waitFor('the MindScope controller', () => api.notebooks.isSelected(notebook), Boolean);
+  return notebook;
+}
+
+async function pids(notebook: vscode.NotebookDocument): Promise<{ kernel?: number }> {
+  const api = await mindscopeApi();
+  const ids = await waitFor(
+    'a running kernel',
+    () => api.notebooks.processIds(notebook),
+    Boolean,
+    120_000,
+  );
+  assert.ok(ids?.kernel, JSON.stringify(ids));
+  return ids;
+}
+
+let preparedIn: number | undefined;
+
+/** The test notebook with its setup and Net cells run (normally) in the running kernel: each
+ * test can run alone (MINDSCOPE_E2E_GREP), and after a restart. */
+async function preparedNotebook(): Promise<vscode.NotebookDocument> {
+  const notebook = await debugNotebook();
+  const api = await mindscopeApi();
+  const kernel = (await api.notebooks.processIds(notebook))?.kernel;
+  if (kernel === undefined || kernel !== preparedIn) {
+    await runCell(notebook.cellAt(CELL.setup));
+    await runCell(notebook.cellAt(CELL.net));
+    preparedIn = (await pids(notebook)).kernel;
+  }
   return notebook;
 }
 
@@ -255,10 +290,8 @@ export const notebookDebugTests: E2ETest[] = [
     name: 'notebook debug: a breakpoint in construct() of a GRAPH_MODE notebook stops in VS Code',
     run: async () => {
       await restoreLayout();
-      const notebook = await debugNotebook();
+      const notebook = await preparedNotebook();
       const cell = (i: number) => notebook.cellAt(i);
-      await runCell(cell(CELL.setup));
-      await runCell(cell(CELL.net));
 
       const netUri = cell(CELL.net).document.uri;
       const breakpoint = new vscode.SourceBreakpoint(
@@ -320,7 +353,10 @@ export const notebookDebugTests: E2ETest[] = [
       );
       let paused: Paused | undefined;
       try {
-        paused = await debugCellUntilStopped(notebook.cellAt(CELL.imported), breakpoint);
+        paused = await debugCellUntilStopped(
+          (await preparedNotebook()).cellAt(CELL.imported),
+          breakpoint,
+        );
         const { session, thread, top } = paused;
         assert.equal(top.name, 'construct');
         assert.equal(top.line, MODULE_BREAK_LINE + 1);
@@ -348,6 +384,82 @@ export const notebookDebugTests: E2ETest[] = [
         await release(paused, breakpoint);
       }
       await notebook.save();
+    },
+  },
+  {
+    name: 'notebook debug: a kernel restart mid-session ends the session; the next one works',
+    run: async () => {
+      const notebook = await debugNotebook();
+      const api = await mindscopeApi();
+      const breakpoint = new vscode.SourceBreakpoint(
+        new vscode.Location(
+          notebook.cellAt(CELL.net).document.uri,
+          new vscode.Position(BREAK_LINE, 0),
+        ),
+      );
+      let paused: Paused | undefined;
+      try {
+        paused = await debugCellUntilStopped(
+          (await preparedNotebook()).cellAt(CELL.call),
+          breakpoint,
+        );
+        const before = await pids(notebook);
+        await api.notebooks.restart(notebook);
+        await paused.ended;
+        assert.equal(vscode.debug.activeDebugSession, undefined);
+        const after = await pids(notebook);
+        assert.notEqual(after.kernel, before.kernel, 'a new kernel');
+      } finally {
+        await release(paused, breakpoint);
+      }
+      // A fresh kernel takes a debugger again: Debug Cell runs the cell and ends.
+      const ended = new Promise<void>((resolve) => {
+        const sub = vscode.debug.onDidTerminateDebugSession(() => {
+          sub.dispose();
+          resolve();
+        });
+      });
+      const since = Date.now();
+      assert.ok(
+        await vscode.commands.executeCommand<boolean>(
+          'mindscope.debugCell',
+          notebook.cellAt(CELL.plain),
+        ),
+      );
+      await ended;
+      const plain = notebook.cellAt(CELL.plain);
+      const summary = plain.executionSummary;
+      assert.ok(summary?.timing && summary.timing.startTime >= since, JSON.stringify(summary));
+      assert.equal(summary.success, true);
+      assert.match(stdout(plain), /plain python 42/);
+      await notebook.save();
+    },
+  },
+];
+
+export const notebookDebugUntrustedTests: E2ETest[] = [
+  {
+    name: UNTRUSTED_TESTS.notebookDebug,
+    run: async () => {
+      assert.equal(vscode.workspace.isTrusted, false);
+      await restoreLayout();
+      const notebook = await openFixture();
+      await vscode.window.showNotebookDocument(notebook);
+      await vscode.commands.executeCommand('notifications.clearAll');
+      const started = await vscode.commands.executeCommand<boolean>(
+        'mindscope.debugCell',
+        notebook.cellAt(CELL.call),
+      );
+      assert.equal(started, false);
+      await waitFor(
+        'the untrusted notice',
+        () => workbench('.notification-list-item-message', { kind: 'texts' }),
+        (a) => (a.values ?? []).some((v) => v?.includes('debugging a cell runs your code')),
+      );
+      assert.equal(vscode.debug.activeDebugSession, undefined);
+      const api = await mindscopeApi();
+      assert.equal(await api.notebooks.processIds(notebook), undefined, 'no kernel');
+      await vscode.commands.executeCommand('notifications.clearAll');
     },
   },
 ];
