@@ -31,5 +31,6 @@ export const UNTRUSTED_TESTS = {
   commands: 'untrusted: commands that run code are hidden from the palette and refuse to run',
   codeLens: 'untrusted: no Show graph / Profile / Debug CodeLens',
   sidebar: 'untrusted: the side panel disables the Cell actions',
+  notebook: 'untrusted: running a notebook cell starts no kernel and says why',
   notebookDebug: 'untrusted: Debug Cell starts no debug session and no kernel',
 } as const;

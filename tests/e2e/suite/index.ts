@@ -8,13 +8,14 @@ import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
 import { notebookDebugTests, notebookDebugUntrustedTests } from './notebookDebug.test';
+import { notebookRunTests, notebookUntrustedTests } from './notebookRun.test';
 import { panelTests } from './panels.test';
 import { sidePanelTests } from './sidePanel.test';
 import { trustedTests, untrustedTests } from './trust.test';
 
 export async function run(): Promise<void> {
   if (process.env[E2E_ENV.launch] === 'untrusted') {
-    await runSuite([...untrustedTests, ...notebookDebugUntrustedTests]);
+    await runSuite([...untrustedTests, ...notebookUntrustedTests, ...notebookDebugUntrustedTests]);
     return;
   }
   await runSuite([
@@ -25,6 +26,7 @@ export async function run(): Promise<void> {
     ...sidePanelTests,
     ...modeStatusTests,
     ...notebookTests,
+    ...notebookRunTests,
     ...notebookDebugTests,
     ...trustedTests,
   ]);
