@@ -198,6 +198,10 @@ async function debugNotebook(): Promise<vscode.NotebookDocument> {
   return notebook;
 }
 
+function codeCellCount(notebook: vscode.NotebookDocument): number {
+  return notebook.getCells().filter((c) => c.kind === vscode.NotebookCellKind.Code).length;
+}
+
 async function pids(notebook: vscode.NotebookDocument): Promise<{ kernel?: number }> {
   const api = await mindscopeApi();
   const ids = await waitFor(
@@ -286,6 +290,50 @@ async function screenshotPaused(): Promise<void> {
 }
 
 export const notebookDebugTests: E2ETest[] = [
+  {
+    name: "notebook debug: Debug Cell in the cell's run menu runs the cell under the debugger",
+    run: async () => {
+      await restoreLayout();
+      const notebook = await preparedNotebook();
+      const editor = vscode.window.activeNotebookEditor;
+      assert.ok(editor?.notebook === notebook);
+      const target = notebook.cellAt(CELL.plain);
+      editor.revealRange(new vscode.NotebookRange(target.index, target.index + 1));
+      const ended = new Promise<vscode.DebugSession>((resolve) => {
+        const sub = vscode.debug.onDidTerminateDebugSession((s) => {
+          sub.dispose();
+          resolve(s);
+        });
+      });
+      // The cell's run menu: the chevron beside its Run button (cells are listed in order).
+      const toolbars = '.run-button-container';
+      const chevron = `${toolbars} a[aria-label="More..."]`;
+      const nth = await waitFor(
+        'the run menus of the code cells',
+        () => workbench(chevron),
+        (a) => a.count === codeCellCount(notebook),
+      ).then(() => target.index);
+      await workbench(toolbars, { kind: 'hover', nth });
+      await workbench(chevron, { kind: 'click', nth });
+      const items = '.monaco-menu .action-item .action-label';
+      const menu = await waitFor(
+        'the run menu',
+        () => workbench(items, { kind: 'texts' }),
+        (a) => a.count > 0,
+      );
+      const debug = (menu.values ?? []).findIndex((t) => t?.trim() === 'Debug Cell');
+      assert.ok(debug >= 0, JSON.stringify(menu.values));
+      const since = Date.now();
+      await workbench(items, { kind: 'click', nth: debug });
+      const session = await ended;
+      assert.equal(session.type, 'mindscope-notebook');
+      assert.equal(session.configuration.cell, target.document.uri.toString());
+      const summary = target.executionSummary;
+      assert.ok(summary?.timing && summary.timing.startTime >= since, JSON.stringify(summary));
+      assert.match(stdout(target), /plain python 42/);
+      await notebook.save();
+    },
+  },
   {
     name: 'notebook debug: a breakpoint in construct() of a GRAPH_MODE notebook stops in VS Code',
     run: async () => {
