@@ -2,6 +2,7 @@
 // outputs of that request applied in order, stdin answered through an input box.
 import * as vscode from 'vscode';
 import type { JupyterMessage } from './bridgeWire';
+import type { DisplayUpdates } from './displayUpdates';
 import type { KernelProcess } from './kernelProcess';
 import {
   bundleItems,
@@ -34,11 +35,13 @@ class CellRun {
   private flushTimer: NodeJS.Timeout | undefined;
   private lastStream: { name: string; output: vscode.NotebookCellOutput } | undefined;
   private clearOnNext = false;
-  private readonly displays = new Map<string, vscode.NotebookCellOutput[]>();
   private queue: Promise<void> = Promise.resolve();
   private executionCount: number | undefined;
 
-  constructor(private readonly execution: vscode.NotebookCellExecution) {}
+  constructor(
+    private readonly execution: vscode.NotebookCellExecution,
+    private readonly displays: DisplayUpdates,
+  ) {}
 
   /** Applies messages strictly in arrival order: output edits are asynchronous. */
   enqueue(work: () => Promise<void> | Thenable<void>): void {
@@ -121,15 +124,13 @@ class CellRun {
     const output = new vscode.NotebookCellOutput(bundleItems(data).map(item), metadata);
     await this.execution.appendOutput(output);
     const id = displayId(content);
-    if (id) this.displays.set(id, [...(this.displays.get(id) ?? []), output]);
+    if (id) this.displays.add(id, this.execution.cell, output);
   }
 
   private async updateDisplay(content: Record<string, unknown>): Promise<void> {
     const id = displayId(content);
     const data = (content.data ?? {}) as Record<string, unknown>;
-    for (const output of (id && this.displays.get(id)) || []) {
-      await this.execution.replaceOutputItems(bundleItems(data).map(item), output);
-    }
+    if (id) await this.displays.update(id, bundleItems(data).map(item), this.execution);
   }
 
   private async addError(content: Record<string, unknown>): Promise<void> {
@@ -182,10 +183,11 @@ export async function runCell(
   kernel: KernelProcess,
   execution: vscode.NotebookCellExecution,
   code: string,
+  displays: DisplayUpdates,
 ): Promise<CellRunResult> {
   execution.start(Date.now());
   await execution.clearOutput();
-  const run = new CellRun(execution);
+  const run = new CellRun(execution, displays);
   let requestId = '';
   let idle = false;
   let wake: () => void = () => undefined;

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { getLog } from '../logging';
 import { importsMindSpore } from './affinity';
 import { runCell } from './cellRun';
+import { DisplayUpdates } from './displayUpdates';
 import type { KernelDebugLink, NotebookKernels } from './kernelAccess';
 import { KernelStartError } from './kernelProcess';
 import { KernelRegistry } from './kernelRegistry';
@@ -31,6 +32,7 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
   private readonly controller: vscode.NotebookController;
   private readonly selected = new Set<string>();
   private readonly queues = new Map<string, Promise<void>>();
+  private readonly displays = new Map<string, DisplayUpdates>();
   private readonly disposables: vscode.Disposable[] = [];
   private readonly selectionEmitter = new vscode.EventEmitter<void>();
   /** The controller was picked for, or taken off, a notebook. */
@@ -61,6 +63,7 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
       vscode.workspace.onDidOpenNotebookDocument((nb) => this.updateAffinity(nb)),
       vscode.workspace.onDidCloseNotebookDocument((nb) => {
         this.selected.delete(nb.uri.toString());
+        this.displays.delete(nb.uri.toString());
         void this.kernels.shutdown(nb);
       }),
     );
@@ -121,7 +124,8 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
       for (; index < executions.length; index++) {
         const execution = executions[index];
         if (!execution) continue;
-        const result = await runCell(kernel, execution, execution.cell.document.getText());
+        const code = execution.cell.document.getText();
+        const result = await runCell(kernel, execution, code, this.displaysOf(notebook));
         if (result.kernelDied) {
           void vscode.window.showErrorMessage(
             `MindScope: ${kernel.deathReason ?? 'The kernel died.'} The next run starts a new kernel.`,
@@ -138,6 +142,16 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
       // Cells queued behind a failure are not run, as Jupyter aborts them.
       for (const execution of executions.slice(index)) endUnrun(execution);
     }
+  }
+
+  private displaysOf(notebook: vscode.NotebookDocument): DisplayUpdates {
+    const key = notebook.uri.toString();
+    let displays = this.displays.get(key);
+    if (!displays) {
+      displays = new DisplayUpdates(this.controller);
+      this.displays.set(key, displays);
+    }
+    return displays;
   }
 
   private reportStartFailure(e: unknown): void {

@@ -16,6 +16,32 @@ const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
 const GRAPH_MIME = 'application/vnd.mindscope.graph+json';
 const decoder = new TextDecoder();
 
+const PNG_BASE64 =
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
+const RICH = [
+  'import base64',
+  'from IPython.display import HTML, JSON, SVG, Image, Markdown, display',
+  `display(HTML("<b>bold</b>"), Markdown("**m**"), JSON({"k": 1}), Image(base64.b64decode("${PNG_BASE64}")))`,
+  'display(SVG(\'<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>\'))',
+  'handle = display("first", display_id=True)',
+].join('\n');
+const CLEARS = [
+  'from IPython.display import clear_output',
+  'print("old", flush=True)',
+  'clear_output(wait=True)',
+  'print("new")',
+].join('\n');
+const COMPILE_ERROR = [
+  'class Keep(nn.Cell):',
+  '    def construct(self, x):',
+  '        keep = {1, 2}',
+  '        return x * len(keep)',
+  '',
+  '',
+  'ms.set_context(mode=ms.GRAPH_MODE)',
+  'Keep()(ops.ones((2,), ms.float32))',
+].join('\n');
+
 /** A copy of examples/ (the notebook imports cifar_resnet from its folder): saving it leaves
  * the repository untouched. */
 function copyOfExample(): vscode.Uri {
@@ -81,12 +107,16 @@ async function run(
   );
 }
 
-function texts(cell: vscode.NotebookCell, mime = STDOUT_MIME): string {
-  return cell.outputs
+function outputText(outputs: readonly vscode.NotebookCellOutput[], mime: string): string {
+  return outputs
     .flatMap((o) => o.items)
     .filter((i) => i.mime === mime)
     .map((i) => decoder.decode(i.data))
     .join('');
+}
+
+function texts(cell: vscode.NotebookCell, mime = STDOUT_MIME): string {
+  return outputText(cell.outputs, mime);
 }
 
 function errorOf(cell: vscode.NotebookCell): { name: string; message: string; stack?: string } {
@@ -210,6 +240,55 @@ export const notebookRunTests: E2ETest[] = [
         (o) => o === undefined,
       );
       assert.equal(after.outputs.length, 0);
+    },
+  },
+  {
+    name: 'notebook run: a GRAPH_MODE compile error shows the MindScope summary above the trace',
+    run: async () => {
+      const nb = await notebook();
+      const cell = await appendCell(nb, COMPILE_ERROR);
+      await run(nb, [cell]);
+      assert.equal(cell.executionSummary?.success, false);
+      const stack = stripAnsi(errorOf(cell).stack ?? '');
+      assert.match(stack, /MindScope: GRAPH_MODE compile failed/);
+      assert.match(stack, /keep = \{1, 2\}/);
+    },
+  },
+  {
+    name: 'notebook run: rich outputs, a display updated from another cell, clear_output, 10,000 lines',
+    run: async () => {
+      const nb = await notebook();
+      const shows = await appendCell(nb, RICH);
+      const updates = await appendCell(nb, "handle.update('second')");
+      const clears = await appendCell(nb, CLEARS);
+      const prints = await appendCell(nb, 'for i in range(10_000):\n    print("line", i)');
+      await run(nb, [shows, updates, clears, prints]);
+      const mimes = shows.outputs.flatMap((o) => o.items.map((i) => i.mime));
+      for (const mime of ['text/html', 'text/markdown', 'image/svg+xml', 'application/json']) {
+        assert.ok(mimes.includes(mime), `${mime} in ${mimes.join(',')}`);
+      }
+      const png = shows.outputs.flatMap((o) => o.items).find((i) => i.mime === 'image/png');
+      assert.ok(png);
+      assert.deepEqual([...png.data.slice(1, 4)], [0x50, 0x4e, 0x47], 'PNG bytes, not base64');
+      // The handle's output in the first cell now shows what the second cell put there.
+      const last = shows.outputs[shows.outputs.length - 1];
+      assert.equal(outputText(last ? [last] : [], 'text/plain'), "'second'");
+      assert.equal(updates.outputs.length, 0);
+      assert.equal(texts(clears), 'new\n');
+      const printed = texts(prints);
+      assert.equal(printed.split('\n').length, 10_001);
+      assert.ok(printed.endsWith('line 9999\n'));
+      // Batched: one output, a few hundred items at most rather than one per line.
+      assert.equal(prints.outputs.length, 1);
+      assert.ok(
+        (prints.outputs[0]?.items.length ?? 0) < 300,
+        String(prints.outputs[0]?.items.length),
+      );
+      await waitFor(
+        'the kernel status in the status bar',
+        () => workbench('.statusbar-item', { kind: 'texts' }),
+        (a) => (a.values ?? []).some((v) => v?.includes('MindScope kernel: idle')),
+      );
     },
   },
   {
