@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { DapMessage } from '../../extension/src/notebook/kernelAccess';
-import { fromKernel, toKernel } from '../../extension/src/notebook/debug/dapSources';
+import {
+  fromKernel,
+  toKernel,
+  unverifiedBreakpoints,
+} from '../../extension/src/notebook/debug/dapSources';
 
 const CELL = 'vscode-notebook-cell:/w/nb.ipynb#W1sZmlsZQ%3D%3D';
 const FILE = '/tmp/ipykernel_42/919586762.py';
@@ -116,4 +120,25 @@ test('a failed reply is relayed unchanged', () => {
     message: 'no thread',
   };
   assert.deepEqual(fromKernel(reply, cellFor), reply);
+});
+
+test('breakpoints the kernel cannot take are answered unverified, one per breakpoint asked', () => {
+  const request: DapMessage = {
+    seq: 7,
+    type: 'request',
+    command: 'setBreakpoints',
+    arguments: {
+      source: { path: 'vscode-notebook-cell:/w/other.ipynb#x' },
+      breakpoints: [{ line: 1 }, { line: 4 }],
+    },
+  };
+  const reply = unverifiedBreakpoints(request, 'not here');
+  assert.equal(reply.request_seq, 7);
+  assert.equal(reply.success, true);
+  assert.deepEqual(reply.body, {
+    breakpoints: [
+      { verified: false, message: 'not here' },
+      { verified: false, message: 'not here' },
+    ],
+  });
 });

@@ -99,3 +99,17 @@ export function fromKernel(msg: DapMessage, cellFor: (file: string) => CellSourc
     source.sourceReference = 0;
   });
 }
+
+/** The answer to a `setBreakpoints` request the kernel cannot take: every breakpoint unverified. */
+export function unverifiedBreakpoints(request: DapMessage, message: string): DapMessage {
+  const asked = record(request.arguments)?.breakpoints;
+  const count = Array.isArray(asked) ? asked.length : 0;
+  return {
+    seq: 0,
+    type: 'response',
+    request_seq: request.seq,
+    command: 'setBreakpoints',
+    success: true,
+    body: { breakpoints: Array.from({ length: count }, () => ({ verified: false, message })) },
+  };
+}

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DapMessage, KernelDebugLink } from '../kernelAccess';
 import { CellFileMap, kernelCode, schemeFromDebugInfo, type CellText } from './cellFiles';
-import { fromKernel, toKernel, type CellSource } from './dapSources';
+import { fromKernel, toKernel, unverifiedBreakpoints, type CellSource } from './dapSources';
 
 /** Our own requests to the kernel (dumpCell, debugInfo) never reuse one of VS Code's seq numbers. */
 const OWN_SEQ_START = 1_000_000;
@@ -23,12 +23,16 @@ function codeCells(notebook: vscode.NotebookDocument): CellText[] {
     .map((cell) => ({ uri: cell.document.uri.toString(), code: cell.document.getText() }));
 }
 
+function isCellUri(written: string): boolean {
+  return written.startsWith('vscode-notebook-cell');
+}
+
 /** The cell whose URI VS Code wrote as `written` (a cell URI string, maybe encoded differently). */
 export function cellNamed(
   notebook: vscode.NotebookDocument,
   written: string,
 ): vscode.NotebookCell | undefined {
-  if (!written.startsWith('vscode-notebook-cell')) return undefined;
+  if (!isCellUri(written)) return undefined;
   let normal = written;
   try {
     normal = vscode.Uri.parse(written).toString();
@@ -83,7 +87,16 @@ export class KernelDebugAdapter implements vscode.DebugAdapter {
     const command = request.command ?? '';
     try {
       if (this.exited) throw new Error('the kernel has exited');
-      if (command === 'setBreakpoints') await this.dumpCellOf(request);
+      if (command === 'setBreakpoints' && !(await this.dumpCellOf(request))) {
+        // A cell of another notebook: that notebook's kernel is not this one.
+        this.send(
+          unverifiedBreakpoints(
+            request,
+            'MindScope: this cell is not in the notebook being debugged.',
+          ),
+        );
+        return;
+      }
       const reply = await this.link.debugRequest(toKernel(request, (u) => this.fileFor(u)));
       if (command === 'attach' && reply.success !== false) await this.afterAttach();
       const response: DapMessage = {
@@ -133,16 +146,19 @@ export class KernelDebugAdapter implements vscode.DebugAdapter {
     }
   }
 
-  /** A breakpoint in a cell: the kernel writes the cell's file and names it. */
-  private async dumpCellOf(request: DapMessage): Promise<void> {
-    const source = (request.arguments as { source?: { path?: string } } | undefined)?.source;
-    const cell = source?.path ? cellNamed(this.notebook, source.path) : undefined;
-    if (!cell || !source?.path) return;
+  /** A breakpoint in a cell: the kernel writes the cell's file and names it. False for a cell
+   * of another notebook; true for this notebook's cells and for files. */
+  private async dumpCellOf(request: DapMessage): Promise<boolean> {
+    const written = (request.arguments as { source?: { path?: string } } | undefined)?.source?.path;
+    if (!written || !isCellUri(written)) return true;
+    const cell = cellNamed(this.notebook, written);
+    if (!cell) return false;
     const reply = await this.own('dumpCell', { code: kernelCode(cell.document.getText()) });
     const file = (reply.body as { sourcePath?: unknown } | undefined)?.sourcePath;
     if (typeof file !== 'string') throw new Error('dumpCell named no file');
-    this.files.remember(source.path, file);
+    this.files.remember(written, file);
     this.files.remember(cell.document.uri.toString(), file);
+    return true;
   }
 
   private fileFor(written: string): string | undefined {
