@@ -59,7 +59,10 @@ class CellRun {
         this.setCount(content.execution_count);
         break;
       case 'stream':
-        this.streams.push(String(content.name ?? 'stdout'), String(content.text ?? ''));
+        this.streams.push(
+          typeof content.name === 'string' ? content.name : 'stdout',
+          typeof content.text === 'string' ? content.text : '',
+        );
         this.flushTimer ??= setTimeout(() => {
           this.flushTimer = undefined;
           this.enqueue(() => this.flushStreams());
@@ -189,14 +192,15 @@ export async function runCell(
   await execution.clearOutput();
   const run = new CellRun(execution, displays);
   let requestId = '';
-  let idle = false;
+  // An object, not a local: the listener sets it and TypeScript does not track that.
+  const seen = { idle: false };
   let wake: () => void = () => undefined;
   const ours = (msg: JupyterMessage) => msg.parent_header.msg_id === requestId;
   const subscriptions = [
     kernel.onIopub((msg) => {
       if (!ours(msg)) return;
       if (msg.header.msg_type === 'status' && msg.content.execution_state === 'idle') {
-        idle = true;
+        seen.idle = true;
         wake();
       } else run.onIopub(msg);
     }),
@@ -225,7 +229,7 @@ export async function runCell(
     }
     run.setCount(reply.content.execution_count);
     // Outputs can trail the reply: the request is done when iopub says idle.
-    if (!idle) {
+    if (!seen.idle) {
       await new Promise<void>((resolve) => {
         wake = resolve;
         subscriptions.push(kernel.onDidExit(() => resolve()));

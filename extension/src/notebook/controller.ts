@@ -33,7 +33,7 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
   private readonly selected = new Set<string>();
   private readonly queues = new Map<string, Promise<void>>();
   private readonly displays = new Map<string, DisplayUpdates>();
-  private readonly disposables: vscode.Disposable[] = [];
+  private readonly disposables: { dispose(): unknown }[] = [];
   private readonly selectionEmitter = new vscode.EventEmitter<void>();
   /** The controller was picked for, or taken off, a notebook. */
   readonly onDidChangeSelection = this.selectionEmitter.event;
