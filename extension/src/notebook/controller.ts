@@ -126,7 +126,7 @@ export class MindScopeController implements MindScopeNotebooks, vscode.Disposabl
         if (!execution) continue;
         const code = execution.cell.document.getText();
         const result = await runCell(kernel, execution, code, this.displaysOf(notebook));
-        if (result.kernelDied) {
+        if (result.kernelDied && !kernel.stopRequested) {
           void vscode.window.showErrorMessage(
             `MindScope: ${kernel.deathReason ?? 'The kernel died.'} The next run starts a new kernel.`,
           );

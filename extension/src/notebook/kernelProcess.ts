@@ -46,8 +46,10 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
   readonly onDidExit = this.exitEmitter.event;
   kernelPid: number | null = null;
   exited = false;
-  /** Why the kernel ended, when it did not end because we asked. */
+  /** Why the kernel ended (died, restarted, shut down). */
   deathReason: string | undefined;
+  /** The kernel ends because MindScope asked it to (restart, notebook closed). */
+  stopRequested = false;
   kernelInfo: Record<string, unknown> = {};
   /** The msg_id of the last message sent (the parent of what it causes). */
   lastSentId = '';
@@ -147,6 +149,7 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
   /** Asks the kernel to shut down; kills the bridge if it has not gone after a grace period. */
   async shutdown(reason = 'The kernel was shut down.'): Promise<void> {
     if (this.exited) return;
+    this.stopRequested = true;
     this.deathReason ??= reason;
     const gone = new Promise<void>((resolve) => this.onDidExit(resolve));
     this.child.stdin.write(SHUTDOWN_LINE);
