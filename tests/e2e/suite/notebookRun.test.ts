@@ -293,6 +293,29 @@ export const notebookRunTests: E2ETest[] = [
     },
   },
   {
+    name: 'notebook run: input() is answered through an input box',
+    run: async () => {
+      const nb = await notebook();
+      const asks = await appendCell(nb, 'name = input("who? ")\nprint("hi", name)');
+      const since = Date.now();
+      void vscode.commands.executeCommand('notebook.cell.execute', {
+        ranges: [{ start: asks.index, end: asks.index + 1 }],
+        document: nb.uri,
+      });
+      const box = '.quick-input-widget .quick-input-box input';
+      await waitFor(
+        'the input box with the prompt',
+        () => workbench('.quick-input-widget .quick-input-message', { kind: 'texts' }),
+        (a) => (a.values ?? []).some((v) => v?.includes('who?')),
+        60_000,
+      );
+      await workbench(box, { kind: 'fill', text: 'MindSpore' });
+      await waitFor('the cell run', () => finishedSince(asks, since), Boolean, 60_000);
+      assert.equal(asks.executionSummary?.success, true);
+      assert.equal(texts(asks), 'hi MindSpore\n');
+    },
+  },
+  {
     name: 'notebook run: interrupt a long-running cell, then run another',
     run: async () => {
       const nb = await notebook();
