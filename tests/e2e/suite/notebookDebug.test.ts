@@ -171,14 +171,21 @@ async function locals(
 let fixture: vscode.NotebookDocument | undefined;
 
 /** The test notebook and the module it imports, in a folder of its own. */
-async function openFixture(): Promise<vscode.NotebookDocument> {
-  if (!fixture) {
+let fixturePath: string | undefined;
+
+/** The notebook file, written (with the module it imports) into a folder of its own once. */
+function fixtureFile(): string {
+  if (!fixturePath) {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-debug-'));
-    const file = path.join(dir, 'debug_construct.ipynb');
-    fs.writeFileSync(file, notebookJson());
+    fixturePath = path.join(dir, 'debug_construct.ipynb');
+    fs.writeFileSync(fixturePath, notebookJson());
     fs.writeFileSync(path.join(dir, 'wsnet.py'), MODULE);
-    fixture = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
   }
+  return fixturePath;
+}
+
+async function openFixture(): Promise<vscode.NotebookDocument> {
+  fixture ??= await vscode.workspace.openNotebookDocument(vscode.Uri.file(fixtureFile()));
   return fixture;
 }
 

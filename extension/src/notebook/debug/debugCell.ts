@@ -101,9 +101,10 @@ class NotebookDebugSessions
     try {
       await this.kernels.executeCells(notebook, [cell]);
     } catch (e) {
+      getLog().error(`debug: cell ${cell.index + 1} did not run: ${String(e)}`);
       void vscode.window.showErrorMessage(`MindScope: the cell did not run: ${oneLine(e)}`);
     } finally {
-      getLog().info(`debug: cell ${cell.index + 1} finished; ending the session`);
+      getLog().info(`debug: cell ${cell.index + 1} done; ending the session`);
       await vscode.debug.stopDebugging(session);
     }
   }
