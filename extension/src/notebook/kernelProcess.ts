@@ -184,7 +184,11 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
         const command = installCommand(this.python, event.packages);
         const message = `MindScope needs ${event.packages.join(', ')} in ${this.python}. Run: ${command}`;
         if (event.fatal) this.fail(message, command);
-        else getLog().warn(message);
+        else {
+          // The kernel still starts (as a Python kernel); say once what would make it MindSpore's.
+          getLog().warn(message);
+          void vscode.window.showWarningMessage(`MindScope: ${message}`);
+        }
         break;
       }
       case 'message':
