@@ -1,6 +1,9 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
 import { getLog } from './logging';
+import { activateNotebooks } from './notebook/activate';
+import { registerNotebookDebugging } from './notebook/debug/debugCell';
+import type { MindScopeNotebooks } from './notebook/controller';
 import { ModeStatus, type ModeStatusSnapshot } from './modeStatus';
 import { registerPanels } from './panels/register';
 import { onPythonInterpreterChanged } from './pythonInterpreter';
@@ -14,7 +17,11 @@ export interface MindScopeApi {
   /** The execution-mode status item as shown (for the end-to-end tests). */
   readonly fileModeStatus: ModeStatusSnapshot;
   whenServerSettled(): Promise<ServerState>;
+  /** MindScope's notebook controller and its kernels (the cell debugger's seam, and the tests'). */
+  readonly notebooks: MindScopeNotebooks;
 }
+
+let notebooks: MindScopeNotebooks | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<MindScopeApi> {
   const log = getLog();
@@ -38,6 +45,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
   if (pythonListener) context.subscriptions.push(pythonListener);
 
   registerPanels(context);
+  notebooks = activateNotebooks(context);
+  context.subscriptions.push(registerNotebookDebugging(notebooks));
   const modeStatus = new ModeStatus(context.extensionPath, server);
   context.subscriptions.push(modeStatus);
 
@@ -49,6 +58,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
     get fileModeStatus() {
       return modeStatus.snapshot;
     },
+    notebooks,
     whenServerSettled: async () => {
       await started;
       return server.state;
@@ -56,6 +66,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
   };
 }
 
-export function deactivate(): void {
-  // Disposables in context.subscriptions stop the server.
+export async function deactivate(): Promise<void> {
+  // Disposables in context.subscriptions stop the server; kernels get a clean shutdown first.
+  await notebooks?.shutdownAll();
 }

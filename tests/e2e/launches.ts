@@ -33,6 +33,8 @@ export const UNTRUSTED_TESTS = {
   sidebar: 'untrusted: the side panel disables the Cell actions',
   shadows:
     'untrusted: with json.py, mindscope_ls/ and mindscope_runtime/ in the folder, the server and a .mindir there run none of them',
+  notebook: 'untrusted: running a notebook cell starts no kernel and says why',
+  notebookDebug: 'untrusted: Debug Cell starts no debug session and no kernel',
 } as const;
 
 /** What the driver puts in the workspace folder for the untrusted launch (and removes after):

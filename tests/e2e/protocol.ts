@@ -45,7 +45,9 @@ export type WebviewAction =
   /** The mouse moved over the element (tooltips, hovers). */
   | { kind: 'hover'; nth?: number }
   /** The DOM event only: for elements that may sit under an overlay or off screen. */
-  | { kind: 'dispatch'; event: 'click' | 'dblclick'; nth?: number };
+  | { kind: 'dispatch'; event: 'click' | 'dblclick'; nth?: number }
+  /** Types `text` into an input (replacing its value), then presses Enter: a user answering. */
+  | { kind: 'fill'; text: string; nth?: number };
 
 export interface WebviewQuery {
   id: string;

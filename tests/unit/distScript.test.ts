@@ -34,8 +34,6 @@ test('no CodeLens for an unrelated init or a file without mindspore', () => {
 test('profile-dist arguments put the script arguments after --', () => {
   const base = { file: '/w/train_dp.py', workers: 2, output: '/o/d.json' };
   assert.deepEqual(distArgs({ ...base, scriptArgs: [] }), [
-    '-m',
-    'mindscope_runtime',
     'profile-dist',
     '/w/train_dp.py',
     '--workers',

@@ -68,6 +68,7 @@ export async function profileDistributed(deps: DistDeps, arg: unknown): Promise<
     const status = await runRuntime({
       title: `MindScope: profiling ${path.basename(file)} on ${workers} ranks`,
       args: distArgs({ file, workers, output, scriptArgs }),
+      role: 'user-code',
       cwd: path.dirname(file),
       extensionPath: deps.extensionUri.fsPath,
       resource: target.uri,

@@ -55,7 +55,7 @@ export interface DistRun {
 
 /** `profile-dist SCRIPT --workers N -o OUT -- script args`. */
 export function distArgs(run: DistRun): string[] {
-  const args = ['-m', 'mindscope_runtime', 'profile-dist', run.file, '--workers', String(run.workers)];
+  const args = ['profile-dist', run.file, '--workers', String(run.workers)];
   args.push('-o', run.output);
   return run.scriptArgs.length ? [...args, '--', ...run.scriptArgs] : args;
 }

@@ -47,6 +47,13 @@ async function answer(page: Page, q: WebviewQuery): Promise<WebviewAnswer> {
       );
       return { ...base, values };
     }
+    case 'fill': {
+      if (!match.count) return { ...base, error: `nothing matches ${q.selector}` };
+      const input = elements.nth(q.action.nth ?? 0);
+      await input.fill(q.action.text, { timeout: 10_000 });
+      await input.press('Enter');
+      return base;
+    }
     case 'click':
     case 'hover':
     case 'dispatch': {

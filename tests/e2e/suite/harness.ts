@@ -37,7 +37,8 @@ export async function waitFor<T>(
   }
 }
 
-async function screenshot(dir: string, name: string): Promise<void> {
+/** Asks the driver for a screenshot of the workbench as it is now (`<results>/<name>.png`). */
+export async function screenshot(dir: string, name: string): Promise<void> {
   const slug = name.replace(/[^\w-]+/g, '_');
   fs.writeFileSync(path.join(dir, `${slug}.request`), '');
   const png = path.join(dir, `${slug}.png`);

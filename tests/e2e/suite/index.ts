@@ -7,6 +7,8 @@ import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
+import { notebookDebugTests, notebookDebugUntrustedTests } from './notebookDebug.test';
+import { notebookRunTests, notebookUntrustedTests } from './notebookRun.test';
 import { panelTests } from './panels.test';
 import { distributedTests } from './distributed.test';
 import { sidePanelTests } from './sidePanel.test';
@@ -14,7 +16,7 @@ import { trustedTests, untrustedTests } from './trust.test';
 
 export async function run(): Promise<void> {
   if (process.env[E2E_ENV.launch] === 'untrusted') {
-    await runSuite(untrustedTests);
+    await runSuite([...untrustedTests, ...notebookUntrustedTests, ...notebookDebugUntrustedTests]);
     return;
   }
   await runSuite([
@@ -26,6 +28,8 @@ export async function run(): Promise<void> {
     ...sidePanelTests,
     ...modeStatusTests,
     ...notebookTests,
+    ...notebookRunTests,
+    ...notebookDebugTests,
     ...trustedTests,
   ]);
 }
