@@ -14,7 +14,7 @@ from .memo import NodeMemo
 from .walk import of_type
 from .workspace import Workspace
 
-MAX_DEPTH = 30
+MAX_DEPTH = 30  # classes followed along bases and attributes (chains.py reports the cut)
 
 
 @dataclass
@@ -139,7 +139,8 @@ class ClassTable:
         info.is_jit_class = local.is_jit_class
         for name, attr, qualname, value in local.attrs:
             if attr is None:
-                resolved = self.resolve(qualname)
+                # Deeper too: a chain of Cells held in attributes recurses as bases do.
+                resolved = self.resolve(qualname, depth + 1)
                 kind = "cell" if resolved is not None and resolved.is_cell else "object"
                 attr = Attr(kind, qualname, value)
             info.attrs[name] = attr
