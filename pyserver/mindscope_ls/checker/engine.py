@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Optional
 
@@ -58,7 +58,9 @@ def run_checks(
         raw.extend((finding, fn) for finding in found)
     try:
         callsites.use(ws, classes)  # callees imported from other files, for this check only
-        for module_rule in (*MODULE_RULES, partial(too_deep, ws)):
+        module_rules: list[Callable[[ModuleInfo], Iterable[RawFinding]]] = [*MODULE_RULES]
+        module_rules.append(partial(too_deep, ws))
+        for module_rule in module_rules:
             try:
                 raw.extend((finding, None) for finding in module_rule(module))
             except Exception as error:

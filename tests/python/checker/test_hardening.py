@@ -12,12 +12,13 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Optional
 
 import pytest
 
-from mindscope_ls.checker import Workspace, check_source
-from mindscope_ls.checker import engine
+from mindscope_ls.checker import Workspace, check_source, engine
 from mindscope_ls.checker.classes import MAX_DEPTH
+from mindscope_ls.checker.rules import MODULE_RULES
 from mindscope_ls.cli import main, run_check
 
 BAD = (
@@ -68,7 +69,7 @@ def test_a_shallow_chain_says_nothing() -> None:
 def test_a_crashing_rule_is_reported_and_hides_no_other_rule(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    source = BAD + "import mindspore as ms\nms.set_context(device_target=\"CPU\")\n"
+    source = BAD + 'import mindspore as ms\nms.set_context(device_target="CPU")\n'
     before = {f.code for f in check_source(source, "r.py")}
     assert "MS101" in before and len(before) >= 2
 
@@ -76,7 +77,7 @@ def test_a_crashing_rule_is_reported_and_hides_no_other_rule(
         raise RecursionError("maximum recursion depth exceeded")
         yield  # a generator, like the rules
 
-    monkeypatch.setattr(engine, "MODULE_RULES", (broken, *engine.MODULE_RULES))
+    monkeypatch.setattr(engine, "MODULE_RULES", (broken, *MODULE_RULES))
     after = check_source(source, "r.py")
     crash = [f for f in after if f.code == "MS001"]
     assert len(crash) == 1 and "RecursionError" in crash[0].message
@@ -106,7 +107,7 @@ def test_cli_reports_a_crash_on_stderr_and_in_sarif(tmp_path: Path) -> None:
     assert note["descriptor"]["id"] == "MS001"
 
 
-def _cli(*args: str, cwd: object = None) -> subprocess.CompletedProcess[str]:
+def _cli(*args: str, cwd: Optional[Path] = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "mindscope_ls.cli", "check", *args],
         capture_output=True,
