@@ -22,6 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Optional, Union
 
 from mindscope_ls.blocks import BlockError, may_parse_whole
+from mindscope_ls.checker.sources import split_lines
 from mindscope_ls.gcpause import gc_paused
 from mindscope_ls.movingblocks import Block, MovingBlockParser
 from mindscope_ls.textscan import open_brackets
@@ -209,7 +210,7 @@ def _bad_line(error: BlockError, cursor: int, blanked: set[int]) -> Optional[int
 
 
 def _whole_block(source: str, line: int) -> Block:
-    lines = source.splitlines()
+    lines = split_lines(source)
     blanked: set[int] = set()
     tree = ast.Module(body=[], type_ignores=[])
     for _ in range(_MAX_REPAIRS):
@@ -223,7 +224,7 @@ def _whole_block(source: str, line: int) -> Block:
                 line if line not in blanked and 0 <= line < len(lines) else (error.lineno or 0) - 1
             )
             if bad in blanked or not 0 <= bad < len(lines):
-                tree = _parse_or_empty("\n".join(source.splitlines()[:line]))
+                tree = _parse_or_empty("\n".join(split_lines(source)[:line]))
                 break
             blanked.add(bad)
             lines[bad] = _indent(lines[bad]) + "pass"

@@ -9,7 +9,8 @@
   `MINDSCOPE_TRACE` lines of each message (trace.py).
 - `SyncedDocument` applies an incremental change to a kept list of lines: pygls copies the
   whole text line by line per keystroke and splits it again on every `lines` (~1 ms each on
-  a 3,000-line file, and a request waits for the keystrokes typed before it).
+  a 3,000-line file, and a request waits for the keystrokes typed before it). Its lines are
+  the editor's (`split_lines`), so positions mean what they mean in VS Code.
 
 Both lean on pygls internals (pinned in pyproject.toml): `test_transport.py` checks them.
 """
@@ -30,9 +31,10 @@ from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument, Workspace
 
 from mindscope_ls import trace, warmup
+from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.editorlines import apply_change
 
 log = logging.getLogger(__name__)
-_LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 class ChunkReader:
@@ -110,30 +112,14 @@ class SyncedDocument(TextDocument):
         source = self.source
         kept = self._kept
         if kept is None or kept[0] is not source:
-            kept = self._kept = (source, source.splitlines(True))
+            kept = self._kept = (source, split_lines(source, True))
         return kept[1]
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        """What pygls does, on the changed lines only."""
-        lines = self._line_list()
-        changed = self.position_codec.range_from_client_units(lines, change.range)
-        start, end = changed.start, changed.end
-        if start.line == len(lines):
-            self._source = self.source + change.text
-            return
-        if end.line < start.line:
-            return  # pygls leaves the text as it is
-        head = lines[start.line][: start.character]
-        tail = lines[end.line][end.character :] if end.line < len(lines) else ""
-        middle = head + change.text + tail
-        before, after = lines[: start.line], lines[end.line + 1 :]
-        lines = [*before, *middle.splitlines(True), *after]
+        """The edit as VS Code applies it (editorlines.py), on the changed lines only."""
+        units = self.position_codec.impl.code_units_for_char
+        lines = apply_change(self._line_list(), change, units)
         source = "".join(lines)
-        ahead = middle or (after[0] if after else "")
-        if (before and before[-1].endswith("\r") and ahead.startswith("\n")) or (
-            after and (not middle.endswith(_LINE_BREAKS) or middle.endswith("\r"))
-        ):
-            lines = source.splitlines(True)  # the edit joined lines: split as pygls would
         self._source = source
         self._kept = (source, lines)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import stat
 import tokenize
 from typing import Optional, Union
@@ -52,3 +53,18 @@ def read_text(path: str) -> Optional[str]:
     """The decoded text of `path`, or None when it cannot be read or is too large."""
     text = read_source(path)
     return None if isinstance(text, Unread) else text
+
+
+# Line breaks `str.splitlines` knows that Python's tokenizer and VS Code do not: both split
+# only at "\r\n", "\r" and "\n" (a form feed is whitespace to Python, text to the editor).
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """`text.splitlines(keepends)`, but splitting only where Python and the editor do, so line
+    numbers agree with `ast`'s and with LSP positions."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends)  # the same lines, at C speed
+    lines: list[str] = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
