@@ -27,11 +27,13 @@ from collections.abc import Generator, Sequence
 from typing import Any, BinaryIO, Optional
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument, Workspace
 
 from mindscope_ls import trace, warmup
-from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.answers import Answered, internal_error, invalid_params
+from mindscope_ls.checker.sources import Unread, read_source, split_lines
 from mindscope_ls.editorlines import apply_change
 
 log = logging.getLogger(__name__)
@@ -105,6 +107,17 @@ class SyncedDocument(TextDocument):
     _kept: Optional[tuple[str, list[str]]] = None  # (the source they split, the lines)
 
     @property
+    def source(self) -> str:
+        """The text; for a document that is not open, the file's, or InvalidParams saying why
+        it cannot be read (pygls raised whatever `open` raised: IsADirectoryError…)."""
+        if self._source is None and self.path is not None:
+            text = read_source(self.path)
+            if isinstance(text, Unread):
+                raise JsonRpcInvalidParams(f"{self.uri} is not open and cannot be read: {text}")
+            return text
+        return self._source or ""
+
+    @property
     def lines(self) -> Sequence[str]:
         return tuple(self._line_list())
 
@@ -144,7 +157,37 @@ class SyncedWorkspace(Workspace):
 
 
 class MindScopeProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._method_of: dict[Any, str] = {}  # requests being answered
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls's, answering a request whose params do not fit instead of dropping it."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not (isinstance(data, dict) and "id" in data and "method" in data):
+                raise
+            self._send_response(data["id"], None, invalid_params(str(data["method"]), error))
+            return Answered()
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """pygls's, with a short message for an unexpected exception (answers.py)."""
+        method = self._method_of.pop(msg_id, None)
+        error = None if future.cancelled() else future.exception()
+        if error is None or isinstance(error, JsonRpcException):
+            super()._send_handler_result(future, msg_id=msg_id)
+            return
+        self._request_futures.pop(msg_id, None)
+        self._send_response(msg_id, None, internal_error(method, error))
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        self._method_of[msg_id] = method_name  # for `_send_handler_result`'s message
+        super()._handle_request(msg_id, method_name, params)
+
     def handle_message(self, message: Any) -> None:
+        if isinstance(message, Answered):
+            return
         warmup.touch()
         if trace.enabled():
             _trace_arrival(message)

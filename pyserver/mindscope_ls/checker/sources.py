@@ -44,6 +44,8 @@ def read_source(path: str) -> Union[str, Unread]:
             data = handle.read(MAX_BYTES + 1)
     except OSError as error:
         return Unread((error.strerror or type(error).__name__).lower())
+    except ValueError as error:  # "embedded null byte"
+        return Unread(str(error))
     if len(data) > MAX_BYTES:  # it grew since `stat`
         return Unread(f"larger than the {MAX_BYTES // 1_000_000} MB the checker reads")
     return decode(data).lstrip("\ufeff")
