@@ -371,6 +371,13 @@ def model_around(source: str, line: int, doc: Optional[str] = None) -> SourceMod
     return _model(doc or _CURRENT.get(), source, line)
 
 
+def forget(doc: str) -> None:
+    """Drops what was kept for document `doc` (closed), and the last models made."""
+    with _DOCUMENTS_LOCK:
+        _DOCUMENTS.pop(doc, None)
+    _model.cache_clear()
+
+
 def prime(doc: str, source: str) -> None:
     """Parses an open document ahead of its first request (the warm-up does)."""
     _document(doc).model(source, -1)

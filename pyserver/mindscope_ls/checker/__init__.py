@@ -35,6 +35,7 @@ __all__ = [
     "TextEdit",
     "Workspace",
     "check_source",
+    "forget_scratch",
     "suppressed",
 ]
 
@@ -84,3 +85,8 @@ def check_source(
 
 
 _SCRATCH = ScratchWorkspaces()
+
+
+def forget_scratch(path: str) -> None:
+    """Drops what was kept to re-check `path` on its own (its document was closed)."""
+    _SCRATCH.forget(path)
