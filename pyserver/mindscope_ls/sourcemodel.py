@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Optional, Union
 
-from mindscope_ls.blocks import BlockError, may_parse_whole
+from mindscope_ls.blocks import BlockError, may_parse_whole, parse_at
 from mindscope_ls.checker.sources import split_lines
 from mindscope_ls.gcpause import gc_paused
 from mindscope_ls.movingblocks import Block, MovingBlockParser
@@ -125,7 +125,7 @@ def _reparsed(block: Block) -> list[ast.stmt]:
     try:
         with warnings.catch_warnings(), gc_paused():
             warnings.simplefilter("ignore")
-            return ast.parse("\n" * block.start + block.text).body
+            return parse_at(block.start, block.text).body
     except _PARSE_ERRORS:  # it parsed where it was: only resource limits get here
         return []
 
