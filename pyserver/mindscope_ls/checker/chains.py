@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from .classes import _LOCAL, MAX_DEPTH, _local
+from .classes import _LOCAL, CHAIN_CUT, MAX_DEPTH, _local
 from .index import ModuleInfo
 from .model import Range, RawFinding
 from .workspace import Workspace
@@ -20,7 +20,12 @@ _Class = tuple[ModuleInfo, ast.ClassDef]
 
 def too_deep(ws: Workspace, module: ModuleInfo, limit: int = MAX_DEPTH) -> Iterator[RawFinding]:
     """An MS001 finding on each class of `module` that starts a chain deeper than `limit`
-    (not on every class along it: only those no other deep class of the module leads to)."""
+    (not on every class along it: only those no other deep class of the module leads to).
+    Measured only when `ClassTable` cut a chain at this version (discovery builds every class
+    of the workspace): otherwise no chain is that deep, and a check pays nothing."""
+    cut = ws.cache.get(CHAIN_CUT)
+    if cut is None or cut[0] != ws.version:
+        return
     depths: dict[int, int] = {}
     edges: dict[int, list[_Class]] = {}
     deep = [

@@ -15,6 +15,7 @@ from .walk import of_type
 from .workspace import Workspace
 
 MAX_DEPTH = 30  # classes followed along bases and attributes (chains.py reports the cut)
+CHAIN_CUT = "class-chain-cut"  # in `Workspace.cache`: a chain was cut at this version
 
 
 @dataclass
@@ -147,7 +148,11 @@ class ClassTable:
         return info
 
     def resolve(self, qualname: Optional[str], depth: int = 0) -> Optional[ClassInfo]:
-        if not qualname or depth > MAX_DEPTH:
+        if not qualname:
+            return None
+        if depth > MAX_DEPTH:
+            # chains.py measures the chain and says where, for this version of the workspace.
+            self.workspace.cache[CHAIN_CUT] = (self.workspace.version, qualname)
             return None
         found = self.workspace.resolve_class(qualname)
         if found is None:

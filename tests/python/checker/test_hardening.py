@@ -62,8 +62,11 @@ def test_deep_chain_hides_no_other_file(chain: object, tmp_path: Path) -> None:
     assert "500" in found[0].message and str(MAX_DEPTH) in found[0].message
 
 
-def test_a_shallow_chain_says_nothing() -> None:
-    assert check_source(attribute_chain(MAX_DEPTH), "c.py") == []
+@pytest.mark.parametrize("chain", [attribute_chain, base_chain])
+def test_the_bound_is_reported_exactly_where_the_checker_stops(chain: object) -> None:
+    assert check_source(chain(MAX_DEPTH + 1), "c.py") == []  # type: ignore[operator]
+    found = check_source(chain(MAX_DEPTH + 2), "c.py")  # type: ignore[operator]
+    assert [f.code for f in found] == ["MS001"]
 
 
 def test_a_crashing_rule_is_reported_and_hides_no_other_rule(

@@ -3,16 +3,14 @@ with the RSS after each. Used by test_memory_cycles.py (bounded) and bench/lsp_m
 
 from __future__ import annotations
 
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .rawlsp import RawClient
+from bench.lsp_latency import model_source  # the benchmarks' generated model
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
-from lsp_latency import model_source
+from .rawlsp import RawClient
 
 # Shorter than the server's idle period (a second without messages): what a closed document
 # left must go without waiting for the user to stop typing.
