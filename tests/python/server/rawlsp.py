@@ -4,6 +4,7 @@ bench/lsp_fuzz.py). pytest-lsp's client only sends well-typed params."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -130,7 +131,5 @@ class RawClient:
                 self.proc.wait(10)
         for pipe in (self.proc.stdin, self.proc.stdout):
             if pipe is not None:
-                try:
+                with contextlib.suppress(OSError):
                     pipe.close()
-                except OSError:
-                    pass
