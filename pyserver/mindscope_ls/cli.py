@@ -1,6 +1,8 @@
 """`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif]`: the checker for CI.
 
-Exit status: 1 when an error-severity finding is reported, 2 on bad usage, 0 otherwise.
+Exit status: 0 when nothing is wrong, 1 when an error-severity finding is reported, 2 on bad
+usage, 3 when the check is incomplete (a path was skipped or the checker crashed on some code:
+each is a warning on stderr), 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -9,15 +11,15 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import Optional, TextIO
 
-from .checker import Finding, Severity, Workspace, check_source
+from .checker import RULES, Finding, Severity, Workspace, check_source
 from .checker.sarif import sarif_log
-from .checker.sources import read_text
-from .checker.workspace import SKIP_DIRS
+from .cli_inputs import collect
 
-EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141  # as a shell reports SIGINT and SIGPIPE
 
 
 class _Parser(argparse.ArgumentParser):
@@ -45,18 +47,6 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _files(paths: Sequence[str]) -> Iterator[str]:
-    for path in paths:
-        if os.path.isdir(path):
-            for dirpath, dirnames, filenames in os.walk(path):
-                dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and d[0] != ".")
-                yield from (
-                    os.path.join(dirpath, n) for n in sorted(filenames) if n.endswith(".py")
-                )
-        else:
-            yield path
-
-
 def _as_json(finding: Finding) -> dict[str, object]:
     return {
         "path": finding.path,
@@ -78,33 +68,53 @@ def _as_text(finding: Finding) -> str:
 
 
 def run_check(paths: Sequence[str], level: str, fmt: str, out: TextIO) -> int:
-    missing = [p for p in paths if not os.path.exists(p)]
+    missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         print(f"mindscope: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
-    files = list(dict.fromkeys(_files(paths)))
-    sources = {path: text for path in files if (text := read_text(path)) is not None}
-    workspace = Workspace(sources, root=os.path.commonpath(files) if files else None)
+    inputs = collect(paths)
+    files = list(inputs.sources)
+    workspace = Workspace(inputs.sources, root=_common_folder(files))
     findings: list[Finding] = []
-    for path, text in sources.items():
+    for path, text in inputs.sources.items():
         findings.extend(
             check_source(text, path, level=level, workspace=workspace, report_parse_errors=True)
         )
+    problems = [f"skipped {line}" for line in inputs.skipped]
+    problems += [f"{_as_text(f)}" for f in findings if RULES[f.code].about_checker]
+    for problem in problems:
+        print(f"mindscope: warning: {problem}", file=sys.stderr)
     if fmt == "json":
         json.dump([_as_json(f) for f in findings], out, indent=2)
         out.write("\n")
     elif fmt == "sarif":
         root = _sarif_root(files)
-        json.dump(sarif_log(findings, root=root, tool_version=_version()), out, indent=2)
+        log = sarif_log(findings, root=root, tool_version=_version(), skipped=inputs.skipped)
+        json.dump(log, out, indent=2)
         out.write("\n")
     else:
         for finding in findings:
             out.write(_as_text(finding) + "\n")
         errors = sum(f.severity is Severity.ERROR for f in findings)
+        skipped = f", {len(inputs.skipped)} skipped" if inputs.skipped else ""
         out.write(
-            f"{len(sources)} file(s) checked, {len(findings)} finding(s), {errors} error(s)\n"
+            f"{len(files)} file(s) checked{skipped}, {len(findings)} finding(s), "
+            f"{errors} error(s)\n"
         )
+    if problems:
+        return EXIT_INCOMPLETE
     return EXIT_ERRORS if any(f.severity is Severity.ERROR for f in findings) else EXIT_OK
+
+
+def _common_folder(files: Sequence[str]) -> Optional[str]:
+    """What module names are relative to: the files' common path (absolute when relative and
+    absolute paths are mixed, which `commonpath` refuses)."""
+    if not files:
+        return None
+    try:
+        return os.path.commonpath(files)
+    except ValueError:
+        return os.path.commonpath([os.path.abspath(f) for f in files])
 
 
 def _sarif_root(files: Sequence[str]) -> str:
@@ -131,7 +141,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as stop:
         return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
-    return run_check(args.paths, args.level, args.format, sys.stdout)
+    try:
+        return run_check(args.paths, args.level, args.format, sys.stdout)
+    except KeyboardInterrupt:
+        print("mindscope: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader left (`| head`): nothing more to say, and nothing to flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 if __name__ == "__main__":

@@ -14,14 +14,16 @@ from urllib.parse import unquote, urlsplit
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from mindscope_ls import trace, warmup
 from mindscope_ls.checker import Workspace, check_source
 from mindscope_ls.checker.cellcontext import prepare
 from mindscope_ls.diagnostics import code_actions, to_diagnostic
-from mindscope_ls.filewatch import apply_changes
+from mindscope_ls.filewatch import apply_changes, revert_to_disk
 from mindscope_ls.graphmode_settings import GraphModeSettings, parse_graph_mode
+from mindscope_ls.release import release_document
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +139,32 @@ class DiagnosticsService:
             self.schedule(document.uri, 0)
 
     def forget(self, uri: str) -> None:
+        """`uri` was closed: no pending check, no diagnostics, nothing kept for it."""
         self._cpu_seconds.pop(uri, None)
         task = self._pending.pop(uri, None)
         if task is not None:
             task.cancel()
         self._publish(uri, None, [])
+        path = to_fs_path(uri) if urlsplit(uri).scheme == "file" else None
+        release_document(uri, path)
+        if path is not None:
+            previous = self._file_events  # in order with file events
+
+            async def unindex() -> None:
+                if previous is not None:
+                    await asyncio.gather(previous, return_exceptions=True)
+                if await asyncio.to_thread(self._unindex, path):
+                    self.recheck_open_documents()
+
+            self._file_events = asyncio.ensure_future(unindex())
+
+    def _unindex(self, path: str) -> bool:
+        with warmup.wanting_held_lock(), self._lock:
+            if self.workspace is None or os.path.normpath(path) in self._open_paths():
+                return False  # not indexed yet; or opened again meanwhile
+            before = self.workspace.version
+            revert_to_disk(self.workspace, self.root, path)
+            return self.workspace.version != before
 
     async def _check_later(self, uri: str, delay: float) -> None:
         try:

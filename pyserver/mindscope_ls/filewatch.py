@@ -49,6 +49,17 @@ def apply_changes(
     return workspace.version != before
 
 
+def revert_to_disk(workspace: Workspace, root: Optional[str], path: str) -> None:
+    """A document was closed: the index holds the file as it is on disk again, or no longer
+    holds it when start-up indexing would not have (outside the folder, or gone)."""
+    path = os.path.normpath(path)
+    text = read_text(path) if _indexed(path, root) and path.endswith(".py") else None
+    if text is None:
+        workspace.remove(path)
+    else:
+        workspace.update(path, text)
+
+
 def _indexed(path: str, root: Optional[str]) -> bool:
     """Whether start-up indexing would have included `path` (a folder for deletions)."""
     if root is None:

@@ -6,9 +6,10 @@ import asyncio
 import logging
 import sys
 import threading
-from typing import BinaryIO, Optional
+from typing import Any, BinaryIO, Optional
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
@@ -29,6 +30,7 @@ from mindscope_ls.options import ServerOptions, parse_options
 from mindscope_ls.transport import ChunkReader, MindScopeProtocol
 
 log = logging.getLogger(__name__)
+DOCUMENT_TEXT = "mindscope/documentText"
 
 
 class MindScopeServer(LanguageServer):
@@ -103,6 +105,15 @@ def build_server() -> MindScopeServer:
     filemode_feature.register(server, checks)  # the mode and syntax level, for the status bar
     # Notebook cells arrive with their notebook; they are checked like documents.
     notebook_sync.register(server, checks)
+
+    @server.feature(DOCUMENT_TEXT)
+    def on_document_text(ls: MindScopeServer, params: Any) -> dict[str, Any]:
+        """The server's copy of an open document: what tests compare with the editor's."""
+        uri = getattr(getattr(params, "textDocument", None), "uri", None)
+        document = ls.workspace.text_documents.get(uri) if isinstance(uri, str) else None
+        if document is None:
+            raise JsonRpcInvalidParams(f"not an open document: {uri}")
+        return {"version": document.version, "text": document.source}
 
     return server
 

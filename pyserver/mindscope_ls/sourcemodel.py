@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Optional, Union
 
-from mindscope_ls.blocks import BlockError, may_parse_whole
+from mindscope_ls.blocks import BlockError, may_parse_whole, parse_at
+from mindscope_ls.checker.sources import split_lines
 from mindscope_ls.gcpause import gc_paused
 from mindscope_ls.movingblocks import Block, MovingBlockParser
 from mindscope_ls.textscan import open_brackets
@@ -124,7 +125,7 @@ def _reparsed(block: Block) -> list[ast.stmt]:
     try:
         with warnings.catch_warnings(), gc_paused():
             warnings.simplefilter("ignore")
-            return ast.parse("\n" * block.start + block.text).body
+            return parse_at(block.start, block.text).body
     except _PARSE_ERRORS:  # it parsed where it was: only resource limits get here
         return []
 
@@ -209,7 +210,7 @@ def _bad_line(error: BlockError, cursor: int, blanked: set[int]) -> Optional[int
 
 
 def _whole_block(source: str, line: int) -> Block:
-    lines = source.splitlines()
+    lines = split_lines(source)
     blanked: set[int] = set()
     tree = ast.Module(body=[], type_ignores=[])
     for _ in range(_MAX_REPAIRS):
@@ -223,7 +224,7 @@ def _whole_block(source: str, line: int) -> Block:
                 line if line not in blanked and 0 <= line < len(lines) else (error.lineno or 0) - 1
             )
             if bad in blanked or not 0 <= bad < len(lines):
-                tree = _parse_or_empty("\n".join(source.splitlines()[:line]))
+                tree = _parse_or_empty("\n".join(split_lines(source)[:line]))
                 break
             blanked.add(bad)
             lines[bad] = _indent(lines[bad]) + "pass"
@@ -368,6 +369,13 @@ def model_around(source: str, line: int, doc: Optional[str] = None) -> SourceMod
         lines[line] = _indent(text) + "pass" if text.strip() else text
         source = "\n".join(lines)
     return _model(doc or _CURRENT.get(), source, line)
+
+
+def forget(doc: str) -> None:
+    """Drops what was kept for document `doc` (closed), and the last models made."""
+    with _DOCUMENTS_LOCK:
+        _DOCUMENTS.pop(doc, None)
+    _model.cache_clear()
 
 
 def prime(doc: str, source: str) -> None:

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
+from mindscope_ls.checker.sources import split_lines
+
 _IDENT_TAIL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _IDENT_HEAD = re.compile(r"^[A-Za-z0-9_]*")
 _CLOSE = {")": "(", "]": "["}
@@ -47,7 +49,7 @@ class CallContext:
 def lines_of(source: str) -> tuple[str, ...]:
     """`source.splitlines()`, once per text: a request asks several times (the same str
     object, so the cache's lookup costs no comparison of the text)."""
-    return tuple(source.splitlines())
+    return tuple(split_lines(source))
 
 
 def line_text(source: str, line: int) -> str:

@@ -9,7 +9,8 @@
   `MINDSCOPE_TRACE` lines of each message (trace.py).
 - `SyncedDocument` applies an incremental change to a kept list of lines: pygls copies the
   whole text line by line per keystroke and splits it again on every `lines` (~1 ms each on
-  a 3,000-line file, and a request waits for the keystrokes typed before it).
+  a 3,000-line file, and a request waits for the keystrokes typed before it). Its lines are
+  the editor's (`split_lines`), so positions mean what they mean in VS Code.
 
 Both lean on pygls internals (pinned in pyproject.toml): `test_transport.py` checks them.
 """
@@ -26,13 +27,16 @@ from collections.abc import Generator, Sequence
 from typing import Any, BinaryIO, Optional
 
 from lsprotocol import types
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument, Workspace
 
 from mindscope_ls import trace, warmup
+from mindscope_ls.answers import Answered, internal_error, invalid_params
+from mindscope_ls.checker.sources import Unread, read_source, split_lines
+from mindscope_ls.editorlines import apply_change
 
 log = logging.getLogger(__name__)
-_LINE_BREAKS = ("\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 class ChunkReader:
@@ -103,6 +107,17 @@ class SyncedDocument(TextDocument):
     _kept: Optional[tuple[str, list[str]]] = None  # (the source they split, the lines)
 
     @property
+    def source(self) -> str:
+        """The text; for a document that is not open, the file's, or InvalidParams saying why
+        it cannot be read (pygls raised whatever `open` raised: IsADirectoryError…)."""
+        if self._source is None and self.path is not None:
+            text = read_source(self.path)
+            if isinstance(text, Unread):
+                raise JsonRpcInvalidParams(f"{self.uri} is not open and cannot be read: {text}")
+            return text
+        return self._source or ""
+
+    @property
     def lines(self) -> Sequence[str]:
         return tuple(self._line_list())
 
@@ -110,30 +125,14 @@ class SyncedDocument(TextDocument):
         source = self.source
         kept = self._kept
         if kept is None or kept[0] is not source:
-            kept = self._kept = (source, source.splitlines(True))
+            kept = self._kept = (source, split_lines(source, True))
         return kept[1]
 
     def _apply_incremental_change(self, change: types.TextDocumentContentChangePartial) -> None:
-        """What pygls does, on the changed lines only."""
-        lines = self._line_list()
-        changed = self.position_codec.range_from_client_units(lines, change.range)
-        start, end = changed.start, changed.end
-        if start.line == len(lines):
-            self._source = self.source + change.text
-            return
-        if end.line < start.line:
-            return  # pygls leaves the text as it is
-        head = lines[start.line][: start.character]
-        tail = lines[end.line][end.character :] if end.line < len(lines) else ""
-        middle = head + change.text + tail
-        before, after = lines[: start.line], lines[end.line + 1 :]
-        lines = [*before, *middle.splitlines(True), *after]
+        """The edit as VS Code applies it (editorlines.py), on the changed lines only."""
+        units = self.position_codec.impl.code_units_for_char
+        lines = apply_change(self._line_list(), change, units)
         source = "".join(lines)
-        ahead = middle or (after[0] if after else "")
-        if (before and before[-1].endswith("\r") and ahead.startswith("\n")) or (
-            after and (not middle.endswith(_LINE_BREAKS) or middle.endswith("\r"))
-        ):
-            lines = source.splitlines(True)  # the edit joined lines: split as pygls would
         self._source = source
         self._kept = (source, lines)
 
@@ -158,7 +157,37 @@ class SyncedWorkspace(Workspace):
 
 
 class MindScopeProtocol(LanguageServerProtocol):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._method_of: dict[Any, str] = {}  # requests being answered
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        """pygls's, answering a request whose params do not fit instead of dropping it."""
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            if not (isinstance(data, dict) and "id" in data and "method" in data):
+                raise
+            self._send_response(data["id"], None, invalid_params(str(data["method"]), error))
+            return Answered()
+
+    def _send_handler_result(self, future: Any, *, msg_id: Any) -> None:
+        """pygls's, with a short message for an unexpected exception (answers.py)."""
+        method = self._method_of.pop(msg_id, None)
+        error = None if future.cancelled() else future.exception()
+        if error is None or isinstance(error, JsonRpcException):
+            super()._send_handler_result(future, msg_id=msg_id)
+            return
+        self._request_futures.pop(msg_id, None)
+        self._send_response(msg_id, None, internal_error(method, error))
+
+    def _handle_request(self, msg_id: Any, method_name: str, params: Any) -> None:
+        self._method_of[msg_id] = method_name  # for `_send_handler_result`'s message
+        super()._handle_request(msg_id, method_name, params)
+
     def handle_message(self, message: Any) -> None:
+        if isinstance(message, Answered):
+            return
         warmup.touch()
         if trace.enabled():
             _trace_arrival(message)

@@ -14,7 +14,7 @@ from typing import Optional
 from mindscope_ls.gcpause import gc_paused
 
 from .catalog import RULES, Rule
-from .engine import run_checks
+from .engine import crash_finding, run_checks
 from .levels import DEFAULT_LEVEL, LEVELS
 from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
 from .scratch import ScratchWorkspaces
@@ -35,6 +35,7 @@ __all__ = [
     "TextEdit",
     "Workspace",
     "check_source",
+    "forget_scratch",
     "suppressed",
 ]
 
@@ -54,7 +55,8 @@ def check_source(
     `level` is the syntax level to assume when the file sets none (LAX by default). With a
     `workspace`, `source` replaces that file's indexed text and other files are used to resolve
     base classes and helpers. `disabled` drops rules by code, `severities` overrides them.
-    Suppression comments (`# mindscope: ignore[CODE]`) are applied. Lines are 1-based and
+    Suppression comments (`# mindscope: ignore[CODE]`) are applied. A crash of the checker is
+    a finding (MS001) that says what was not checked, never an empty list. Lines are 1-based and
     columns 0-based, counted in characters (code points). Without a `workspace` the file is
     checked on its own (what it keeps for the next check of `path` does not change findings).
     """
@@ -78,8 +80,13 @@ def check_source(
                 return run(workspace=workspace)
             with _SCRATCH.use(path) as scratch:
                 return run(workspace=scratch)
-    except (Exception, RecursionError):  # the checker must never take its host down
-        return []
+    except Exception as error:  # the checker must never take its host down, nor hide a crash
+        return [crash_finding(path, error)]
 
 
 _SCRATCH = ScratchWorkspaces()
+
+
+def forget_scratch(path: str) -> None:
+    """Drops what was kept to re-check `path` on its own (its document was closed)."""
+    _SCRATCH.forget(path)

@@ -15,12 +15,15 @@ class Rule:
     why: str
     remedy: str
     mindspore_says: str  # what MindSpore 2.10.0 printed for the rule's example (CPU, GRAPH_MODE)
+    about_checker: bool = False  # says the checker could not check something (a warning)
 
     @property
     def doc(self) -> str:
         return f"docs/rules/{self.code}.md"
 
     def severity(self, level: str) -> Severity:
+        if self.about_checker:
+            return Severity.WARNING
         if self.group in (Group.FAILS, Group.PARSE):
             return Severity.ERROR
         if self.group is Group.STRICT:
@@ -50,6 +53,18 @@ _RULES = [
         "The file is not valid Python, so nothing in it can be compiled.",
         "Fix the syntax error.",
         "(Python's SyntaxError)",
+    ),
+    Rule(
+        "MS001",
+        Group.PARSE,
+        "Part of the file was not checked",
+        "A rule crashed on this code, or a chain of base or attribute classes is deeper than "
+        "the checker follows. Rather than show nothing, the checker says what it could not "
+        "check; every other finding is still reported.",
+        "Findings for that part may be missing. A deep chain needs no change; a crashed rule "
+        "is a bug in MindScope: please report it with the file.",
+        "(nothing: this is about the checker, not MindSpore)",
+        about_checker=True,
     ),
     _unsupported(
         "MS101",

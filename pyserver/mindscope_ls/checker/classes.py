@@ -14,7 +14,8 @@ from .memo import NodeMemo
 from .walk import of_type
 from .workspace import Workspace
 
-MAX_DEPTH = 30
+MAX_DEPTH = 30  # classes followed along bases and attributes (chains.py reports the cut)
+CHAIN_CUT = "class-chain-cut"  # in `Workspace.cache`: a chain was cut at this version
 
 
 @dataclass
@@ -139,14 +140,19 @@ class ClassTable:
         info.is_jit_class = local.is_jit_class
         for name, attr, qualname, value in local.attrs:
             if attr is None:
-                resolved = self.resolve(qualname)
+                # Deeper too: a chain of Cells held in attributes recurses as bases do.
+                resolved = self.resolve(qualname, depth + 1)
                 kind = "cell" if resolved is not None and resolved.is_cell else "object"
                 attr = Attr(kind, qualname, value)
             info.attrs[name] = attr
         return info
 
     def resolve(self, qualname: Optional[str], depth: int = 0) -> Optional[ClassInfo]:
-        if not qualname or depth > MAX_DEPTH:
+        if not qualname:
+            return None
+        if depth > MAX_DEPTH:
+            # chains.py measures the chain and says where, for this version of the workspace.
+            self.workspace.cache[CHAIN_CUT] = (self.workspace.version, qualname)
             return None
         found = self.workspace.resolve_class(qualname)
         if found is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 
 from .model import Finding, Fix, Range, Related, TextEdit
+from .sources import split_lines
 from .workspace import Workspace
 
 
@@ -26,7 +27,7 @@ class ColumnMap:
         lines = self._lines.get(path)
         if lines is None:
             module = self.ws.get(path)
-            lines = module.source.splitlines() if module is not None else []
+            lines = split_lines(module.source) if module is not None else []
             self._lines[path] = lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
 

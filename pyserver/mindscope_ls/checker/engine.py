@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import ast
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
 from typing import Optional
 
 from .catalog import RULES
+from .chains import too_deep
 from .classes import ClassTable
 from .columns import ColumnMap
 from .discovery import CompiledFunction, discover
 from .index import ModuleInfo
 from .levels import DEFAULT_LEVEL, file_level, normalize_level
-from .model import Finding, Group, RawFinding, Related, Severity
+from .model import Finding, Group, Range, RawFinding, Related, Severity
 from .rulecache import Text, function_findings
 from .rules import MODULE_RULES, callsites
 from .rules.base import node_range
@@ -40,18 +42,65 @@ def run_checks(
     active = file_level(module) or normalize_level(level) or DEFAULT_LEVEL
     raw: list[tuple[RawFinding, Optional[CompiledFunction]]] = []
     classes = ClassTable(ws)
-    for fn in compiled_in(ws, module):
-        found = function_findings(fn, fn.level or active, classes, text)
+    # A crash in one rule or one function costs its findings only, and says so (MS001).
+    try:
+        compiled = compiled_in(ws, module)
+    except Exception as error:
+        compiled = []
+        raw.append((crashed("finding the compiled code", error, Range(1, 0, 1, 0)), None))
+    for fn in compiled:
+        try:
+            found = function_findings(fn, fn.level or active, classes, text)
+        except Exception as error:
+            at = Range(fn.node.lineno, fn.node.col_offset, fn.node.lineno, fn.node.col_offset + 3)
+            raw.append((crashed(f"checking `{fn.qualname}`", error, at), None))
+            continue
         raw.extend((finding, fn) for finding in found)
     try:
         callsites.use(ws, classes)  # callees imported from other files, for this check only
-        for module_rule in MODULE_RULES:
-            raw.extend((finding, None) for finding in module_rule(module))
+        module_rules: list[Callable[[ModuleInfo], Iterable[RawFinding]]] = [*MODULE_RULES]
+        module_rules.append(partial(too_deep, ws))
+        for module_rule in module_rules:
+            try:
+                raw.extend((finding, None) for finding in module_rule(module))
+            except Exception as error:
+                name = getattr(module_rule, "__module__", "").rpartition(".")[2] or "a rule"
+                raw.append((crashed(f"the {name} rules", error, Range(1, 0, 1, 0)), None))
     finally:
         callsites.release()  # it holds the module and workspace: not beyond this check
     findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
     kept, _ = suppressed(findings, lines)
     return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))
+
+
+def crashed(what: str, error: BaseException, at: Range) -> RawFinding:
+    """The MS001 finding for a crash of the checker while doing `what`."""
+    detail = str(error).splitlines()[0][:80] if str(error) else ""
+    kind = type(error).__name__ + (f": {detail}" if detail else "")
+    return RawFinding(
+        "MS001",
+        f"The checker crashed while {what} ({kind}); findings for it are missing, the "
+        "others are shown.",
+        at,
+    )
+
+
+def crash_finding(path: str, error: BaseException) -> Finding:
+    """MS001 for a whole file that could not be checked (the check itself crashed)."""
+    raw = crashed("checking this file", error, Range(1, 0, 1, 0))
+    rule = RULES[raw.code]
+    return Finding(
+        raw.code,
+        raw.message.replace(", the others are shown", ""),
+        rule.severity("LAX"),
+        rule.group.value,
+        1,
+        0,
+        1,
+        0,
+        doc=rule.doc,
+        path=path,
+    )
 
 
 def compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:

@@ -22,6 +22,7 @@ from .model import RawFinding
 from .rebase import moved_findings
 from .rules import FUNCTION_RULES, FunctionContext
 from .rules.base import CACHEABLE
+from .sources import split_lines
 
 
 @dataclass(frozen=True)
@@ -49,7 +50,7 @@ class Text:
 
     @classmethod
     def of(cls, source: str) -> Text:
-        lines = source.splitlines()
+        lines = split_lines(source)
         breaks = source.count("\n") + (not source.endswith("\n"))
         return cls(source, lines, len(lines) == breaks)
 

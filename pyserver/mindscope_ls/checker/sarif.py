@@ -23,13 +23,30 @@ LEVELS = {
 
 
 def sarif_log(
-    findings: Sequence[Finding], root: Optional[str] = None, tool_version: str = "0.0.0"
+    findings: Sequence[Finding],
+    root: Optional[str] = None,
+    tool_version: str = "0.0.0",
+    skipped: Sequence[str] = (),
 ) -> dict[str, Any]:
     """A SARIF log with one run: every rule of the catalog, and one result per finding. Paths
-    under `root` (default: the current directory) are relative to `%SRCROOT%`."""
+    under `root` (default: the current directory) are relative to `%SRCROOT%`. What the
+    checker could not check (`skipped` paths, "path: why"; MS001 findings) goes in the
+    invocation's notifications instead, and makes it unsuccessful."""
     base = os.path.abspath(root or os.getcwd())
     codes = sorted(RULES)
     index = {code: i for i, code in enumerate(codes)}
+    unchecked = [f for f in findings if RULES[f.code].about_checker]
+    notifications = [
+        {"level": "error", "message": {"text": f"skipped {line}"}} for line in skipped
+    ] + [
+        {
+            "level": "warning",
+            "message": {"text": f.message},
+            "locations": [_location(f.path, f.range, base)],
+            "descriptor": {"id": f.code},
+        }
+        for f in unchecked
+    ]
     return {
         "$schema": SCHEMA,
         "version": VERSION,
@@ -44,7 +61,15 @@ def sarif_log(
                 },
                 "originalUriBaseIds": {ROOT_ID: {"uri": Path(base).as_uri().rstrip("/") + "/"}},
                 "columnKind": "unicodeCodePoints",
-                "results": [_result(f, index, base) for f in findings],
+                "results": [
+                    _result(f, index, base) for f in findings if not RULES[f.code].about_checker
+                ],
+                "invocations": [
+                    {
+                        "executionSuccessful": not notifications,
+                        "toolExecutionNotifications": notifications,
+                    }
+                ],
             }
         ],
     }

@@ -33,3 +33,7 @@ class ScratchWorkspaces:
                 self._items.popitem(last=False)
         with entry[0]:
             yield entry[1]
+
+    def forget(self, path: str) -> None:
+        with self._lock:
+            self._items.pop(path, None)

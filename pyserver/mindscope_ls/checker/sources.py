@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import os
+import re
+import stat
 import tokenize
-from typing import Optional
+from typing import Optional, Union
 
 MAX_BYTES = 20_000_000
 
@@ -21,13 +24,49 @@ def decode(data: bytes) -> str:
         return data.decode("utf-8", errors="replace")
 
 
-def read_text(path: str) -> Optional[str]:
-    """The decoded text of `path`, or None when it cannot be read or is too large."""
+class Unread(str):
+    """Why a file was not read, in a few words ("permission denied", "not a regular file")."""
+
+
+def read_source(path: str) -> Union[str, Unread]:
+    """The decoded text of `path`, or why it was not read. Only regular files are opened: a
+    FIFO or a device would block the read, or never end."""
     try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            return Unread("not a regular file")
+        if info.st_size > MAX_BYTES:
+            return Unread(
+                f"{info.st_size / 1e6:.1f} MB, larger than the {MAX_BYTES // 1_000_000} MB "
+                "the checker reads"
+            )
         with open(path, "rb") as handle:
             data = handle.read(MAX_BYTES + 1)
-    except OSError:
-        return None
-    if len(data) > MAX_BYTES:
-        return None
+    except OSError as error:
+        return Unread((error.strerror or type(error).__name__).lower())
+    except ValueError as error:  # "embedded null byte"
+        return Unread(str(error))
+    if len(data) > MAX_BYTES:  # it grew since `stat`
+        return Unread(f"larger than the {MAX_BYTES // 1_000_000} MB the checker reads")
     return decode(data).lstrip("\ufeff")
+
+
+def read_text(path: str) -> Optional[str]:
+    """The decoded text of `path`, or None when it cannot be read or is too large."""
+    text = read_source(path)
+    return None if isinstance(text, Unread) else text
+
+
+# Line breaks `str.splitlines` knows that Python's tokenizer and VS Code do not: both split
+# only at "\r\n", "\r" and "\n" (a form feed is whitespace to Python, text to the editor).
+_OTHER_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """`text.splitlines(keepends)`, but splitting only where Python and the editor do, so line
+    numbers agree with `ast`'s and with LSP positions."""
+    if _OTHER_BREAKS.search(text) is None:
+        return text.splitlines(keepends)  # the same lines, at C speed
+    lines: list[str] = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]

@@ -24,7 +24,7 @@ def test_case_findings_match_markers(case: Path) -> None:
 def test_every_rule_has_a_failing_and_a_fixed_example() -> None:
     stems = {p.stem for p in ALL}
     for code in RULES:
-        if code == "MS000":
+        if code in ("MS000", "MS001"):  # about the file or the checker, not MindSpore
             continue
         assert f"{code}_bad" in stems, code
         assert f"{code}_ok" in stems, code

@@ -18,6 +18,7 @@ from typing import Optional
 from .. import names
 from ..classes import ClassInfo, ClassTable
 from ..index import FunctionNode, ModuleInfo
+from ..sources import split_lines
 from ..walk import of_type
 from ..workspace import Workspace
 from .scopes import Binding, Call, Scope, function_scope, module_scope
@@ -79,7 +80,7 @@ class CallSites:
     @cached_property
     def lines(self) -> list[str]:
         """The module's lines, for findings' messages and fixes (most checks report none)."""
-        return self.module.source.splitlines()
+        return split_lines(self.module.source)
 
     def _anything_compiles(self) -> bool:
         """Whether the file defines a `jit` function or builds something that compiles."""

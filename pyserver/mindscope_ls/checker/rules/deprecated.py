@@ -12,6 +12,7 @@ from ..index import ModuleInfo
 from ..memo import NodeMemo
 from ..model import Fix, Range, RawFinding, TextEdit
 from ..rebase import moved_findings
+from ..sources import split_lines
 from ..walk import of_type
 from .base import node_range
 
@@ -48,7 +49,7 @@ REMOVED_QUALNAMES = {
 def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     if module.tree is None or not any(word in module.source for word in TRIGGERS):
         return
-    lines = module.source.splitlines()
+    lines = split_lines(module.source)
     # Findings are kept per top-level statement while it and the module's names are unchanged;
     # with line breaks the parser does not count, the fixes' text moves with the rest: not kept.
     exact = len(lines) == len(module.source.split("\n")) - module.source.endswith("\n")
