@@ -1,5 +1,5 @@
-"""`python -m mindscope_runtime graph|profile|stats TARGET [options]` and
-`python -m mindscope_runtime mindir FILE.mindir`.
+"""`python -m mindscope_runtime graph|profile|stats TARGET [options]`,
+`python -m mindscope_runtime mindir FILE.mindir` and `… summary DIR`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
 {"kind", "message", …}}`). Progress and anything the model prints go to stderr. Documents are
@@ -25,6 +25,7 @@ from mindscope_runtime.inputs import InputSpec, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
 from mindscope_runtime.progress import Progress
 from mindscope_runtime.statsflags import Thresholds
+from mindscope_runtime.summary import command as summary_command
 from mindscope_runtime.targets import TargetSpec, parse_target
 from mindscope_runtime.trainstep import OPTIMIZERS
 
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
     mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    summary_command.add_parser(commands)
     return parser  # fmt: skip
 
 
@@ -121,7 +123,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with _stdout_to_stderr():
             args = build_parser().parse_args(argv)
             state["command"] = args.command
-            status = run(args)
+            status = run(args, status_out)
         code = EXIT_OK if status.get("ok") else EXIT_ERROR
     except RuntimeToolError as exc:
         code = EXIT_USAGE if exc.kind == "usage" else EXIT_ERROR
@@ -138,9 +140,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return code
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
+def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
+    if args.command == "summary":  # `--follow` streams its documents to `out` (stdout)
+        return summary_command.run(args, out or sys.stdout, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     target = parse_target(args.target)
     if not target.file.is_file():
