@@ -43,6 +43,7 @@ class FileState:
     offset: int = 0
     records: int = 0
     size: int = 0
+    bytes_read: int = 0  # every poll reads from `offset`: this stays ≈ size when tailing
 
 
 @dataclass
@@ -84,6 +85,7 @@ class RunTail:
                 found = read_records(file, state.offset, stop=size)
                 issues.extend(found.issues)
                 issues.extend(_decode(found.records, file, into))
+                state.bytes_read += size - state.offset
                 state.offset = found.end
                 state.records += len(found.records)
                 count += len(found.records)
