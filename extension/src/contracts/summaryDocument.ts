@@ -88,11 +88,7 @@ export interface SummaryRun {
 }
 
 export type SummaryIssueKind =
-  | 'corrupt-length'
-  | 'corrupt-payload'
-  | 'bad-event'
-  | 'truncated-tail'
-  | 'file-shrank';
+  'corrupt-length' | 'corrupt-payload' | 'bad-event' | 'truncated-tail' | 'file-shrank';
 
 export interface SummaryIssue {
   file: string;

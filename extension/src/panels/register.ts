@@ -14,6 +14,8 @@ import { MINDIR_EDITOR, MindirEditorProvider } from './mindirEditor';
 import { openSource } from './openSource';
 import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
 import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
+import { SUMMARY_VIEW_TYPE, SummaryPanel } from './summaryPanel';
+import { openSummary } from '../summary/commands';
 
 export const RENDERER_ID = 'mindscope.renderer';
 
@@ -73,6 +75,11 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
       PROFILE_VIEW_TYPE,
       revive((p, u, s) => ProfilePanel.revive(p, u, s)),
     ),
+    vscode.window.registerWebviewPanelSerializer(SUMMARY_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: PanelState) =>
+        SummaryPanel.revive(panel, context, state),
+    }),
+    command('mindscope.openSummary', (arg) => openSummary(context, arg)),
     vscode.window.registerCustomEditorProvider(
       MINDIR_EDITOR,
       new MindirEditorProvider(extensionUri, runs),
