@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
-from mindscope_runtime.summary.crc import masked_crc32c
+from mindscope_runtime.summary.crc import MASK_DELTA, crc32c, masked_crc32c
 
 HEADER = 12  # u64 length + u32 masked CRC of the length
 FOOTER = 4
@@ -86,10 +86,14 @@ def _scan(buffer: bytes, base: int, name: str, result: FileRecords, *, eof: bool
     pos = result.end - base
     size = len(buffer)
     records = result.records
-    unpack_header, unpack_crc = _LENGTH.unpack_from, _CRC.unpack_from
+    unpack_header, unpack_crc, crc = _LENGTH.unpack_from, _CRC.unpack_from, crc32c
     while size - pos >= HEADER:
         length, length_crc = unpack_header(buffer, pos)
-        if length >= MAX_RECORD or masked_crc32c(buffer[pos : pos + 8]) != length_crc:
+        c = crc(buffer[pos : pos + 8])  # the mask inlined: this loop runs once per record
+        if (
+            length >= MAX_RECORD
+            or (((c >> 15) | (c << 17)) + MASK_DELTA) & 0xFFFFFFFF != length_crc
+        ):
             found = _resync(buffer, pos + 1)
             skipped_to = base + (found if found is not None else max(pos + 1, size - HEADER + 1))
             result.issues.append(
@@ -111,7 +115,10 @@ def _scan(buffer: bytes, base: int, name: str, result: FileRecords, *, eof: bool
         if after > size:
             break
         payload = buffer[body : body + length]
-        if masked_crc32c(payload) != unpack_crc(buffer, body + length)[0]:
+        c = crc(payload)
+        if (((c >> 15) | (c << 17)) + MASK_DELTA) & 0xFFFFFFFF != unpack_crc(buffer, body + length)[
+            0
+        ]:
             result.issues.append(
                 Issue(
                     name,
