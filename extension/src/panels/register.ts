@@ -16,6 +16,7 @@ import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
 import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
 import { SUMMARY_VIEW_TYPE, SummaryPanel } from './summaryPanel';
 import { openSummary } from '../summary/commands';
+import { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
 
 export const RENDERER_ID = 'mindscope.renderer';
 
@@ -51,7 +52,8 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     runs,
   };
   const codeLens = new CellCodeLensProvider();
-  const sidebar = new SidebarProvider(extensionUri, runs);
+  const training = new WorkspaceTrainingRuns(context.extensionPath);
+  const sidebar = new SidebarProvider(extensionUri, runs, training);
   const debug = new PyNativeDebugProvider(context.extensionPath);
   const revive = (
     reviver: typeof GraphPanel.revive,
@@ -64,6 +66,7 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     runs,
     codeLens,
     rendererMessaging(),
+    training,
     sidebar,
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW, sidebar),
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, codeLens),
