@@ -111,3 +111,16 @@ export interface SummaryDocument {
   runs: SummaryRun[];
   issues: SummaryIssue[];
 }
+
+export const SUMMARY_MIME = 'application/vnd.mindscope.summary+json';
+
+export function isSummaryDocument(value: unknown): value is SummaryDocument {
+  const v = value as Partial<SummaryDocument> | null;
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    v.kind === 'mindscope.summary' &&
+    v.version === 1 &&
+    Array.isArray(v.runs)
+  );
+}
