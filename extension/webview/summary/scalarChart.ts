@@ -3,7 +3,17 @@
 // drawing only; the read-out and the exports use every point.
 import { h } from '../common/dom';
 import { chartSvg, type SvgLine } from './svgExport';
-import { downsample, extent, nearest, smooth, ticks, toArray, xValues, type XAxis } from './series';
+import {
+  downsample,
+  extent,
+  nearest,
+  padRange,
+  smooth,
+  ticks,
+  toArray,
+  xValues,
+  type XAxis,
+} from './series';
 import type { ScalarSeries } from '../../src/contracts/summaryDocument';
 
 export interface ChartSeries {
@@ -143,9 +153,12 @@ export class ScalarChart {
       }
       return chosen;
     });
-    const y: [number, number] = lo <= hi ? [lo, hi] : this.options.log ? [0.1, 1] : [0, 1];
-    if (y[0] === y[1])
-      [y[0], y[1]] = this.options.log ? [y[0] / 2, y[1] * 2] : [y[0] - 1, y[1] + 1];
+    const y =
+      lo <= hi
+        ? padRange(lo, hi, this.options.log)
+        : this.options.log
+          ? ([0.1, 1] as [number, number])
+          : ([0, 1] as [number, number]);
     return { x, y, width, picks };
   }
 

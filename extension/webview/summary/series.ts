@@ -119,15 +119,24 @@ export function nearest(xs: ArrayLike<number>, x: number): number {
 
 /** About `count` round tick values covering [lo, hi]. */
 export function ticks(lo: number, hi: number, count = 5): number[] {
-  if (!(hi > lo)) return [lo];
+  if (!(hi > lo) || !Number.isFinite(hi - lo)) return [lo];
   const raw = (hi - lo) / count;
   const power = 10 ** Math.floor(Math.log10(raw));
   const step = [1, 2, 5, 10].map((m) => m * power).find((s) => s >= raw) ?? raw;
   const out: number[] = [];
-  for (let t = Math.ceil(lo / step) * step; t <= hi + step * 1e-9; t += step) {
-    out.push(Number(t.toPrecision(12)));
+  // At most count * 3 ticks: a step below the values' precision would never advance `t`.
+  for (let k = Math.ceil(lo / step); k * step <= hi + step * 1e-9 && out.length < count * 3; k++) {
+    out.push(Number((k * step).toPrecision(12)));
   }
   return out;
+}
+
+/** A y range worth drawing: a flat or float-noise-thin range is widened around its value. */
+export function padRange(lo: number, hi: number, log: boolean): [number, number] {
+  if (hi - lo > Math.max(Math.abs(lo), Math.abs(hi)) * 1e-9) return [lo, hi];
+  if (log) return [lo / 2, hi * 2];
+  const pad = Math.abs(lo) * 0.1 || 1;
+  return [lo - pad, hi + pad];
 }
 
 /** [min, max] of the finite values (log scale: of the positive ones) at `indices` (default
