@@ -9,6 +9,7 @@ import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
 import { panelTests } from './panels.test';
 import { sidePanelTests } from './sidePanel.test';
+import { summaryTests } from './summary.test';
 import { trustedTests, untrustedTests } from './trust.test';
 
 export async function run(): Promise<void> {
@@ -22,6 +23,7 @@ export async function run(): Promise<void> {
     ...diagnosticsTests,
     ...panelTests,
     ...sidePanelTests,
+    ...summaryTests,
     ...modeStatusTests,
     ...notebookTests,
     ...trustedTests,
