@@ -1,5 +1,5 @@
 """`python -m mindscope_runtime graph|profile|stats TARGET [options]`,
-`python -m mindscope_runtime mindir FILE.mindir` and
+`python -m mindscope_runtime mindir FILE.mindir`, `… summary DIR` and
 `python -m mindscope_runtime profile-dist SCRIPT.py [--workers N] [-- script args]`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
@@ -26,6 +26,7 @@ from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
 from mindscope_runtime.outputs import check_output
 from mindscope_runtime.progress import Progress
 from mindscope_runtime.statsflags import Thresholds
+from mindscope_runtime.summary import command as summary_command
 from mindscope_runtime.targets import TargetSpec, parse_target
 from mindscope_runtime.trainstep import OPTIMIZERS
 
@@ -67,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("-o", "--output", default="mindscope-graph.json")
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     dist_command.add_parser(commands)
+    summary_command.add_parser(commands)
     return parser  # fmt: skip
 
 
@@ -123,7 +125,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         with _stdout_to_stderr():
             args = dist_command.parse_args(build_parser(), argv)
             state["command"] = args.command
-            status = _run_catching_exit(args)
+            status = _run_catching_exit(args, status_out)
         code = EXIT_OK if status.get("ok") else EXIT_ERROR
     except RuntimeToolError as exc:
         code = EXIT_USAGE if exc.kind == "usage" else EXIT_ERROR
@@ -140,22 +142,25 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     return code
 
 
-def _run_catching_exit(args: argparse.Namespace) -> dict[str, Any]:
+def _run_catching_exit(args: argparse.Namespace, out: Any) -> dict[str, Any]:
     """`sys.exit()` from the user's code (not at import: see targets.py) still gets a status."""
     try:
-        return run(args)
+        return run(args, out)
     except SystemExit as exc:
         raise RuntimeToolError(
             "run-failed", f"the model called sys.exit({exc.code!r}); no document written"
         ) from exc
 
 
-def run(args: argparse.Namespace) -> dict[str, Any]:
-    args.output = check_output(args.output)  # before the model runs (also for `mindir`)
+def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
+    if args.output is not None:  # before the model runs (`summary` may write to its default)
+        args.output = check_output(args.output)
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
     if args.command == "profile-dist":
         return dist_command.profile_dist(args, Progress(quiet=args.quiet))
+    if args.command == "summary":  # `--follow` streams its documents to `out` (stdout)
+        return summary_command.run(args, out or sys.stdout, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     check_input_sizes(specs)
     target = parse_target(args.target)

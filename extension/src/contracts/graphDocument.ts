@@ -116,7 +116,7 @@ export interface GraphMeta {
   mindsporeVersion: string;
   mode: 'GRAPH_MODE' | 'PYNATIVE_MODE';
   syntaxLevel: string;
-  capture: 'ir-dump' | 'pynative-hooks' | 'mindir';
+  capture: 'ir-dump' | 'pynative-hooks' | 'mindir' | 'summary';
   target: string;
   rootCell?: string;
   device: string;

@@ -1,6 +1,7 @@
 // The HTML shell of every MindScope webview: a strict CSP whose only script is ours, by nonce.
 // Pure (no vscode import), unit-tested.
 import { randomBytes } from 'node:crypto';
+import { escapeHtml } from './escape';
 
 export interface ShellOptions {
   title: string;
@@ -17,14 +18,7 @@ export function makeNonce(): string {
     .replace(/[^A-Za-z0-9]/g, '');
 }
 
-export function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
+export { escapeHtml };
 
 export function contentSecurityPolicy(cspSource: string, nonce: string): string {
   return [

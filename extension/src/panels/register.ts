@@ -15,6 +15,9 @@ import { MINDIR_EDITOR, MindirEditorProvider } from './mindirEditor';
 import { openSource } from './openSource';
 import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
 import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
+import { SUMMARY_VIEW_TYPE, SummaryPanel } from './summaryPanel';
+import { openSummary } from '../summary/commands';
+import { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
 
 export const RENDERER_ID = 'mindscope.renderer';
 
@@ -50,7 +53,8 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     runs,
   };
   const codeLens = new CellCodeLensProvider();
-  const sidebar = new SidebarProvider(extensionUri, runs);
+  const training = new WorkspaceTrainingRuns(context.extensionPath);
+  const sidebar = new SidebarProvider(extensionUri, runs, training);
   const debug = new PyNativeDebugProvider(context.extensionPath);
   const revive = (
     reviver: typeof GraphPanel.revive,
@@ -63,6 +67,7 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     runs,
     codeLens,
     rendererMessaging(),
+    training,
     sidebar,
     vscode.window.registerWebviewViewProvider(SIDEBAR_VIEW, sidebar),
     vscode.languages.registerCodeLensProvider({ language: 'python', scheme: 'file' }, codeLens),
@@ -74,6 +79,11 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
       PROFILE_VIEW_TYPE,
       revive((p, u, s) => ProfilePanel.revive(p, u, s)),
     ),
+    vscode.window.registerWebviewPanelSerializer(SUMMARY_VIEW_TYPE, {
+      deserializeWebviewPanel: (panel, state: PanelState) =>
+        SummaryPanel.revive(panel, context, state),
+    }),
+    command('mindscope.openSummary', (arg) => openSummary(context, arg)),
     vscode.window.registerCustomEditorProvider(
       MINDIR_EDITOR,
       new MindirEditorProvider(extensionUri, runs),

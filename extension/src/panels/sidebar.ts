@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { cellAt, findCellClasses } from '../codelens/cellClasses';
 import type { CellUnderCursor, FromSidebar, ToSidebar } from '../contracts/sidebar';
 import type { RunStore } from '../runtime/runs';
+import type { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
 import { readProfileDocument } from './documents';
 import { makeNonce, webviewHtml } from './html';
 import { summarizeProfile } from './profileSummary';
@@ -19,9 +20,11 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly runs: RunStore,
+    private readonly training?: WorkspaceTrainingRuns,
   ) {
     this.disposables.push(
       runs.onDidChange(() => void this.update()),
+      ...(training ? [training.onDidChange(() => void this.update())] : []),
       vscode.window.onDidChangeTextEditorSelection(() => this.cursorMoved()),
       vscode.window.onDidChangeActiveTextEditor(() => this.cursorMoved()),
     );
@@ -43,6 +46,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
     this.disposables.push(view.webview.onDidReceiveMessage((m: FromSidebar) => this.receive(m)));
     view.onDidChangeVisibility(() => void this.update());
     this.cursorMoved();
+    void this.training?.refresh();
   }
 
   private cursorMoved(): void {
@@ -74,6 +78,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
       cell: this.cell,
       profile,
       trusted: vscode.workspace.isTrusted,
+      training: this.training?.current,
     };
     void this.view.webview.postMessage(message);
   }
@@ -88,6 +93,12 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
           m.kind === 'profile' ? 'mindscope.openProfileDocument' : 'mindscope.openGraphDocument',
           m.file,
         );
+        break;
+      case 'openTraining':
+        void vscode.commands.executeCommand('mindscope.openSummary', {
+          root: m.root,
+          runs: m.runs,
+        });
         break;
       case 'cellAction':
         if (this.cell) {

@@ -3,13 +3,16 @@
 import { GRAPH_MIME, isGraphDocument } from '../../src/contracts/graphDocument';
 import type { SourceTarget } from '../../src/contracts/messages';
 import { isProfileDocument, PROFILE_MIME } from '../../src/contracts/profileDocument';
+import { isSummaryDocument, SUMMARY_MIME } from '../../src/contracts/summaryDocument';
 import baseCss from '../styles/base.css';
 import graphCss from '../styles/graph.css';
 import profileCss from '../styles/profile.css';
+import summaryCss from '../styles/summary.css';
 import { h } from '../common/dom';
 import { GraphView } from '../graph/app';
 import { ProfileView } from '../profile/app';
 import { displayText } from '../common/bidi';
+import { SummaryView } from '../summary/app';
 
 /** The slice of VS Code's renderer API (vscode-notebook-renderer) used here. */
 interface OutputItem {
@@ -34,7 +37,7 @@ function addStyles(): void {
   if (styled) return;
   styled = true;
   const style = document.createElement('style');
-  style.textContent = [baseCss, graphCss, profileCss].join('\n');
+  style.textContent = [baseCss, graphCss, profileCss, summaryCss].join('\n');
   document.head.appendChild(style);
 }
 
@@ -56,6 +59,8 @@ export function activate(context: RendererContext): {
         void new GraphView(root, data, { openSource }).render();
       } else if (item.mime === PROFILE_MIME && isProfileDocument(data)) {
         new ProfileView(root, data, {});
+      } else if (item.mime === SUMMARY_MIME && isSummaryDocument(data)) {
+        new SummaryView(root, data, {});
       } else {
         root.textContent = displayText(
           `MindScope cannot show this ${item.mime} output (not a version 1 document).`,

@@ -5,6 +5,7 @@ import '../styles/sidebar.css';
 import { clear, h } from '../common/dom';
 import { cellPath, formatMs, formatPercent } from '../common/format';
 import { vscodeApi } from '../common/vscodeApi';
+import { trainingSection } from './training';
 
 const api = vscodeApi<FromSidebar>();
 const root = document.getElementById('root') ?? document.body;
@@ -93,6 +94,7 @@ window.addEventListener('message', (event: MessageEvent<ToSidebar>) => {
   root.append(
     cellSection(m),
     profileSection(m) ?? h('span', {}),
+    trainingSection(m.training, (message) => api.postMessage(message)) ?? h('span', {}),
     h(
       'section',
       {},

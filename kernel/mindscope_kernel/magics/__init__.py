@@ -10,6 +10,7 @@ def register(shell: Any, kernel: Any) -> None:
     from mindscope_kernel.magics.check import CheckMagics
     from mindscope_kernel.magics.mode import ModeMagics
     from mindscope_kernel.magics.parity import ParityMagics
+    from mindscope_kernel.magics.summary import SummaryMagics
 
-    for magics in (ModeMagics, CheckMagics, CaptureMagics, ParityMagics):
+    for magics in (ModeMagics, CheckMagics, CaptureMagics, ParityMagics, SummaryMagics):
         shell.register_magics(magics(shell, kernel))

@@ -12,6 +12,7 @@ import { notebookRunTests, notebookUntrustedTests } from './notebookRun.test';
 import { panelTests } from './panels.test';
 import { distributedTests } from './distributed.test';
 import { sidePanelTests } from './sidePanel.test';
+import { summaryTests } from './summary.test';
 import { trustedTests, untrustedTests } from './trust.test';
 
 export async function run(): Promise<void> {
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
     ...panelTests,
     ...distributedTests,
     ...sidePanelTests,
+    ...summaryTests,
     ...modeStatusTests,
     ...notebookTests,
     ...notebookRunTests,

@@ -143,3 +143,21 @@ def test_notebook_runs_in_a_real_kernel() -> None:
     assert diff is not None and float(diff.group(1)) < 1e-3, printed
     loss = re.search(r"^loss (\S+)", printed, flags=re.MULTILINE)
     assert loss is not None and math.isfinite(float(loss.group(1))), printed
+
+
+def test_train_script_records_a_summary_the_reader_decodes(tmp_path: Path) -> None:
+    from mindscope_runtime.summary.reader import SummaryReader
+
+    args = [str(TRAIN_SCRIPT), "--steps", "2", "--batch-size", "4", "--summary-dir",
+            str(tmp_path / "run"), "--summary-every", "2"]  # fmt: skip
+    proc = run_python(args, cwd=ROOT, timeout=240)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    printed = [float(v) for v in re.findall(r"^step \d+/2 loss (\S+)", proc.stdout, re.MULTILINE)]
+    runs, issues, _ = SummaryReader(tmp_path).poll(final=True)
+    assert issues == []
+    ((_, data),) = runs
+    assert data.scalars["loss"].values == pytest.approx(printed, abs=1e-4)  # printed with 4 digits
+    assert data.scalars["learning_rate"].values == pytest.approx([0.05, 0.05])
+    (weights,) = data.histograms.values()
+    assert [h["step"] for h in weights] == [1, 2]
+    assert data.images["input"][0]["width"] == 32

@@ -1,0 +1,36 @@
+// The `summary --follow` stream: newline-delimited JSON documents, then a status line. Pure.
+import type { SummaryDocument } from '../contracts/summaryDocument';
+import type { RuntimeStatus } from '../runtime/cli';
+
+export type FollowItem =
+  { kind: 'document'; doc: SummaryDocument } | { kind: 'status'; status: RuntimeStatus };
+
+/** Splits chunks into complete lines, keeping a partial last line for the next chunk. */
+export class LineBuffer {
+  private partial = '';
+
+  push(chunk: string): string[] {
+    const lines = (this.partial + chunk).split('\n');
+    this.partial = lines.pop() ?? '';
+    return lines.filter((l) => l.trim());
+  }
+}
+
+export function parseFollowLine(line: string): FollowItem | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null) return undefined;
+  const record = value as { kind?: unknown; ok?: unknown };
+  if (record.kind === 'mindscope.summary')
+    return { kind: 'document', doc: value as SummaryDocument };
+  if (typeof record.ok === 'boolean') return { kind: 'status', status: value as RuntimeStatus };
+  return undefined;
+}
+
+export function followArgs(root: string, interval = 0.2): string[] {
+  return ['summary', root, '--follow', '--interval', String(interval), '--quiet'];
+}

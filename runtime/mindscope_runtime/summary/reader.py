@@ -1,0 +1,42 @@
+"""Read every run under a root: once (`read`), or again and again, only new bytes (`poll`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mindscope_runtime.summary.events import RunData
+from mindscope_runtime.summary.framing import Issue
+from mindscope_runtime.summary.runs import RunTail, find_runs, is_summary_file
+
+
+@dataclass
+class SummaryReader:
+    root: Path
+    tags: tuple[str, ...] = ()
+    tails: dict[Path, RunTail] = field(default_factory=dict)
+
+    def _discover(self) -> list[RunTail]:
+        if self.root.is_file() and is_summary_file(self.root.name):
+            runs = [self.root.parent]
+        else:
+            runs = find_runs(self.root)
+        for run in runs:
+            self.tails.setdefault(run, RunTail(run))
+        return [self.tails[run] for run in sorted(self.tails)]
+
+    def poll(
+        self, *, final: bool = False
+    ) -> tuple[list[tuple[RunTail, RunData]], list[Issue], int]:
+        """New records of every run since the last poll, each run's in a fresh RunData
+        (runs with nothing new are left out unless first seen): (runs, issues, records)."""
+        out, issues, total = [], [], 0
+        for tail in self._discover():
+            first = not tail.files
+            data = RunData(tags=self.tags)
+            count, found = tail.poll(data, final=final)
+            issues.extend(found)
+            total += count
+            if count or first:
+                out.append((tail, data))
+        return out, issues, total

@@ -1,0 +1,86 @@
+// The training dashboard in the real workbench: a summary real MindSpore 2.10 wrote, a point
+// arriving while a writer appends, hostile tag names, and the recorded graph.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { E2E_ENV } from '../protocol';
+import { E2ETest, env } from './harness';
+import { restoreLayout, waitForElements, webview } from './webview';
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? (c >>> 1) ^ 0x82f63b78 : c >>> 1;
+  return c >>> 0;
+});
+
+function maskedCrc(data: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of data) c = (CRC_TABLE[(c ^ b) & 0xff] ?? 0) ^ (c >>> 8);
+  c = (c ^ 0xffffffff) >>> 0;
+  return (((c >>> 15) | (c << 17)) + 0xa282ead8) >>> 0;
+}
+
+function field(tag: number, body: Buffer): Buffer {
+  return Buffer.concat([Buffer.from([tag, body.length]), body]);
+}
+
+/** A framed Event{wall_time, step, summary{value{tag, scalar_value}}} (bodies < 128 bytes). */
+function scalarRecord(step: number, tag: string, value: number): Buffer {
+  const scalar = Buffer.alloc(5);
+  scalar[0] = 0x1d;
+  scalar.writeFloatLE(value, 1);
+  const summary = field(0x0a, Buffer.concat([field(0x0a, Buffer.from(tag)), scalar]));
+  const wall = Buffer.alloc(9);
+  wall[0] = 0x09;
+  wall.writeDoubleLE(1.7e9 + step, 1);
+  const payload = Buffer.concat([wall, Buffer.from([0x10, step]), field(0x2a, summary)]);
+  const length = Buffer.alloc(8);
+  length.writeBigUInt64LE(BigInt(payload.length));
+  const crc = (b: Buffer): Buffer => {
+    const out = Buffer.alloc(4);
+    out.writeUInt32LE(maskedCrc(b));
+    return out;
+  };
+  return Buffer.concat([length, crc(length), payload, crc(payload)]);
+}
+
+export const summaryTests: E2ETest[] = [
+  {
+    name: 'the training dashboard: real summary, live point, escaped tags, recorded graph',
+    run: async () => {
+      await restoreLayout();
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ms-summaries-'));
+      const fixture = path.join(env(E2E_ENV.repo), 'tests/python/summary/fixtures/record_run');
+      fs.cpSync(fixture, path.join(root, 'exp1'), { recursive: true });
+      const evil = `<img src=x onerror="document.body.appendChild(document.createElement('pwned-marker'))">`;
+      fs.mkdirSync(path.join(root, 'live'));
+      const live = path.join(root, 'live', 'events.out.events.summary.1.0.host_MS');
+      fs.writeFileSync(live, Buffer.concat([scalarRecord(1, 'loss', 2), scalarRecord(1, evil, 1)]));
+      await vscode.commands.executeCommand('mindscope.openSummary', root);
+      const title = `Training: ${path.basename(root)}`;
+      // The file MindSpore wrote holds 5 losses (steps 1 and 2 share an event).
+      await waitForElements(
+        title,
+        '.chart[data-tag="loss"] li.series[data-run="exp1"][data-points="5"]',
+      );
+      await waitForElements(
+        title,
+        '.chart[data-tag="loss"] li.series[data-run="live"][data-points="1"]',
+      );
+      fs.appendFileSync(live, scalarRecord(2, 'loss', 1.5));
+      await waitForElements(
+        title,
+        '.chart[data-tag="loss"] li.series[data-run="live"][data-points="2"]',
+        1,
+        20_000,
+      );
+      const heads = await webview(title, '.chart h4', { kind: 'texts' });
+      assert.ok(heads.values?.includes(evil), JSON.stringify(heads.values));
+      assert.equal((await webview(title, 'img, pwned-marker')).count, 0, 'no element from a tag');
+      await webview(title, 'button.open-graph[data-run="exp1"]', { kind: 'click' });
+      await waitForElements('Graph: exp1', 'g.node', 1, 120_000);
+    },
+  },
+];
