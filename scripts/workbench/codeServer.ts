@@ -39,6 +39,19 @@ export function writeUserSettings(dirs: CodeServerDirs, settings: Record<string,
   fs.writeFileSync(file, JSON.stringify(settings, null, 2));
 }
 
+/** Settings of `machine` / `machine-overridable` scope (`mindscope.python`): code-server's
+ * workbench is a remote window, which applies them from the Machine settings only. From User
+ * settings they count until the remote configuration loads (seen when a debug session starts),
+ * and then read as unset. */
+export function writeMachineSettings(
+  dirs: CodeServerDirs,
+  settings: Record<string, unknown>,
+): void {
+  const dir = path.join(dirs.userData, 'Machine');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'settings.json'), JSON.stringify(settings, null, 2));
+}
+
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();

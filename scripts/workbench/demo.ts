@@ -12,6 +12,7 @@ import {
   portIsFree,
   startCodeServer,
   waitHealthy,
+  writeMachineSettings,
   writeUserSettings,
 } from './codeServer';
 
@@ -76,6 +77,7 @@ async function serve(port: number): Promise<string> {
     return base;
   }
   if (reuse) stop(); // a new build of the extension needs a fresh extension host
+  writeMachineSettings(dirs, { 'mindscope.python': path.join(REPO, '.venv', 'bin', 'python') });
   writeUserSettings(dirs, {
     'mindscope.python': path.join(REPO, '.venv', 'bin', 'python'),
     'workbench.startupEditor': 'none',

@@ -11,6 +11,7 @@ import {
   makeDirs,
   startCodeServer,
   waitHealthy,
+  writeMachineSettings,
   writeUserSettings,
 } from '../../../scripts/workbench/codeServer';
 import { LAUNCHES, SHADOWS, UNTRUSTED_TESTS, type Launch } from '../launches';
@@ -41,6 +42,7 @@ function wanted(launch: Launch): boolean {
 
 async function runLaunch(launch: Launch, results: string, python: string): Promise<SuiteResult> {
   const dirs = makeDirs(fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-e2e-')));
+  writeMachineSettings(dirs, { 'mindscope.python': python });
   writeUserSettings(dirs, {
     'mindscope.python': python,
     'workbench.startupEditor': 'none',
