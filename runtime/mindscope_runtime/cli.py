@@ -1,4 +1,4 @@
-"""`python -m mindscope_runtime graph|profile|stats TARGET [options]` and
+"""`python -m mindscope_runtime graph|profile|stats|export TARGET [options]` and
 `python -m mindscope_runtime mindir FILE.mindir`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
@@ -21,6 +21,7 @@ from typing import Any, NoReturn, Optional
 
 from mindscope_runtime import commands, interrupts
 from mindscope_runtime.errors import RuntimeToolError, one_line
+from mindscope_runtime.export import command as export_command
 from mindscope_runtime.inputs import InputSpec, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
 from mindscope_runtime.progress import Progress
@@ -65,6 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("file", type=Path, help="a MINDIR file written by mindspore.export")
     mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    export_command.add_parser(commands, _common)
     return parser  # fmt: skip
 
 
@@ -150,7 +152,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     if not specs and not args.inputs_from:
         raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
     progress = Progress(quiet=args.quiet)
-    command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats}
+    command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats,
+               "export": export_command.export}  # fmt: skip
     with tempfile.TemporaryDirectory(prefix="mindscope-ir-session-") as session:
         if _reads_ir(args):
             enable_ir_dump(session)  # before MindSpore or the user's module compiles anything
