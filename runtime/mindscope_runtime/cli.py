@@ -1,5 +1,5 @@
 """`python -m mindscope_runtime graph|profile|stats|export TARGET [options]` and
-`python -m mindscope_runtime mindir FILE.mindir`.
+`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
 {"kind", "message", …}}`). Progress and anything the model prints go to stderr. Documents are
@@ -67,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     export_command.add_parser(commands, _common)
+    export_command.add_onnx_parser(commands)
     return parser  # fmt: skip
 
 
@@ -143,6 +144,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def run(args: argparse.Namespace) -> dict[str, Any]:
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
+    if args.command == "onnx":
+        return export_command.onnx(args, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     target = parse_target(args.target)
     if not target.file.is_file():

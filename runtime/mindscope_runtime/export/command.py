@@ -63,3 +63,24 @@ def summary(document: JsonDict) -> JsonDict:
             for r in rows
         },
     }
+
+
+def add_onnx_parser(commands: Any) -> None:
+    onnx = commands.add_parser("onnx", help="read an .onnx file into a graph document")
+    onnx.add_argument("file", type=Path, help="an ONNX model (e.g. from mindspore.export)")
+    onnx.add_argument("-o", "--output", type=Path, default=Path("mindscope-graph.json"))
+    onnx.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+
+def onnx(args: argparse.Namespace, progress: Progress) -> JsonDict:
+    """`onnx FILE`: runs none of the user's code and needs no MindSpore (only `onnx`)."""
+    from mindscope_runtime.export.onnxdoc import read_onnx_document
+
+    if not args.file.is_file():
+        raise RuntimeToolError("file-not-found", f"no such file: {args.file}")
+    with progress.phase(f"reading {args.file.name}"):
+        document = read_onnx_document(args.file)
+    output = write_json_atomic(args.output, document)
+    counts = document["meta"]["counts"]
+    return {"ok": True, "command": "onnx", "output": str(output),
+            "summary": {**counts, "capture": "onnx"}}  # fmt: skip
