@@ -111,7 +111,7 @@ def _param(module: IRModule, name: str, abstract: JsonDict, is_weight: bool) -> 
 
 
 def _scope(node: Any, weights: dict[str, Any], made_in: dict[str, str]) -> str:
-    owners = [w.rpartition(".")[0] for w in node.input if w in weights and "." in w]
+    owners: list[str] = [str(w).rpartition(".")[0] for w in node.input if w in weights and "." in w]
     if owners:
         return owners[0]
     parents = [made_in[i].rpartition(".")[0] for i in node.input if i in made_in]
