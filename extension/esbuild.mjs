@@ -43,6 +43,7 @@ const builds = [
       'webview/graph': 'extension/webview/graph/main.ts',
       'webview/profile': 'extension/webview/profile/main.ts',
       'webview/sidebar': 'extension/webview/sidebar/main.ts',
+      'webview/export': 'extension/webview/export/main.ts',
     },
     outdir: 'dist',
     platform: 'browser',

@@ -1,4 +1,4 @@
-// "Show graph · Profile · Debug in PyNative" above each nn.Cell subclass.
+// "Show graph · Profile · Debug in PyNative · Export…" above each nn.Cell subclass.
 import * as vscode from 'vscode';
 import { findCellClasses } from './cellClasses';
 
@@ -35,6 +35,7 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
           target,
           'Run one forward call under the debugger, PyNative forced',
         ),
+        lens(range, 'Export…', 'mindscope.export', target, 'Export to MINDIR/ONNX and verify'),
       );
     }
     return lenses;

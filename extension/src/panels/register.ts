@@ -2,6 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as cell from '../codelens/commands';
+import { exportCell, setExportOptions } from '../codelens/exportCommand';
+import { ExportOptionsChooser } from '../codelens/exportOptions';
 import { InputChooser } from '../codelens/inputs';
 import { CellCodeLensProvider } from '../codelens/provider';
 import type { PanelState } from '../contracts/messages';
@@ -10,7 +12,8 @@ import { PyNativeDebugProvider } from '../debug/provider';
 import { RunStore } from '../runtime/runs';
 import { readGraphDocument, readProfileDocument } from './documents';
 import { GRAPH_VIEW_TYPE, GraphPanel } from './graphPanel';
-import { MINDIR_EDITOR, MindirEditorProvider } from './mindirEditor';
+import { EXPORT_VIEW_TYPE, ExportPanel } from './exportPanel';
+import { MINDIR_EDITOR, MindirEditorProvider, ONNX_EDITOR, ONNX_READER } from './mindirEditor';
 import { openSource } from './openSource';
 import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
 import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
@@ -43,10 +46,11 @@ async function pickFile(arg: unknown, label: string): Promise<string | undefined
 export function registerPanels(context: vscode.ExtensionContext): RunStore {
   const extensionUri = context.extensionUri;
   const runs = new RunStore(context);
-  const deps: cell.CellCommandDeps = {
+  const deps = {
     extensionUri,
     inputs: new InputChooser(context.workspaceState),
     runs,
+    exportOptions: new ExportOptionsChooser(context.workspaceState),
   };
   const codeLens = new CellCodeLensProvider();
   const sidebar = new SidebarProvider(extensionUri, runs);
@@ -78,12 +82,23 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
       new MindirEditorProvider(extensionUri, runs),
       { supportsMultipleEditorsPerDocument: true },
     ),
+    vscode.window.registerCustomEditorProvider(
+      ONNX_EDITOR,
+      new MindirEditorProvider(extensionUri, runs, ONNX_READER),
+      { supportsMultipleEditorsPerDocument: true },
+    ),
+    vscode.window.registerWebviewPanelSerializer(
+      EXPORT_VIEW_TYPE,
+      revive((p, u, s) => ExportPanel.revive(p, u, s)),
+    ),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, debug),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, debug),
     command('mindscope.showGraph', (arg) => cell.showGraph(deps, arg)),
     command('mindscope.profile', (arg) => cell.profile(deps, arg)),
     command('mindscope.debugPyNative', (arg) => cell.debugPyNative(deps, arg)),
     command('mindscope.setInputShapes', (arg) => cell.setInputs(deps, arg)),
+    command('mindscope.export', (arg) => exportCell(deps, arg)),
+    command('mindscope.setExportOptions', (arg) => setExportOptions(deps, arg)),
     command('mindscope.openGraphDocument', async (arg) => {
       const file = await pickFile(arg, 'Show graph');
       if (!file) return;

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { makeNonce, webviewHtml } from './html';
 
-export type ViewBundle = 'graph' | 'profile';
+export type ViewBundle = 'graph' | 'profile' | 'export';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {

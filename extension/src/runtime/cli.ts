@@ -7,7 +7,8 @@ export type InputSource =
   | { kind: 'function'; file: string; name: string };
 
 export interface TargetRun {
-  command: TargetCommand;
+  /** `export` writes a folder (`output`), not a document in the run store. */
+  command: TargetCommand | 'export';
   file: string;
   name: string;
   inputs: InputSource;
@@ -45,6 +46,10 @@ export function targetArgs(run: TargetRun): string[] {
 
 export function mindirArgs(file: string, output: string): string[] {
   return ['-m', 'mindscope_runtime', 'mindir', file, '-o', output];
+}
+
+export function onnxArgs(file: string, output: string): string[] {
+  return ['-m', 'mindscope_runtime', 'onnx', file, '-o', output];
 }
 
 /** The status is the last stdout line that is a JSON object with an `ok` field. */

@@ -16,7 +16,12 @@ import {
   workbench,
 } from './webview';
 
-const RUNS_CODE = ['Show Graph of Cell', 'Profile Cell', 'Debug in PyNative'];
+const RUNS_CODE = [
+  'Show Graph of Cell',
+  'Profile Cell',
+  'Debug in PyNative',
+  'Export, Verify and Quantize Model',
+];
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 
 function model(): vscode.Uri {
