@@ -5,6 +5,7 @@ import { runSuite } from './harness';
 import { serverTests } from './server.test';
 import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
+import { exportTests } from './export.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
 import { panelTests } from './panels.test';
@@ -21,6 +22,7 @@ export async function run(): Promise<void> {
     ...languageTests,
     ...diagnosticsTests,
     ...panelTests,
+    ...exportTests,
     ...sidePanelTests,
     ...modeStatusTests,
     ...notebookTests,
