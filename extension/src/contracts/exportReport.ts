@@ -3,6 +3,8 @@
 // of the export report panel.
 import type { PanelState } from './messages';
 
+export const EXPORT_MIME = 'application/vnd.mindscope.export+json';
+
 export interface TensorSignature {
   name: string;
   /** A string is a symbolic (dynamic) dimension. */
@@ -128,3 +130,10 @@ export type FromExportView =
   | { type: 'reveal'; artefact: number }
   | { type: 'openGraph'; artefact: number }
   | { type: 'openSnippet'; artefact: number };
+
+/** What to do with an artefact: from the panel (by index) or a notebook output (by file). */
+export type ArtefactAction = 'reveal' | 'openGraph' | 'openSnippet';
+
+export function isArtefactAction(value: unknown): value is ArtefactAction {
+  return value === 'reveal' || value === 'openGraph' || value === 'openSnippet';
+}

@@ -1,6 +1,11 @@
 // The export report panel: one webview panel per report, restored after a reload.
 import * as vscode from 'vscode';
-import type { ExportReport, FromExportView, ToExportView } from '../contracts/exportReport';
+import type {
+  ArtefactAction,
+  ExportReport,
+  FromExportView,
+  ToExportView,
+} from '../contracts/exportReport';
 import type { PanelState } from '../contracts/messages';
 import { readExportReport } from './documents';
 import { MINDIR_EDITOR, ONNX_EDITOR } from './mindirEditor';
@@ -86,20 +91,7 @@ export class ExportPanel implements vscode.Disposable {
       return;
     }
     const artefact = this.doc.artefacts[message.artefact];
-    if (!artefact) return;
-    const uri = vscode.Uri.file(artefact.file);
-    switch (message.type) {
-      case 'reveal':
-        void vscode.commands.executeCommand('revealInExplorer', uri);
-        break;
-      case 'openGraph':
-        void openArtefactGraph(uri);
-        break;
-      case 'openSnippet':
-        if (artefact.snippet)
-          void vscode.window.showTextDocument(vscode.Uri.file(artefact.snippet));
-        break;
-    }
+    if (artefact) void artefactAction(message.type, artefact.file, artefact.snippet);
   }
 
   dispose(): void {
@@ -109,8 +101,20 @@ export class ExportPanel implements vscode.Disposable {
   }
 }
 
-/** A .mindir or .onnx file in MindScope's graph view (its custom editor). */
-export function openArtefactGraph(uri: vscode.Uri): Thenable<unknown> {
-  const editor = uri.fsPath.endsWith('.onnx') ? ONNX_EDITOR : MINDIR_EDITOR;
-  return vscode.commands.executeCommand('vscode.openWith', uri, editor);
+/** Reveal an artefact, open it in the graph view (its custom editor) or open its snippet:
+ * from the panel and from a notebook's export output alike. */
+export async function artefactAction(
+  action: ArtefactAction,
+  file: string,
+  snippet?: string | null,
+): Promise<void> {
+  const uri = vscode.Uri.file(file);
+  if (action === 'reveal') {
+    await vscode.commands.executeCommand('revealInExplorer', uri);
+  } else if (action === 'openGraph') {
+    const editor = file.endsWith('.onnx') ? ONNX_EDITOR : MINDIR_EDITOR;
+    await vscode.commands.executeCommand('vscode.openWith', uri, editor);
+  } else if (snippet) {
+    await vscode.window.showTextDocument(vscode.Uri.file(snippet));
+  }
 }

@@ -6,13 +6,14 @@ import { exportCell, setExportOptions } from '../codelens/exportCommand';
 import { ExportOptionsChooser } from '../codelens/exportOptions';
 import { InputChooser } from '../codelens/inputs';
 import { CellCodeLensProvider } from '../codelens/provider';
+import { isArtefactAction } from '../contracts/exportReport';
 import type { PanelState } from '../contracts/messages';
 import { DEBUG_TYPE } from '../debug/config';
 import { PyNativeDebugProvider } from '../debug/provider';
 import { RunStore } from '../runtime/runs';
 import { readGraphDocument, readProfileDocument } from './documents';
 import { GRAPH_VIEW_TYPE, GraphPanel } from './graphPanel';
-import { EXPORT_VIEW_TYPE, ExportPanel } from './exportPanel';
+import { artefactAction, EXPORT_VIEW_TYPE, ExportPanel } from './exportPanel';
 import { MINDIR_EDITOR, MindirEditorProvider, ONNX_EDITOR, ONNX_READER } from './mindirEditor';
 import { openSource } from './openSource';
 import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
@@ -20,7 +21,7 @@ import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
 
 export const RENDERER_ID = 'mindscope.renderer';
 
-/** Source links clicked in a notebook output (extension/webview/renderer). */
+/** Source links and export artefact buttons clicked in a notebook output (webview/renderer). */
 function rendererMessaging(): vscode.Disposable {
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   return messaging.onDidReceiveMessage(({ message }: { message: unknown }) => {
@@ -28,6 +29,10 @@ function rendererMessaging(): vscode.Disposable {
     if (m.type === 'openSource' && typeof m.target?.file === 'string') {
       const line = typeof m.target.line === 'number' ? m.target.line : 1;
       void openSource({ file: m.target.file, line });
+    }
+    const a = message as { type?: unknown; action?: unknown; file?: unknown; snippet?: unknown };
+    if (a.type === 'artefact' && typeof a.file === 'string' && isArtefactAction(a.action)) {
+      void artefactAction(a.action, a.file, typeof a.snippet === 'string' ? a.snippet : null);
     }
   });
 }

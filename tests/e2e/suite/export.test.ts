@@ -3,10 +3,12 @@
 // the exported .onnx opens as a graph from the panel.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportReport } from '../../../extension/src/contracts/exportReport';
-import { E2ETest, waitFor } from './harness';
+import { E2E_ENV } from '../protocol';
+import { E2ETest, env, waitFor } from './harness';
 import { exampleFile, restoreLayout, waitForElements, webview } from './webview';
 
 const MODEL = (): string => exampleFile('cifar_resnet', 'model.py');
@@ -37,7 +39,7 @@ export const exportTests: E2ETest[] = [
           () =>
             webview(
               'model.py',
-              '.codelens-decoration a:text-is("Export…")',
+              '.codelens-decoration a:text-is("Export…"):visible',
               { kind: 'count' },
               'workbench',
             ),
@@ -45,7 +47,7 @@ export const exportTests: E2ETest[] = [
         );
         await webview(
           'model.py',
-          '.codelens-decoration a:text-is("Export…")',
+          '.codelens-decoration a:text-is("Export…"):visible',
           { kind: 'click' },
           'workbench',
         );
@@ -80,6 +82,58 @@ export const exportTests: E2ETest[] = [
         await vscode.commands.executeCommand('workbench.action.closeAllEditors');
         fs.rmSync(output, { recursive: true, force: true });
       }
+    },
+  },
+  {
+    name: 'a notebook output of the export MIME type renders the export report',
+    run: async () => {
+      await restoreLayout();
+      // As %ms_export leaves it: a display_data output of our MIME type (a real report).
+      const fixture = path.join(
+        env(E2E_ENV.repo),
+        'tests',
+        'unit',
+        'fixtures',
+        'exportReport.json',
+      );
+      const report = JSON.parse(fs.readFileSync(fixture, 'utf8')) as ExportReport;
+      const ipynb = {
+        nbformat: 4,
+        nbformat_minor: 5,
+        metadata: { language_info: { name: 'python' } },
+        cells: [
+          {
+            cell_type: 'code',
+            execution_count: 1,
+            id: 'export',
+            metadata: {},
+            source: ['%ms_export net --input 2,3,32,32'],
+            outputs: [
+              {
+                output_type: 'display_data',
+                metadata: {},
+                data: {
+                  'application/vnd.mindscope.export+json': report,
+                  'text/plain': ['MindScope export report'],
+                },
+              },
+            ],
+          },
+        ],
+      };
+      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-nb-')), 'export.ipynb');
+      fs.writeFileSync(file, JSON.stringify(ipynb));
+      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
+      await vscode.window.showNotebookDocument(notebook);
+      const rows = '.mindscope-output table.verification tr.row';
+      assert.equal(await waitForElements('', rows, 3, 90_000), 3);
+      const cells = await webview('', `${rows} td:first-child`, { kind: 'texts' });
+      assert.deepEqual(cells.values, [
+        'MINDIR · ResNet.mindir',
+        'ONNX · ResNet.onnx',
+        'ONNX-int8 · ResNet.int8.onnx',
+      ]);
+      assert.equal((await webview('', '.mindscope-output table.worst tbody tr')).count, 5);
     },
   },
 ];
