@@ -45,6 +45,7 @@ const builds = [
       'webview/profile': 'extension/webview/profile/main.ts',
       'webview/sidebar': 'extension/webview/sidebar/main.ts',
       'webview/summary': 'extension/webview/summary/main.ts',
+      'webview/export': 'extension/webview/export/main.ts',
     },
     outdir: 'dist',
     platform: 'browser',

@@ -1,4 +1,5 @@
-"""Run `python -m mindscope_runtime graph|profile` in a child process and read its document."""
+"""Run `python -m mindscope_runtime graph|profile|stats|export` in a child process and read its
+document."""
 
 from __future__ import annotations
 
@@ -24,9 +25,17 @@ class RunResult:
         return str(err.get("message", "")) or (tail[0] if tail else "unknown error")
 
 
-def run(command: str, target: str, options: list[str], timeout: float = 600) -> RunResult:
+def run(
+    command: str,
+    target: str,
+    options: list[str],
+    timeout: float = 600,
+    output: Optional[str] = None,
+) -> RunResult:
+    """`output`: where the command writes (default: a temporary document); a command that
+    writes a folder (`export`) names its document in the status's `output`."""
     with tempfile.TemporaryDirectory(prefix="mindscope-run-") as folder:
-        output = os.path.join(folder, f"{command}.json")
+        output = output or os.path.join(folder, f"{command}.json")
         argv = [sys.executable, "-m", "mindscope_runtime", command, target, "-o", output]
         env = dict(os.environ)
         env.pop("MS_JIT", None)  # the child compiles, even while this kernel is being debugged
@@ -41,8 +50,9 @@ def run(command: str, target: str, options: list[str], timeout: float = 600) -> 
         )
         status = _status(proc.stdout)
         document = None
-        if os.path.exists(output):
-            with open(output, encoding="utf-8") as handle:
+        written = str(status.get("output") or output)
+        if os.path.isfile(written):
+            with open(written, encoding="utf-8") as handle:
                 document = json.load(handle)
     return RunResult(status, document, proc.stderr)
 

@@ -1,5 +1,5 @@
-"""`python -m mindscope_runtime graph|profile|stats TARGET [options]`,
-`python -m mindscope_runtime mindir FILE.mindir`, `… summary DIR` and
+"""`python -m mindscope_runtime graph|profile|stats|export TARGET [options]`,
+`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`, `… summary DIR` and
 `python -m mindscope_runtime profile-dist SCRIPT.py [--workers N] [-- script args]`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
@@ -21,9 +21,10 @@ from typing import Any, NoReturn, Optional
 
 from mindscope_runtime import commands, dist_command, interrupts
 from mindscope_runtime.errors import RuntimeToolError, one_line
+from mindscope_runtime.export import command as export_command
 from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
-from mindscope_runtime.outputs import check_output
+from mindscope_runtime.outputs import check_output, check_output_folder
 from mindscope_runtime.progress import Progress
 from mindscope_runtime.statsflags import Thresholds
 from mindscope_runtime.summary import command as summary_command
@@ -69,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     dist_command.add_parser(commands)
     summary_command.add_parser(commands)
+    export_command.add_parser(commands, _common)
+    export_command.add_onnx_parser(commands)
     return parser  # fmt: skip
 
 
@@ -153,7 +156,9 @@ def _run_catching_exit(args: argparse.Namespace, out: Any) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
-    if args.output is not None:  # before the model runs (`summary` may write to its default)
+    if args.command == "export":  # before the model runs; export writes into a folder
+        args.output = check_output_folder(args.output)
+    elif args.output is not None:  # `summary` without -o picks its default by format
         args.output = check_output(args.output)
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
@@ -161,6 +166,8 @@ def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
         return dist_command.profile_dist(args, Progress(quiet=args.quiet))
     if args.command == "summary":  # `--follow` streams its documents to `out` (stdout)
         return summary_command.run(args, out or sys.stdout, Progress(quiet=args.quiet))
+    if args.command == "onnx":
+        return export_command.onnx(args, Progress(quiet=args.quiet))
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     check_input_sizes(specs)
     target = parse_target(args.target)
@@ -171,7 +178,8 @@ def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
     if not specs and not args.inputs_from:
         raise RuntimeToolError("usage", "no inputs: give --input SHAPE:DTYPE or --inputs-from")
     progress = Progress(quiet=args.quiet)
-    command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats}
+    command = {"graph": commands.graph, "profile": commands.profile, "stats": commands.stats,
+               "export": export_command.export}  # fmt: skip
     # A forced exit (second Ctrl-C, or stuck in C++) removes it too.
     with interrupts.temp_dir("mindscope-ir-session-") as session:
         if _reads_ir(args):

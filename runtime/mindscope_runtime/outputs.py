@@ -44,3 +44,25 @@ def _nearest_existing(folder: Path) -> Path:
 
 def _reason(exc: BaseException) -> str:
     return exc.strerror.lower() if isinstance(exc, OSError) and exc.strerror else str(exc)
+
+
+def check_output_folder(raw: str | os.PathLike[str]) -> Path:
+    """The absolute folder `-o` names for commands that write several files (`export`): an
+    existing folder, or one that can be created; `bad-output` saying why not."""
+    text = os.fspath(raw)
+    if not text.strip():
+        raise RuntimeToolError("bad-output", "-o is empty: give the folder to write into")
+    if "\0" in text:
+        raise _bad(text, "the path holds a NUL character")
+    try:
+        target = Path(text).expanduser().resolve()
+        if target.exists() and not target.is_dir():
+            raise _bad(text, "is a file: this command writes into a folder")
+        folder = _nearest_existing(target)
+    except (OSError, RuntimeError) as exc:
+        raise _bad(text, _reason(exc)) from exc
+    if not folder.is_dir():
+        raise _bad(text, f"{folder} is a file, not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise _bad(text, f"cannot write in {folder} (permission denied)")
+    return target

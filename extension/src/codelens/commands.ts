@@ -27,7 +27,7 @@ export function requireTrust(what: string): boolean {
 }
 
 /** The Cell named by a CodeLens, else the one around the cursor. */
-function targetFrom(arg: unknown): CellTarget | undefined {
+export function targetFrom(arg: unknown): CellTarget | undefined {
   if (isCellTarget(arg)) return arg;
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'python') return undefined;
@@ -46,7 +46,7 @@ function isCellTarget(arg: unknown): arg is CellTarget {
   );
 }
 
-async function prepare(
+export async function prepare(
   deps: CellCommandDeps,
   arg: unknown,
   what: string,

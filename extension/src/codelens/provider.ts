@@ -1,4 +1,4 @@
-// "Show graph · Profile · Debug in PyNative" above each nn.Cell subclass, and "Profile
+// "Show graph · Profile · Debug in PyNative · Export…" above each nn.Cell subclass, and "Profile
 // distributed" where a script starts distributed training.
 import * as vscode from 'vscode';
 import { findCellClasses } from './cellClasses';
@@ -48,6 +48,7 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
           target,
           'Run one forward call under the debugger, PyNative forced',
         ),
+        lens(range, 'Export…', 'mindscope.export', target, 'Export to MINDIR/ONNX and verify'),
       );
     }
     return lenses;

@@ -1,4 +1,4 @@
-// The graph document written by `python -m mindscope_runtime graph|mindir`
+// The graph document written by `python -m mindscope_runtime graph|mindir|onnx`
 // (schemas/graph-document.schema.json, kind "mindscope.graph", version 1).
 
 export type Shape = number[] | null;
@@ -116,7 +116,7 @@ export interface GraphMeta {
   mindsporeVersion: string;
   mode: 'GRAPH_MODE' | 'PYNATIVE_MODE';
   syntaxLevel: string;
-  capture: 'ir-dump' | 'pynative-hooks' | 'mindir' | 'summary';
+  capture: 'ir-dump' | 'pynative-hooks' | 'mindir' | 'summary' | 'onnx';
   target: string;
   rootCell?: string;
   device: string;

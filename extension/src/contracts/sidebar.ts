@@ -1,7 +1,7 @@
 // Messages of the MindScope side panel (a webview view in the activity bar).
 
 export interface RunItem {
-  kind: 'graph' | 'profile' | 'stats' | 'mindir';
+  kind: 'graph' | 'profile' | 'stats' | 'mindir' | 'onnx';
   target: string;
   file: string;
   at: number;

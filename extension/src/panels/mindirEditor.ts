@@ -1,14 +1,26 @@
-// Opens .mindir files as graphs: a read-only custom editor that runs the runtime's MindSpore-free
-// MINDIR reader, then shows the graph view in the editor itself.
+// Opens .mindir and .onnx files as graphs: a read-only custom editor that runs the runtime's
+// MindSpore-free MINDIR reader (or its ONNX reader, on the `onnx` package), then shows the
+// graph view in the editor itself.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mindirArgs } from '../runtime/cli';
+import { mindirArgs, onnxArgs } from '../runtime/cli';
 import { reportFailure, runRuntime } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
 import { readGraphDocument } from './documents';
 import { GraphWebview } from './graphWebview';
 
 export const MINDIR_EDITOR = 'mindscope.mindirViewer';
+export const ONNX_EDITOR = 'mindscope.onnxViewer';
+
+/** What a model-file editor reads with: the runtime command and its label. */
+export interface ModelFileReader {
+  kind: 'mindir' | 'onnx';
+  label: string;
+  args(file: string, output: string): string[];
+}
+
+export const MINDIR_READER: ModelFileReader = { kind: 'mindir', label: 'MINDIR', args: mindirArgs };
+export const ONNX_READER: ModelFileReader = { kind: 'onnx', label: 'ONNX', args: onnxArgs };
 
 export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider {
   private readonly views = new Set<GraphWebview>();
@@ -16,6 +28,7 @@ export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly runs: RunStore,
+    private readonly reader: ModelFileReader = MINDIR_READER,
   ) {}
 
   openCustomDocument(uri: vscode.Uri): vscode.CustomDocument {
@@ -28,33 +41,34 @@ export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider
   ): Promise<void> {
     const file = document.uri.fsPath;
     const name = path.basename(file);
-    const output = this.runs.outputFile('mindir', name);
+    const { kind, label } = this.reader;
+    const output = this.runs.outputFile(kind, name);
     try {
-      // Decoding a MINDIR file runs none of the user's code, so it works in untrusted folders:
+      // Decoding a model file runs none of the user's code, so it works in untrusted folders:
       // a static child, never started in the file's folder.
       await runRuntime({
         title: `MindScope: reading ${name}`,
-        args: mindirArgs(file, output),
+        args: this.reader.args(file, output),
         role: 'static',
         extensionPath: this.extensionUri.fsPath,
         resource: document.uri,
       });
       const doc = await readGraphDocument(output);
-      await this.runs.add({ kind: 'mindir', target: name, file: output, at: Date.now() });
-      const view = new GraphWebview(panel.webview, this.extensionUri, doc, `MINDIR: ${name}`);
-      view.show(doc, `MINDIR: ${name}`);
+      await this.runs.add({ kind, target: name, file: output, at: Date.now() });
+      const view = new GraphWebview(panel.webview, this.extensionUri, doc, `${label}: ${name}`);
+      view.show(doc, `${label}: ${name}`);
       this.views.add(view);
       panel.onDidDispose(() => {
         view.dispose();
         this.views.delete(view);
       });
     } catch (e) {
-      panel.webview.html = `<!DOCTYPE html><html><body><p>MindScope could not read this MINDIR file; see the notification and the MindScope log.</p></body></html>`;
+      panel.webview.html = `<!DOCTYPE html><html><body><p>MindScope could not read this ${label} file; see the notification and the MindScope log.</p></body></html>`;
       await reportFailure(`Reading ${name}`, e);
     }
   }
 
-  /** How many .mindir editors are showing a graph: for tests. */
+  /** How many editors of this kind are showing a graph: for tests. */
   get openCount(): number {
     return this.views.size;
   }

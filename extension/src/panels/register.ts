@@ -3,15 +3,19 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as cell from '../codelens/commands';
 import { profileDistributed } from '../codelens/distCommand';
+import { exportCell, setExportOptions } from '../codelens/exportCommand';
+import { ExportOptionsChooser } from '../codelens/exportOptions';
 import { InputChooser } from '../codelens/inputs';
 import { CellCodeLensProvider } from '../codelens/provider';
+import { isArtefactAction } from '../contracts/exportReport';
 import type { PanelState } from '../contracts/messages';
 import { DEBUG_TYPE } from '../debug/config';
 import { PyNativeDebugProvider } from '../debug/provider';
 import { RunStore } from '../runtime/runs';
 import { readGraphDocument, readProfileDocument } from './documents';
 import { GRAPH_VIEW_TYPE, GraphPanel } from './graphPanel';
-import { MINDIR_EDITOR, MindirEditorProvider } from './mindirEditor';
+import { artefactAction, EXPORT_VIEW_TYPE, ExportPanel } from './exportPanel';
+import { MINDIR_EDITOR, MindirEditorProvider, ONNX_EDITOR, ONNX_READER } from './mindirEditor';
 import { openSource } from './openSource';
 import { SIDEBAR_VIEW, SidebarProvider } from './sidebar';
 import { PROFILE_VIEW_TYPE, ProfilePanel } from './profilePanel';
@@ -21,7 +25,7 @@ import { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
 
 export const RENDERER_ID = 'mindscope.renderer';
 
-/** Source links clicked in a notebook output (extension/webview/renderer). */
+/** Source links and export artefact buttons clicked in a notebook output (webview/renderer). */
 function rendererMessaging(): vscode.Disposable {
   const messaging = vscode.notebooks.createRendererMessaging(RENDERER_ID);
   return messaging.onDidReceiveMessage(({ message }: { message: unknown }) => {
@@ -29,6 +33,10 @@ function rendererMessaging(): vscode.Disposable {
     if (m.type === 'openSource' && typeof m.target?.file === 'string') {
       const line = typeof m.target.line === 'number' ? m.target.line : 1;
       void openSource({ file: m.target.file, line });
+    }
+    const a = message as { type?: unknown; action?: unknown; file?: unknown; snippet?: unknown };
+    if (a.type === 'artefact' && typeof a.file === 'string' && isArtefactAction(a.action)) {
+      void artefactAction(a.action, a.file, typeof a.snippet === 'string' ? a.snippet : null);
     }
   });
 }
@@ -47,10 +55,11 @@ async function pickFile(arg: unknown, label: string): Promise<string | undefined
 export function registerPanels(context: vscode.ExtensionContext): RunStore {
   const extensionUri = context.extensionUri;
   const runs = new RunStore(context);
-  const deps: cell.CellCommandDeps = {
+  const deps = {
     extensionUri,
     inputs: new InputChooser(context.workspaceState),
     runs,
+    exportOptions: new ExportOptionsChooser(context.workspaceState),
   };
   const codeLens = new CellCodeLensProvider();
   const training = new WorkspaceTrainingRuns(context.extensionPath);
@@ -89,6 +98,15 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
       new MindirEditorProvider(extensionUri, runs),
       { supportsMultipleEditorsPerDocument: true },
     ),
+    vscode.window.registerCustomEditorProvider(
+      ONNX_EDITOR,
+      new MindirEditorProvider(extensionUri, runs, ONNX_READER),
+      { supportsMultipleEditorsPerDocument: true },
+    ),
+    vscode.window.registerWebviewPanelSerializer(
+      EXPORT_VIEW_TYPE,
+      revive((p, u, s) => ExportPanel.revive(p, u, s)),
+    ),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, debug),
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, debug),
     command('mindscope.showGraph', (arg) => cell.showGraph(deps, arg)),
@@ -96,6 +114,8 @@ export function registerPanels(context: vscode.ExtensionContext): RunStore {
     command('mindscope.profileDistributed', (arg) => profileDistributed(deps, arg)),
     command('mindscope.debugPyNative', (arg) => cell.debugPyNative(deps, arg)),
     command('mindscope.setInputShapes', (arg) => cell.setInputs(deps, arg)),
+    command('mindscope.export', (arg) => exportCell(deps, arg)),
+    command('mindscope.setExportOptions', (arg) => setExportOptions(deps, arg)),
     command('mindscope.openGraphDocument', async (arg) => {
       const file = await pickFile(arg, 'Show graph');
       if (!file) return;

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import { makeNonce, webviewHtml } from './html';
 
-export type ViewBundle = 'graph' | 'profile' | 'summary';
+export type ViewBundle = 'graph' | 'profile' | 'summary' | 'export';
 
 export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewOptions {
   return {

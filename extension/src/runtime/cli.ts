@@ -7,7 +7,8 @@ export type InputSource =
   | { kind: 'function'; file: string; name: string };
 
 export interface TargetRun {
-  command: TargetCommand;
+  /** `export` writes a folder (`output`), not a document in the run store. */
+  command: TargetCommand | 'export';
   file: string;
   name: string;
   inputs: InputSource;
@@ -62,6 +63,10 @@ export function distArgs(run: DistRun): string[] {
 
 export function mindirArgs(file: string, output: string): string[] {
   return ['mindir', file, '-o', output];
+}
+
+export function onnxArgs(file: string, output: string): string[] {
+  return ['onnx', file, '-o', output];
 }
 
 /** The status is the last stdout line that is a JSON object with an `ok` field. */

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 
-export type RunKind = 'graph' | 'profile' | 'stats' | 'mindir';
+export type RunKind = 'graph' | 'profile' | 'stats' | 'mindir' | 'onnx';
 
 export interface RunRecord {
   kind: RunKind;

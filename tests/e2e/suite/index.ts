@@ -5,6 +5,7 @@ import { runSuite } from './harness';
 import { serverTests } from './server.test';
 import { languageTests } from './language.test';
 import { diagnosticsTests } from './diagnostics.test';
+import { exportTests } from './export.test';
 import { modeStatusTests } from './modeStatus.test';
 import { notebookTests } from './notebook.test';
 import { notebookDebugTests, notebookDebugUntrustedTests } from './notebookDebug.test';
@@ -26,6 +27,7 @@ export async function run(): Promise<void> {
     ...diagnosticsTests,
     ...panelTests,
     ...distributedTests,
+    ...exportTests,
     ...sidePanelTests,
     ...summaryTests,
     ...modeStatusTests,

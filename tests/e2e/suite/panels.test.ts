@@ -64,7 +64,7 @@ export const panelTests: E2ETest[] = [
         (l) => l.filter((x) => x.command?.command === 'mindscope.showGraph').length >= 2,
       );
       const titles = lenses.filter((l) => l.range.start.line === line).map((l) => l.command?.title);
-      assert.deepEqual(titles, ['Show graph', 'Profile', 'Debug in PyNative']);
+      assert.deepEqual(titles, ['Show graph', 'Profile', 'Debug in PyNative', 'Export…']);
       // Put ResNet's lens on screen (BasicBlock's scrolls away), then click it in the editor.
       editor.revealRange(new vscode.Range(line, 0, line, 0), vscode.TextEditorRevealType.AtTop);
       await waitFor(

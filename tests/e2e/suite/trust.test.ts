@@ -24,6 +24,7 @@ const RUNS_CODE = [
   'Profile Cell',
   'Profile Distributed',
   'Debug in PyNative',
+  'Export, Verify and Quantize Model',
 ];
 const ROWS = '.quick-input-widget .quick-input-list .monaco-list-row';
 
