@@ -13,7 +13,7 @@ import pytest
 
 from mindscope_runtime.errors import RuntimeToolError
 from mindscope_runtime.inputs import check_input_sizes, parse_input_spec
-from mindscope_runtime.outputs import check_output
+from mindscope_runtime.outputs import check_output, check_output_folder
 
 
 def cli(folder: Path, *args: str) -> tuple[int, dict[str, Any]]:
@@ -85,3 +85,19 @@ def test_good_specs_and_outputs_still_pass(tmp_path: Path) -> None:
     assert check_output(str(existing)) == existing
     with pytest.raises(RuntimeToolError, match="not a regular file"):
         check_output("/dev/null")
+
+
+def test_export_writes_into_a_folder_and_checks_it_first(tmp_path: Path) -> None:
+    """`export -o DIR`: an existing or creatable folder passes, a file or /proc path fails
+    before the model is imported."""
+    assert check_output_folder(str(tmp_path)) == tmp_path
+    assert check_output_folder(str(tmp_path / "new" / "dir")).name == "dir"
+    a_file = tmp_path / "report.json"
+    a_file.write_text("{}")
+    with pytest.raises(RuntimeToolError, match="is a file: this command writes into a folder"):
+        check_output_folder(str(a_file))
+    code, status = cli(
+        tmp_path, "export", "model.py:Net", "--input", "2,3", "-o", "/proc/version/out"
+    )
+    assert code == 1 and status["error"]["kind"] == "bad-output", status
+    assert "/proc/version is a file, not a folder" in status["error"]["message"]
