@@ -2,6 +2,7 @@
 import type { FromExportView, ToExportView } from '../../src/contracts/exportReport';
 import '../styles/base.css';
 import '../styles/export.css';
+import { displayText } from '../common/bidi';
 import { vscodeApi } from '../common/vscodeApi';
 import { ExportView } from './app';
 
@@ -10,7 +11,7 @@ const root = document.getElementById('root') ?? document.body;
 
 window.addEventListener('message', (event: MessageEvent<ToExportView>) => {
   const message = event.data;
-  document.title = message.title;
+  document.title = displayText(message.title);
   if (message.state) api.setState(message.state);
   new ExportView(root, message.doc, {
     reveal: (artefact) => api.postMessage({ type: 'reveal', artefact }),

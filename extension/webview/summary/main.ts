@@ -2,6 +2,7 @@
 import type { FromSummaryView, ToSummaryView } from '../../src/contracts/summaryMessages';
 import '../styles/base.css';
 import '../styles/summary.css';
+import { displayText } from '../common/bidi';
 import { vscodeApi } from '../common/vscodeApi';
 import { SummaryView } from './app';
 
@@ -12,7 +13,7 @@ let view: SummaryView | undefined;
 window.addEventListener('message', (event: MessageEvent<ToSummaryView>) => {
   const message = event.data;
   if (message.type === 'load') {
-    document.title = message.state.title;
+    document.title = displayText(message.state.title);
     api.setState({ file: message.state.root, title: message.state.title });
     view = new SummaryView(root, message.doc, {
       exportFile: (name, format, data) => api.postMessage({ type: 'export', name, format, data }),

@@ -1,6 +1,7 @@
 // One scalar tag as a canvas line chart: several runs overlaid, EMA smoothing, x by step /
 // relative / wall time, log scale, hover read-out, wheel zoom and drag pan. Downsampled for
 // drawing only; the read-out and the exports use every point.
+import { displayText } from '../common/bidi';
 import { h } from '../common/dom';
 import { chartSvg, type SvgLine } from './svgExport';
 import {
@@ -185,9 +186,9 @@ export class ScalarChart {
       ctx.moveTo(PAD.left, py);
       ctx.lineTo(width - PAD.right, py);
       ctx.stroke();
-      ctx.fillText(fmt(this.options.log ? 10 ** t : t), 2, py + 3);
+      ctx.fillText(displayText(fmt(this.options.log ? 10 ** t : t)), 2, py + 3);
     }
-    for (const t of ticks(x[0], x[1])) ctx.fillText(fmt(t), px.x(t) - 8, HEIGHT - 6);
+    for (const t of ticks(x[0], x[1])) ctx.fillText(displayText(fmt(t)), px.x(t) - 8, HEIGHT - 6);
     const smoothing = this.options.smoothing > 0;
     this.prepared.forEach((p, k) => {
       const chosen = picks[k] ?? [];
