@@ -26,9 +26,10 @@ export async function run(): Promise<void> {
     ...languageTests,
     ...diagnosticsTests,
     ...panelTests,
-    ...distributedTests,
     ...exportTests,
     ...sidePanelTests,
+    // After the side panel's test, which reads the panel test's profile as the latest run.
+    ...distributedTests,
     ...summaryTests,
     ...modeStatusTests,
     ...notebookTests,

@@ -414,7 +414,24 @@ export const notebookRunTests: E2ETest[] = [
   {
     name: 'notebook run: closing the notebook leaves no kernel process',
     run: async () => {
-      const nb = await notebook();
+      // Opened as a user opens it, in an editor: a notebook that an extension opened with
+      // openNotebookDocument (as the other tests do) stays open in VS Code for up to 3 minutes
+      // after its last editor closes, so its close event would come that late.
+      const uri = copyOfExample();
+      await vscode.commands.executeCommand('vscode.openWith', uri, 'jupyter-notebook');
+      const nb = await waitFor(
+        'the notebook open in an editor',
+        () => vscode.workspace.notebookDocuments.find((d) => d.uri.toString() === uri.toString()),
+        Boolean,
+      );
+      assert.ok(nb);
+      const api = await mindscopeApi();
+      await vscode.commands.executeCommand('notebook.selectKernel', CONTROLLER);
+      await waitFor(
+        'the MindScope controller selected',
+        () => api.notebooks.isSelected(nb),
+        Boolean,
+      );
       const cell = await appendCell(nb, 'print(1)');
       await run(nb, [cell]);
       const ids = await pids(nb);

@@ -118,13 +118,16 @@ export const untrustedTests: E2ETest[] = [
       for (const title of RUNS_CODE) {
         assert.ok(!offered.some((o) => o.includes(`MindScope: ${title}`)), offered.join('\n'));
       }
-      // Run anyway (a keybinding or another extension can): each refuses, and says why.
+      // Run anyway (a keybinding or another extension can): each refuses, and says why. The
+      // toasts are cleared before each one: VS Code hides older toasts as new ones arrive.
       await vscode.commands.executeCommand('notifications.clearAll');
       const target = { uri: model(), className: 'ResNet' };
       await vscode.commands.executeCommand('mindscope.showGraph', target);
       await notificationsSay('Show graph runs your code; it is disabled until you trust');
+      await vscode.commands.executeCommand('notifications.clearAll');
       await vscode.commands.executeCommand('mindscope.profile', target);
       await notificationsSay('Profile runs your code');
+      await vscode.commands.executeCommand('notifications.clearAll');
       const script = vscode.Uri.file(exampleFile('distributed', 'train_dp.py'));
       await vscode.commands.executeCommand('mindscope.profileDistributed', {
         uri: script,
@@ -132,6 +135,7 @@ export const untrustedTests: E2ETest[] = [
         scriptArgs: [],
       });
       await notificationsSay('Profile distributed runs your code');
+      await vscode.commands.executeCommand('notifications.clearAll');
       const debugged = await vscode.commands.executeCommand<boolean>(
         'mindscope.debugPyNative',
         model(),
