@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from mindscope_runtime.atomic import write_json_atomic
 from mindscope_runtime.errors import RuntimeToolError
@@ -115,14 +116,25 @@ def stats(
 def mindir(args: argparse.Namespace, progress: Progress) -> JsonDict:
     from mindscope_runtime.mindirdoc import read_mindir_document
 
+    return model_file(args, progress, "mindir", read_mindir_document, "decoding")
+
+
+def model_file(
+    args: argparse.Namespace,
+    progress: Progress,
+    command: str,
+    read: Callable[[Path], JsonDict],
+    verb: str,
+) -> JsonDict:
+    """`mindir FILE` / `onnx FILE`: a model file read into a graph document (no user code)."""
     if not args.file.is_file():
         raise RuntimeToolError("file-not-found", f"no such file: {args.file}")
-    with progress.phase(f"decoding {args.file.name}"):
-        document = read_mindir_document(args.file)
+    with progress.phase(f"{verb} {args.file.name}"):
+        document = read(args.file)
     output = write_json_atomic(args.output, document)
     counts = document["meta"]["counts"]
-    return {"ok": True, "command": "mindir", "output": str(output),
-            "summary": {**counts, "capture": "mindir"}}  # fmt: skip
+    return {"ok": True, "command": command, "output": str(output),
+            "summary": {**counts, "capture": command}}  # fmt: skip
 
 
 def run_error(exc: BaseException, level: str, cell: Any, inputs: list[Any]) -> RuntimeToolError:

@@ -74,13 +74,7 @@ def add_onnx_parser(commands: Any) -> None:
 
 def onnx(args: argparse.Namespace, progress: Progress) -> JsonDict:
     """`onnx FILE`: runs none of the user's code and needs no MindSpore (only `onnx`)."""
+    from mindscope_runtime.commands import model_file
     from mindscope_runtime.export.onnxdoc import read_onnx_document
 
-    if not args.file.is_file():
-        raise RuntimeToolError("file-not-found", f"no such file: {args.file}")
-    with progress.phase(f"reading {args.file.name}"):
-        document = read_onnx_document(args.file)
-    output = write_json_atomic(args.output, document)
-    counts = document["meta"]["counts"]
-    return {"ok": True, "command": "onnx", "output": str(output),
-            "summary": {**counts, "capture": "onnx"}}  # fmt: skip
+    return model_file(args, progress, "onnx", read_onnx_document, "reading")
