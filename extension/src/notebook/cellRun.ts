@@ -14,7 +14,7 @@ import {
   type OutputType,
   streamItem,
 } from './mimeBundle';
-import { StreamBatch } from './streamBatch';
+import { StreamBatch, type StreamChunk } from './streamBatch';
 
 /** Stream text is flushed to the cell at most this often. */
 const STREAM_FLUSH_MS = 50;
@@ -63,22 +63,22 @@ class CellRun {
           typeof content.name === 'string' ? content.name : 'stdout',
           typeof content.text === 'string' ? content.text : '',
         );
-        this.flushTimer ??= setTimeout(() => {
-          this.flushTimer = undefined;
-          this.enqueue(() => this.flushStreams());
-        }, STREAM_FLUSH_MS);
+        this.flushTimer ??= setTimeout(() => this.cutStreams(), STREAM_FLUSH_MS);
         break;
       case 'execute_result':
       case 'display_data':
+        this.cutStreams();
         this.enqueue(() => this.addRich(msg.header.msg_type as OutputType, content));
         break;
       case 'update_display_data':
         this.enqueue(() => this.updateDisplay(content));
         break;
       case 'error':
+        this.cutStreams();
         this.enqueue(() => this.addError(content));
         break;
       case 'clear_output':
+        this.cutStreams();
         this.enqueue(() => this.clear(content.wait === true));
         break;
     }
@@ -93,14 +93,23 @@ class CellRun {
 
   /** Flushes what is buffered, then waits for every queued edit. */
   async finish(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = undefined;
-    this.enqueue(() => this.flushStreams());
+    this.cutStreams();
     await this.settled();
   }
 
-  private async flushStreams(): Promise<void> {
-    for (const chunk of this.streams.take()) {
+  /**
+   * Queues the text buffered so far, at the moment a message arrives: text printed after a
+   * clear_output or a display must not be written before it while earlier edits are pending.
+   */
+  private cutStreams(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    const chunks = this.streams.take();
+    if (chunks.length > 0) this.enqueue(() => this.writeStreams(chunks));
+  }
+
+  private async writeStreams(chunks: StreamChunk[]): Promise<void> {
+    for (const chunk of chunks) {
       await this.clearIfPending();
       const spec = streamItem(chunk.name, chunk.text);
       if (this.lastStream?.name === chunk.name) {
@@ -114,8 +123,6 @@ class CellRun {
   }
 
   private async beforeOutput(): Promise<void> {
-    // Output order is arrival order: text printed before a display comes before it.
-    await this.flushStreams();
     await this.clearIfPending();
     this.lastStream = undefined;
   }
@@ -147,7 +154,6 @@ class CellRun {
   }
 
   private async clear(wait: boolean): Promise<void> {
-    await this.flushStreams();
     if (wait) {
       this.clearOnNext = true;
       return;

@@ -62,12 +62,17 @@ async function paletteCommands(): Promise<string[]> {
   }
 }
 
-function notificationsSay(text: string): Promise<unknown> {
-  return waitFor(
+/** Looks in the notification center: a toast hides itself after a while, the center keeps it. */
+async function notificationsSay(text: string): Promise<void> {
+  await waitFor(
     `a notification saying "${text}"`,
-    () => workbench('.notification-list-item-message', { kind: 'texts' }),
+    async () => {
+      await vscode.commands.executeCommand('notifications.showList');
+      return workbench('.notifications-center .notification-list-item-message', { kind: 'texts' });
+    },
     (a) => (a.values ?? []).some((v) => v?.includes(text)),
   );
+  await vscode.commands.executeCommand('notifications.hideList');
 }
 
 export const trustedTests: E2ETest[] = [
