@@ -46,6 +46,8 @@ export class SummaryFollower implements vscode.Disposable {
     const lines = new LineBuffer();
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk: string) => {
+      // Closing the dashboard stops the child, which then reports "interrupted": not a failure.
+      if (this.stopped) return;
       for (const line of lines.push(chunk)) {
         const item = parseFollowLine(line);
         if (item?.kind === 'document') handlers.document(item.doc);

@@ -6,7 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProfileDocument } from '../../../extension/src/contracts/profileDocument';
 import { formatMs } from '../../../extension/webview/common/format';
-import { E2ETest, waitFor } from './harness';
+import { E2E_ENV } from '../protocol';
+import { E2ETest, env, waitFor } from './harness';
 import { exampleFile, restoreLayout, serverRunning, waitForElements, webview } from './webview';
 
 const TITLE = 'MindScope';
@@ -80,6 +81,51 @@ export const sidePanelTests: E2ETest[] = [
       // A click on the run reopens its profile.
       await webview(TITLE, `${PANEL} li.run.profile`, { kind: 'click' });
       await waitForElements(`Profile: ${path.basename(file)}`, 'table.ops tr.op', 1, 60_000);
+    },
+  },
+  {
+    name: 'the side panel lists training runs; a click opens the dashboard, Compare opens two',
+    run: async () => {
+      await restoreLayout();
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+      const root = path.join(folder, 'e2e_summaries');
+      const fixture = path.join(env(E2E_ENV.repo), 'tests/python/summary/fixtures/record_run');
+      for (const run of ['run_a', 'run_b']) {
+        fs.cpSync(fixture, path.join(root, run), { recursive: true });
+      }
+      try {
+        await vscode.commands.executeCommand('workbench.view.extension.mindscope');
+        // The watcher sees the new summary files; each run shows its latest loss (0.8056 at
+        // step 5 of what MindSpore recorded) and a sparkline.
+        const names = await waitFor(
+          'the training runs in the side panel',
+          () => webview(TITLE, `${PANEL} li.training-run .name`, { kind: 'texts' }),
+          (a) => ['run_a', 'run_b'].every((r) => (a.values ?? []).includes(`e2e_summaries/${r}`)),
+          60_000,
+        );
+        const latest = await webview(TITLE, `${PANEL} li.training-run .latest`, { kind: 'texts' });
+        assert.deepEqual(
+          latest.values,
+          names.values?.map(() => 'loss 0.8056'),
+        );
+        assert.equal((await webview(TITLE, `${PANEL} li.training-run svg.sparkline`)).count, 2);
+
+        const title = `Training: ${path.basename(folder)}`;
+        const series = `.chart[data-tag="loss"] li.series`;
+        await webview(TITLE, `${PANEL} li.training-run[data-run="e2e_summaries/run_a"] .name`, {
+          kind: 'click',
+        });
+        await waitForElements(title, `${series}[data-run="e2e_summaries/run_a"]`);
+        assert.equal((await webview(title, series)).count, 1, 'only the clicked run is shown');
+
+        for (const nth of [0, 1]) {
+          await webview(TITLE, `${PANEL} input.training-pick`, { kind: 'click', nth });
+        }
+        await webview(TITLE, `${PANEL} button.compare:not([disabled])`, { kind: 'click' });
+        await waitForElements(title, `${series}[data-points="5"]`, 2);
+      } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
     },
   },
 ];

@@ -79,6 +79,30 @@ export const summaryTests: E2ETest[] = [
       const heads = await webview(title, '.chart h4', { kind: 'texts' });
       assert.ok(heads.values?.includes(evil), JSON.stringify(heads.values));
       assert.equal((await webview(title, 'img, pwned-marker')).count, 0, 'no element from a tag');
+      // The other views, on what MindSpore recorded: 5 steps of a weight histogram, an 8×6
+      // input image, and activations whose step 3 holds a NaN and an Inf.
+      await webview(title, 'button.tab[data-tab="histograms"]', { kind: 'click' });
+      const ridges = '.histogram-chart[data-tag="dense.weight"][data-run="exp1"] polyline';
+      await waitForElements(title, ridges, 5);
+      const steps = await webview(title, ridges, { kind: 'attribute', name: 'data-step' });
+      assert.deepEqual(steps.values, ['2', '2', '3', '4', '5']);
+      await webview(title, 'button.tab[data-tab="images"]', { kind: 'click' });
+      await waitForElements(title, '.image-viewer[data-tag="input"][data-images="5"]');
+      const src = await webview(title, '.image-viewer[data-run="exp1"] img', {
+        kind: 'attribute',
+        name: 'src',
+      });
+      assert.match(String(src.values?.[0]), /^data:image\/png;base64,iVBOR/);
+      const label = await webview(title, '.image-viewer[data-run="exp1"] .step-label', {
+        kind: 'texts',
+      });
+      assert.deepEqual(label.values, ['step 5 · 8×6']);
+      await webview(title, 'button.tab[data-tab="tensors"]', { kind: 'click' });
+      await waitForElements(title, '.tensor-stats[data-tag="activations"] tbody tr', 5);
+      const flagged = await webview(title, '.tensor-stats tr.nonfinite td', { kind: 'texts' });
+      assert.deepEqual(flagged.values?.slice(0, 3), ['3', '[2, 3]', 'float32']);
+      assert.deepEqual(flagged.values?.slice(-2), ['1', '1'], 'one NaN, one Inf');
+      await webview(title, 'button.tab[data-tab="scalars"]', { kind: 'click' });
       await webview(title, 'button.open-graph[data-run="exp1"]', { kind: 'click' });
       await waitForElements('Graph: exp1', 'g.node', 1, 120_000);
     },
