@@ -24,7 +24,7 @@ from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.export import command as export_command
 from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
 from mindscope_runtime.msenv import MODES, SYNTAX_LEVELS, enable_ir_dump
-from mindscope_runtime.outputs import check_output, check_output_folder
+from mindscope_runtime.outputs import check_extra_outputs, check_output, check_output_folder
 from mindscope_runtime.progress import Progress
 from mindscope_runtime.statsflags import Thresholds
 from mindscope_runtime.summary import command as summary_command
@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     graph = commands.add_parser("graph", help="compile in GRAPH_MODE; write a graph document")
     _common(graph, default_out="mindscope-graph.json")
     graph.add_argument("--train", action="store_true", help="set_train(True) before compiling")
-    graph.add_argument("--keep-ir", type=Path, help="also copy MindSpore's IR dump here")
+    graph.add_argument("--keep-ir", help="also copy MindSpore's IR dump here")
     profile = commands.add_parser("profile", help="run steps under the Profiler")
     _common(profile, default_out="mindscope-profile.json")
     profile.add_argument("--steps", type=int, default=5, help="profiled steps (default 5)")
@@ -57,8 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     profile.add_argument("--optimizer", choices=OPTIMIZERS, default="sgd")
     profile.add_argument("--lr", type=float, default=1e-3, help="learning rate (--train)")
     _loss_option(profile)
-    profile.add_argument("--trace-out", type=Path, help="also write Chrome trace JSON here")
-    profile.add_argument("--keep-profiler-output", type=Path, help="copy the Profiler's files")
+    profile.add_argument("--trace-out", help="also write Chrome trace JSON here")
+    profile.add_argument("--keep-profiler-output", help="copy the Profiler's files")
     stats = commands.add_parser("stats", help="one forward+backward step; tensor statistics")
     _common(stats, default_out="mindscope-stats.json")
     stats.add_argument("--train", action="store_true", help="set_train(True) (BN, dropout)")
@@ -160,6 +160,7 @@ def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
         args.output = check_output_folder(args.output)
     elif args.output is not None:  # `summary` without -o picks its default by format
         args.output = check_output(args.output)
+    check_extra_outputs(args)
     if args.command == "mindir":
         return commands.mindir(args, Progress(quiet=args.quiet))
     if args.command == "profile-dist":

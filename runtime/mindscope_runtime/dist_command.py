@@ -33,7 +33,7 @@ def add_parser(commands: Any) -> None:
     dist.add_argument("--work-dir", type=Path,
                       help="msrun logs and Profiler output (default: OUTPUT.job)")  # fmt: skip
     dist.add_argument("-o", "--output", type=Path, default=Path("mindscope-profile-dist.json"))
-    dist.add_argument("--trace-out", type=Path, help="also write Chrome trace JSON here")
+    dist.add_argument("--trace-out", help="also write Chrome trace JSON here")
     dist.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
 

@@ -39,7 +39,7 @@ def add_parser(commands: Any) -> None:
     parser.add_argument(
         "-o", "--output", type=Path, default=None, help="default mindscope-summary.json / .csv"
     )
-    parser.add_argument("--graph-out", type=Path, help="also write the recorded graph here")
+    parser.add_argument("--graph-out", help="also write the recorded graph here")
     parser.add_argument("--run", help="the run whose graph --graph-out writes (default: first)")
     parser.add_argument("--follow", action="store_true", help="stream updates as JSON lines")
     parser.add_argument("--interval", type=float, default=0.2, help="--follow poll seconds")

@@ -49,6 +49,30 @@ def test_the_mindir_command_checks_its_output_too(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["profile", "--trace-out", "/proc/version/t.json"], "--trace-out '/proc/version/t.json'"),
+        (["profile", "--trace-out", "."], "--trace-out '.': is a folder"),
+        (["profile", "--keep-profiler-output", "/proc/version/p"], "/proc/version is a file"),
+        (["graph", "--keep-ir", "/proc/version"], "--keep-ir '/proc/version': is a file"),
+        (["graph", "--keep-ir", ""], "--keep-ir is empty"),
+        (["summary", "--graph-out", "/proc/version/g.json"], "--graph-out '/proc/version/g.json'"),
+    ],
+)
+def test_every_output_path_is_checked_before_the_model_runs(
+    tmp_path: Path, args: list[str], says: str
+) -> None:
+    """A bad --trace-out / --keep-ir / --keep-profiler-output fails first, named by its flag,
+    not after the model ran and profiled."""
+    command, *rest = args
+    out = str(tmp_path / "doc.json")
+    target = [str(tmp_path)] if command == "summary" else ["model.py:Net", "--input", "2,3"]
+    code, status = cli(tmp_path, command, *target, "-o", out, *rest)
+    assert code == 1 and status["error"]["kind"] == "bad-output", status
+    assert says in status["error"]["message"] and "Errno" not in status["error"]["message"]
+
+
+@pytest.mark.parametrize(
     ("spec", "says"),
     [
         ("", "is empty"),
