@@ -161,3 +161,7 @@ def test_train_script_records_a_summary_the_reader_decodes(tmp_path: Path) -> No
     (weights,) = data.histograms.values()
     assert [h["step"] for h in weights] == [1, 2]
     assert data.images["input"][0]["width"] == 32
+    # The compiled training step (forward, backward, update) is recorded once, as a graph
+    # (MindSpore writes a graph event without its step: 0).
+    ((_, _, graph_def),) = data.graphs
+    assert len(graph_def.node) > 100, len(graph_def.node)
