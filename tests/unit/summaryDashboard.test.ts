@@ -4,7 +4,7 @@ import type { SummaryDocument } from '../../extension/src/contracts/summaryDocum
 import { followArgs, LineBuffer, parseFollowLine } from '../../extension/src/summary/lines';
 import { mainTag, trainingItems } from '../../extension/src/summary/trainingItems';
 import { scalarsCsv } from '../../extension/webview/summary/csv';
-import { mergeSummary } from '../../extension/webview/summary/merge';
+import { mergeSummary } from '../../extension/src/summary/merge';
 import {
   downsample,
   nearest,
@@ -88,6 +88,9 @@ test('follow lines: documents and the status are told apart, partial lines kept'
   assert.equal(parseFollowLine(lines[1] ?? '')?.kind, 'status');
   assert.equal(parseFollowLine('not json'), undefined);
   assert.deepEqual(followArgs('/r').slice(0, 3), ['summary', '/r', '--follow']);
+  assert.deepEqual(followArgs('/r', { interval: 1, tags: ['*loss*'] }), [
+    'summary', '/r', '--follow', '--interval', '1', '--tag', '*loss*', '--quiet',
+  ]); // prettier-ignore
 });
 
 test('the side panel row takes the loss tag, its last value and a sparkline', () => {

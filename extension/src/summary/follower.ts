@@ -8,7 +8,7 @@ import { getLog } from '../logging';
 import { pythonChild } from '../pythonChild';
 import { describeError, RUNTIME_MODULE } from '../runtime/cli';
 import { runtimeEnv } from '../runtime/env';
-import { followArgs, LineBuffer, parseFollowLine } from './lines';
+import { followArgs, type FollowOptions, LineBuffer, parseFollowLine } from './lines';
 
 export interface FollowHandlers {
   document(doc: SummaryDocument): void;
@@ -24,9 +24,10 @@ export class SummaryFollower implements vscode.Disposable {
     readonly root: string,
     extensionPath: string,
     handlers: FollowHandlers,
+    options: FollowOptions = {},
   ) {
     const log = getLog();
-    const args = followArgs(root);
+    const args = followArgs(root, options);
     log.info(`summary: ${python} -m ${RUNTIME_MODULE} ${args.join(' ')}`);
     // The reader imports no user code: a static child (docs/security.md).
     const run = pythonChild({

@@ -31,6 +31,15 @@ export function parseFollowLine(line: string): FollowItem | undefined {
   return undefined;
 }
 
-export function followArgs(root: string, interval = 0.2): string[] {
-  return ['summary', root, '--follow', '--interval', String(interval), '--quiet'];
+export interface FollowOptions {
+  /** Seconds between polls of the files' sizes. */
+  interval?: number;
+  /** Only these tags (globs). */
+  tags?: readonly string[];
+}
+
+export function followArgs(root: string, options: FollowOptions = {}): string[] {
+  const args = ['summary', root, '--follow', '--interval', String(options.interval ?? 0.2)];
+  for (const tag of options.tags ?? []) args.push('--tag', tag);
+  return [...args, '--quiet'];
 }

@@ -6,7 +6,7 @@ import { clear, h } from '../common/dom';
 import { scalarsCsv } from './csv';
 import { histogramChart, type HistogramMode } from './histogramView';
 import { imageViewer, tensorTable } from './mediaViews';
-import { mergeSummary } from './merge';
+import { mergeSummary } from '../../src/summary/merge';
 import { ScalarChart, type ChartOptions } from './scalarChart';
 import type { XAxis } from './series';
 

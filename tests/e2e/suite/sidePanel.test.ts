@@ -8,6 +8,7 @@ import type { ProfileDocument } from '../../../extension/src/contracts/profileDo
 import { formatMs } from '../../../extension/webview/common/format';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, waitFor } from './harness';
+import { scalarRecord } from './summaryRecords';
 import { exampleFile, restoreLayout, serverRunning, waitForElements, webview } from './webview';
 
 const TITLE = 'MindScope';
@@ -97,18 +98,30 @@ export const sidePanelTests: E2ETest[] = [
         await vscode.commands.executeCommand('workbench.view.extension.mindscope');
         // The watcher sees the new summary files; each run shows its latest loss (0.8056 at
         // step 5 of what MindSpore recorded) and a sparkline.
-        const names = await waitFor(
+        await waitFor(
           'the training runs in the side panel',
           () => webview(TITLE, `${PANEL} li.training-run .name`, { kind: 'texts' }),
           (a) => ['run_a', 'run_b'].every((r) => (a.values ?? []).includes(`e2e_summaries/${r}`)),
           60_000,
         );
-        const latest = await webview(TITLE, `${PANEL} li.training-run .latest`, { kind: 'texts' });
-        assert.deepEqual(
-          latest.values,
-          names.values?.map(() => 'loss 0.8056'),
+        for (const run of ['run_a', 'run_b']) {
+          const row = `${PANEL} li.training-run[data-run="e2e_summaries/${run}"]`;
+          const latest = await webview(TITLE, `${row} .latest`, { kind: 'texts' });
+          assert.deepEqual(latest.values, ['loss 0.8056'], run);
+          assert.equal((await webview(TITLE, `${row} svg.sparkline`)).count, 1, run);
+        }
+        // A step appended while the panel follows the run arrives without a re-read.
+        const file = fs.readdirSync(path.join(root, 'run_a'))[0] ?? '';
+        fs.appendFileSync(path.join(root, 'run_a', file), scalarRecord(6, 'loss', 0.5));
+        await waitFor(
+          'the appended loss in the side panel',
+          () =>
+            webview(TITLE, `${PANEL} li.training-run[data-run="e2e_summaries/run_a"] .latest`, {
+              kind: 'texts',
+            }),
+          (a) => a.values?.[0] === 'loss 0.5',
+          30_000,
         );
-        assert.equal((await webview(TITLE, `${PANEL} li.training-run svg.sparkline`)).count, 2);
 
         const title = `Training: ${path.basename(folder)}`;
         const series = `.chart[data-tag="loss"] li.series`;
@@ -118,11 +131,13 @@ export const sidePanelTests: E2ETest[] = [
         await waitForElements(title, `${series}[data-run="e2e_summaries/run_a"]`);
         assert.equal((await webview(title, series)).count, 1, 'only the clicked run is shown');
 
-        for (const nth of [0, 1]) {
-          await webview(TITLE, `${PANEL} input.training-pick`, { kind: 'click', nth });
+        for (const run of ['run_a', 'run_b']) {
+          const pick = `${PANEL} input.training-pick[data-run="e2e_summaries/${run}"]`;
+          await webview(TITLE, pick, { kind: 'click' });
         }
         await webview(TITLE, `${PANEL} button.compare:not([disabled])`, { kind: 'click' });
-        await waitForElements(title, `${series}[data-points="5"]`, 2);
+        await waitForElements(title, `${series}[data-run="e2e_summaries/run_b"][data-points="5"]`);
+        await waitForElements(title, `${series}[data-run="e2e_summaries/run_a"][data-points="6"]`);
       } finally {
         fs.rmSync(root, { recursive: true, force: true });
       }

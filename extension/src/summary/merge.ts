@@ -1,5 +1,6 @@
-// Applies a `--follow` update (meta.incremental) to the document the view holds. Pure.
-import type { SummaryDocument, SummaryRun, Tagged } from '../../src/contracts/summaryDocument';
+// Applies a `--follow` update (meta.incremental) to the document held by the dashboard or the
+// side panel's Training runs. Pure.
+import type { SummaryDocument, SummaryRun, Tagged } from '../contracts/summaryDocument';
 
 function mergeTagged<T>(into: Tagged<T>[], add: Tagged<T>[]): void {
   for (const item of add) {
