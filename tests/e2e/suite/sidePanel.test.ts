@@ -1,6 +1,7 @@
 // The MindScope side panel (activity bar → Runs and profile): the recent runs, the latest
 // profile at a glance, the Cell actions, and reopening a run.
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -139,6 +140,47 @@ export const sidePanelTests: E2ETest[] = [
         await waitForElements(title, `${series}[data-run="e2e_summaries/run_b"][data-points="5"]`);
         await waitForElements(title, `${series}[data-run="e2e_summaries/run_a"][data-points="6"]`);
       } finally {
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+  },
+  {
+    name: 'the example training: its loss shows live in Training runs, then its recorded graph',
+    run: async () => {
+      await restoreLayout();
+      const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '';
+      const root = path.join(folder, 'e2e_training');
+      const script = exampleFile('cifar_resnet', 'train.py');
+      const args = [script, '--steps', '4', '--batch-size', '2', '--step-delay', '1'];
+      const training = spawn(
+        env(E2E_ENV.python),
+        [...args, '--summary-dir', path.join(root, 'live')],
+        {
+          cwd: path.dirname(script),
+          stdio: 'ignore',
+        },
+      );
+      try {
+        await vscode.commands.executeCommand('workbench.view.extension.mindscope');
+        const row = `${PANEL} li.training-run[data-run="e2e_training/live"]`;
+        // MindSpore compiles the step, then writes one loss per step: the row follows them.
+        const first = await waitFor(
+          'the training run in the side panel',
+          () => webview(TITLE, `${row} .latest`, { kind: 'texts' }),
+          (a) => (a.values?.[0] ?? '').startsWith('loss '),
+          240_000,
+        );
+        await webview(TITLE, `${row} .name`, { kind: 'click' });
+        const title = `Training: ${path.basename(folder)}`;
+        const series = `.chart[data-tag="loss"] li.series[data-run="e2e_training/live"]`;
+        await waitForElements(title, `${series}[data-points="4"]`, 1, 240_000);
+        const last = await webview(TITLE, `${row} .latest`, { kind: 'texts' });
+        assert.notDeepEqual(last.values, first.values, 'the latest loss moved on');
+        // The compiled training step was recorded: the dashboard opens it in the graph panel.
+        await webview(title, 'button.open-graph[data-run="e2e_training/live"]', { kind: 'click' });
+        await waitForElements('Graph: e2e_training/live', 'g.node', 1, 120_000);
+      } finally {
+        training.kill();
         fs.rmSync(root, { recursive: true, force: true });
       }
     },
