@@ -3,6 +3,7 @@
 #   make test    every test: Python, TypeScript unit, end-to-end in the real workbench
 #   make check   ruff, mypy, eslint, prettier, tsc
 #   make package dist/mindscope.vsix
+#   make generate TS contract types from schemas/, docs/settings.md from package.json
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 PORT ?= 8080
@@ -11,10 +12,10 @@ export CODE_SERVER_PREFIX
 VENV_BIN := .venv/bin
 TS_SOURCES := $(shell find extension scripts/workbench tests/e2e tests/unit -name '*.ts' 2>/dev/null)
 
-.PHONY: help setup python node code-server browser build demo demo-stop test test-python test-unit test-e2e check package clean
+.PHONY: generate help setup python node code-server browser build demo demo-stop test test-python test-unit test-e2e check package clean
 
 help:
-	@sed -n '2,5p' Makefile | sed 's/^# *//'
+	@sed -n '2,6p' Makefile | sed 's/^# *//'
 
 setup: python node code-server browser build
 
@@ -66,6 +67,10 @@ check: python node
 	npx --no-install tsc -p . --noEmit
 	npx --no-install eslint .
 	npx --no-install prettier --check .
+
+generate:
+	node scripts/gen-contracts.mjs
+	node scripts/gen-settings-doc.mjs
 
 clean:
 	rm -rf dist bundled test-results .build

@@ -69,26 +69,34 @@ def headline(exc: BaseException) -> str:
 
 
 def advice_for(
-    source: str, path: str, where: Location, level: str, previous: list[str]
+    source: str, path: str, where: Location, level: str, previous: list[str], message: str
 ) -> Optional[Advice]:
-    """The checker's finding that covers the failing lines, if the checker is importable."""
+    """The checker's rule for the failing lines (the runtime's one compile-error mapper), with
+    the finding's quick fix or else the rule's remedy."""
+    from mindscope_runtime.errormap import find_rule
+
     try:
-        from mindscope_ls.checker import RULES, check_source
+        prepared = prepare(source, previous)
+        text, offset = prepared.source, prepared.offset
+    except ImportError:  # no checker: MindSpore's message alone can still name the rule
+        text, offset = source, 0
+    found = find_rule(
+        message, path, where.line, level, end_line=where.end_line, source=text, line_offset=offset
+    )
+    if found is None:
+        return None
+    rule = _rule(found.code)
+    text = found.message or (rule.title if rule else "")
+    remedy = found.fix_title or (rule.remedy if rule else "")
+    return Advice(found.code, text, remedy)
+
+
+def _rule(code: str) -> Any:
+    try:
+        from mindscope_ls.checker import RULES
     except ImportError:
         return None
-    prepared = prepare(source, previous)
-    lo, hi = where.line + prepared.offset, where.end_line + prepared.offset
-    findings = [
-        f
-        for f in check_source(prepared.source, path, level=level)
-        if lo <= f.line <= hi or f.line <= lo <= f.end_line
-    ]
-    if not findings:
-        return None
-    best = min(findings, key=lambda f: (f.severity != "error", f.end_line - f.line))
-    rule = RULES.get(best.code)
-    remedy = best.fix.title if best.fix else (rule.remedy if rule else "")
-    return Advice(best.code, best.message, remedy)
+    return RULES.get(code)
 
 
 def summarize(exc: BaseException, cells: CellFiles, level: str) -> list[str]:
@@ -103,7 +111,8 @@ def summarize(exc: BaseException, cells: CellFiles, level: str) -> list[str]:
     text = _line(source, where.line)
     lines.append(f"  at {place}, line {where.line}: {text}")
     previous = [c.code for c in cells.executed() if c.path != where.path]
-    advice = advice_for(source, where.path, where, level, previous) if source else None
+    message = str(exc).split("\n----", 1)[0]
+    advice = advice_for(source, where.path, where, level, previous, message) if source else None
     if advice:
         lines.append(f"  {advice.code}: {advice.message}")
         if advice.remedy:

@@ -1,8 +1,9 @@
 """The kernel class. Subclassing IPythonKernel brings the Jupyter debug protocol and debugpy.
 
 What MindScope adds, each in its own module: cell files on disk (`cellfiles`), eager execution
-while a debugger is attached (`eager`, `debugplugin`), readable compile errors (`errors`) and
-the `%ms_*` magics (`magics`). MindSpore itself is only imported when a cell needs it.
+while a debugger is attached (`eager`, `debugplugin`), readable compile errors (`errors`, shown by
+the kernel's shell class, `shell`) and the `%ms_*` magics (`magics`). MindSpore itself is only
+imported when a cell needs it.
 """
 
 from __future__ import annotations
@@ -14,10 +15,12 @@ import time
 from typing import Any, Optional
 
 from ipykernel.ipkernel import IPythonKernel
+from traitlets import Type
 
 from mindscope_kernel import __version__, debugplugin, errors, msimport
 from mindscope_kernel.cellfiles import CellFiles
 from mindscope_kernel.eager import EagerSwitch
+from mindscope_kernel.shell import MindScopeShell
 from mindscope_kernel.sigint import SigintGuard
 from mindscope_kernel.stuckcell import StuckCellWatch
 
@@ -26,6 +29,7 @@ class MindScopeKernel(IPythonKernel):
     implementation = "mindscope"
     implementation_version = __version__
     banner = "MindScope kernel for MindSpore"
+    shell_class = Type(MindScopeShell)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)  # type: ignore[no-untyped-call]
@@ -43,7 +47,6 @@ class MindScopeKernel(IPythonKernel):
         assert shell is not None
         shell.events.register("pre_run_cell", self._pre_run_cell)
         shell.events.register("post_run_cell", self._post_run_cell)
-        _wrap_showtraceback(shell, self)
         from mindscope_kernel.magics import register
 
         register(shell, self)
@@ -155,19 +158,3 @@ class MindScopeKernel(IPythonKernel):
 
 def _tell(line: str) -> None:
     print(line, file=sys.stdout, flush=True)
-
-
-def _wrap_showtraceback(shell: Any, kernel: MindScopeKernel) -> None:
-    """Put the readable summary on top of the structured traceback the front-end shows."""
-    original = shell._showtraceback
-
-    def showtraceback(etype: Any, evalue: Any, stb: list[str]) -> Any:
-        try:
-            lines = kernel.compile_error_summary(evalue) if evalue is not None else None
-        except Exception:  # the summary must never hide the real error
-            lines = None
-        if lines:
-            stb = errors.render(lines) + list(stb)
-        return original(etype, evalue, stb)
-
-    shell._showtraceback = showtraceback

@@ -4,47 +4,15 @@
 
 export const FILE_MODE_METHOD = 'mindscope/fileMode';
 
-export interface FileModeParams {
-  /** A file (or untitled) URI, or for a notebook the notebook's URI. */
-  uri: string;
-  /** Notebooks only: the code cells' URIs in notebook order. */
-  cells?: string[];
-}
-
-export type ExecutionMode = 'GRAPH_MODE' | 'PYNATIVE_MODE';
-export type SyntaxLevel = 'STRICT' | 'COMPATIBLE' | 'LAX';
-
-export interface SourceLocation {
-  uri: string;
-  line: number;
-  /** The call's source, whitespace collapsed, at most 80 characters. */
-  text: string;
-}
-
-export interface CompiledFunction {
-  name: string;
-  kind: 'construct' | 'jit' | 'callee';
-  uri: string;
-  line: number;
-}
-
-export interface FileMode {
-  version: 1;
-  /** UNKNOWN: set from a value known only at run time (see modeChoices). */
-  mode: ExecutionMode | 'UNKNOWN';
-  modeSource: 'file' | 'default';
-  modeChoices: ExecutionMode[];
-  modeAt: SourceLocation | null;
-  modeSetCount: number;
-  level: SyntaxLevel;
-  levelSource: 'file' | 'setting';
-  levelAt: SourceLocation | null;
-  compiledFunctions: number;
-  /** At most 200, in source order; compiledFunctions counts all. */
-  compiled: CompiledFunction[];
-  /** false: some text did not parse and was read with its failing lines blanked. */
-  parsed: boolean;
-}
+export type {
+  FileModeParams,
+  ExecutionMode,
+  SyntaxLevel,
+  SourceLocation,
+  CompiledFunction,
+  FileMode,
+} from './generated/fileMode';
+import type { FileMode } from './generated/fileMode';
 
 /** The answer as the client trusts it: version 1 with the fields the status bar reads. */
 export function isFileMode(value: unknown): value is FileMode {

@@ -6,18 +6,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic import line_magic, magics_class
 
 from mindscope_kernel import cellsource, display, msimport
-from mindscope_kernel.magics.common import fail, show, user_ns
+from mindscope_kernel.magics.common import KernelMagics, fail, show
 
 
 @magics_class
-class CheckMagics(Magics):
-    def __init__(self, shell: Any, kernel: Any) -> None:
-        super().__init__(shell)
-        self.kernel = kernel
-
+class CheckMagics(KernelMagics):
     @line_magic
     def ms_check(self, line: str) -> None:
         try:
@@ -49,7 +45,7 @@ class CheckMagics(Magics):
             code = files.current.code
             return code, files.current.path, 1, len(code.splitlines()) or 1, "this cell"
         try:
-            obj = eval(name, user_ns(self))
+            obj = eval(name, self.user_ns)
         except Exception as exc:
             raise LookupError(f"{name} is not defined") from exc
         path = cellsource.source_file(obj)

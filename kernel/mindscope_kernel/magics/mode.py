@@ -2,31 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Any
+from argparse import Namespace
 
-from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic import line_magic, magics_class
 
 from mindscope_kernel import errors, msimport
-from mindscope_kernel.magics.common import Parser, UsageError, fail, parse
-
-PARSER = Parser(prog="%ms_mode", add_help=False)
-PARSER.add_argument("mode", nargs="?", choices=("pynative", "graph"))
-PARSER.add_argument("--level", type=str.upper, choices=("LAX", "COMPATIBLE", "STRICT"))
+from mindscope_kernel.magics.common import KernelMagics, arg, ms_magic
 
 
 @magics_class
-class ModeMagics(Magics):
-    def __init__(self, shell: Any, kernel: Any) -> None:
-        super().__init__(shell)
-        self.kernel = kernel
-
+class ModeMagics(KernelMagics):
     @line_magic
-    def ms_mode(self, line: str) -> None:
-        try:
-            args = parse(PARSER, line)
-            ms = msimport.require()
-        except (UsageError, RuntimeError) as exc:
-            return fail(str(exc))
+    @ms_magic(
+        arg("mode", nargs="?", choices=("pynative", "graph")),
+        arg("--level", type=str.upper, choices=("LAX", "COMPATIBLE", "STRICT")),
+        reports=(RuntimeError,),  # MindSpore is not installed
+    )
+    def ms_mode(self, args: Namespace) -> None:
+        """Show or set the execution mode and the jit syntax level."""
+        ms = msimport.require()
         eager = self.kernel.eager
         if args.mode and not eager.set_saved_mode(args.mode):
             msimport.set_mode(ms, args.mode)
@@ -37,7 +31,6 @@ class ModeMagics(Magics):
         if eager.active:
             text += " (running eagerly while the debugger is attached)"
         print(text)
-        return None
 
 
 def _pretty(mode: str) -> str:

@@ -8,18 +8,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic import line_magic, magics_class
 
 from mindscope_kernel import display, msimport
-from mindscope_kernel.magics.common import fail, show, user_ns
+from mindscope_kernel.magics.common import KernelMagics, fail, show
 
 
 @magics_class
-class ParityMagics(Magics):
-    def __init__(self, shell: Any, kernel: Any) -> None:
-        super().__init__(shell)
-        self.kernel = kernel
-
+class ParityMagics(KernelMagics):
     @line_magic
     def ms_parity(self, line: str) -> None:
         expression = line.strip()
@@ -36,7 +32,7 @@ class ParityMagics(Magics):
         try:
             for mode in ("pynative", "graph"):
                 msimport.set_mode(ms, mode)
-                outputs[mode] = eval(expression, user_ns(self))
+                outputs[mode] = eval(expression, self.user_ns)
         except Exception as exc:
             return fail(
                 f"{expression} failed in {_pretty(mode)}: {type(exc).__name__}: "

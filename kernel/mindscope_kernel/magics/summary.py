@@ -4,36 +4,27 @@ scalars, histograms, images and tensor statistics), read without MindSpore."""
 from __future__ import annotations
 
 import html
+from argparse import Namespace
 from pathlib import Path
 from typing import Any
 
-from IPython.core.magic import Magics, line_magic, magics_class
+from IPython.core.magic import line_magic, magics_class
 
-from mindscope_kernel.magics.common import Parser, UsageError, fail, parse, show
+from mindscope_kernel.magics.common import KernelMagics, arg, fail, ms_magic, show
 
 SUMMARY_MIME = "application/vnd.mindscope.summary+json"
 IMAGES_INLINE = 3  # per tag: a notebook keeps its outputs, images are the bulk
 
 
-def _parser() -> Parser:
-    parser = Parser(prog="%ms_summary", add_help=False)
-    parser.add_argument("dir", help="a summary directory or a folder of runs")
-    parser.add_argument("--tag", action="append", default=[], help="keep only these tags")
-    return parser
-
-
 @magics_class
-class SummaryMagics(Magics):
-    def __init__(self, shell: Any, kernel: Any) -> None:
-        super().__init__(shell)
-        self.kernel = kernel
-
+class SummaryMagics(KernelMagics):
     @line_magic
-    def ms_summary(self, line: str) -> None:
-        try:
-            args = parse(_parser(), line)
-        except UsageError as exc:
-            return fail(str(exc))
+    @ms_magic(
+        arg("dir", help="a summary directory or a folder of runs"),
+        arg("--tag", action="append", default=[], help="keep only these tags"),
+    )
+    def ms_summary(self, args: Namespace) -> None:
+        """The training summaries under DIR, inline."""
         root = Path(args.dir).expanduser().resolve()
         if not root.exists():
             return fail(f"no such folder: {args.dir}")

@@ -7,6 +7,7 @@ Pure `ast`: it never imports MindSpore or the code it checks.
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Optional
@@ -17,6 +18,7 @@ from .catalog import RULES, Rule
 from .engine import crash_finding, run_checks
 from .levels import DEFAULT_LEVEL, LEVELS
 from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
+from .rules.statements import _UNSUPPORTED
 from .scratch import ScratchWorkspaces
 from .suppress import suppressed
 from .workspace import Workspace
@@ -25,6 +27,7 @@ __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "RULES",
+    "UNSUPPORTED_SYNTAX",
     "Finding",
     "Fix",
     "Group",
@@ -85,6 +88,13 @@ def check_source(
 
 
 _SCRATCH = ScratchWorkspaces()
+
+# AST node class → code of the rule for syntax MindSpore rejects outright ("Unsupported
+# statement 'Try'"); set literals are checked apart in rules/statements.py but map the same way.
+UNSUPPORTED_SYNTAX: dict[type, str] = {n: u.code for n, u in _UNSUPPORTED.items() if n} | {
+    ast.Set: "MS111",
+    ast.SetComp: "MS111",
+}
 
 
 def forget_scratch(path: str) -> None:
