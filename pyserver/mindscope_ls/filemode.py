@@ -16,17 +16,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from mindscope_ls.checker import names
 from mindscope_ls.checker.cellcontext import prepare
-from mindscope_ls.checker.discovery import CompiledFunction
 
 # The engine caches discovery per workspace version: sharing that cache keeps a status request
 # from re-walking the whole workspace after the diagnostics just did.
 from mindscope_ls.checker.engine import _compiled_in
-from mindscope_ls.checker.index import ModuleInfo
+from mindscope_ls.checker.index.module import ModuleInfo
+from mindscope_ls.checker.index.workspace import Workspace
 from mindscope_ls.checker.levels import DEFAULT_LEVEL, _level_set_by, file_level, normalize_level
-from mindscope_ls.checker.walk import of_type
-from mindscope_ls.checker.workspace import Workspace
+from mindscope_ls.checker.rules.helpers import names
+from mindscope_ls.checker.rules.helpers.discovery import CompiledFunction
+from mindscope_ls.checker.rules.helpers.walk import of_type
 
 GRAPH = "GRAPH_MODE"
 PYNATIVE = "PYNATIVE_MODE"

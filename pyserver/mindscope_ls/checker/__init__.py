@@ -13,13 +13,13 @@ from typing import Optional
 
 from mindscope_ls.gcpause import gc_paused
 
-from .catalog import RULES, Rule
 from .engine import crash_finding, run_checks
+from .incremental.scratch import ScratchWorkspaces
+from .index.workspace import Workspace
 from .levels import DEFAULT_LEVEL, LEVELS
 from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
-from .scratch import ScratchWorkspaces
+from .registry import RULES, Rule
 from .suppress import suppressed
-from .workspace import Workspace
 
 __all__ = [
     "DEFAULT_LEVEL",

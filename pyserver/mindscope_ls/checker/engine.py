@@ -8,19 +8,20 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Optional
 
-from .catalog import RULES
-from .chains import too_deep
-from .classes import ClassTable
-from .columns import ColumnMap
-from .discovery import CompiledFunction, discover
-from .index import ModuleInfo
+from .incremental.rulecache import Text, function_findings
+from .index.columns import ColumnMap
+from .index.module import ModuleInfo
+from .index.workspace import Workspace
 from .levels import DEFAULT_LEVEL, file_level, normalize_level
 from .model import Finding, Group, Range, RawFinding, Related, Severity
-from .rulecache import Text, function_findings
-from .rules import MODULE_RULES, callsites
-from .rules.base import node_range
+from .registry import RULES
+from .rules import MODULE_RULES
+from .rules.helpers import callsites
+from .rules.helpers.base import node_range
+from .rules.helpers.chains import too_deep
+from .rules.helpers.classes import ClassTable
+from .rules.helpers.discovery import CompiledFunction, discover
 from .suppress import suppressed
-from .workspace import Workspace
 
 
 def run_checks(

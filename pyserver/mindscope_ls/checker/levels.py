@@ -6,10 +6,10 @@ import ast
 from functools import partial
 from typing import Optional
 
-from . import names
-from .index import ModuleInfo
-from .memo import NodeMemo
-from .walk import of_type
+from .incremental.memo import NodeMemo
+from .index.module import ModuleInfo
+from .rules.helpers import names
+from .rules.helpers.walk import of_type
 
 LEVELS = ("STRICT", "COMPATIBLE", "LAX")
 DEFAULT_LEVEL = "LAX"

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from ..index import ModuleInfo
+from ..index.module import ModuleInfo
 from ..model import RawFinding
 from . import deprecated, divergence, joins, objects, rebuild, recompile, statements, strict
-from .base import FunctionContext
+from .helpers.base import FunctionContext
 
 FunctionRule = Callable[[FunctionContext], Iterator[RawFinding]]
 ModuleRule = Callable[[ModuleInfo], Iterator[RawFinding]]

@@ -7,14 +7,14 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
-from ..index import ModuleInfo
-from ..memo import NodeMemo
+from ..fixes.edits import make_fix, replace_node, segment
+from ..incremental.memo import NodeMemo
+from ..incremental.rebase import moved_findings
+from ..index.module import ModuleInfo
+from ..index.sources import split_lines
 from ..model import Fix, Range, RawFinding, TextEdit
-from ..rebase import moved_findings
-from ..sources import split_lines
-from ..walk import of_type
-from .base import node_range
+from .helpers.base import node_range
+from .helpers.walk import of_type
 
 # mindspore/context.py (2.10.0) `_check_context_deprecated`: parameter -> replacement.
 DEPRECATED_CONTEXT = {

@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
+from ..fixes.edits import make_fix, replace_node, segment
 from ..model import Fix, RawFinding
-from .base import FunctionContext, cacheable, within
-from .flow import loads_after
+from .helpers.base import FunctionContext, cacheable, within
+from .helpers.flow import loads_after
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)

@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..model import RawFinding, Related
-from ..walk import of_type
-from .base import FunctionContext, cacheable
-from .flow import (
+from .helpers.base import FunctionContext, cacheable
+from .helpers.flow import (
     Block,
     assigned_names,
     blocks_of,
@@ -18,7 +17,8 @@ from .flow import (
     exits,
     loads_after,
 )
-from .kinds import Clash, clash
+from .helpers.kinds import Clash, clash
+from .helpers.walk import of_type
 
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 

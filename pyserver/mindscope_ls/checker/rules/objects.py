@@ -6,12 +6,12 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from .. import names
-from ..classes import ClassInfo
 from ..model import RawFinding
-from ..walk import of_type
-from .base import FunctionContext, cacheable
-from .flow import loads_after
+from .helpers import names
+from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
+from .helpers.flow import loads_after
+from .helpers.walk import of_type
 
 DICT_TRAPS = frozenset({"pop", "setdefault"})
 

@@ -12,14 +12,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Optional
 
-from .. import names
-from ..fixes import segment
-from ..index import ModuleInfo
+from ..fixes.edits import segment
+from ..index.module import ModuleInfo
 from ..model import RawFinding, Related
-from .base import node_range
-from .callsites import CallSites, Compiled
+from .helpers import names
+from .helpers.base import node_range
+from .helpers.callsites import CallSites, Compiled
+from .helpers.scopes import Binding, Call, LoopNode, Scope
 from .recompile import MAX_SHOWN, may_call_compiled
-from .scopes import Binding, Call, LoopNode, Scope
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,13 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
-from ..index import ModuleInfo
+from ..fixes.edits import make_fix, replace_node, segment
+from ..index.module import ModuleInfo
 from ..model import Fix, RawFinding, Related
-from .base import node_range
-from .callsites import CallSites, Compiled, has_workspace
-from .scopes import Call, LoopNode
-from .values import Values
+from .helpers.base import node_range
+from .helpers.callsites import CallSites, Compiled, has_workspace
+from .helpers.scopes import Call, LoopNode
+from .helpers.values import Values
 
 MAX_SHOWN = 40  # longer argument texts are not quoted in messages
 MUTABLE = frozenset(

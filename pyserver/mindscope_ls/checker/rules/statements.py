@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, Optional
 
-from ..fixes import make_fix, owns_lines, replace_node, segment
+from ..fixes.closures import lambda_default_fix, nonlocal_fix
+from ..fixes.edits import make_fix, owns_lines, replace_node, segment
+from ..fixes.loops import loop_else_fix
 from ..model import Fix, Range, RawFinding
-from .base import FunctionContext, cacheable, keyword_range, within
-from .closures import lambda_default_fix, nonlocal_fix
-from .loops import loop_else_fix
+from .helpers.base import FunctionContext, cacheable, keyword_range, within
 
 MATCH = getattr(ast, "Match", None)
 

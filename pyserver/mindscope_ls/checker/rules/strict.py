@@ -7,8 +7,8 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..model import RawFinding
-from ..walk import of_type
-from .base import FunctionContext, cacheable
+from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import of_type
 
 TO_NUMPY = frozenset({"numpy", "tolist"})  # besides `asnumpy`, which needs no type
 LIST_METHODS = frozenset({"sort", "remove"})

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Optional, Union
 
-from ..index import FunctionNode
-from ..memo import NodeMemo
-from ..walk import of_type
+from ...incremental.memo import NodeMemo
+from ...index.module import FunctionNode
+from .walk import of_type
 
 LoopNode = Union[ast.For, ast.AsyncFor, ast.While]
 ScopeNode = Union[ast.Module, ast.FunctionDef, ast.AsyncFunctionDef]

@@ -10,10 +10,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
+from ...index.module import ModuleInfo
+from ...index.workspace import Workspace
+from ...model import Range, RawFinding
 from .classes import _LOCAL, CHAIN_CUT, MAX_DEPTH, _local
-from .index import ModuleInfo
-from .model import Range, RawFinding
-from .workspace import Workspace
 
 _Class = tuple[ModuleInfo, ast.ClassDef]
 

@@ -6,7 +6,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Optional
 
-from ..walk import of_type
+from .walk import of_type
 
 Block = list[ast.stmt]
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .model import Fix, Range, RawFinding, Related, TextEdit
+from ..model import Fix, Range, RawFinding, Related, TextEdit
 
 
 def moved_findings(findings: Iterable[RawFinding], delta: int) -> list[RawFinding]:

@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Optional
 
-from .. import names
-from ..classes import ClassInfo, ClassTable
-from ..index import FunctionNode, ModuleInfo
-from ..sources import split_lines
-from ..walk import of_type
-from ..workspace import Workspace
+from ...index.module import FunctionNode, ModuleInfo
+from ...index.sources import split_lines
+from ...index.workspace import Workspace
+from . import names
+from .classes import ClassInfo, ClassTable
 from .scopes import Binding, Call, Scope, function_scope, module_scope
+from .walk import of_type
 
 ITERATORS = frozenset({"create_tuple_iterator", "create_dict_iterator"})
 

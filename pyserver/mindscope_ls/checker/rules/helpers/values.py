@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .. import names
+from . import names
 from .callsites import CallSites, iterator_call
 from .scopes import Binding, LoopNode, Scope
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .model import Fix, Range, TextEdit
+from ..model import Fix, Range, TextEdit
 
 
 def line_text(lines: list[str], line: int) -> str:

@@ -8,13 +8,13 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Optional
 
+from ...incremental.memo import NodeMemo
+from ...index.module import FunctionNode, ModuleInfo
+from ...index.workspace import Workspace
 from . import names
 from .classes import ClassInfo, ClassTable
-from .index import FunctionNode, ModuleInfo
-from .memo import NodeMemo
 from .types import TensorTypes
 from .walk import of_type
-from .workspace import Workspace
 
 MAX_FUNCTIONS = 20000
 Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]

@@ -15,14 +15,20 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Optional, SupportsIndex, Union, overload
 
-from .classes import ClassTable, Lookup, RecordingClassTable, relative_anchors, same_lookups
-from .discovery import CompiledFunction
+from ..index.sources import split_lines
+from ..model import RawFinding
+from ..rules import FUNCTION_RULES, FunctionContext
+from ..rules.helpers.base import CACHEABLE
+from ..rules.helpers.classes import (
+    ClassTable,
+    Lookup,
+    RecordingClassTable,
+    relative_anchors,
+    same_lookups,
+)
+from ..rules.helpers.discovery import CompiledFunction
 from .memo import NodeMemo
-from .model import RawFinding
 from .rebase import moved_findings
-from .rules import FUNCTION_RULES, FunctionContext
-from .rules.base import CACHEABLE
-from .sources import split_lines
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
-from ..fixes import dedent_lines, delete_lines, indent_of, insert_line, line_text, make_fix
 from ..model import Fix, Range, TextEdit
+from .edits import dedent_lines, delete_lines, indent_of, insert_line, line_text, make_fix
 
 Loop = Union[ast.For, ast.While]
 

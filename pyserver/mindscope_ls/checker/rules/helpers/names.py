@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from .index import ModuleInfo
+from ...index.module import ModuleInfo
 
 JIT = frozenset({"mindspore.jit", "mindspore.common.api.jit", "mindspore.common.jit"})
 JIT_CLASS = frozenset({"mindspore.jit_class", "mindspore.common.api.jit_class"})

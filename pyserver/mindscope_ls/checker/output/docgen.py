@@ -1,6 +1,6 @@
 """Write docs/rules/<CODE>.md and the index from the catalog and the verified example cases.
 
-usage: python -m mindscope_ls.checker.docgen CASES_DIR DOCS_DIR
+usage: python -m mindscope_ls.checker.output.docgen CASES_DIR DOCS_DIR
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 import sys
 from pathlib import Path
 
-from .catalog import RULES, Rule
-from .model import Group
+from ..model import Group
+from ..registry import RULES, Rule
 
 GROUP_TITLES = {
     Group.PARSE: "Parse errors",

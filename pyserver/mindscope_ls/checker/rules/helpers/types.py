@@ -5,9 +5,9 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
+from ...index.module import FunctionNode, ModuleInfo
 from . import names
 from .classes import ClassInfo
-from .index import FunctionNode, ModuleInfo
 from .walk import of_type
 
 NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)

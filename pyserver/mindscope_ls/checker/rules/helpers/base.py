@@ -7,11 +7,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Optional, TypeVar
 
-from ..classes import ClassTable
-from ..discovery import CompiledFunction
-from ..model import Fix, Range, RawFinding, Related
-from ..types import TensorTypes
-from ..walk import T, of_type, walk
+from ...model import Fix, Range, RawFinding, Related
+from .classes import ClassTable
+from .discovery import CompiledFunction
+from .types import TensorTypes
+from .walk import T, of_type, walk
 
 R = TypeVar("R", bound=Callable[..., Iterator[RawFinding]])
 CACHEABLE: set[Callable[..., Iterator[RawFinding]]] = set()

@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..fixes import make_fix, owns_lines, replace_node, segment
 from ..model import Fix, TextEdit
-from ..walk import walk
-from .base import FunctionContext
+from ..rules.helpers.base import FunctionContext
+from ..rules.helpers.walk import walk
+from .edits import make_fix, owns_lines, replace_node, segment
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 

@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterator, Mapping
 from typing import Optional
 
-from .index import ModuleInfo
+from .module import ModuleInfo
 from .parsing import ModuleParser
 from .sources import read_text
 

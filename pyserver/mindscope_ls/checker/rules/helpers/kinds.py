@@ -6,7 +6,7 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-from ..types import TensorTypes
+from .types import TensorTypes
 
 # Pairs of result kinds MindSpore 2.10 was seen to refuse to join (at every level).
 INCOMPATIBLE = {frozenset({"tensor", "scalar"}), frozenset({"tensor", "tuple"})}

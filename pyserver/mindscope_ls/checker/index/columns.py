@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from .model import Finding, Fix, Range, Related, TextEdit
+from ..model import Finding, Fix, Range, Related, TextEdit
 from .sources import split_lines
 from .workspace import Workspace
 

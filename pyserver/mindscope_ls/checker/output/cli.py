@@ -14,9 +14,9 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, TextIO
 
-from .checker import RULES, Finding, Severity, Workspace, check_source
-from .checker.sarif import sarif_log
-from .cli_inputs import collect
+from .. import RULES, Finding, Severity, Workspace, check_source
+from .inputs import collect
+from .sarif import sarif_log
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_BROKEN_PIPE = 130, 141  # as a shell reports SIGINT and SIGPIPE

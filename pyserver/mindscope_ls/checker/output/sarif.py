@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
-from .catalog import RULES
-from .model import Finding, Range, Severity
+from ..model import Finding, Range, Severity
+from ..registry import RULES
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 VERSION = "2.1.0"

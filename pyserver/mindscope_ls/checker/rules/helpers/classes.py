@@ -8,11 +8,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ...incremental.memo import NodeMemo
+from ...index.module import FunctionNode, ModuleInfo
+from ...index.workspace import Workspace
 from . import names
-from .index import FunctionNode, ModuleInfo
-from .memo import NodeMemo
 from .walk import of_type
-from .workspace import Workspace
 
 MAX_DEPTH = 30  # classes followed along bases and attributes (chains.py reports the cut)
 CHAIN_CUT = "class-chain-cut"  # in `Workspace.cache`: a chain was cut at this version

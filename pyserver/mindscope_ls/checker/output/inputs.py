@@ -7,8 +7,8 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .checker.sources import Unread, read_source
-from .checker.workspace import SKIP_DIRS
+from ..index.sources import Unread, read_source
+from ..index.workspace import SKIP_DIRS
 
 
 @dataclass

@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from .workspace import Workspace
+from ..index.workspace import Workspace
 
 KEPT = 8  # paths; the least recently checked goes first
 

@@ -7,9 +7,9 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from ..blocks import BlockError
+from ...blocks import BlockError
+from ..rules.helpers.walk import of_type
 from .parsing import ModuleParser
-from .walk import of_type
 
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 
