@@ -2,7 +2,8 @@
 
 Pure `ast`: it never imports MindSpore or the code it checks.
 
-    findings = check_source(text, "net.py", level="LAX", workspace=Workspace.from_folder(root))
+    ws = Workspace.from_folder(root)
+    findings = check_source(text, "net.py", level=SyntaxLevel.LAX, workspace=ws)
 """
 
 from __future__ import annotations
@@ -13,29 +14,54 @@ from typing import Optional
 
 from mindscope_ls.gcpause import gc_paused
 
-from .engine import crash_finding, run_checks
+from .engine import compiled_in, crash_finding, run_checks
 from .incremental.scratch import ScratchWorkspaces
-from .index.workspace import Workspace
-from .levels import DEFAULT_LEVEL, LEVELS
-from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
-from .registry import RULES, Rule
+from .index.module import ModuleInfo
+from .index.sources import Unread, read_source, read_text, split_lines
+from .index.workspace import SKIP_DIRS, Workspace
+from .levels import DEFAULT_LEVEL, LEVELS, file_level, level_set_by, normalize_level
+from .model import Finding, Fix, Group, Range, Related, Severity, SyntaxLevel, TextEdit
+from .output.sarif import sarif_log
+from .registry import RULES
+from .rule import Rule
+from .rules.helpers import names
+from .rules.helpers.discovery import CompiledFunction
+from .rules.helpers.walk import of_type
+from .rules.statements import UNSUPPORTED_SYNTAX
 from .suppress import suppressed
 
+# What code outside the checker may use: it imports these names from here, never a submodule.
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "RULES",
+    "SKIP_DIRS",
+    "UNSUPPORTED_SYNTAX",
+    "CompiledFunction",
     "Finding",
     "Fix",
     "Group",
+    "ModuleInfo",
     "Range",
     "Related",
     "Rule",
     "Severity",
+    "SyntaxLevel",
     "TextEdit",
+    "Unread",
     "Workspace",
     "check_source",
+    "compiled_in",
+    "file_level",
     "forget_scratch",
+    "level_set_by",
+    "names",
+    "normalize_level",
+    "of_type",
+    "read_source",
+    "read_text",
+    "sarif_log",
+    "split_lines",
     "suppressed",
 ]
 

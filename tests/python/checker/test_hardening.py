@@ -18,7 +18,7 @@ import pytest
 
 from mindscope_ls.checker import Workspace, check_source, engine
 from mindscope_ls.checker.output.cli import main, run_check
-from mindscope_ls.checker.rules import MODULE_RULES
+from mindscope_ls.checker.registry import MODULE_CHECKS
 from mindscope_ls.checker.rules.helpers.classes import MAX_DEPTH
 
 BAD = (
@@ -80,7 +80,7 @@ def test_a_crashing_rule_is_reported_and_hides_no_other_rule(
         raise RecursionError("maximum recursion depth exceeded")
         yield  # a generator, like the rules
 
-    monkeypatch.setattr(engine, "MODULE_RULES", (broken, *MODULE_RULES))
+    monkeypatch.setattr(engine, "MODULE_CHECKS", (broken, *MODULE_CHECKS))
     after = check_source(source, "r.py")
     crash = [f for f in after if f.code == "MS001"]
     assert len(crash) == 1 and "RecursionError" in crash[0].message

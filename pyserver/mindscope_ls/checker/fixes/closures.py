@@ -1,25 +1,25 @@
-"""Quick fixes for closures compiled code cannot translate: `nonlocal` (MS104) and a lambda
-capturing a comprehension variable through a default argument (MS118)."""
+"""The edits of quick fixes for closures compiled code cannot translate: `nonlocal` (MS104)
+and a lambda capturing a comprehension variable through a default argument (MS118)."""
 
 from __future__ import annotations
 
 import ast
 from typing import Optional
 
-from ..model import Fix, TextEdit
+from ..model import SyntaxLevel, TextEdit
 from ..rules.helpers.base import FunctionContext
 from ..rules.helpers.walk import walk
-from .edits import make_fix, owns_lines, replace_node, segment
+from .edits import owns_lines, replace_node, segment
 
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
 
 
-def nonlocal_fix(ctx: FunctionContext, node: ast.Nonlocal) -> Optional[Fix]:
+def nonlocal_edits(ctx: FunctionContext, node: ast.Nonlocal) -> Optional[list[TextEdit]]:
     """Keep the shared state in `self.<name>`: every use of the names in the method becomes an
     attribute, and the `nonlocal` statement goes. LAX only: STRICT refuses attribute writes."""
     fn, names = ctx.fn.node, set(node.names)
     args = fn.args.posonlyargs + fn.args.args
-    if ctx.level == "STRICT" or ctx.fn.cls is None or not args or args[0].arg != "self":
+    if ctx.level == SyntaxLevel.STRICT or ctx.fn.cls is None or not args or args[0].arg != "self":
         return None
     if any(ctx.fn.cls.attr(name) is not None for name in names) or not _safe_scopes(fn, names):
         return None
@@ -31,7 +31,7 @@ def nonlocal_fix(ctx: FunctionContext, node: ast.Nonlocal) -> Optional[Fix]:
             if set(sub.names) != names or not owns_lines(ctx.lines, sub):
                 return None
             edits.append(replace_node(sub, "pass"))
-    return make_fix(f"Keep `{', '.join(sorted(names))}` in an attribute of the Cell", *edits)
+    return edits
 
 
 def _safe_scopes(fn: ast.AST, names: set[str]) -> bool:
@@ -57,7 +57,7 @@ def _safe_scopes(fn: ast.AST, names: set[str]) -> bool:
     return True
 
 
-def lambda_default_fix(ctx: FunctionContext, node: ast.Lambda) -> Optional[Fix]:
+def lambda_default_edit(ctx: FunctionContext, node: ast.Lambda) -> Optional[TextEdit]:
     """`lambda v, k=k: e` -> `(lambda k: lambda v: e)(k)`: the loop value is captured by a
     closure made per item instead of by a default argument."""
     args = node.args
@@ -73,6 +73,4 @@ def lambda_default_fix(ctx: FunctionContext, node: ast.Lambda) -> Optional[Fix]:
     inner = ", ".join(a.arg for a in plain)
     inner_lambda = f"lambda {inner}: {body}" if inner else f"lambda: {body}"
     text = f"(lambda {outer}: {inner_lambda})({', '.join(v for v in values if v is not None)})"
-    return make_fix(
-        "Capture the value with a closure instead of a default argument", replace_node(node, text)
-    )
+    return replace_node(node, text)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ..model import Fix, Range, TextEdit
+from ..model import Range, TextEdit
 
 
 def line_text(lines: list[str], line: int) -> str:
@@ -67,7 +67,3 @@ def dedent_lines(lines: list[str], first: int, last: int, width: int) -> Optiona
             return None
         edits.append(TextEdit(Range(number, 0, number, width), ""))
     return edits
-
-
-def make_fix(title: str, *edits: TextEdit) -> Fix:
-    return Fix(title, tuple(edits))

@@ -1,4 +1,5 @@
-"""The quick fix for `for...else` / `while...else` (MS110)."""
+"""The edits of the quick fix for `for...else` / `while...else` (MS110): how it rewrites the
+clause (a phrase for the fix title) and the edits."""
 
 from __future__ import annotations
 
@@ -6,13 +7,14 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
-from ..model import Fix, Range, TextEdit
-from .edits import dedent_lines, delete_lines, indent_of, insert_line, line_text, make_fix
+from ..model import Range, TextEdit
+from .edits import dedent_lines, delete_lines, indent_of, insert_line, line_text
 
 Loop = Union[ast.For, ast.While]
+Rewrite = tuple[str, list[TextEdit]]  # how the `else` clause is replaced, the edits
 
 
-def loop_else_fix(lines: list[str], loop: Loop) -> Optional[Fix]:
+def loop_else_edits(lines: list[str], loop: Loop) -> Optional[Rewrite]:
     """Rewrite the `else` clause: dedent it when the loop never breaks, else guard it by a flag."""
     else_line = _else_line(lines, loop)
     if else_line is None:
@@ -54,7 +56,7 @@ def _own_breaks(body: list[ast.stmt]) -> Iterator[ast.Break]:
             stack.extend(ast.iter_child_nodes(node))
 
 
-def _dedent_fix(lines: list[str], loop: Loop, else_line: int) -> Optional[Fix]:
+def _dedent_fix(lines: list[str], loop: Loop, else_line: int) -> Optional[Rewrite]:
     first = loop.orelse[0].lineno
     last = loop.orelse[-1].end_lineno or first
     width = len(indent_of(line_text(lines, first))) - len(indent_of(line_text(lines, loop.lineno)))
@@ -64,12 +66,12 @@ def _dedent_fix(lines: list[str], loop: Loop, else_line: int) -> Optional[Fix]:
     if dedents is None:
         return None
     edits = [delete_lines(else_line, else_line), *dedents]
-    return make_fix("Run the `else` block after the loop (the loop never breaks)", *edits)
+    return "by running its block after the loop (the loop never breaks)", edits
 
 
 def _flag_fix(
     lines: list[str], loop: Loop, else_line: int, breaks: list[ast.Break]
-) -> Optional[Fix]:
+) -> Optional[Rewrite]:
     flag = _fresh_name(lines, "no_break")
     indent = indent_of(line_text(lines, loop.lineno))
     edits: list[TextEdit] = [insert_line(loop.lineno, f"{indent}{flag} = True")]
@@ -84,7 +86,7 @@ def _flag_fix(
             Range(else_line, 0, else_line, len(else_text.encode("utf-8"))), f"{indent}if {flag}:"
         )
     )
-    return make_fix("Replace the `else` clause with a flag set on `break`", *edits)
+    return "with a flag set on `break`", edits
 
 
 def _fresh_name(lines: list[str], base: str) -> str:

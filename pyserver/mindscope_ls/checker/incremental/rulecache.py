@@ -16,9 +16,10 @@ from dataclasses import dataclass
 from typing import Optional, SupportsIndex, Union, overload
 
 from ..index.sources import split_lines
-from ..model import RawFinding
-from ..rules import FUNCTION_RULES, FunctionContext
-from ..rules.helpers.base import CACHEABLE
+from ..model import Range, RawFinding
+from ..registry import FUNCTION_CHECKS, FunctionCheck, rules_checked_by
+from ..rules.about_checker import check_crashed
+from ..rules.helpers.base import CACHEABLE, FunctionContext
 from ..rules.helpers.classes import (
     ClassTable,
     Lookup,
@@ -94,11 +95,25 @@ def function_findings(
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
-    for rule in FUNCTION_RULES:
-        if rule in CACHEABLE:
+    for check in FUNCTION_CHECKS:
+        if check in CACHEABLE:
             found.extend(moved_findings(next(cached), line - entry.line))
         else:
-            found.extend(rule(FunctionContext(fn, fn.types(), level, classes, lines)))
+            found.extend(_findings(check, FunctionContext(fn, fn.types(), level, classes, lines)))
+    return found
+
+
+def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, ...]:
+    """What `check` reports at `ctx.level`; a crash costs only its own findings (MS001, logged)."""
+    try:
+        found = tuple(check(ctx))
+    except Exception as error:
+        node = ctx.fn.node
+        at = Range(node.lineno, node.col_offset, node.lineno, node.col_offset + 3)
+        what = f"checking `{ctx.fn.qualname}`"
+        found = (check_crashed(rules_checked_by(check), ctx.path, what, error, at),)
+    for finding in found:
+        finding.level = ctx.level
     return found
 
 
@@ -108,7 +123,7 @@ def _run(fn: CompiledFunction, level: str, classes: ClassTable, text: Text) -> _
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
     ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
-    findings = tuple(tuple(rule(ctx)) for rule in FUNCTION_RULES if rule in CACHEABLE)
+    findings = tuple(_findings(check, ctx) for check in FUNCTION_CHECKS if check in CACHEABLE)
     whole = tracked.outside or not text.exact
     source = text.source if whole else None
     return _Entry(findings, tuple(recording.looked_up), source, node.lineno)

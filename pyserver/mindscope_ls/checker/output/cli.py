@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, TextIO
 
-from .. import RULES, Finding, Severity, Workspace, check_source
+from .. import DEFAULT_LEVEL, RULES, Finding, Severity, SyntaxLevel, Workspace, check_source
 from .inputs import collect
 from .sarif import sarif_log
 
@@ -38,9 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--level",
         "--syntax-level",
         dest="level",
-        default="LAX",
+        default=DEFAULT_LEVEL.value,
         type=str.upper,
-        choices=["LAX", "STRICT"],
+        choices=[level.value for level in SyntaxLevel],
         help="jit_syntax_level to assume when a file sets none (default LAX)",
     )
     check.add_argument("--format", default="text", choices=["text", "json", "sarif"])

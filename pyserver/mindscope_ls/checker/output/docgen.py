@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 
 from ..model import Group
-from ..registry import RULES, Rule
+from ..registry import RULES
+from ..rule import Rule
 
 GROUP_TITLES = {
     Group.PARSE: "Parse errors",

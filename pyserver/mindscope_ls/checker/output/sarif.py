@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import quote
 
+from ..levels import DEFAULT_LEVEL
 from ..model import Finding, Range, Severity
 from ..registry import RULES
 
@@ -77,7 +78,7 @@ def sarif_log(
 
 def _rule(code: str) -> dict[str, Any]:
     rule = RULES[code]
-    level = LEVELS[rule.severity("LAX")]
+    level = LEVELS[rule.severity(DEFAULT_LEVEL)]
     return {
         "id": code,
         "name": code,

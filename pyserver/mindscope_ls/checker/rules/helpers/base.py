@@ -5,9 +5,10 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Optional, TypeVar
+from typing import TypeVar
 
-from ...model import Fix, Range, RawFinding, Related
+from ...model import Range, RawFinding, Related
+from ...rule import node_range
 from .classes import ClassTable
 from .discovery import CompiledFunction
 from .types import TensorTypes
@@ -53,17 +54,6 @@ class FunctionContext:
             if isinstance(node, ast.stmt):
                 yield node
 
-    def finding(
-        self,
-        code: str,
-        message: str,
-        node: ast.AST,
-        related: Optional[list[Related]] = None,
-        fix: Optional[Fix] = None,
-        rng: Optional[Range] = None,
-    ) -> RawFinding:
-        return RawFinding(code, message, rng or node_range(node), related or [], fix, self.level)
-
     def related(self, node: ast.AST, message: str) -> Related:
         return Related(self.path, node_range(node), message)
 
@@ -78,16 +68,6 @@ def within(outer: ast.AST, nodes: list[T]) -> list[T]:
         if start <= (n.lineno, n.col_offset)  # type: ignore[attr-defined]
         and ((n.end_lineno or 0), (n.end_col_offset or 0)) <= end  # type: ignore[attr-defined]
     ]
-
-
-def node_range(node: ast.AST) -> Range:
-    line = getattr(node, "lineno", 1) or 1
-    col = getattr(node, "col_offset", 0) or 0
-    end_line = getattr(node, "end_lineno", None) or line
-    end_col = getattr(node, "end_col_offset", None)
-    if end_col is None:
-        end_col = col
-    return Range(line, col, end_line, end_col)
 
 
 def keyword_range(node: ast.stmt, keyword: str) -> Range:

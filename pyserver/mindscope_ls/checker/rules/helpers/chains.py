@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from ...index.module import ModuleInfo
 from ...index.workspace import Workspace
 from ...model import Range, RawFinding
+from ..about_checker import PART_NOT_CHECKED
 from .classes import _LOCAL, CHAIN_CUT, MAX_DEPTH, _local
 
 _Class = tuple[ModuleInfo, ast.ClassDef]
@@ -39,12 +40,12 @@ def too_deep(ws: Workspace, module: ModuleInfo, limit: int = MAX_DEPTH) -> Itera
     for node in deep:
         if id(node) in reached:
             continue
-        yield RawFinding(
-            "MS001",
-            f"`{node.name}` starts a chain of {depths[id(node)]} base or attribute classes; the "
-            f"checker follows {limit}: classes past that depth are treated as unknown, so "
-            "findings in them or that depend on them may be missing.",
+        yield PART_NOT_CHECKED.finding(
             Range(node.lineno, node.col_offset, node.lineno, node.col_offset + 5 + len(node.name)),
+            detail=f"`{node.name}` starts a chain of {depths[id(node)]} base or attribute "
+            f"classes; the checker follows {limit}: classes past that depth are treated as "
+            "unknown, so "
+            "findings in them or that depend on them may be missing.",
         )
 
 

@@ -11,6 +11,7 @@ from typing import Optional
 from ...incremental.memo import NodeMemo
 from ...index.module import FunctionNode, ModuleInfo
 from ...index.workspace import Workspace
+from ...model import SyntaxLevel
 from . import names
 from .classes import ClassInfo, ClassTable
 from .types import TensorTypes
@@ -60,7 +61,7 @@ class CompiledFunction:
     node: FunctionNode
     cls: Optional[ClassInfo]
     reason: str
-    level: Optional[str] = None  # set by jit(fullgraph=True)
+    level: Optional[SyntaxLevel] = None  # set by jit(fullgraph=True)
     tensor_params: set[str] = field(default_factory=set)
     caller: Optional[Caller] = None
     _facts: Optional[tuple[frozenset[str], Facts]] = field(default=None, repr=False)
@@ -113,8 +114,8 @@ class Discovery:
         if new_params:
             current.tensor_params |= new_params
             self._queue.append(current)
-        if fn.level == "STRICT" and current.level != "STRICT":
-            current.level = "STRICT"
+        if fn.level == SyntaxLevel.STRICT and current.level != SyntaxLevel.STRICT:
+            current.level = SyntaxLevel.STRICT
             self._queue.append(current)
 
     def _roots(self, module: ModuleInfo) -> None:
@@ -159,11 +160,11 @@ class Discovery:
     ) -> CompiledFunction:
         # MindSpore 2.10 compiles `jit` functions leniently (LAX) whatever the context's
         # jit_syntax_level: only `jit(fullgraph=True)` makes them STRICT.
-        level = "LAX"
+        level = SyntaxLevel.LAX
         if isinstance(jit_expr, ast.Call):
             full = names.keyword(jit_expr, "fullgraph")
             if isinstance(full, ast.Constant) and full.value is True:
-                level = "STRICT"
+                level = SyntaxLevel.STRICT
         params = _tensor_params(node, skip_self=cls is not None)
         return CompiledFunction(module, node, cls, reason, level, set(params))
 

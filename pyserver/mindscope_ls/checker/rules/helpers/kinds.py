@@ -16,7 +16,7 @@ STRICT_ONLY = {frozenset({"tensor", "None"})}
 
 @dataclass(frozen=True)
 class Clash:
-    code: str  # MS112 (fails at every level) or MS205 (fails under STRICT)
+    strict_only: bool  # fails under STRICT only (MS205), else at every level (MS112)
     left: str
     right: str
 
@@ -46,14 +46,16 @@ def clash(types: TensorTypes, a: Optional[ast.expr], b: Optional[ast.expr]) -> O
     if ka is not None and kb is not None:
         pair = frozenset({ka, kb})
         if pair in INCOMPATIBLE:
-            return Clash("MS112", ka, kb)
+            return Clash(False, ka, kb)
         if pair in STRICT_ONLY:
-            return Clash("MS205", ka, kb)
+            return Clash(True, ka, kb)
     if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
         for x, y in zip(a.elts, b.elts):
             inner = clash(types, x, y)
             if inner is not None:
                 return Clash(
-                    inner.code, f"tuple holding a {inner.left}", f"tuple holding a {inner.right}"
+                    inner.strict_only,
+                    f"tuple holding a {inner.left}",
+                    f"tuple holding a {inner.right}",
                 )
     return None

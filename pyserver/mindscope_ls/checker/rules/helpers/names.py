@@ -6,6 +6,7 @@ import ast
 from typing import Optional
 
 from ...index.module import ModuleInfo
+from ...model import SyntaxLevel
 
 JIT = frozenset({"mindspore.jit", "mindspore.common.api.jit", "mindspore.common.jit"})
 JIT_CLASS = frozenset({"mindspore.jit_class", "mindspore.common.api.jit_class"})
@@ -47,8 +48,8 @@ NON_TENSOR_METHODS = frozenset(
     }
 )
 NON_TENSOR_ATTRS = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides"})
-LEVEL_BY_CONST = {"STRICT": "STRICT", "COMPATIBLE": "COMPATIBLE", "LAX": "LAX"}
-LEVEL_BY_INT = {0: "STRICT", 1: "COMPATIBLE", 2: "LAX"}
+LEVEL_BY_CONST = {level.value: level for level in SyntaxLevel}
+LEVEL_BY_INT = {0: SyntaxLevel.STRICT, 1: SyntaxLevel.COMPATIBLE, 2: SyntaxLevel.LAX}
 
 
 def is_cell_qualname(qualname: Optional[str]) -> bool:
@@ -101,7 +102,7 @@ def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
     return None
 
 
-def level_of(module: ModuleInfo, expr: ast.expr) -> Optional[str]:
+def level_of(module: ModuleInfo, expr: ast.expr) -> Optional[SyntaxLevel]:
     """The syntax level an expression denotes: `ms.STRICT`, `"STRICT"`, `0`, ... or None."""
     if isinstance(expr, ast.Constant):
         if isinstance(expr.value, str):
