@@ -17,6 +17,6 @@ def test_rule_pages_are_up_to_date() -> None:
         page = DOCS / f"{code}.md"
         assert page.read_text() == render(rule, CASES), (
             f"{page} is stale: python -m mindscope_ls.checker.output.docgen "
-            "tests/python/checker/cases docs/rules"
+            "tests/graphmode/cases/rules docs/rules"
         )
     assert (DOCS / "README.md").read_text() == render_index()

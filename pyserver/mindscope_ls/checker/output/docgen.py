@@ -5,13 +5,13 @@ usage: python -m mindscope_ls.checker.output.docgen CASES_DIR DOCS_DIR
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 
-from ..model import Group
+from ..model import Group, SyntaxLevel
 from ..registry import RULES
 from ..rule import Rule
+from .cases import body, parse_case
 
 GROUP_TITLES = {
     Group.PARSE: "Parse errors",
@@ -25,12 +25,18 @@ GROUP_TITLES = {
 
 
 def _example(cases: Path, name: str) -> str:
+    """The case's code without its header or `run()`, each finding at LAX marked `# <- CODE`."""
     path = cases / f"{name}.pycase"
     if not path.exists():
         return ""
-    text = path.read_text().split("\ndef run():")[0].rstrip()
-    text = text.replace("  # expect-related", "")
-    return re.sub(r"# expect: (MS\d+)", r"# <- \1", text)
+    case = parse_case(path)
+    lines = body(case)
+    lax = case.expect[SyntaxLevel.LAX]
+    for spot in (*lax.fails, *(lax.warns or ())):
+        if spot.code is not None:
+            at = spot.line - case.header_lines - 1
+            lines[at] = f"{lines[at]}  # <- {spot.code}"
+    return "\n".join(lines).split("\ndef run():")[0].rstrip()
 
 
 def render(rule: Rule, cases: Path) -> str:
@@ -38,7 +44,7 @@ def render(rule: Rule, cases: Path) -> str:
     parts = [
         f"# {rule.code}: {rule.title}",
         "",
-        f"Group: {GROUP_TITLES[rule.group]}.",
+        f"Name: `{rule.symbol}`. Group: {GROUP_TITLES[rule.group]}.",
         "",
         "## Why",
         "",
@@ -81,8 +87,8 @@ def render_index() -> str:
         rules = [r for r in RULES.values() if r.group is group]
         if not rules:
             continue
-        parts += [f"## {title}", "", "| Code | Rule |", "| --- | --- |"]
-        parts += [f"| [{r.code}]({r.code}.md) | {r.title} |" for r in rules]
+        parts += [f"## {title}", "", "| Code | Name | Rule |", "| --- | --- | --- |"]
+        parts += [f"| [{r.code}]({r.code}.md) | `{r.symbol}` | {r.title} |" for r in rules]
         parts.append("")
     return "\n".join(parts)
 
