@@ -1,7 +1,8 @@
-"""Precision and recall of the graph-mode checker over tests/graphmode/cases, per syntax level,
-and its speed against MindSpore compiling the same files.
+"""Precision and recall of the graph-mode checker over tests/graphmode/cases (sub-folders
+included), per syntax level and per family, and its speed against MindSpore compiling the same
+files. Cases under `heldout/` (set aside before rules were written for them) are scored apart.
 
-usage: python bench/checker_accuracy.py [--headers] [--lines 3000]
+usage: python bench/checker_accuracy.py [--headers] [--lines 3000] [--families]
 
 By default every case is compiled with the real MindSpore (GRAPH_MODE, LAX and STRICT, a fresh
 process per case; a few minutes). `--headers` trusts the outcomes the cases declare instead (the
@@ -24,21 +25,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "pyserver"), str(ROOT)]
 
 from bench.generated_model import model_file  # noqa: E402
-from mindscope_ls.checker import Workspace, check_source  # noqa: E402
+from mindscope_ls.checker import SyntaxLevel, Workspace, check_source  # noqa: E402
 from tests.graphmode.corpus import (  # noqa: E402
     LEVELS,
     RUNNER,
     Case,
+    all_cases,
     checker_verdict,
     compile_all,
-    load_cases,
     named_lines,
 )
 
 Results = dict[str, dict[str, dict[str, Any]]]
+CORPUS = ROOT / "tests" / "graphmode" / "cases"
 
 
-def score(cases: list[Case], level: str, results: Optional[Results]) -> dict[str, float]:
+def score(cases: list[Case], level: SyntaxLevel, results: Optional[Results]) -> dict[str, float]:
     tp = fp = fn = tn = exact = named_hit = named_total = 0
     for case in cases:
         truth = case.expect[level]
@@ -69,6 +71,41 @@ def score(cases: list[Case], level: str, results: Optional[Results]) -> dict[str
         "line_exact": exact / tp if tp else 1.0,
         "line_named": named_hit / named_total if named_total else 1.0,
     }
+
+
+def family(case: Case) -> str:
+    """`rules/MS101`, `joins_tensor_str` (the name before `__`), under the case's sub-folder."""
+    name = case.name
+    stem = name[:5] if name.startswith("MS") and name[2:5].isdigit() else name.split("__")[0]
+    folder = case.path.parent.relative_to(CORPUS).as_posix()
+    return stem if folder == "." else f"{folder}/{stem}"
+
+
+def print_scores(title: str, cases: list[Case], results: Optional[Results]) -> None:
+    print(f"{title}: {len(cases)} cases")
+    for level in LEVELS:
+        s = score(cases, level, results)
+        print(
+            f"  {level.value:6}  fail {s['fail']:.0f} / compile {s['compile']:.0f}   "
+            f"precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
+            f"(tp {s['tp']:.0f}, fp {s['fp']:.0f}, fn {s['fn']:.0f})   "
+            f"line exact {s['line_exact']:.3f}, names MindSpore's line {s['line_named']:.3f}"
+        )
+
+
+def print_families(cases: list[Case], results: Optional[Results]) -> None:
+    """One row per family: cases, and per level the misses (fn) and false alarms (fp)."""
+    groups: dict[str, list[Case]] = {}
+    for case in cases:
+        groups.setdefault(family(case), []).append(case)
+    heads = "".join(f"  {lv.value:>6} fail tp fn fp" for lv in LEVELS)
+    print(f"{'family':40} cases{heads}")
+    for name, members in sorted(groups.items()):
+        row = f"{name[:40]:40} {len(members):5}"
+        for level in LEVELS:
+            s = score(members, level, results)
+            row += f"  {'':>6} {s['fail']:4.0f} {s['tp']:2.0f} {s['fn']:2.0f} {s['fp']:2.0f}"
+        print(row)
 
 
 def checker_ms(source: str, repeat: int = 5) -> float:
@@ -104,21 +141,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--headers", action="store_true", help="trust the declared outcomes")
     parser.add_argument("--lines", type=int, default=3000)
+    parser.add_argument("--families", action="store_true", help="print the families table")
     args = parser.parse_args()
-    cases = load_cases()
+    cases = all_cases()
     results: Optional[Results] = None
     if not args.headers:
         with tempfile.TemporaryDirectory() as folder:
             results = compile_all(cases, Path(folder))
-    print(f"corpus: {len(cases)} cases in tests/graphmode/cases")
-    for level in LEVELS:
-        s = score(cases, level, results)
-        print(
-            f"{level:6}  fail {s['fail']:.0f} / compile {s['compile']:.0f}   "
-            f"precision {s['precision']:.3f}  recall {s['recall']:.3f}  "
-            f"(tp {s['tp']:.0f}, fp {s['fp']:.0f}, fn {s['fn']:.0f})   "
-            f"line exact {s['line_exact']:.3f}, names MindSpore's line {s['line_named']:.3f}"
-        )
+    heldout = [c for c in cases if "heldout" in c.path.relative_to(CORPUS).parts]
+    own = [c for c in cases if c not in heldout]
+    print_scores("corpus (tests/graphmode/cases, without heldout/)", own, results)
+    if heldout:
+        print_scores("held-out slice (tests/graphmode/cases/heldout)", heldout, results)
+    if args.families:
+        print_families(cases, results)
     per_file = [checker_ms(case.source, repeat=3) for case in cases]
     print(f"checker per corpus file: median {statistics.median(per_file):.2f} ms")
     if results:

@@ -12,7 +12,7 @@ from urllib.parse import unquote, urlsplit
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from mindscope_ls.checker.sources import read_text
+from mindscope_ls.checker import read_text
 from mindscope_ls.diagnostic_feature import MAX_CHECKED_CHARS, DiagnosticsService
 from mindscope_ls.filemode import FileMode, Where, file_mode, notebook_mode
 

@@ -22,7 +22,7 @@ from functools import cached_property, lru_cache
 from typing import Optional, Union
 
 from mindscope_ls.blocks import BlockError, may_parse_whole, parse_at
-from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.checker import split_lines
 from mindscope_ls.gcpause import gc_paused
 from mindscope_ls.movingblocks import Block, MovingBlockParser
 from mindscope_ls.textscan import open_brackets

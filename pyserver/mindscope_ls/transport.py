@@ -33,7 +33,7 @@ from pygls.workspace import TextDocument, Workspace
 
 from mindscope_ls import trace, warmup
 from mindscope_ls.answers import Answered, internal_error, invalid_params
-from mindscope_ls.checker.sources import Unread, read_source, split_lines
+from mindscope_ls.checker import Unread, read_source, split_lines
 from mindscope_ls.editorlines import apply_change
 
 log = logging.getLogger(__name__)

@@ -1,50 +1,54 @@
 """The graph-mode corpus: cases with declared outcomes, the checker's verdict, MindSpore's verdict.
 
-A case is `cases/<name>.pycase` (a suffix that keeps linters away from its deliberate errors),
-materialized as `<name>.py` to be compiled. Its first two lines declare what MindSpore does:
+A case is `cases/**/<name>.pycase` (a suffix that keeps linters away from its deliberate errors),
+materialized as `<name>.py` to be compiled. Its leading comment lines declare what MindSpore
+does at each level and what the checker must report (the format: `mindscope_ls.checker.output
+.cases`):
 
-    # lax: fail line 14
-    # strict: ok
+    # lax: ok
+    # strict: fail 12:9 MS101
 
-`fail line N` names the offending line, which the checker must report. An optional third line
-`# known gap: WHY` marks a case the checker is known to get wrong (reported, not hidden).
-MindSpore names that line or, for an error it meets while parsing a callee, the call site in
-the caller; the checker must report the offending line and name the call site among its related
-locations.
+MindSpore names the failing line or, for an error it meets while parsing a callee, the call site
+in the caller; the checker must report the failing line and name the call site among its related
+locations. `cases/rules/` holds each rule's verified examples (`MS101_bad`, `MS101_ok`, ...), the
+rule docs' examples; `generated/` and `heldout/` the facts generator's cases.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
 
-from mindscope_ls.checker import Severity, check_source
+from mindscope_ls.checker import Finding, Severity, SyntaxLevel, check_source
+from mindscope_ls.checker.output.cases import Case, Expectation, Spot, load_cases
 
 HERE = Path(__file__).parent
 CASES = HERE / "cases"
 RUNNER = HERE / "runner.py"
-LEVELS = ("LAX", "STRICT")
-GAP = re.compile(r"^# known gap: (.+)$", re.MULTILINE)
-HEADER = re.compile(r"^# (lax|strict): (ok|fail line (\d+))\s*$", re.MULTILINE)
+LEVELS = (SyntaxLevel.LAX, SyntaxLevel.STRICT)
+
+__all__ = [
+    "CASES",
+    "LEVELS",
+    "RUNNER",
+    "Case",
+    "Expectation",
+    "Spot",
+    "Verdict",
+    "all_cases",
+    "checker_verdict",
+    "compile_all",
+    "mismatches",
+    "named_lines",
+]
 
 
-@dataclass(frozen=True)
-class Expectation:
-    ok: bool
-    line: Optional[int] = None
-
-
-@dataclass(frozen=True)
-class Case:
-    name: str
-    source: str
-    expect: dict[str, Expectation]
-    gap: Optional[str] = None
+def all_cases(folder: Path = CASES) -> list[Case]:
+    return load_cases(folder)
 
 
 @dataclass(frozen=True)
@@ -55,33 +59,41 @@ class Verdict:
     line: Optional[int] = None
     code: Optional[str] = None
     lines: frozenset[int] = frozenset()
-
-
-def parse_header(source: str) -> dict[str, Expectation]:
-    found: dict[str, Expectation] = {}
-    for match in HEADER.finditer("\n".join(source.splitlines()[:2])):
-        line = int(match.group(3)) if match.group(3) else None
-        found[match.group(1).upper()] = Expectation(match.group(2) == "ok", line)
-    return found
-
-
-def load_cases(folder: Path = CASES) -> list[Case]:
-    cases = []
-    for path in sorted(folder.glob("*.pycase")):
-        source = path.read_text()
-        gap = GAP.search("\n".join(source.splitlines()[:3]))
-        cases.append(Case(path.stem, source, parse_header(source), gap.group(1) if gap else None))
-    return cases
+    errors: tuple[Finding, ...] = ()
+    others: tuple[Finding, ...] = ()  # findings below error
 
 
 def checker_verdict(case: Case, level: str, path: Optional[str] = None) -> Verdict:
     findings = check_source(case.source, path or f"{case.name}.py", level=level)
-    errors = [f for f in findings if f.severity is Severity.ERROR]
+    errors = tuple(f for f in findings if f.severity is Severity.ERROR)
+    others = tuple(f for f in findings if f.severity is not Severity.ERROR)
     if not errors:
-        return Verdict(True)
+        return Verdict(True, others=others)
     first = min(errors, key=lambda f: (f.line, f.col))
     lines = {first.line, *(r.range.line for r in first.related)}
-    return Verdict(False, first.line, first.code, frozenset(lines))
+    return Verdict(False, first.line, first.code, frozenset(lines), errors, others)
+
+
+def _differ(want: tuple[Spot, ...], got: tuple[Finding, ...], what: str) -> list[str]:
+    found = sorted(got, key=lambda f: (f.line, f.col, f.code))
+    shown = ", ".join(f"{f.line}:{f.col + 1} {f.code}" for f in found) or "none"
+    if len(want) != len(found) or not all(
+        s.matches(f.line, f.col, f.code) for s, f in zip(want, found)
+    ):
+        return [f"{what}: want {', '.join(map(str, want)) or 'none'}, checker reports {shown}"]
+    return []
+
+
+def mismatches(case: Case, level: SyntaxLevel, verdict: Verdict) -> list[str]:
+    """How the checker's findings at `level` differ from what the case declares."""
+    expect = case.expect[level]
+    problems = []
+    if verdict.ok != expect.ok:
+        problems.append(f"MindSpore {'compiles' if expect.ok else 'fails'}, checker disagrees")
+    problems += _differ(expect.fails, verdict.errors, "errors")
+    if expect.warns is not None:
+        problems += _differ(expect.warns, verdict.others, "below error")
+    return problems
 
 
 def materialize(cases: list[Case], folder: Path) -> list[Path]:
@@ -101,7 +113,7 @@ def compile_all(
     files = [str(p) for p in materialize(cases, folder)]
     procs = {
         level: subprocess.Popen(
-            [sys.executable, str(RUNNER), "--level", level, *files],
+            [sys.executable, str(RUNNER), "--level", str(level), *files],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,

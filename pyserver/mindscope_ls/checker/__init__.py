@@ -2,43 +2,66 @@
 
 Pure `ast`: it never imports MindSpore or the code it checks.
 
-    findings = check_source(text, "net.py", level="LAX", workspace=Workspace.from_folder(root))
+    ws = Workspace.from_folder(root)
+    findings = check_source(text, "net.py", level=SyntaxLevel.LAX, workspace=ws)
 """
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Optional
 
 from mindscope_ls.gcpause import gc_paused
 
-from .catalog import RULES, Rule
-from .engine import crash_finding, run_checks
-from .levels import DEFAULT_LEVEL, LEVELS
-from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
-from .rules.statements import _UNSUPPORTED
-from .scratch import ScratchWorkspaces
+from .engine import compiled_in, crash_finding, run_checks
+from .incremental.scratch import ScratchWorkspaces
+from .index.module import ModuleInfo
+from .index.sources import Unread, read_source, read_text, split_lines
+from .index.workspace import SKIP_DIRS, Workspace
+from .levels import DEFAULT_LEVEL, LEVELS, file_level, level_set_by, normalize_level
+from .model import Finding, Fix, Group, Range, Related, Severity, SyntaxLevel, TextEdit
+from .output.sarif import sarif_log
+from .registry import RULES
+from .rule import Rule
+from .rules.helpers import names
+from .rules.helpers.discovery import CompiledFunction
+from .rules.helpers.walk import of_type
+from .rules.statements import UNSUPPORTED_SYNTAX
 from .suppress import suppressed
-from .workspace import Workspace
 
+# What code outside the checker may use: it imports these names from here, never a submodule.
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "RULES",
+    "SKIP_DIRS",
     "UNSUPPORTED_SYNTAX",
+    "CompiledFunction",
     "Finding",
     "Fix",
     "Group",
+    "ModuleInfo",
     "Range",
     "Related",
     "Rule",
     "Severity",
+    "SyntaxLevel",
     "TextEdit",
+    "Unread",
     "Workspace",
     "check_source",
+    "compiled_in",
+    "file_level",
     "forget_scratch",
+    "level_set_by",
+    "names",
+    "normalize_level",
+    "of_type",
+    "read_source",
+    "read_text",
+    "sarif_log",
+    "split_lines",
     "suppressed",
 ]
 
@@ -88,13 +111,6 @@ def check_source(
 
 
 _SCRATCH = ScratchWorkspaces()
-
-# AST node class → code of the rule for syntax MindSpore rejects outright ("Unsupported
-# statement 'Try'"); set literals are checked apart in rules/statements.py but map the same way.
-UNSUPPORTED_SYNTAX: dict[type, str] = {n: u.code for n, u in _UNSUPPORTED.items() if n} | {
-    ast.Set: "MS111",
-    ast.SetComp: "MS111",
-}
 
 
 def forget_scratch(path: str) -> None:

@@ -3,24 +3,28 @@
 from __future__ import annotations
 
 import ast
+import logging
 import warnings
 from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Optional
 
-from .catalog import RULES
-from .chains import too_deep
-from .classes import ClassTable
-from .columns import ColumnMap
-from .discovery import CompiledFunction, discover
-from .index import ModuleInfo
+from .incremental.rulecache import Text, function_findings
+from .index.columns import ColumnMap
+from .index.module import ModuleInfo
+from .index.workspace import Workspace
 from .levels import DEFAULT_LEVEL, file_level, normalize_level
 from .model import Finding, Group, Range, RawFinding, Related, Severity
-from .rulecache import Text, function_findings
-from .rules import MODULE_RULES, callsites
-from .rules.base import node_range
+from .registry import MODULE_CHECKS, RULES, rules_checked_by
+from .rule import node_range
+from .rules.about_checker import FILE_DOES_NOT_PARSE, check_crashed, crashed
+from .rules.helpers import callsites
+from .rules.helpers.chains import too_deep
+from .rules.helpers.classes import ClassTable
+from .rules.helpers.discovery import CompiledFunction, discover
 from .suppress import suppressed
-from .workspace import Workspace
+
+log = logging.getLogger(__name__)
 
 
 def run_checks(
@@ -47,25 +51,28 @@ def run_checks(
         compiled = compiled_in(ws, module)
     except Exception as error:
         compiled = []
+        log.error("finding the compiled code of %s crashed", path, exc_info=error)
         raw.append((crashed("finding the compiled code", error, Range(1, 0, 1, 0)), None))
     for fn in compiled:
         try:
             found = function_findings(fn, fn.level or active, classes, text)
-        except Exception as error:
+        except Exception as error:  # outside any one check: its caching, the function's types
+            log.error("checking %s in %s crashed", fn.qualname, path, exc_info=error)
             at = Range(fn.node.lineno, fn.node.col_offset, fn.node.lineno, fn.node.col_offset + 3)
             raw.append((crashed(f"checking `{fn.qualname}`", error, at), None))
             continue
         raw.extend((finding, fn) for finding in found)
     try:
         callsites.use(ws, classes)  # callees imported from other files, for this check only
-        module_rules: list[Callable[[ModuleInfo], Iterable[RawFinding]]] = [*MODULE_RULES]
-        module_rules.append(partial(too_deep, ws))
-        for module_rule in module_rules:
+        checks: list[Callable[[ModuleInfo], Iterable[RawFinding]]] = [*MODULE_CHECKS]
+        checks.append(partial(too_deep, ws))
+        for check in checks:
             try:
-                raw.extend((finding, None) for finding in module_rule(module))
+                raw.extend((finding, None) for finding in check(module))
             except Exception as error:
-                name = getattr(module_rule, "__module__", "").rpartition(".")[2] or "a rule"
-                raw.append((crashed(f"the {name} rules", error, Range(1, 0, 1, 0)), None))
+                rules = rules_checked_by(check)
+                at = Range(1, 0, 1, 0)
+                raw.append((check_crashed(rules, path, "checking the file", error, at), None))
     finally:
         callsites.release()  # it holds the module and workspace: not beyond this check
     findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
@@ -73,31 +80,27 @@ def run_checks(
     return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))
 
 
-def crashed(what: str, error: BaseException, at: Range) -> RawFinding:
-    """The MS001 finding for a crash of the checker while doing `what`."""
-    detail = str(error).splitlines()[0][:80] if str(error) else ""
-    kind = type(error).__name__ + (f": {detail}" if detail else "")
-    return RawFinding(
-        "MS001",
-        f"The checker crashed while {what} ({kind}); findings for it are missing, the "
-        "others are shown.",
-        at,
-    )
-
-
 def crash_finding(path: str, error: BaseException) -> Finding:
     """MS001 for a whole file that could not be checked (the check itself crashed)."""
+    log.error("checking %s crashed", path, exc_info=error)
     raw = crashed("checking this file", error, Range(1, 0, 1, 0))
+    raw.message = raw.message.replace(", the others are shown", "")
+    return _file_finding(raw, path)
+
+
+def _file_finding(raw: RawFinding, path: str) -> Finding:
+    """A finding about the whole file (it does not parse, it was not checked)."""
     rule = RULES[raw.code]
+    rng = raw.range
     return Finding(
         raw.code,
-        raw.message.replace(", the others are shown", ""),
-        rule.severity("LAX"),
+        raw.message,
+        rule.severity(DEFAULT_LEVEL),
         rule.group.value,
-        1,
-        0,
-        1,
-        0,
+        rng.line,
+        rng.col,
+        rng.end_line,
+        rng.end_col,
         doc=rule.doc,
         path=path,
     )
@@ -114,9 +117,6 @@ def compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
         ws.cache["discovery"] = cached
     found: dict[int, list[CompiledFunction]] = cached[1]  # type: ignore[assignment]
     return found.get(id(module), [])
-
-
-_compiled_in = compiled_in  # the name filemode.py imports
 
 
 def _finalize(
@@ -180,18 +180,5 @@ def _parse_error(source: str, path: str) -> list[Finding]:
         message = error.msg or message
     except (ValueError, RecursionError, MemoryError, OverflowError) as error:
         message = str(error) or message
-    rule = RULES["MS000"]
-    return [
-        Finding(
-            "MS000",
-            f"Cannot check graph-mode rules: {message}.",
-            rule.severity("LAX"),
-            rule.group.value,
-            line,
-            col,
-            line,
-            col,
-            doc=rule.doc,
-            path=path,
-        )
-    ]
+    at = Range(line, col, line, col)
+    return [_file_finding(FILE_DOES_NOT_PARSE.finding(at, detail=message), path)]

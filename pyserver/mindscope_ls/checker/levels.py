@@ -6,24 +6,25 @@ import ast
 from functools import partial
 from typing import Optional
 
-from . import names
-from .index import ModuleInfo
-from .memo import NodeMemo
-from .walk import of_type
+from .incremental.memo import NodeMemo
+from .index.module import ModuleInfo
+from .model import SyntaxLevel
+from .rules.helpers import names
+from .rules.helpers.walk import of_type
 
-LEVELS = ("STRICT", "COMPATIBLE", "LAX")
-DEFAULT_LEVEL = "LAX"
+LEVELS: tuple[SyntaxLevel, ...] = tuple(SyntaxLevel)  # STRICT, COMPATIBLE, LAX
+DEFAULT_LEVEL = SyntaxLevel.LAX
 
 
-def normalize_level(level: Optional[str]) -> Optional[str]:
-    """'strict' -> 'STRICT'; None for anything that is not a level name."""
+def normalize_level(level: Optional[str]) -> Optional[SyntaxLevel]:
+    """'strict' -> SyntaxLevel.STRICT; None for anything that is not a level name."""
     if not level:
         return None
     upper = level.strip().upper()
-    return upper if upper in LEVELS else None
+    return SyntaxLevel(upper) if upper in SyntaxLevel.__members__ else None
 
 
-def file_level(module: ModuleInfo) -> Optional[str]:
+def file_level(module: ModuleInfo) -> Optional[SyntaxLevel]:
     """The last level set in the file, in source order, or None."""
     if module.tree is None:
         return None
@@ -39,10 +40,10 @@ def file_level(module: ModuleInfo) -> Optional[str]:
     return max(found)[2] if found else None
 
 
-def _levels_set_in(module: ModuleInfo, stmt: ast.stmt) -> tuple[tuple[int, int, str], ...]:
+def _levels_set_in(module: ModuleInfo, stmt: ast.stmt) -> tuple[tuple[int, int, SyntaxLevel], ...]:
     """Where a top-level statement sets a level, relative to its first line (kept while it and
     the module's names are, wherever it moves)."""
-    found: list[tuple[int, int, str]] = []
+    found: list[tuple[int, int, SyntaxLevel]] = []
     for node in of_type(stmt, ast.Call, ast.Assign):
         level = level_set_by(module, node)
         if level is not None:
@@ -51,10 +52,10 @@ def _levels_set_in(module: ModuleInfo, stmt: ast.stmt) -> tuple[tuple[int, int, 
     return tuple(found)
 
 
-_SETTERS: NodeMemo[tuple[tuple[int, int, str], ...]] = NodeMemo()
+_SETTERS: NodeMemo[tuple[tuple[int, int, SyntaxLevel], ...]] = NodeMemo()
 
 
-def level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
+def level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[SyntaxLevel]:
     """The level `node` sets: a `set_context`/`JitConfig` call or `os.environ[...] = ...`."""
     if isinstance(node, ast.Call):
         name = module.qualname(node.func) or ""
@@ -78,6 +79,3 @@ def level_set_by(module: ModuleInfo, node: ast.AST) -> Optional[str]:
         ):
             return names.LEVEL_BY_INT.get(int(node.value.value))
     return None
-
-
-_level_set_by = level_set_by  # the name filemode.py imports

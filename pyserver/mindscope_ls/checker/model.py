@@ -16,6 +16,19 @@ class Severity(str, Enum):
     HINT = "hint"
 
 
+class SyntaxLevel(str, Enum):
+    """MindSpore's `jit_syntax_level`: how much Python a graph may contain beyond its own syntax.
+
+    A `str` enum: `SyntaxLevel.STRICT == "STRICT"`, so levels read from settings compare as-is."""
+
+    STRICT = "STRICT"  # only what the graph compiler translates
+    COMPATIBLE = "COMPATIBLE"  # accepted by MindSpore 2.10 (undocumented): judged like LAX
+    LAX = "LAX"  # the default: falls back to the Python interpreter for what it cannot translate
+
+    def __str__(self) -> str:
+        return self.value
+
+
 class Group(str, Enum):
     """What a rule means; the first digit of its code."""
 
@@ -78,7 +91,7 @@ class Finding:
     fix: Optional[Fix] = None
     doc: str = ""  # repository-relative path of the rule's page, e.g. docs/rules/MS101.md
     path: str = "<string>"
-    level: str = "LAX"  # the syntax level the code was judged at
+    level: str = SyntaxLevel.LAX  # the syntax level the code was judged at
 
     @property
     def range(self) -> Range:
@@ -94,4 +107,4 @@ class RawFinding:
     range: Range
     related: list[Related] = field(default_factory=list)
     fix: Optional[Fix] = None
-    level: str = "LAX"
+    level: str = SyntaxLevel.LAX

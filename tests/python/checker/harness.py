@@ -11,9 +11,10 @@ from typing import Optional
 
 from mindscope_ls.checker import Finding, Fix
 
-CASES = Path(__file__).parent / "cases"
+ROOT = Path(__file__).resolve().parents[3]
+CASES = ROOT / "tests" / "graphmode" / "cases" / "rules"  # each rule's verified examples
 RUNNER = Path(__file__).parent / "ms_runner.py"
-PYTHON = Path(__file__).resolve().parents[3] / ".venv" / "bin" / "python"
+PYTHON = ROOT / ".venv" / "bin" / "python"
 
 
 def case_files(pattern: str = "*") -> list[Path]:
@@ -29,15 +30,6 @@ def materialize(cases: dict[str, str], folder: Path) -> list[Path]:
         path.write_text(text)
         paths.append(path)
     return paths
-
-
-def expected(source: str) -> list[tuple[int, str]]:
-    """(line, code) pairs marked `# expect: CODE` in a case file."""
-    found = []
-    for number, line in enumerate(source.splitlines(), start=1):
-        if "# expect: " in line:
-            found.append((number, line.split("# expect: ")[1].split()[0]))
-    return found
 
 
 def apply_fix(source: str, fix: Fix) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mindscope_ls.cli import main, run_check
+from mindscope_ls.checker.output.cli import main, run_check
 
 from .harness import CASES
 
@@ -54,7 +54,7 @@ def test_json_format(tmp_path: Path) -> None:
     }
     assert (item["code"], item["line"], item["column"], item["severity"]) == (
         "MS111",
-        8,
+        11,  # the case's 3 header lines come first
         13,
         "error",
     )
@@ -71,7 +71,7 @@ def test_parse_errors_and_non_utf8(tmp_path: Path) -> None:
 def test_runs_as_module(tmp_path: Path) -> None:
     bad = write(tmp_path, "bad.py", "MS102_bad")
     done = subprocess.run(
-        [sys.executable, "-m", "mindscope_ls.cli", "check", str(bad)],
+        [sys.executable, "-m", "mindscope_ls.checker.output.cli", "check", str(bad)],
         capture_output=True,
         text=True,
         check=False,

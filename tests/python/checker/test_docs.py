@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mindscope_ls.checker import RULES
-from mindscope_ls.checker.docgen import render, render_index
+from mindscope_ls.checker.output.docgen import render, render_index
 
 from .harness import CASES
 
@@ -16,7 +16,7 @@ def test_rule_pages_are_up_to_date() -> None:
     for code, rule in RULES.items():
         page = DOCS / f"{code}.md"
         assert page.read_text() == render(rule, CASES), (
-            f"{page} is stale: python -m mindscope_ls.checker.docgen tests/python/checker/cases "
-            "docs/rules"
+            f"{page} is stale: python -m mindscope_ls.checker.output.docgen "
+            "tests/graphmode/cases/rules docs/rules"
         )
     assert (DOCS / "README.md").read_text() == render_index()

@@ -17,9 +17,9 @@ from typing import Optional
 import pytest
 
 from mindscope_ls.checker import Workspace, check_source, engine
-from mindscope_ls.checker.classes import MAX_DEPTH
-from mindscope_ls.checker.rules import MODULE_RULES
-from mindscope_ls.cli import main, run_check
+from mindscope_ls.checker.output.cli import main, run_check
+from mindscope_ls.checker.registry import MODULE_CHECKS
+from mindscope_ls.checker.rules.helpers.classes import MAX_DEPTH
 
 BAD = (
     "import mindspore.nn as nn\n"
@@ -80,7 +80,7 @@ def test_a_crashing_rule_is_reported_and_hides_no_other_rule(
         raise RecursionError("maximum recursion depth exceeded")
         yield  # a generator, like the rules
 
-    monkeypatch.setattr(engine, "MODULE_RULES", (broken, *MODULE_RULES))
+    monkeypatch.setattr(engine, "MODULE_CHECKS", (broken, *MODULE_CHECKS))
     after = check_source(source, "r.py")
     crash = [f for f in after if f.code == "MS001"]
     assert len(crash) == 1 and "RecursionError" in crash[0].message
@@ -112,7 +112,7 @@ def test_cli_reports_a_crash_on_stderr_and_in_sarif(tmp_path: Path) -> None:
 
 def _cli(*args: str, cwd: Optional[Path] = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "mindscope_ls.cli", "check", *args],
+        [sys.executable, "-m", "mindscope_ls.checker.output.cli", "check", *args],
         capture_output=True,
         text=True,
         timeout=60,
@@ -182,7 +182,7 @@ def test_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
         (tmp_path / f"m{i}.py").write_text(BAD)
     reader = subprocess.Popen(["head", "-1"], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL)
     done = subprocess.run(
-        [sys.executable, "-m", "mindscope_ls.cli", "check", str(tmp_path)],
+        [sys.executable, "-m", "mindscope_ls.checker.output.cli", "check", str(tmp_path)],
         stdout=reader.stdin,
         stderr=subprocess.PIPE,
         text=True,
@@ -199,9 +199,10 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "wait.py")
     # A FIFO given to Python itself to block on: the check is busy when the signal comes.
     code = (
-        "import sys; from mindscope_ls import cli; from mindscope_ls.checker import sources\n"
+        "import sys; from mindscope_ls.checker.output import cli\n"
+        "from mindscope_ls.checker.index import sources\n"
         "sources.read_source = lambda p: open(p).read()\n"
-        "import mindscope_ls.cli_inputs as c; c.read_source = sources.read_source\n"
+        "import mindscope_ls.checker.output.inputs as c; c.read_source = sources.read_source\n"
         "sys.exit(cli.main(['check', sys.argv[1]]))\n"
     )
     proc = subprocess.Popen(

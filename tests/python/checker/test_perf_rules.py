@@ -531,7 +531,7 @@ def shapes(batches, obj):
 
 def test_odd_code_never_breaks_the_rules() -> None:
     """The MS5xx rules are called directly here: the engine would hide an exception."""
-    from mindscope_ls.checker.index import ModuleInfo
+    from mindscope_ls.checker.index.module import ModuleInfo
     from mindscope_ls.checker.rules import rebuild, recompile
 
     from .harness import case_files

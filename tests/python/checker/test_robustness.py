@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from mindscope_ls.checker import Workspace, check_source
-from mindscope_ls.checker.sources import decode
+from mindscope_ls.checker.index.sources import decode
 
 from .harness import case_files
 

@@ -9,7 +9,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from mindscope_ls.cli import run_check
+from mindscope_ls.checker.output.cli import run_check
 
 SOURCE = """from mindspore import nn
 

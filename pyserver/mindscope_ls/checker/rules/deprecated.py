@@ -7,14 +7,42 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
-from ..index import ModuleInfo
-from ..memo import NodeMemo
-from ..model import Fix, Range, RawFinding, TextEdit
-from ..rebase import moved_findings
-from ..sources import split_lines
-from ..walk import of_type
-from .base import node_range
+from ..fixes.edits import replace_node, segment
+from ..incremental.memo import NodeMemo
+from ..incremental.rebase import moved_findings
+from ..index.module import ModuleInfo
+from ..index.sources import split_lines
+from ..model import Fix, Group, Range, RawFinding, TextEdit
+from ..rule import Rule, node_range
+from .helpers.walk import of_type
+
+DEPRECATED_SET_CONTEXT_PARAMETER = Rule(
+    "MS401",
+    "deprecated-set-context-parameter",
+    Group.DEPRECATED,
+    title="Deprecated `set_context` parameter",
+    message="The `set_context` parameter `{name}` is deprecated in MindSpore 2.10; {advice}.",
+    why="MindSpore 2.10 warns that this `set_context` parameter will be removed.",
+    remedy="Use the replacement API named in the message.",
+    mindspore_says=(
+        "[WARNING] ME: For 'context.set_context', the parameter 'device_target' will be "
+        "deprecated and removed in a future version. Please use the api mindspore.set_device() "
+        "instead."
+    ),
+    fix_title="Use `set_device`",
+)
+
+REMOVED_API = Rule(
+    "MS402",
+    "removed-api",
+    Group.DEPRECATED,
+    title="Removed API `ms_function` / `ms_class`",
+    message="`{old}` was removed from MindSpore; use `mindspore.{new}` instead.",
+    why="`mindspore.ms_function` and `mindspore.ms_class` no longer exist in MindSpore 2.10.",
+    remedy="Use `mindspore.jit` and `mindspore.jit_class`.",
+    mindspore_says="AttributeError: module 'mindspore' has no attribute 'ms_function'",
+    fix_title="Use `{new}`",
+)
 
 # mindspore/context.py (2.10.0) `_check_context_deprecated`: parameter -> replacement.
 DEPRECATED_CONTEXT = {
@@ -75,7 +103,7 @@ def _findings(module: ModuleInfo, stmt: ast.stmt, lines: list[str]) -> tuple[Raw
         elif isinstance(node, ast.Attribute):
             new = REMOVED_QUALNAMES.get(module.qualname(node) or "")
             if new is not None:
-                fix = make_fix(f"Use `{new}`", _attr_edit(node, new))
+                fix = REMOVED_API.fix(_attr_edit(node, new), new=new)
                 found.append(_removed(node, node.attr, new, fix))
         elif (
             isinstance(node, ast.ImportFrom)
@@ -114,11 +142,11 @@ def _set_context(module: ModuleInfo, call: ast.Call, lines: list[str]) -> Iterat
             continue
         replacement = DEPRECATED_CONTEXT[kw.arg]
         advice = f"use {replacement} instead" if replacement else "remove it"
-        yield RawFinding(
-            "MS401",
-            f"The `set_context` parameter `{kw.arg}` is deprecated in MindSpore 2.10; {advice}.",
+        yield DEPRECATED_SET_CONTEXT_PARAMETER.finding(
             node_range(kw),
             fix=_set_device_fix(module, call, lines) if kw.arg == "device_target" else None,
+            name=kw.arg,
+            advice=advice,
         )
 
 
@@ -133,7 +161,7 @@ def _set_device_fix(module: ModuleInfo, call: ast.Call, lines: list[str]) -> Opt
     value = segment(lines, call.keywords[0].value)
     if owner is None or value is None:
         return None
-    return make_fix("Use `set_device`", replace_node(call, f"{owner}.set_device({value})"))
+    return DEPRECATED_SET_CONTEXT_PARAMETER.fix(replace_node(call, f"{owner}.set_device({value})"))
 
 
 def _attr_edit(node: ast.Attribute, new: str) -> TextEdit:
@@ -143,9 +171,4 @@ def _attr_edit(node: ast.Attribute, new: str) -> TextEdit:
 
 
 def _removed(node: ast.AST, old: str, new: str, fix: Optional[Fix]) -> RawFinding:
-    return RawFinding(
-        "MS402",
-        f"`{old}` was removed from MindSpore; use `mindspore.{new}` instead.",
-        node_range(node),
-        fix=fix,
-    )
+    return REMOVED_API.finding(node_range(node), fix=fix, old=old, new=new)

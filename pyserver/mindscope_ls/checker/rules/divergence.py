@@ -6,10 +6,80 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
-from ..model import Fix, RawFinding
-from .base import FunctionContext, cacheable, within
-from .flow import loads_after
+from ..fixes.edits import replace_node, segment
+from ..model import Fix, Group, RawFinding
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable, within
+from .helpers.flow import loads_after
+
+GLOBAL_WRITE = Rule(
+    "MS301",
+    "global-write",
+    Group.DIVERGES,
+    title="Writing a global variable in compiled code",
+    message=(
+        "Writing the global `{name}` in compiled code is not seen by the graph, which read it at "
+        "compile time; keep the state in a Parameter or pass it in."
+    ),
+    why=(
+        "Graph mode reads globals once at compile time; the write is not seen by the graph "
+        "(PyNative returned 1 where GRAPH_MODE returned 0 for the example)."
+    ),
+    remedy="Keep the counter in a Parameter or pass it as an argument.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+CELL_LIST_MUTATION = Rule(
+    "MS302",
+    "cell-list-mutation",
+    Group.DIVERGES,
+    title="Mutating a list attribute of the Cell in compiled code",
+    message=(
+        "`self.{name}.{method}(...)` in compiled code changes a compile-time copy, not the Cell's"
+        " list; build a local list or move this out of compiled code."
+    ),
+    why=(
+        "The graph works on a copy of the list taken at compile time, so `self.items.append(...)`"
+        " is not seen (PyNative returned 1 where GRAPH_MODE returned 0 for the example)."
+    ),
+    remedy="Build a local list, or move the bookkeeping out of `construct`.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+IN_PLACE_ALIAS_UPDATE = Rule(
+    "MS303",
+    "in-place-alias-update",
+    Group.DIVERGES,
+    title="In-place update of a Tensor alias",
+    message=(
+        "`{name}` aliases `{original}`, and in graph mode this in-place update changes "
+        "`{original}` too (PyNative does not); write `{name} = {name} <op> <value>` instead."
+    ),
+    why=(
+        "In graph mode `y += 1` updates the Tensor `y` aliases, so the original changes too "
+        "(PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2)."
+    ),
+    remedy="Write `y = y + 1`, which creates a new Tensor in both modes.",
+    mindspore_says="(compiles; result differs from PyNative)",
+    fix_title="Rewrite as `{name} = {name} {op} ...`",
+)
+
+LAMBDA_IN_LOOP = Rule(
+    "MS304",
+    "lambda-in-loop",
+    Group.DIVERGES,
+    title="Lambda created in a loop in compiled code",
+    message=(
+        "Lambdas collected in a loop are not called as in Python by graph mode (the result can be"
+        " None); define one function outside the loop and pass the loop value as an argument."
+    ),
+    why=(
+        "Lambdas collected in a loop inside the graph are not called like in Python: the example "
+        "returned None in GRAPH_MODE and a Tensor in PyNative."
+    ),
+    remedy="Define the function once outside the loop and pass the loop value as an argument.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
 SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
@@ -37,12 +107,8 @@ def _globals(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     for node in ctx.of(ast.Name):
         if isinstance(node.ctx, ast.Store) and node.id in declared:
-            yield ctx.finding(
-                "MS301",
-                f"Writing the global `{node.id}` in compiled code is not seen by the graph, which "
-                "read it at compile time; keep the state in a Parameter or pass it in.",
-                node,
-                related=[ctx.related(declared[node.id], "declared global here")],
+            yield GLOBAL_WRITE.finding(
+                node, related=[ctx.related(declared[node.id], "declared global here")], name=node.id
             )
 
 
@@ -61,12 +127,11 @@ def _list_attribute_mutation(ctx: FunctionContext, call: ast.Call) -> Iterator[R
     attr = ctx.fn.cls.attr(owner.attr)
     if attr is None or attr.kind != "list":
         return
-    yield ctx.finding(
-        "MS302",
-        f"`self.{owner.attr}.{func.attr}(...)` in compiled code changes a compile-time copy, not "
-        "the Cell's list; build a local list or move this out of compiled code.",
+    yield CELL_LIST_MUTATION.finding(
         call,
         related=[ctx.related(attr.node, f"`self.{owner.attr}` created here")] if attr.node else [],
+        name=owner.attr,
+        method=func.attr,
     )
 
 
@@ -93,13 +158,12 @@ def _alias_update(
     if loads_after(ctx.fn.node, original, node) is None:
         return
     name = node.target.id
-    yield ctx.finding(
-        "MS303",
-        f"`{name}` aliases `{original}`, and in graph mode this in-place update changes "
-        f"`{original}` too (PyNative does not); write `{name} = {name} <op> <value>` instead.",
+    yield IN_PLACE_ALIAS_UPDATE.finding(
         node,
         related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
         fix=_rebind_fix(ctx, node),
+        name=name,
+        original=original,
     )
 
 
@@ -111,9 +175,8 @@ def _rebind_fix(ctx: FunctionContext, node: ast.AugAssign) -> Optional[Fix]:
     if not isinstance(node.value, SIMPLE):
         value = f"({value})"
     name = node.target.id
-    return make_fix(
-        f"Rewrite as `{name} = {name} {op} ...`",
-        replace_node(node, f"{name} = {name} {op} {value}"),
+    return IN_PLACE_ALIAS_UPDATE.fix(
+        replace_node(node, f"{name} = {name} {op} {value}"), name=name, op=op
     )
 
 
@@ -144,10 +207,4 @@ def _lambdas_in_loop(ctx: FunctionContext, loop: ast.For | ast.While) -> Iterato
                 and node.args
                 and isinstance(node.args[0], ast.Lambda)
             ):
-                yield ctx.finding(
-                    "MS304",
-                    "Lambdas collected in a loop are not called as in Python by graph mode "
-                    "(the result can be None); define one function outside the loop and pass the "
-                    "loop value as an argument.",
-                    node.args[0],
-                )
+                yield LAMBDA_IN_LOOP.finding(node.args[0])

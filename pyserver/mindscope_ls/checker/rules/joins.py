@@ -6,10 +6,10 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import RawFinding, Related
-from ..walk import of_type
-from .base import FunctionContext, cacheable
-from .flow import (
+from ..model import Group, RawFinding, Related
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable
+from .helpers.flow import (
     Block,
     assigned_names,
     blocks_of,
@@ -18,7 +18,116 @@ from .flow import (
     exits,
     loads_after,
 )
-from .kinds import Clash, clash
+from .helpers.kinds import Clash, clash
+from .helpers.walk import of_type
+
+BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
+    "MS112",
+    "branches-join-different-types",
+    Group.FAILS,
+    title="Branches of a Tensor condition return different types",
+    message=(
+        "{what} a {kind} here but a {other} on the other path, and the condition is a Tensor so "
+        "both are compiled and cannot be joined; give both paths the same type."
+    ),
+    why=(
+        "A condition on a Tensor is not known at compile time, so both branches are compiled and "
+        "their results joined; a Tensor cannot be joined with a number or a tuple."
+    ),
+    remedy=(
+        "Return the same type from both branches, e.g. wrap the number with "
+        "`ops.zeros_like(x)`/`Tensor(...)`, or make the condition a Python constant."
+    ),
+    mindspore_says=(
+        "TypeError: Cannot join the return values of different branches, perhaps you need to make"
+        " them equal. Type Join Failed: Abstract type AbstractTensor cannot join with "
+        "AbstractScalar."
+    ),
+)
+
+BOUND_IN_ONE_BRANCH = Rule(
+    "MS113",
+    "bound-in-one-branch",
+    Group.FAILS,
+    title="Variable bound in only one branch of a Tensor condition",
+    message=(
+        "`{name}` is {bound} of a Tensor condition but used after it; bind it before the `if` "
+        "{instead}."
+    ),
+    why=(
+        "Both branches of a Tensor condition are compiled; a name used after the `if` must be "
+        "bound on both paths."
+    ),
+    remedy="Bind the variable before the `if` or in both branches.",
+    mindspore_says=(
+        "UnboundLocalError: The local variable 'y' is not defined in false branch, but defined in"
+        " true branch."
+    ),
+)
+
+BOUND_IN_TENSOR_WHILE = Rule(
+    "MS114",
+    "bound-in-tensor-while",
+    Group.FAILS,
+    title="Variable bound in a Tensor-condition `while` used after the loop",
+    message=(
+        "`{name}` is first bound inside a `while` on a Tensor condition and used after the loop; "
+        "bind it before the `while`."
+    ),
+    why=(
+        "A `while` on a Tensor condition may run zero times, so names first bound in its body do "
+        "not exist after it."
+    ),
+    remedy="Bind the variable before the `while`.",
+    mindspore_says=(
+        "UnboundLocalError: The local variable 'y' defined in the 'while' loop body cannot be "
+        "used outside of the loop body. Please define variable 'y' before 'while'."
+    ),
+)
+
+RECURSION_ON_TENSOR = Rule(
+    "MS119",
+    "recursion-on-tensor",
+    Group.FAILS,
+    title="Recursion on a Tensor condition",
+    message=(
+        "`{name}` calls itself under a Tensor condition, which the compiler unrolls until its "
+        "call-depth limit; use a `while` loop instead."
+    ),
+    why=(
+        "A Tensor condition cannot stop a method's recursion at compile time, so the compiler "
+        "unrolls `self.method(...)` calls until it hits its call-depth limit (a module-level "
+        "function calling itself compiles in MindSpore 2.10)."
+    ),
+    remedy="Use a `while` loop on the Tensor condition instead of recursion.",
+    mindspore_says=(
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, "
+        "simulate call depth: 666)."
+    ),
+)
+
+TENSOR_NONE_JOIN_UNDER_STRICT = Rule(
+    "MS205",
+    "tensor-none-join-under-strict",
+    Group.STRICT,
+    title="A Tensor condition joins a Tensor with None",
+    message=(
+        "{what} a {kind} here but {other} on the other path of a Tensor condition; STRICT cannot "
+        "join a Tensor with None: give both paths a Tensor (e.g. `ops.zeros_like(x)`)."
+    ),
+    why=(
+        "Both paths of a Tensor condition are compiled and their values joined; LAX joins a "
+        "Tensor with None through its Python fallback, STRICT cannot."
+    ),
+    remedy=(
+        "Give both paths a Tensor (e.g. `ops.zeros_like(x)`), or make the condition a Python "
+        "constant."
+    ),
+    mindspore_says=(
+        "TypeError: Cannot join the return values of different branches, perhaps you need to make"
+        " them equal. (only under jit_syntax_level=STRICT)"
+    ),
+)
 
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
@@ -42,25 +151,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _report(
     ctx: FunctionContext, found: Clash, what: str, at: ast.AST, other: ast.AST, test: ast.AST
 ) -> RawFinding:
-    a, b = found.left, found.right
-    if found.code == "MS205":
-        message = (
-            f"{what} a {a} here but {b} on the other path of a Tensor condition; STRICT cannot "
-            "join a Tensor with None: give both paths a Tensor (e.g. `ops.zeros_like(x)`)."
-        )
-    else:
-        message = (
-            f"{what} a {a} here but a {b} on the other path, and the condition is a Tensor so "
-            "both are compiled and cannot be joined; give both paths the same type."
-        )
-    return ctx.finding(
-        found.code,
-        message,
+    rule = TENSOR_NONE_JOIN_UNDER_STRICT if found.strict_only else BRANCHES_JOIN_DIFFERENT_TYPES
+    return rule.finding(
         at,
         related=[
-            ctx.related(other, f"the other path gives a {b}"),
+            ctx.related(other, f"the other path gives a {found.right}"),
             ctx.related(test, "the Tensor condition"),
         ],
+        what=what,
+        kind=found.left,
+        other=found.right,
     )
 
 
@@ -117,15 +217,17 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
             side = "on every path"
         else:
             side = "in the true branch" if name in then_names else "in the false branch"
-        yield ctx.finding(
-            "MS113",
-            f"`{name}` is bound only {side} of a Tensor condition but used after it; bind it "
-            "before the `if` or in both branches."
-            if side != "on every path"
-            else f"`{name}` is not bound on every path of a Tensor condition but used after it; "
-            "bind it before the `if` or on every path.",
+        bound, instead = (
+            ("not bound on every path", "or on every path")
+            if side == "on every path"
+            else (f"bound only {side}", "or in both branches")
+        )
+        yield BOUND_IN_ONE_BRANCH.finding(
             use,
             related=_bound_here(ctx, name, where, node.test),
+            name=name,
+            bound=bound,
+            instead=instead,
         )
 
 
@@ -195,12 +297,8 @@ def _while_bound(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
         if use is None:
             continue
         if not bound_before(fn, name, node):
-            yield ctx.finding(
-                "MS114",
-                f"`{name}` is first bound inside a `while` on a Tensor condition and used after "
-                "the loop; bind it before the `while`.",
-                use,
-                related=_bound_here(ctx, name, where, node.test),
+            yield BOUND_IN_TENSOR_WHILE.finding(
+                use, related=_bound_here(ctx, name, where, node.test), name=name
             )
             continue
         before = _binding_before(fn, name, node)
@@ -222,12 +320,8 @@ def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     for node in ctx.of(ast.Call):
         if _calls_itself(ctx, node):
-            yield ctx.finding(
-                "MS119",
-                f"`{fn.name}` calls itself under a Tensor condition, which the compiler unrolls "
-                "until its call-depth limit; use a `while` loop instead.",
-                node,
-                related=[ctx.related(fn, f"`{fn.name}` defined here")],
+            yield RECURSION_ON_TENSOR.finding(
+                node, related=[ctx.related(fn, f"`{fn.name}` defined here")], name=fn.name
             )
 
 

@@ -6,12 +6,90 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from .. import names
-from ..classes import ClassInfo
-from ..model import RawFinding
-from ..walk import of_type
-from .base import FunctionContext, cacheable
-from .flow import loads_after
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import names
+from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
+from .helpers.flow import loads_after
+from .helpers.walk import of_type
+
+PARAMETER_IN_GRAPH = Rule(
+    "MS115",
+    "parameter-in-graph",
+    Group.FAILS,
+    title="`Parameter(...)` created in compiled code",
+    message=(
+        "A Parameter cannot be created inside compiled code; create it in `__init__` and use "
+        "`self.<name>` here."
+    ),
+    why="Parameters are the Cell's state and must exist before compilation.",
+    remedy="Create the Parameter in `__init__` and use `self.<name>` in `construct`.",
+    mindspore_says=(
+        "ValueError: Failed to compile in GRAPH_MODE because creating class "
+        "'mindspore.common.parameter.Parameter' instances is not supported in 'construct' or @jit"
+        " decorated function."
+    ),
+)
+
+WITH_PLAIN_CLASS = Rule(
+    "MS116",
+    "with-plain-class",
+    Group.FAILS,
+    title="`with` on an object that is not a `jit_class`",
+    message=(
+        "`with` needs a `@jit_class` object in graph mode, but `{name}` is a plain class; "
+        "decorate it with `@mindspore.jit_class` or move the `with` out."
+    ),
+    why="Graph mode only runs `__enter__`/`__exit__` of classes decorated with `@jit_class`.",
+    remedy=(
+        "Decorate the context manager's class with `@mindspore.jit_class`, or move the `with` out"
+        " of compiled code."
+    ),
+    mindspore_says=(
+        "TypeError: Only support jit_class instance, but got PythonObject(type: <class 'Ctx'>, ...)"
+    ),
+)
+
+TENSOR_DICT_KEY = Rule(
+    "MS117",
+    "tensor-dict-key",
+    Group.FAILS,
+    title="Non-constant Tensor used as a dict key",
+    message=(
+        "A non-constant Tensor cannot be a dict key in graph mode; key the dict with a string or "
+        "number."
+    ),
+    why="Dict keys must be known at compile time.",
+    remedy="Key the dict with strings or numbers, or use a tuple of Tensors.",
+    mindspore_says=(
+        "RuntimeError: make_dict evaluator key only supports string, number, type, none, constant"
+        " tensor and tuple, but got ValueAny"
+    ),
+)
+
+DICT_POP_SETDEFAULT = Rule(
+    "MS121",
+    "dict-pop-setdefault",
+    Group.FAILS,
+    title="`dict.pop()` / `dict.setdefault()` in compiled code",
+    message=(
+        "`dict.{method}()` does not work as in Python in graph mode; read with `d[key]` or "
+        "`d.get(key, default)` and assign keys explicitly."
+    ),
+    why=(
+        "Graph mode's dict does not implement `pop` and `setdefault` with Python's semantics: "
+        "`pop` does not return the value and `setdefault` fails on a missing key."
+    ),
+    remedy=(
+        "Read the value with `d[key]` (or `d.get(key, default)`) and build a new dict without the"
+        " key, or assign `d[key] = value` explicitly."
+    ),
+    mindspore_says=(
+        "TypeError: For 'TupleGetItem', input[0] should be Sequence, but got Int64. (ValueError: "
+        "The key b does not exist in the dict:ValueAny for setdefault)"
+    ),
+)
 
 DICT_TRAPS = frozenset({"pop", "setdefault"})
 
@@ -23,22 +101,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node in ctx.of(ast.Call, ast.With, ast.AsyncWith, ast.Dict, ast.Subscript):
         if isinstance(node, ast.Call):
             if names.callee(module, node.func) in names.PARAMETER:
-                yield ctx.finding(
-                    "MS115",
-                    "A Parameter cannot be created inside compiled code; create "
-                    "it in `__init__` and use `self.<name>` here.",
-                    node,
-                )
+                yield PARAMETER_IN_GRAPH.finding(node)
             elif _is_dict_method(node, dicts):
                 assert isinstance(node.func, ast.Attribute)
                 assert isinstance(node.func.value, ast.Name)
                 use = loads_after(ctx.fn.node, node.func.value.id, node)
-                yield ctx.finding(
-                    "MS121",
-                    f"`dict.{node.func.attr}()` does not work as in Python in graph mode; read "
-                    "with `d[key]` or `d.get(key, default)` and assign keys explicitly.",
+                yield DICT_POP_SETDEFAULT.finding(
                     node,
                     related=[ctx.related(use, "the dict is read here")] if use else [],
+                    method=node.func.attr,
                 )
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             yield from _with(ctx, node)
@@ -57,12 +128,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _tensor_key(ctx: FunctionContext, key: ast.expr) -> Iterator[RawFinding]:
     if ctx.types.is_tensor(key) and not ctx.types.is_constant_tensor(key):
-        yield ctx.finding(
-            "MS117",
-            "A non-constant Tensor cannot be a dict key in "
-            "graph mode; key the dict with a string or number.",
-            key,
-        )
+        yield TENSOR_DICT_KEY.finding(key)
 
 
 def _dict_names(fn: ast.AST) -> set[str]:
@@ -93,12 +159,10 @@ def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawF
         target = _class_of(ctx, item.context_expr)
         if target is None or target.is_jit_class:
             continue
-        yield ctx.finding(
-            "MS116",
-            f"`with` needs a `@jit_class` object in graph mode, but `{target.name}` is a plain "
-            "class; decorate it with `@mindspore.jit_class` or move the `with` out.",
+        yield WITH_PLAIN_CLASS.finding(
             item.context_expr,
             related=[ctx.related(target.node, f"class `{target.name}` defined here")],
+            name=target.name,
         )
 
 

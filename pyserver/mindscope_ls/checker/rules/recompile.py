@@ -11,13 +11,70 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..fixes import make_fix, replace_node, segment
-from ..index import ModuleInfo
-from ..model import Fix, RawFinding, Related
-from .base import node_range
-from .callsites import CallSites, Compiled, has_workspace
-from .scopes import Call, LoopNode
-from .values import Values
+from ..fixes.edits import replace_node, segment
+from ..index.module import ModuleInfo
+from ..model import Fix, Group, RawFinding, Related
+from ..rule import Rule, node_range
+from .helpers.callsites import CallSites, Compiled, has_workspace
+from .helpers.scopes import Call, LoopNode
+from .helpers.values import Values
+
+CHANGING_PYTHON_NUMBER = Rule(
+    "MS501",
+    "changing-python-number",
+    Group.PERFORMANCE,
+    title="Python number that changes between calls to compiled code",
+    message=(
+        "{arg} is a Python number that changes between calls, so `{callee}` is compiled again for"
+        " every new value; pass it as a Tensor or wrap it with `mindspore.mutable()`."
+    ),
+    why=(
+        "A compiled Cell or `jit` function caches its graph per argument key, and a Python `int` "
+        "or `float` argument is part of that key by value (a Tensor only by shape and dtype): a "
+        "loop counter or a decayed learning rate compiles a new graph on every call, which costs "
+        "100-400 ms where running the cached graph costs about 1 ms. The Cell or `jit` function "
+        "may be defined in the same file or imported from another file of the workspace (`from "
+        "model import Net`, `from utils import train_step`, a subclass of a Cell defined "
+        "elsewhere)."
+    ),
+    remedy=(
+        "Pass the number as a Tensor (`Tensor(lr, ms.float32)`) or wrap it with "
+        "`mindspore.mutable(lr)` so that one graph serves every value."
+    ),
+    mindspore_says=(
+        "(no message: it recompiles silently) 3 calls with 3 values compiled 3 graphs "
+        "(MS_DEV_SAVE_GRAPHS=1 wrote 3 `*_validate_*.ir` files); the fixed example compiled 1."
+    ),
+    fix_title="Wrap with `{wrapper}(...)`",
+)
+
+NEW_CONTAINER_EACH_CALL = Rule(
+    "MS503",
+    "new-container-each-call",
+    Group.PERFORMANCE,
+    title="New list, tuple or dict of Tensors passed to compiled code on each call",
+    message="{arg} is {what} on every call, so `{callee}` is compiled again each time; {advice}.",
+    why=(
+        "A list, tuple or dict argument of a compiled Cell or `jit` function is keyed as a "
+        "constant, so a new container holding Tensors (a display like `[x, y]`, or the whole "
+        "batch from `create_tuple_iterator()` / `create_dict_iterator()`) compiles a new graph on"
+        " every call, even with the same Tensors inside. The Cell or `jit` function may be "
+        "defined in the same file or imported from another file of the workspace (`from model "
+        "import Net`, `from utils import train_step`, a subclass of a Cell defined elsewhere)."
+    ),
+    remedy=(
+        "Pass the Tensors as separate arguments (`net(*batch)`), or wrap the container with "
+        "`mindspore.mutable(...)`."
+    ),
+    mindspore_says=(
+        "[WARNING] ME: Constant value tensor are detected in tuple or list, which might cause "
+        "recompiling when tensor value changes. You can use mutable(Tensor) or "
+        "mutable(tuple(Tensor)) to set tensor's value as variable to to avoid recompiling. 3 "
+        "calls compiled 3 graphs (MS_DEV_SAVE_GRAPHS=1 wrote 3 `*_validate_*.ir` files); the "
+        "fixed example compiled 1."
+    ),
+    fix_title="Wrap with `{wrapper}(...)`",
+)
 
 MAX_SHOWN = 40  # longer argument texts are not quoted in messages
 MUTABLE = frozenset(
@@ -58,17 +115,21 @@ def _arguments(
         for item in [arg, *_elements(arg)]:
             changing = values.varying(item, call.loops)
             if changing is not None:
-                fix = _mutable_fix(module, lines, arg) if item is arg else None
+                fix = (
+                    _mutable_fix(CHANGING_PYTHON_NUMBER, module, lines, arg)
+                    if item is arg
+                    else None
+                )
                 yield _number(path, lines, item, callee, changing, fix)
                 break
         else:
             container = _tensor_container(values, arg, call.loops)
             if container is not None:
-                fix = _mutable_fix(module, lines, arg)
+                fix = _mutable_fix(NEW_CONTAINER_EACH_CALL, module, lines, arg)
                 yield _container(path, lines, arg, callee, container, call.loops[-1], fix)
 
 
-def _mutable_fix(module: ModuleInfo, lines: list[str], arg: ast.expr) -> Optional[Fix]:
+def _mutable_fix(rule: Rule, module: ModuleInfo, lines: list[str], arg: ast.expr) -> Optional[Fix]:
     """Wrap the argument with `mutable(...)`, spelled as the file imports MindSpore."""
     text = segment(lines, arg)
     if text is None:
@@ -80,7 +141,7 @@ def _mutable_fix(module: ModuleInfo, lines: list[str], arg: ast.expr) -> Optiona
             wrapper = local
         else:
             continue
-        return make_fix(f"Wrap with `{wrapper}(...)`", replace_node(arg, f"{wrapper}({text})"))
+        return rule.fix(replace_node(arg, f"{wrapper}({text})"), wrapper=wrapper)
     return None
 
 
@@ -102,13 +163,12 @@ def _number(
 ) -> RawFinding:
     name, where = changing
     text = _quoted(lines, arg)
-    return RawFinding(
-        "MS501",
-        f"{text} is a Python number that changes between calls, so `{callee.name}` is compiled "
-        f"again for every new value; pass it as a Tensor or wrap it with `mindspore.mutable()`.",
+    return CHANGING_PYTHON_NUMBER.finding(
         node_range(arg),
-        [Related(path, node_range(where), f"`{name}` changes here on every iteration")],
-        fix,
+        related=[Related(path, node_range(where), f"`{name}` changes here on every iteration")],
+        fix=fix,
+        arg=text,
+        callee=callee.name,
     )
 
 
@@ -143,13 +203,16 @@ def _container(
         if isinstance(arg, ast.Name)
         else f"pass the Tensors as separate arguments or wrap the {kind} with `mindspore.mutable()`"
     )
-    return RawFinding(
-        "MS503",
-        f"{_quoted(lines, arg)} is {what} on every call, so `{callee.name}` is compiled again "
-        f"each time; {advice}.",
+    return NEW_CONTAINER_EACH_CALL.finding(
         node_range(arg),
-        [Related(path, node_range(_header(loop)), "called again on every iteration of this loop")],
-        fix,
+        related=[
+            Related(path, node_range(_header(loop)), "called again on every iteration of this loop")
+        ],
+        fix=fix,
+        arg=_quoted(lines, arg),
+        what=what,
+        callee=callee.name,
+        advice=advice,
     )
 
 

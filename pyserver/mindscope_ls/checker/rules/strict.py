@@ -6,9 +6,84 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import RawFinding
-from ..walk import of_type
-from .base import FunctionContext, cacheable
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import of_type
+
+ASNUMPY_UNDER_STRICT = Rule(
+    "MS201",
+    "asnumpy-under-strict",
+    Group.STRICT,
+    title="`.asnumpy()` / `.numpy()` / `.tolist()` in compiled code",
+    message=(
+        "`.{method}()` is not supported under jit_syntax_level=STRICT; keep the computation in "
+        "Tensor ops."
+    ),
+    why="Under STRICT there is no Python fallback, so Tensors cannot leave the graph.",
+    remedy="Keep the computation in `ops`, or use the default LAX level.",
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes asnumpy or the Tensor[Float32]"
+        " object has no attribute: 'asnumpy'."
+    ),
+)
+
+ATTRIBUTE_WRITE_UNDER_STRICT = Rule(
+    "MS202",
+    "attribute-write-under-strict",
+    Group.STRICT,
+    title="Assigning a non-Parameter attribute in compiled code",
+    message=(
+        "`self.{name}` is not a Parameter, and STRICT only allows writing Parameter attributes in"
+        " compiled code; return the value or make it a Parameter."
+    ),
+    why="Under STRICT only Parameter attributes can be written inside the graph.",
+    remedy="Make the attribute a Parameter, or return the value instead of storing it.",
+    mindspore_says=(
+        "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
+        "self.n, the member attribute must be of the Parameter type. But got '1' with type 'int'."
+    ),
+)
+
+LIST_SORT_REMOVE_UNDER_STRICT = Rule(
+    "MS203",
+    "list-sort-remove-under-strict",
+    Group.STRICT,
+    title="`list.sort()` / `list.remove()` in compiled code",
+    message="`list.{method}()` is not supported under jit_syntax_level=STRICT; {advice}.",
+    why="Under STRICT lists have no `sort` or `remove` method in the graph.",
+    remedy=(
+        "Use `sorted(...)` on a tuple of constants or `ops.sort` on a Tensor; build a new list "
+        "instead of removing from one."
+    ),
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes sort or the List[Int64*3] "
+        "object has no attribute: 'sort'."
+    ),
+)
+
+PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT = Rule(
+    "MS204",
+    "python-function-on-tensor-under-strict",
+    Group.STRICT,
+    title="Python, `math` or NumPy function applied to a Tensor in compiled code",
+    message=(
+        "`{name}(...)` of a Tensor computed in the graph is not supported under "
+        "jit_syntax_level=STRICT; use Tensor methods or `ops` instead."
+    ),
+    why=(
+        "Under STRICT there is no Python fallback: `str()`, `repr()`, `type()`, `math.*` and "
+        "`numpy.*` functions need constant inputs, and a Tensor computed in the graph is not."
+    ),
+    remedy=(
+        "Use the Tensor's own methods or `ops` (e.g. `ops.floor`, `x.dtype`), or use the default "
+        "LAX level."
+    ),
+    mindspore_says=(
+        "ValueError: When handling script 'type(x) in graph mode', the inputs should be constant,"
+        " but found variable 'x' to be nonconstant."
+    ),
+)
 
 TO_NUMPY = frozenset({"numpy", "tolist"})  # besides `asnumpy`, which needs no type
 LIST_METHODS = frozenset({"sort", "remove"})
@@ -29,12 +104,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[RawFinding]:
     func = node.func
     if isinstance(func, ast.Attribute) and _to_numpy(ctx, node, func):
-        yield ctx.finding(
-            "MS201",
-            f"`.{func.attr}()` is not supported under "
-            "jit_syntax_level=STRICT; keep the computation in Tensor ops.",
-            node,
-        )
+        yield ASNUMPY_UNDER_STRICT.finding(node, method=func.attr)
         return
     if (
         isinstance(func, ast.Attribute)
@@ -42,21 +112,15 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         and isinstance(func.value, ast.Name)
         and func.value.id in lists
     ):
-        yield ctx.finding(
-            "MS203",
-            f"`list.{func.attr}()` is not supported under jit_syntax_level=STRICT; "
-            + ("use `sorted(...)` or `ops.sort`." if func.attr == "sort" else "build a new list."),
+        yield LIST_SORT_REMOVE_UNDER_STRICT.finding(
             node,
+            method=func.attr,
+            advice="use `sorted(...)` or `ops.sort`" if func.attr == "sort" else "build a new list",
         )
         return
     name = _python_function(ctx, func)
     if name is not None and any(ctx.types.is_tensor(arg) for arg in node.args):
-        yield ctx.finding(
-            "MS204",
-            f"`{name}(...)` of a Tensor computed in the graph is not supported under "
-            "jit_syntax_level=STRICT; use Tensor methods or `ops` instead.",
-            node,
-        )
+        yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
 
 
 def _to_numpy(ctx: FunctionContext, node: ast.Call, func: ast.Attribute) -> bool:
@@ -91,12 +155,10 @@ def _attribute_writes(
         attr = ctx.fn.cls.attr(target.attr)
         if attr is None or attr.kind == "tensor":
             continue
-        yield ctx.finding(
-            "MS202",
-            f"`self.{target.attr}` is not a Parameter, and STRICT only allows writing Parameter "
-            "attributes in compiled code; return the value or make it a Parameter.",
+        yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
             target,
             related=[ctx.related(attr.node, f"`self.{target.attr}` set here")] if attr.node else [],
+            name=target.attr,
         )
 
 

@@ -1,0 +1,166 @@
+"""The findings of the function rules for one compiled function, kept between checks.
+
+An edit re-parses one top-level block; the functions of every other block keep their nodes (the
+blocks below an inserted line too, re-numbered), so their findings are taken from the previous
+check when nothing else they depend on changed: the level, the Tensor parameters, the module's
+names, the class (attributes, bases, positions), the classes the rules looked up, and (rarely)
+the rest of the text. Findings are kept with the function's line and moved with it: the classes
+they may point into are part of the key by where they are relative to that line, so a finding
+is reused only where everything it points at moved by the same number of lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Optional, SupportsIndex, Union, overload
+
+from ..index.sources import split_lines
+from ..model import Range, RawFinding
+from ..registry import FUNCTION_CHECKS, FunctionCheck, rules_checked_by
+from ..rules.about_checker import check_crashed
+from ..rules.helpers.base import CACHEABLE, FunctionContext
+from ..rules.helpers.classes import (
+    ClassTable,
+    Lookup,
+    RecordingClassTable,
+    relative_anchors,
+    same_lookups,
+)
+from ..rules.helpers.discovery import CompiledFunction
+from .memo import NodeMemo
+from .rebase import moved_findings
+
+
+@dataclass(frozen=True)
+class _Entry:
+    findings: tuple[tuple[RawFinding, ...], ...]  # one per cacheable rule, in rule order
+    looked_up: tuple[Lookup, ...]  # classes the rules resolved, relative to `line`
+    text: Optional[str]  # the whole text, when the rules read lines outside the function
+    line: int  # the function's first line when the findings were computed
+
+
+_RESULTS: NodeMemo[_Entry] = NodeMemo()
+
+
+@dataclass
+class Text:
+    """The checked text and its lines, as the rules see them."""
+
+    source: str
+    lines: list[str]
+    # `lines` splits at every line break `str.splitlines` knows, the parser only at "\n". When
+    # they differ, a line's number in `lines` moves with edits elsewhere: findings read from
+    # `lines` are then kept for this exact text only.
+    exact: bool
+    _tracked: Optional[_TrackedLines] = None
+
+    @classmethod
+    def of(cls, source: str) -> Text:
+        lines = split_lines(source)
+        breaks = source.count("\n") + (not source.endswith("\n"))
+        return cls(source, lines, len(lines) == breaks)
+
+    def tracked(self, start: int, stop: int) -> _TrackedLines:
+        """The lines, noting reads outside [start, stop) (0-based); one copy per check."""
+        if self._tracked is None:
+            self._tracked = _TrackedLines(self.lines)
+        self._tracked.watch(start, stop)
+        return self._tracked
+
+
+def function_findings(
+    fn: CompiledFunction, level: str, classes: ClassTable, text: Text
+) -> list[RawFinding]:
+    """What every function rule reports for `fn`, in rule order."""
+    source, lines = text.source, text.lines
+    line = fn.node.lineno
+    cls = fn.cls
+    deps = (
+        level,
+        frozenset(fn.tensor_params),
+        fn.module.path,
+        fn.module.env,
+        cls.signature() if cls is not None else None,
+        relative_anchors(cls, line) if cls is not None else None,
+    )
+
+    def valid(entry: _Entry) -> bool:
+        if entry.text is None and not text.exact:
+            return False
+        if entry.text is not None and entry.text != source:
+            return False
+        return same_lookups(classes, entry.looked_up, line)
+
+    entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
+    found: list[RawFinding] = []
+    cached = iter(entry.findings)
+    for check in FUNCTION_CHECKS:
+        if check in CACHEABLE:
+            found.extend(moved_findings(next(cached), line - entry.line))
+        else:
+            found.extend(_findings(check, FunctionContext(fn, fn.types(), level, classes, lines)))
+    return found
+
+
+def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, ...]:
+    """What `check` reports at `ctx.level`; a crash costs only its own findings (MS001, logged)."""
+    try:
+        found = tuple(check(ctx))
+    except Exception as error:
+        node = ctx.fn.node
+        at = Range(node.lineno, node.col_offset, node.lineno, node.col_offset + 3)
+        what = f"checking `{ctx.fn.qualname}`"
+        found = (check_crashed(rules_checked_by(check), ctx.path, what, error, at),)
+    for finding in found:
+        finding.level = ctx.level
+    return found
+
+
+def _run(fn: CompiledFunction, level: str, classes: ClassTable, text: Text) -> _Entry:
+    node = fn.node
+    recording = RecordingClassTable(classes, node.lineno)
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
+    ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
+    findings = tuple(_findings(check, ctx) for check in FUNCTION_CHECKS if check in CACHEABLE)
+    whole = tracked.outside or not text.exact
+    source = text.source if whole else None
+    return _Entry(findings, tuple(recording.looked_up), source, node.lineno)
+
+
+class _TrackedLines(list[str]):
+    """The file's lines, noting whether anything outside lines [start, stop) (0-based) is read."""
+
+    start = stop = 0
+    outside = False
+
+    def watch(self, start: int, stop: int) -> None:
+        self.start, self.stop, self.outside = start, stop, False
+
+    @overload
+    def __getitem__(self, index: SupportsIndex) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def __getitem__(self, index: Union[SupportsIndex, slice]) -> Union[str, list[str]]:
+        if isinstance(index, slice):
+            begin, end, _ = index.indices(len(self))
+            if begin < self.start or end > self.stop:
+                self.outside = True
+        else:
+            at = index.__index__()
+            if not self.start <= (at if at >= 0 else at + len(self)) < self.stop:
+                self.outside = True
+        return super().__getitem__(index)
+
+    def __iter__(self) -> Iterator[str]:
+        self.outside = True
+        return super().__iter__()
+
+    def __reversed__(self) -> Iterator[str]:
+        self.outside = True
+        return super().__reversed__()
+
+    def __contains__(self, item: object) -> bool:
+        self.outside = True
+        return super().__contains__(item)

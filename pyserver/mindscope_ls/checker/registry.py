@@ -1,0 +1,92 @@
+"""Every rule the checker ships, collected from the rule modules, and the checks that report them.
+
+A rule module (`rules/<family>.py`) declares its `Rule` objects at module level next to the
+checks that report them: `check(ctx)` for each compiled function and/or `check_module(module)`
+for the whole file. Adding a module here is all it takes to ship its rules and checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType, ModuleType
+
+from .index.module import ModuleInfo
+from .model import RawFinding
+from .rule import Rule
+from .rules import (
+    about_checker,
+    deprecated,
+    divergence,
+    joins,
+    objects,
+    rebuild,
+    recompile,
+    statements,
+    strict,
+)
+from .rules.helpers.base import FunctionContext
+
+FunctionCheck = Callable[[FunctionContext], Iterator[RawFinding]]
+ModuleCheck = Callable[[ModuleInfo], Iterator[RawFinding]]
+
+RULE_MODULES: tuple[ModuleType, ...] = (
+    about_checker,
+    statements,
+    joins,
+    objects,
+    strict,
+    divergence,
+    deprecated,
+    recompile,
+    rebuild,
+)
+
+
+def rules_of(module: ModuleType) -> list[Rule]:
+    """The rules a rule module declares, in code order."""
+    return sorted((v for v in vars(module).values() if isinstance(v, Rule)), key=lambda r: r.code)
+
+
+def _collect(modules: tuple[ModuleType, ...]) -> dict[str, Rule]:
+    found: dict[str, Rule] = {}
+    symbols: set[str] = set()
+    for module in modules:
+        for rule in rules_of(module):
+            if rule.code in found or rule.symbol in symbols:
+                raise ValueError(f"rule {rule.code} ({rule.symbol}) is declared twice")
+            found[rule.code] = rule
+            symbols.add(rule.symbol)
+    return dict(sorted(found.items()))
+
+
+RULES: Mapping[str, Rule] = MappingProxyType(_collect(RULE_MODULES))
+BY_SYMBOL: Mapping[str, Rule] = MappingProxyType({r.symbol: r for r in RULES.values()})
+
+# The checks, in the order they run (findings are sorted by position afterwards).
+FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
+    statements.check,
+    joins.check,
+    objects.check,
+    strict.check,
+    divergence.check,
+)
+MODULE_CHECKS: tuple[ModuleCheck, ...] = (
+    deprecated.check_module,
+    recompile.check_module,
+    rebuild.check_module,
+)
+
+
+def rules_checked_by(check: Callable[..., object]) -> str:
+    """What a crash log names: `the statements rules (MS101-MS111, MS118, MS120)`."""
+    module = next((m for m in RULE_MODULES if m.__name__ == check.__module__), None)
+    family = check.__module__.rpartition(".")[2] or "unnamed"
+    codes = [int(r.code[2:]) for r in rules_of(module)] if module is not None else []
+    runs: list[list[int]] = []
+    for code in codes:
+        if runs and code == runs[-1][-1] + 1:
+            runs[-1].append(code)
+        else:
+            runs.append([code])
+    spans = [f"MS{r[0]:03}" + (f"-MS{r[-1]:03}" if len(r) > 1 else "") for r in runs]
+    return f"the {family} rules" + (f" ({', '.join(spans)})" if spans else "")

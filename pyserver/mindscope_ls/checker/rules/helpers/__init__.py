@@ -1,0 +1,1 @@
+"""Shared by the rules: AST walks, MindSpore names, value kinds, classes, discovery, scopes."""

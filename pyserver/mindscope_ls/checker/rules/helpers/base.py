@@ -1,0 +1,75 @@
+"""What a rule sees: one compiled function with its types, level and module."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ...model import Range, RawFinding, Related
+from ...rule import node_range
+from .classes import ClassTable
+from .discovery import CompiledFunction
+from .types import TensorTypes
+from .walk import T, of_type, walk
+
+R = TypeVar("R", bound=Callable[..., Iterator[RawFinding]])
+CACHEABLE: set[Callable[..., Iterator[RawFinding]]] = set()
+
+
+def cacheable(rule: R) -> R:
+    """Marks a function rule whose findings depend only on what its context holds for its
+    function: the function's nodes (and the lines they span), its types, level and class, its
+    module's names, and classes looked up through `ctx.classes`. The engine then keeps its
+    findings between checks while those are unchanged (reading other lines of the file is
+    noticed, and ties the findings to the whole text). A rule that reads more, e.g. other
+    functions' nodes or the module's tree, must stay unmarked: it then runs in every check."""
+    CACHEABLE.add(rule)
+    return rule
+
+
+@dataclass
+class FunctionContext:
+    fn: CompiledFunction
+    types: TensorTypes
+    level: str
+    classes: ClassTable
+    lines: list[str]
+
+    @property
+    def path(self) -> str:
+        return self.fn.module.path
+
+    def nodes(self) -> Iterator[ast.AST]:
+        """Every node of the compiled function, nested functions and lambdas included."""
+        return iter(walk(self.fn.node))
+
+    def of(self, *types: type[T]) -> list[T]:
+        """The nodes of the compiled function of the given types, in source order."""
+        return of_type(self.fn.node, *types)
+
+    def statements(self) -> Iterator[ast.stmt]:
+        for node in self.nodes():
+            if isinstance(node, ast.stmt):
+                yield node
+
+    def related(self, node: ast.AST, message: str) -> Related:
+        return Related(self.path, node_range(node), message)
+
+
+def within(outer: ast.AST, nodes: list[T]) -> list[T]:
+    """The `nodes` that lie inside `outer` (by source position)."""
+    start = (getattr(outer, "lineno", 0), getattr(outer, "col_offset", 0))
+    end = (getattr(outer, "end_lineno", 0) or 0, getattr(outer, "end_col_offset", 0) or 0)
+    return [
+        n
+        for n in nodes
+        if start <= (n.lineno, n.col_offset)  # type: ignore[attr-defined]
+        and ((n.end_lineno or 0), (n.end_col_offset or 0)) <= end  # type: ignore[attr-defined]
+    ]
+
+
+def keyword_range(node: ast.stmt, keyword: str) -> Range:
+    """The range of a statement's leading keyword (`try`, `del`, ...) rather than its whole body."""
+    return Range(node.lineno, node.col_offset, node.lineno, node.col_offset + len(keyword))

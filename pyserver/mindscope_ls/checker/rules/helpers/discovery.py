@@ -1,0 +1,299 @@
+"""Find the code MindSpore compiles: Cell.construct, @jit functions, ms.jit(fn), and callees."""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Optional
+
+from ...incremental.memo import NodeMemo
+from ...index.module import FunctionNode, ModuleInfo
+from ...index.workspace import Workspace
+from ...model import SyntaxLevel
+from . import names
+from .classes import ClassInfo, ClassTable
+from .types import TensorTypes
+from .walk import of_type
+
+MAX_FUNCTIONS = 20000
+Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]
+
+
+@dataclass(frozen=True)
+class CallPlan:
+    """A call in a compiled function that may reach workspace code, read once from its body:
+    `target` is ("self", attr), ("local", name) or ("global", dotted name), and the flags say
+    which arguments are Tensors. Which function it reaches is looked up in every check."""
+
+    node: ast.Call
+    target: tuple[str, str]
+    args: tuple[bool, ...]
+    keywords: tuple[tuple[str, bool], ...]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a compiled function's body says given its Tensor parameters, its module's names and
+    its class: the names that hold Tensors and the calls to follow."""
+
+    tensor_names: frozenset[str]
+    calls: tuple[CallPlan, ...]
+
+
+_FACTS: NodeMemo[Facts] = NodeMemo()
+_JIT_CALLS: NodeMemo[tuple[ast.Call, ...]] = NodeMemo()
+
+
+@dataclass
+class Caller:
+    """Where a compiled helper is called from (shown as a related location)."""
+
+    path: str
+    node: ast.AST
+    description: str
+
+
+@dataclass
+class CompiledFunction:
+    module: ModuleInfo
+    node: FunctionNode
+    cls: Optional[ClassInfo]
+    reason: str
+    level: Optional[SyntaxLevel] = None  # set by jit(fullgraph=True)
+    tensor_params: set[str] = field(default_factory=set)
+    caller: Optional[Caller] = None
+    _facts: Optional[tuple[frozenset[str], Facts]] = field(default=None, repr=False)
+
+    @property
+    def qualname(self) -> str:
+        return f"{self.cls.name}.{self.node.name}" if self.cls else self.node.name
+
+    def facts(self) -> Facts:
+        """Kept between checks while the function's node, module names, class and Tensor
+        parameters are the same."""
+        params = frozenset(self.tensor_params)
+        if self._facts is None or self._facts[0] != params:
+            deps = (params, self.module.env, self.cls.signature() if self.cls else None)
+            found = _FACTS.get(self.node, deps, lambda: _facts(self, params))
+            self._facts = (params, found)
+        return self._facts[1]
+
+    def types(self) -> TensorTypes:
+        return TensorTypes.known(self.module, self.cls, self.facts().tensor_names)
+
+
+class Discovery:
+    """Computes the compiled functions of a whole workspace, following calls between files."""
+
+    def __init__(self, workspace: Workspace):
+        self.workspace = workspace
+        self.classes = ClassTable(workspace)
+        self.found: dict[int, CompiledFunction] = {}
+        self._owners: dict[int, dict[int, ast.ClassDef]] = {}  # module -> method -> class
+        self._queue: deque[CompiledFunction] = deque()
+
+    def run(self) -> list[CompiledFunction]:
+        for module in self.workspace.modules():
+            if module.tree is not None:
+                self._roots(module)
+        while self._queue and len(self.found) < MAX_FUNCTIONS:
+            self._follow_calls(self._queue.popleft())
+        return list(self.found.values())
+
+    def _add(self, fn: CompiledFunction) -> None:
+        current = self.found.get(id(fn.node))
+        if current is None:
+            self.found[id(fn.node)] = fn
+            self._queue.append(fn)
+            return
+        if current.caller is None and fn.caller is not None:
+            current.caller = fn.caller  # a sub-Cell's construct: show where it is called
+        new_params = fn.tensor_params - current.tensor_params
+        if new_params:
+            current.tensor_params |= new_params
+            self._queue.append(current)
+        if fn.level == SyntaxLevel.STRICT and current.level != SyntaxLevel.STRICT:
+            current.level = SyntaxLevel.STRICT
+            self._queue.append(current)
+
+    def _roots(self, module: ModuleInfo) -> None:
+        assert module.tree is not None
+        for cls_node in of_type(module.tree, ast.ClassDef):
+            self._class_roots(module, cls_node)
+        functions: list[FunctionNode] = of_type(module.tree, ast.FunctionDef, ast.AsyncFunctionDef)
+        for node in functions:
+            for deco in node.decorator_list:
+                if names.is_jit(module, deco):
+                    cls = self._enclosing_class(module, node)
+                    self._add(self._jit_root(module, node, cls, deco, "decorated with @jit"))
+        for stmt in module.tree.body:
+            for call in _JIT_CALLS.get(stmt, None, partial(_jit_calls, stmt)):
+                if names.is_jit(module, call):
+                    self._wrapper_root(module, call)
+
+    def _class_roots(self, module: ModuleInfo, node: ast.ClassDef) -> None:
+        info = self.classes.info(module, node)
+        if not info.is_cell:
+            return
+        construct = info.own_method("construct")
+        if construct is not None:
+            params = _tensor_params(construct, skip_self=True)
+            self._add(
+                CompiledFunction(
+                    module,
+                    construct,
+                    info,
+                    f"construct of Cell {info.name}",
+                    tensor_params=set(params),
+                )
+            )
+
+    def _jit_root(
+        self,
+        module: ModuleInfo,
+        node: FunctionNode,
+        cls: Optional[ClassInfo],
+        jit_expr: ast.expr,
+        reason: str,
+    ) -> CompiledFunction:
+        # MindSpore 2.10 compiles `jit` functions leniently (LAX) whatever the context's
+        # jit_syntax_level: only `jit(fullgraph=True)` makes them STRICT.
+        level = SyntaxLevel.LAX
+        if isinstance(jit_expr, ast.Call):
+            full = names.keyword(jit_expr, "fullgraph")
+            if isinstance(full, ast.Constant) and full.value is True:
+                level = SyntaxLevel.STRICT
+        params = _tensor_params(node, skip_self=cls is not None)
+        return CompiledFunction(module, node, cls, reason, level, set(params))
+
+    def _wrapper_root(self, module: ModuleInfo, call: ast.Call) -> None:
+        target = call.args[0]
+        if isinstance(target, ast.Name) and target.id in module.functions:
+            fn = module.functions[target.id]
+            self._add(self._jit_root(module, fn, None, call, "wrapped by ms.jit(...)"))
+
+    def _enclosing_class(self, module: ModuleInfo, node: FunctionNode) -> Optional[ClassInfo]:
+        owners = self._owners.get(id(module))
+        if owners is None:
+            owners = self._owners[id(module)] = {}
+            for cls_node in module.classes.values():
+                for stmt in cls_node.body:
+                    owners.setdefault(id(stmt), cls_node)
+        owner = owners.get(id(node))
+        return self.classes.info(module, owner) if owner is not None else None
+
+    def _follow_calls(self, fn: CompiledFunction) -> None:
+        for plan in fn.facts().calls:
+            target = self._call_target(fn, plan.target)
+            if target is None:
+                continue
+            module, callee_node, cls = target
+            params = _param_names(callee_node, skip_self=cls is not None)
+            tensor_params = {
+                params[i] for i, tensor in enumerate(plan.args[: len(params)]) if tensor
+            }
+            tensor_params |= {arg for arg, tensor in plan.keywords if tensor and arg in params}
+            caller = Caller(fn.module.path, plan.node, f"called from compiled {fn.qualname}")
+            self._add(
+                CompiledFunction(
+                    module, callee_node, cls, caller.description, fn.level, tensor_params, caller
+                )
+            )
+
+    def _call_target(self, fn: CompiledFunction, target: tuple[str, str]) -> Optional[Target]:
+        kind, name = target
+        if kind == "self":
+            assert fn.cls is not None
+            found = fn.cls.find_method(name)
+            if found is not None:
+                return found[0].module, found[1], found[0]
+            return self._sub_cell(fn.cls, name)
+        if kind == "local":
+            return fn.module, fn.module.functions[name], None
+        resolved = self.workspace.resolve_function(name)
+        if resolved is not None and isinstance(
+            resolved[1], (ast.FunctionDef, ast.AsyncFunctionDef)
+        ):
+            return resolved[0], resolved[1], None
+        return None
+
+    def _sub_cell(self, cls: ClassInfo, attr: str) -> Optional[Target]:
+        """`self.inner(x)` where `self.inner = Inner()` is a Cell of the workspace."""
+        held = cls.attr(attr)
+        if held is None or held.kind != "cell" or held.class_qualname is None:
+            return None
+        info = self.classes.resolve(held.class_qualname)
+        found = info.find_method("construct") if info is not None else None
+        if found is None:
+            return None
+        return found[0].module, found[1], found[0]
+
+
+def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
+    types = TensorTypes(fn.module, fn.node, fn.cls, params)
+    plans: list[CallPlan] = []
+    for call in of_type(fn.node, ast.Call):
+        target = _target_of(fn.module, fn.cls, call.func)
+        if target is not None:
+            args = tuple(types.is_tensor(arg) for arg in call.args)
+            keywords = tuple(
+                (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
+            )
+            plans.append(CallPlan(call, target, args, keywords))
+    return Facts(frozenset(types.names), tuple(plans))
+
+
+def _target_of(
+    module: ModuleInfo, cls: Optional[ClassInfo], func: ast.expr
+) -> Optional[tuple[str, str]]:
+    """What a call's function names, when it may be workspace code (not MindSpore's)."""
+    attr = names.self_attribute(func)
+    if attr is not None and cls is not None:
+        return ("self", attr)
+    qualname = names.callee(module, func)
+    if qualname is None or qualname.startswith("mindspore."):
+        return None
+    if isinstance(func, ast.Name) and func.id in module.functions:
+        return ("local", func.id)
+    if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
+        return None
+    return ("global", qualname)
+
+
+def _jit_calls(stmt: ast.stmt) -> tuple[ast.Call, ...]:
+    """Calls that may be `jit(fn)` by their shape; whether `jit` is MindSpore's depends on the
+    module's imports."""
+    return tuple(c for c in of_type(stmt, ast.Call) if c.args and _named(c.func, "jit"))
+
+
+def _named(func: ast.expr, name: str) -> bool:
+    return (isinstance(func, ast.Name) and func.id == name) or (
+        isinstance(func, ast.Attribute) and func.attr == name
+    )
+
+
+def _param_names(node: FunctionNode, skip_self: bool) -> list[str]:
+    args = node.args
+    ordered = [a.arg for a in [*args.posonlyargs, *args.args]]
+    if skip_self and ordered:
+        ordered = ordered[1:]
+    return ordered + [a.arg for a in args.kwonlyargs]
+
+
+def _tensor_params(node: FunctionNode, skip_self: bool) -> list[str]:
+    """Parameters of a compiled entry point that get Tensors: those without a constant default."""
+    args = node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+    if skip_self and positional:
+        pairs = pairs[1:]
+    return [a.arg for a, default in pairs if not isinstance(default, ast.Constant)]
+
+
+def discover(workspace: Workspace) -> list[CompiledFunction]:
+    """All compiled functions of `workspace`."""
+    return Discovery(workspace).run()

@@ -1,0 +1,116 @@
+"""Dotted names of the MindSpore API the checker recognises (never imported, only matched)."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ...index.module import ModuleInfo
+from ...model import SyntaxLevel
+
+JIT = frozenset({"mindspore.jit", "mindspore.common.api.jit", "mindspore.common.jit"})
+JIT_CLASS = frozenset({"mindspore.jit_class", "mindspore.common.api.jit_class"})
+PARAMETER = frozenset(
+    {
+        "mindspore.Parameter",
+        "mindspore.common.Parameter",
+        "mindspore.common.parameter.Parameter",
+        "mindspore.nn.Parameter",
+    }
+)
+TENSOR_FACTORIES = frozenset(
+    {"mindspore.Tensor", "mindspore.tensor", "mindspore.common.Tensor", "mindspore.common.tensor"}
+)
+CELL_MODULES = ("mindspore.nn.",)
+OPS_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
+# ops.* functions whose result is not a Tensor.
+NON_TENSOR_OPS = frozenset(
+    {"shape", "rank", "dtype", "is_tensor", "isconstant", "is_floating_point", "is_complex", "size"}
+)
+# Tensor methods and attributes whose result is not a Tensor.
+NON_TENSOR_METHODS = frozenset(
+    {
+        "asnumpy",
+        "item",
+        "tolist",
+        "numpy",
+        "dim",
+        "ndimension",
+        "is_contiguous",
+        "has_init",
+        "is_floating_point",
+        "nelement",
+        "numel",
+        "data_ptr",
+        "is_complex",
+        "is_signed",
+        "element_size",
+    }
+)
+NON_TENSOR_ATTRS = frozenset({"shape", "dtype", "ndim", "size", "itemsize", "nbytes", "strides"})
+LEVEL_BY_CONST = {level.value: level for level in SyntaxLevel}
+LEVEL_BY_INT = {0: SyntaxLevel.STRICT, 1: SyntaxLevel.COMPATIBLE, 2: SyntaxLevel.LAX}
+
+
+def is_cell_qualname(qualname: Optional[str]) -> bool:
+    """True for `mindspore.nn.Cell` and the Cells MindSpore ships (`mindspore.nn.Dense`, ...)."""
+    if not qualname:
+        return False
+    if qualname in ("mindspore.nn.Cell", "mindspore.nn.cell.Cell", "mindspore.Cell"):
+        return True
+    last = qualname.rsplit(".", 1)[-1]
+    return qualname.startswith(CELL_MODULES) and last[:1].isupper()
+
+
+def is_ops_call(qualname: Optional[str]) -> bool:
+    """True for functional ops (`ops.matmul`, `mint.add`, `mnp.ones`) that return Tensors."""
+    if not qualname or not qualname.startswith(OPS_MODULES):
+        return False
+    last = qualname.rsplit(".", 1)[-1]
+    return last[:1].islower() and last not in NON_TENSOR_OPS
+
+
+def is_primitive_class(qualname: Optional[str]) -> bool:
+    """True for primitive classes such as `ops.ReduceSum` or `P.MatMul`."""
+    if not qualname or not qualname.startswith("mindspore.ops."):
+        return False
+    return qualname.rsplit(".", 1)[-1][:1].isupper()
+
+
+def callee(module: ModuleInfo, node: ast.expr) -> Optional[str]:
+    """Qualified name a decorator or call target refers to (`jit(...)` -> `mindspore.jit`)."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    return module.qualname(node)
+
+
+def is_jit(module: ModuleInfo, node: ast.expr) -> bool:
+    return callee(module, node) in JIT
+
+
+def self_attribute(expr: ast.expr) -> Optional[str]:
+    """`name` when `expr` is `self.name`."""
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        return expr.attr if expr.value.id == "self" else None
+    return None
+
+
+def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
+    for kw in call.keywords:
+        if kw.arg == name:
+            return kw.value
+    return None
+
+
+def level_of(module: ModuleInfo, expr: ast.expr) -> Optional[SyntaxLevel]:
+    """The syntax level an expression denotes: `ms.STRICT`, `"STRICT"`, `0`, ... or None."""
+    if isinstance(expr, ast.Constant):
+        if isinstance(expr.value, str):
+            return LEVEL_BY_CONST.get(expr.value.upper())
+        if isinstance(expr.value, int) and not isinstance(expr.value, bool):
+            return LEVEL_BY_INT.get(expr.value)
+        return None
+    name = module.qualname(expr)
+    if name:
+        return LEVEL_BY_CONST.get(name.rsplit(".", 1)[-1])
+    return None

@@ -1,0 +1,184 @@
+"""A light, flow-insensitive inference of which names in a compiled function hold Tensors."""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ...index.module import FunctionNode, ModuleInfo
+from . import names
+from .classes import ClassInfo
+from .walk import of_type
+
+NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
+SCALAR_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "isinstance", "range", "type"})
+
+
+class TensorTypes:
+    """Answers "is this expression a Tensor?" inside one compiled function."""
+
+    def __init__(
+        self,
+        module: ModuleInfo,
+        func: FunctionNode,
+        cls: Optional[ClassInfo],
+        tensor_params: frozenset[str],
+    ):
+        self.module = module
+        self.cls = cls
+        self.names: set[str] = set(tensor_params)
+        self._infer(func)
+
+    @classmethod
+    def known(
+        cls, module: ModuleInfo, owner: Optional[ClassInfo], tensor_names: frozenset[str]
+    ) -> TensorTypes:
+        """Types whose Tensor names were inferred before (with the same module names, class
+        and parameters): no inference runs again."""
+        types = cls.__new__(cls)
+        types.module, types.cls, types.names = module, owner, set(tensor_names)
+        return types
+
+    def _infer(self, func: FunctionNode) -> None:
+        body: list[ast.AST] = of_type(func, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)
+        comps: list[ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp] = of_type(
+            func, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp
+        )
+        for comp in comps:
+            body.extend(comp.generators)  # comprehension nodes carry no position
+        for _ in range(3):  # loops can use a name before its (lexically later) assignment
+            before = len(self.names)
+            for node in body:
+                self._learn(node)
+            if len(self.names) == before:
+                break
+
+    def _learn(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                self._bind(target, node.value)
+        elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+            if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                if self.is_tensor(node.value):
+                    self.names.add(node.target.id)
+            else:
+                self._bind(node.target, node.value)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            iterable = node.iter
+            if isinstance(node.target, ast.Name) and self._iterates_tensors(iterable):
+                self.names.add(node.target.id)
+
+    def _iterates_tensors(self, iterable: ast.expr) -> bool:
+        if self.is_tensor(iterable):
+            return True
+        if isinstance(iterable, (ast.Tuple, ast.List)) and iterable.elts:
+            return all(self.is_tensor(e) for e in iterable.elts)
+        return False
+
+    def _bind(self, target: ast.expr, value: ast.expr) -> None:
+        if isinstance(target, ast.Name):
+            if self.is_tensor(value):
+                self.names.add(target.id)
+        elif isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for sub_target, sub_value in zip(target.elts, value.elts):
+                    self._bind(sub_target, sub_value)
+            elif self.is_tensor(value) or self._returns_tensors(value):
+                for element in target.elts:
+                    if isinstance(element, ast.Name):
+                        self.names.add(element.id)
+
+    def _returns_tensors(self, value: ast.expr) -> bool:
+        """Calls that return a tuple of Tensors, e.g. `ops.split(x)` or `self.lstm(x)`."""
+        if not isinstance(value, ast.Call):
+            return False
+        return self._is_tensor_call(value)
+
+    def is_tensor(self, expr: Optional[ast.expr]) -> bool:
+        """True when `expr` certainly evaluates to a (non-constant) Tensor."""
+        if expr is None:
+            return False
+        if isinstance(expr, ast.Name):
+            return expr.id in self.names
+        if isinstance(expr, ast.Attribute):
+            return self._is_tensor_attribute(expr)
+        if isinstance(expr, ast.Call):
+            return self._is_tensor_call(expr)
+        if isinstance(expr, ast.BinOp):
+            return self.is_tensor(expr.left) or self.is_tensor(expr.right)
+        if isinstance(expr, ast.UnaryOp):
+            return self.is_tensor(expr.operand)
+        if isinstance(expr, ast.Compare):
+            if any(isinstance(op, NON_TENSOR_COMPARE) for op in expr.ops):
+                return False
+            return any(self.is_tensor(e) for e in [expr.left, *expr.comparators])
+        if isinstance(expr, ast.BoolOp):
+            return any(self.is_tensor(v) for v in expr.values)
+        if isinstance(expr, ast.Subscript):
+            return self.is_tensor(expr.value)
+        if isinstance(expr, ast.IfExp):
+            return self.is_tensor(expr.body) or self.is_tensor(expr.orelse)
+        return False
+
+    def is_condition(self, expr: Optional[ast.expr]) -> bool:
+        """True when a branch test is decided at run time: a Tensor, `bool(t)`, `not t`, ..."""
+        if expr is None:
+            return False
+        if (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id == "bool"
+            and len(expr.args) == 1
+        ):
+            return self.is_condition(expr.args[0])
+        if isinstance(expr, ast.UnaryOp):
+            return self.is_condition(expr.operand)
+        if isinstance(expr, ast.BoolOp):
+            return any(self.is_condition(v) for v in expr.values)
+        return self.is_tensor(expr)
+
+    def is_constant_tensor(self, expr: ast.expr) -> bool:
+        """`Tensor(1)`, `ms.tensor([1, 2])`: a Tensor built from literals, folded when compiled."""
+        if not isinstance(expr, ast.Call):
+            return False
+        if any(not isinstance(kw.value, (ast.Attribute, ast.Constant)) for kw in expr.keywords):
+            return False
+        if names.callee(self.module, expr.func) not in names.TENSOR_FACTORIES:
+            return False
+        return all(_is_literal(arg) for arg in expr.args)
+
+    def _is_tensor_attribute(self, expr: ast.Attribute) -> bool:
+        if expr.attr in names.NON_TENSOR_ATTRS:
+            return False
+        if isinstance(expr.value, ast.Name) and expr.value.id == "self" and self.cls is not None:
+            attr = self.cls.attr(expr.attr)
+            return attr is not None and attr.kind == "tensor"
+        return expr.attr in ("T", "mT", "H", "real", "imag") and self.is_tensor(expr.value)
+
+    def _is_tensor_call(self, call: ast.Call) -> bool:
+        func = call.func
+        if isinstance(func, ast.Call):  # ops.ReduceSum()(x)
+            return names.is_primitive_class(names.callee(self.module, func))
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if isinstance(receiver, ast.Name) and receiver.id == "self" and self.cls is not None:
+                attr = self.cls.attr(func.attr)
+                return attr is not None and attr.kind == "cell"
+            if self.is_tensor(receiver):
+                return func.attr not in names.NON_TENSOR_METHODS
+        if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS:
+            return False
+        qualname = names.callee(self.module, func)
+        if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
+            return True
+        return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
+
+
+def _is_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_is_literal(e) for e in expr.elts)
+    if isinstance(expr, ast.UnaryOp):
+        return _is_literal(expr.operand)
+    return False
