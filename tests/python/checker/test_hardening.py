@@ -210,9 +210,22 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         text=True,
     )
-    time.sleep(1.5)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=30)
+    # Signal only once the check is blocked reading the FIFO (a writer can open it without
+    # blocking only when a reader has), however long the imports take on a loaded machine.
+    deadline = time.monotonic() + 60
+    writer = None
+    while writer is None and time.monotonic() < deadline and proc.poll() is None:
+        try:
+            writer = os.open(tmp_path / "wait.py", os.O_WRONLY | os.O_NONBLOCK)
+        except OSError:
+            time.sleep(0.05)
+    assert writer is not None, "the check never opened the file"
+    try:
+        time.sleep(0.2)  # from open() into read()
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        os.close(writer)
     assert proc.returncode == 130 and err.strip() == "mindscope: interrupted", err
 
 
