@@ -31,9 +31,8 @@ def describe(value: Any) -> str:
 
 
 def probe(names: list[str]) -> dict[str, dict[str, str]]:
-    import numpy as np
-
     import mindspore as ms
+    import numpy as np
 
     ms.set_context(mode=ms.PYNATIVE_MODE)
     samples = {

@@ -42,9 +42,10 @@ def _tree(root: Path, rel: str) -> ast.Module:
 
 def _assigned(tree: ast.Module, name: str) -> ast.expr:
     for node in tree.body:
-        if isinstance(node, ast.Assign):
-            if any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-                return node.value
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if any(isinstance(t, ast.Name) and t.id == name for t in targets):
+            assert isinstance(node, ast.Assign)
+            return node.value
     raise TableError(f"no top-level `{name} = ...` in the parser sources")
 
 
@@ -66,7 +67,11 @@ def converted_builtins(root: Path) -> dict[str, str]:
     assert isinstance(table, ast.Dict)
     found: dict[str, str] = {}
     for key, value in zip(table.keys, table.values):
-        if isinstance(key, ast.Attribute) and isinstance(key.value, ast.Name) and key.value.id == "T":
+        if (
+            isinstance(key, ast.Attribute)
+            and isinstance(key.value, ast.Name)
+            and key.value.id == "T"
+        ):
             found[key.attr] = _dotted(value)
     # `print` is added after the literal when security mode is off (the default build).
     found.setdefault("print", "F.print_")
@@ -139,7 +144,9 @@ def tensor_methods(root: Path) -> list[str]:
     and the `tensor_<name>` functions of ops/tensor_method.py."""
     table = _assigned(_tree(root, DEPRECATED_METHODS), "deprecated_tensor_method_map")
     assert isinstance(table, ast.Dict)
-    names = {k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)}
+    names = {
+        k.value for k in table.keys if isinstance(k, ast.Constant) and isinstance(k.value, str)
+    }
     for node in _tree(root, TENSOR_METHOD).body:
         if isinstance(node, ast.FunctionDef) and node.name.startswith("tensor_"):
             names.add(node.name[len("tensor_") :])
