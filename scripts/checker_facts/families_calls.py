@@ -12,9 +12,7 @@ ARGS = {
     "tuple_tensors": "(x, x + 1)",
     "list_tensors": "[x, x + 1]",
     "tuple_scalars": "(3, 1, 2)",
-    "list_scalars": "[3, 1, 2]",
     "tensor": "x",
-    "tensor_row": "x[0]",
     "mutable_ints": "ms.mutable((3, 1, 2))",
 }
 
@@ -190,6 +188,7 @@ def comprehensions() -> list[Snippet]:
             "expr",
             (f"y = {expr}", "return x, y"),
             0,
+            contexts=("construct", "jit"),
             codes=codes if op == "set_comp" else {},
         )
         for op, expr in COMPREHENSIONS.items()

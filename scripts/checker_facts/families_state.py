@@ -9,6 +9,7 @@ from __future__ import annotations
 from .program import Snippet
 
 CELL_CONTEXTS = ("construct", "method")
+TWO = ("construct", "jit")  # 2 cores: the third context rarely changes these verdicts
 ATTR_WRITE = {"STRICT": ("MS202", r"strict mode|Parameter type")}
 
 # (init lines, body lines, index of the operation line in body, codes)
@@ -230,7 +231,7 @@ def mutation() -> list[Snippet]:
 
 def returns() -> list[Snippet]:
     return [
-        Snippet("returns", f"return_{kind}", kind, ("y = x * 2", f"return {expr}"), 1)
+        Snippet("returns", f"return_{kind}", kind, ("y = x * 2", f"return {expr}"), 1, contexts=TWO)
         for kind, expr in RETURNS.items()
     ]
 

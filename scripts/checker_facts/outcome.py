@@ -48,15 +48,15 @@ def _error(row: dict[str, Any]) -> str:
 
 
 def _line(row: dict[str, Any], source: str) -> Optional[int]:
-    """The innermost line of the program MindSpore names, leaving out the `def`/decorator
-    lines it gives as the outer frames of its traceback."""
+    """The innermost line of the program MindSpore names (it names the innermost first),
+    leaving out the `def`/decorator lines it adds as frames of its traceback."""
     text = source.splitlines()
     named = [
         n
         for n in row.get("lines", [])
         if 0 < n <= len(text) and not text[n - 1].lstrip().startswith(("def ", "@"))
     ]
-    return named[-1] if named else None
+    return named[0] if named else None
 
 
 def _verdict(program: Program, level: str, row: dict[str, Any]) -> Optional[Verdict]:
@@ -64,9 +64,8 @@ def _verdict(program: Program, level: str, row: dict[str, Any]) -> Optional[Verd
         return Verdict(True)
     if row.get("type") in UNUSABLE:
         return None
-    line = _line(row, program.source)
-    if line is None:
-        return None
+    # An error raised while running the graph (a kernel's) names no line: the operation's.
+    line = _line(row, program.source) or program.op_line
     code = None
     wanted = program.snippet.codes.get(level)
     if wanted and re.search(wanted[1], str(row.get("msg", "")), re.IGNORECASE):
