@@ -71,9 +71,10 @@ def _drain(jobs: list[dict[str, Any]], cache: Cache, folder: Path, share: int) -
 
 
 def _interleave(programs: list[Program]) -> list[Program]:
-    """Round-robin over families, so a partial run still covers every family."""
+    """Round-robin over families, so a partial run still covers every family; Cells first, the
+    other contexts after (they add a case only where they behave differently)."""
     by_family: dict[str, list[Program]] = {}
-    for program in programs:
+    for program in sorted(programs, key=lambda p: p.context != "construct"):
         by_family.setdefault(program.snippet.family, []).append(program)
     queues = list(by_family.values())
     out = []

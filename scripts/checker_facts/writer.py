@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 from mindscope_ls.checker import Severity, check_source
@@ -28,19 +29,26 @@ def held_out(family: str, name: str) -> bool:
 
 
 def header(result: Outcome) -> list[str]:
+    """The case's header. Its lines come before the program, so every line MindSpore named in
+    the program moves down by the header's length (a case is compiled as it is written)."""
+    gap = checker_gap(result)
+    size = len(LEVELS) + len(result.warns) + bool(gap)
     lines = []
     for level in LEVELS:
-        lines.append(f"# {level.lower()}: {result.verdicts[level].header()}")
+        verdict = result.verdicts[level]
+        if not verdict.ok and verdict.line is not None:
+            verdict = replace(verdict, line=verdict.line + size)
+        lines.append(f"# {level.lower()}: {verdict.header()}")
     for level, (line, code) in result.warns.items():
-        lines.append(f"# {level.lower()} warns: {line}{' ' + code if code else ''}")
-    gap = checker_gap(result)
+        lines.append(f"# {level.lower()} warns: {line + size}{' ' + code if code else ''}")
     if gap:
         lines.append(f"# known gap: {gap}")
+    assert len(lines) == size
     return lines
 
 
 def checker_gap(result: Outcome) -> str:
-    """What today's checker gets wrong on this case, or ""."""
+    """What today's checker gets wrong on this case, or "" (lines of the program alone)."""
     wrong = []
     for level in LEVELS:
         findings = check_source(result.program.source, "case.py", level=level)

@@ -20,12 +20,13 @@ LEVELS = ("LAX", "STRICT")
 
 
 def sample() -> list[GeneratedCase]:
-    """The first case of each family (by name) in each slice: a fixed, small, varied sample."""
-    picked: dict[tuple[str, str], GeneratedCase] = {}
-    for root in (GENERATED, HELDOUT):
-        for case in load(root):
-            picked.setdefault((root.name, case.family), case)
-    return list(picked.values())
+    """The first case of each family (by name), the held-out slice's first: a fixed, small,
+    varied sample (about 20 compiles)."""
+    picked: dict[str, GeneratedCase] = {}
+    for case in load(GENERATED):
+        picked.setdefault(case.family, case)
+    held = load(HELDOUT)[:1]
+    return list(picked.values()) + held
 
 
 CASES = sample()
