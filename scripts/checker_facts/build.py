@@ -3,7 +3,8 @@
 usage: python -m scripts.checker_facts [--mindspore DIR] [--out FILE] [--no-probe]
 
 Static tables come from the parser's sources (tables.py, no import); the dtypes Tensor methods
-return are measured in a child process (probe_dtypes.py). Writes
+return are measured in a child process (probe_dtypes.py); which calls compile on which value
+kind at which level comes from the differential generator's cases (`observed`). Writes
 pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the checker loads.
 """
 
@@ -16,6 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .cases import load
 from .tables import TableError, build_static
 
 REPO = Path(__file__).resolve().parents[2]
@@ -23,6 +25,9 @@ OUT = REPO / "pyserver/mindscope_ls/checker/facts/mindspore_facts.json"
 PROBE = Path(__file__).with_name("probe_dtypes.py")
 SCHEMA_VERSION = 1
 PROBE_TIMEOUT = 600
+GENERATED = REPO / "tests/graphmode/cases/generated"
+# Families whose cases say which call compiles on which kind at which level.
+OBSERVED_FAMILIES = ("builtins", "methods", "comprehensions")
 
 
 def installed_mindspore() -> tuple[Path, str]:
@@ -51,10 +56,23 @@ def probe_dtypes(methods: list[str]) -> dict[str, Any]:
     return result
 
 
+def observed(folder: Path = GENERATED) -> dict[str, dict[str, dict[str, bool]]]:
+    """operation -> value kind -> level -> compiles, as the differential generator recorded it
+    for a Cell's `construct` (generated cases only: the held-out slice must not feed rules)."""
+    table: dict[str, dict[str, dict[str, bool]]] = {}
+    for case in load(folder):
+        op, kind, context = (case.name.split("__") + ["", ""])[:3]
+        if case.family in OBSERVED_FAMILIES and context == "construct":
+            levels = {level: expect.ok for level, expect in sorted(case.expect.items())}
+            table.setdefault(op, {})[kind] = levels
+    return dict(sorted(table.items()))
+
+
 def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts: dict[str, Any] = {"version": SCHEMA_VERSION, "mindspore": version}
     facts.update(build_static(root))
     facts["tensor_method_returns"] = probe_dtypes(facts["methods"]["tensor"]) if probe else {}
+    facts["observed"] = observed()
     return facts
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from mindscope_ls.checker.facts import DATA, FACTS, FactsError, load_facts, parse_facts
-from scripts.checker_facts.build import installed_mindspore
+from scripts.checker_facts.build import installed_mindspore, observed
 from scripts.checker_facts.tables import TableError, build_static, converted_builtins
 
 
@@ -64,6 +64,7 @@ def test_checked_in_table_is_what_the_installed_mindspore_says() -> None:
     fresh = build_static(root)
     for table in ("builtins", "methods", "forbidden_in_graph", "fallback"):
         assert data[table] == fresh[table], table
+    assert data["observed"] == observed(), "the generated cases changed: run `make facts`"
 
 
 def test_a_moved_table_is_a_clear_error(tmp_path: Path) -> None:

@@ -1,12 +1,14 @@
 """What MindSpore's graph compiler supports, as generated from the installed MindSpore.
 
 `mindspore_facts.json` is rebuilt by `make facts` (scripts/checker_facts): the parser's own
-support tables read from its sources, and the dtypes Tensor methods return, measured. Rules ask
+support tables read from its sources, the dtypes Tensor methods return (measured), and which
+calls compiled on which value kind at each level (the differential generator's cases). Rules ask
 questions of `FACTS` instead of keeping hand-typed lists.
 
     FACTS.builtin_native("len")                    # True: the graph translates it, any level
     FACTS.forbidden_method("Parameter", "set_data")  # True: MindSpore refuses it in construct
     FACTS.returns("argmax", "float32")             # "Tensor[Int64]"
+    FACTS.compiles("max", "tuple_tensors", "STRICT")  # as the differential generator saw it
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ class Facts:
     view_unsupported: frozenset[str]
     fallback_modules: frozenset[str]
     method_returns: dict[str, dict[str, str]]
+    observed_calls: dict[str, dict[str, dict[str, bool]]]
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -74,6 +77,11 @@ class Facts:
         `input_dtype` ("float32", "float16", "int32", "bool"), when it was measured."""
         return self.method_returns.get(method, {}).get(input_dtype)
 
+    def compiles(self, operation: str, kind: str, level: str) -> Optional[bool]:
+        """Whether a call the differential generator tried (`max` on `tuple_tensors`,
+        `str_format_tensor` on `call`) compiled in `construct` at `level`, if it tried it."""
+        return self.observed_calls.get(operation, {}).get(kind, {}).get(level.upper())
+
 
 def _set(value: Any) -> frozenset[str]:
     if not isinstance(value, (list, dict)) or not all(isinstance(v, str) for v in value):
@@ -99,6 +107,10 @@ def parse_facts(data: Any) -> Facts:
             view_unsupported=_set(forbidden["view_unsupported"]),
             fallback_modules=_set(data["fallback"]["third_party_modules"]),
             method_returns={k: dict(v) for k, v in data["tensor_method_returns"].items()},
+            observed_calls={
+                op: {kind: dict(levels) for kind, levels in kinds.items()}
+                for op, kinds in data["observed"].items()
+            },
         )
     except (KeyError, TypeError, AttributeError) as error:
         raise FactsError(f"facts file lacks a table: {error}") from None
