@@ -61,7 +61,7 @@ def observed(folder: Path = GENERATED) -> dict[str, dict[str, dict[str, bool]]]:
     for a Cell's `construct` (generated cases only: the held-out slice must not feed rules)."""
     table: dict[str, dict[str, dict[str, bool]]] = {}
     for case in load(folder):
-        op, kind, context = (case.name.split("__") + ["", ""])[:3]
+        op, kind, context = [*case.name.split("__"), "", ""][:3]
         if case.family in OBSERVED_FAMILIES and context == "construct":
             levels = {level: expect.ok for level, expect in sorted(case.expect.items())}
             table.setdefault(op, {})[kind] = levels
