@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     args.out.write_text(json.dumps(facts, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     counts = ", ".join(f"{k}: {len(v)}" for k, v in facts["methods"].items())
-    print(f"wrote {args.out.relative_to(REPO)} (MindSpore {version}; methods {counts})")
+    print(f"wrote {args.out} (MindSpore {version}; methods {counts})")
     return 0
 
 

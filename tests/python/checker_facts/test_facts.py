@@ -70,3 +70,12 @@ def test_checked_in_table_is_what_the_installed_mindspore_says() -> None:
 def test_a_moved_table_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(TableError, match=r"resources\.py not found"):
         converted_builtins(tmp_path)
+
+
+def test_observed_calls_come_from_generated_cases_only() -> None:
+    assert FACTS.compiles("len", "tuple_tensors", "STRICT") is True
+    assert FACTS.compiles("max", "tuple_tensors", "LAX") is False
+    assert FACTS.compiles("list_sort", "statement", "LAX") is True
+    assert FACTS.compiles("list_sort", "statement", "STRICT") is False
+    # all__mutable_ints__construct is in the held-out slice: rules must not learn from it
+    assert FACTS.compiles("all", "mutable_ints", "LAX") is None
