@@ -5,7 +5,7 @@ from __future__ import annotations
 from scripts.checker_facts.cases import parse
 from scripts.checker_facts.families_flow import joins
 from scripts.checker_facts.families_state import mutation
-from scripts.checker_facts.outcome import Outcome, Verdict, distinct
+from scripts.checker_facts.outcome import Outcome, Verdict, distinct, normal
 from scripts.checker_facts.program import Snippet, programs, render
 from scripts.checker_facts.writer import held_out
 
@@ -60,3 +60,12 @@ def test_header_round_trips_through_the_corpus_format() -> None:
     assert case.expect["LAX"].ok and not case.expect["STRICT"].ok
     assert (case.expect["STRICT"].line, case.expect["STRICT"].code) == (42, "MS202")
     assert case.warns == {"LAX": [(40, "MS303")]} and case.gap == "why"
+
+
+def test_renderings_that_only_look_different_are_equal() -> None:
+    assert normal({"_Int": 1}) == normal({"int": 1})
+    assert normal({"float64": 2.0}) == normal({"float": 2.0})
+    assert normal({"str": "<Custom object at 0x7f00aa>"}) == normal(
+        {"str": "<Custom object at 0x7f11bb>"}
+    )
+    assert normal({"tuple": [{"int": 1}]}) != normal({"dict": [["'a'", {"int": 1}]]})
