@@ -2,6 +2,7 @@
 #   make demo    VS Code for the web on 127.0.0.1 with MindScope and examples/ (PORT=8080)
 #   make test    every test: Python, TypeScript unit, end-to-end in the real workbench
 #   make check   ruff, mypy, eslint, prettier, tsc
+#   make facts   rebuild the checker's facts table from the installed MindSpore
 #   make package dist/mindscope.vsix
 #   make generate TS contract types from schemas/, docs/settings.md from package.json
 SHELL := /bin/bash
@@ -12,10 +13,10 @@ export CODE_SERVER_PREFIX
 VENV_BIN := .venv/bin
 TS_SOURCES := $(shell find extension scripts/workbench tests/e2e tests/unit -name '*.ts' 2>/dev/null)
 
-.PHONY: generate help setup python node code-server browser build demo demo-stop test test-python test-unit test-e2e check package clean
+.PHONY: generate help setup python node code-server browser build demo demo-stop test test-python test-unit test-e2e check facts package clean
 
 help:
-	@sed -n '2,6p' Makefile | sed 's/^# *//'
+	@sed -n '2,8p' Makefile | sed 's/^# *//'
 
 setup: python node code-server browser build
 
@@ -71,6 +72,9 @@ check: python node
 generate:
 	node scripts/gen-contracts.mjs
 	node scripts/gen-settings-doc.mjs
+
+facts: python
+	@$(VENV_BIN)/python -m scripts.checker_facts
 
 clean:
 	rm -rf dist bundled test-results .build

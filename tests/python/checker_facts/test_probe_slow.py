@@ -1,0 +1,18 @@
+"""Slow: the dtype probe measures what Tensor methods return with the real MindSpore."""
+
+from __future__ import annotations
+
+import pytest
+
+from scripts.checker_facts.build import probe_dtypes
+
+pytestmark = pytest.mark.slow
+
+
+def test_probe_measures_return_dtypes() -> None:
+    pytest.importorskip("mindspore")
+    got = probe_dtypes(["argmax", "isnan", "sort", "add_", "no_such_method"])
+    assert got["argmax"]["float32"] == "Tensor[Int64]"
+    assert got["isnan"]["float16"] == "Tensor[Bool]"
+    assert got["sort"]["float32"] == "tuple[Tensor[Float32], Tensor[Int32]]"
+    assert "add_" not in got and "no_such_method" not in got  # in-place: never called blind
