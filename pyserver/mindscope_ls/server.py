@@ -14,20 +14,14 @@ from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from mindscope_ls import (
-    __version__,
-    diagnostic_feature,
-    features,
-    filemode_feature,
-    gcpause,
-    notebook_sync,
-    trace,
-    warmup,
-)
-from mindscope_ls.completion import warm_jedi
-from mindscope_ls.definition_feature import register as register_definition
+from mindscope_ls import __version__
+from mindscope_ls.analysis.completion import warm_jedi
+from mindscope_ls.features import completion, file_mode, notebook_sync
+from mindscope_ls.features.definition import register as register_definition
+from mindscope_ls.infra import gcpause, trace, warmup
+from mindscope_ls.infra.transport import ChunkReader, MindScopeProtocol
 from mindscope_ls.options import ServerOptions, parse_options
-from mindscope_ls.transport import ChunkReader, MindScopeProtocol
+from mindscope_ls.services import check_scheduler
 
 log = logging.getLogger(__name__)
 DOCUMENT_TEXT = "mindscope/documentText"
@@ -98,11 +92,11 @@ def build_server() -> MindScopeServer:
             checks.start_indexing(ls.root)
 
     # Completion, hover and signature help.
-    features.register(server)
+    completion.register(server)
     register_definition(server)  # go to definition (definition_feature.py)
     # Graph-mode diagnostics and their quick fixes.
-    checks = diagnostic_feature.register(server)
-    filemode_feature.register(server, checks)  # the mode and syntax level, for the status bar
+    checks = check_scheduler.register(server)
+    file_mode.register(server, checks)  # the mode and syntax level, for the status bar
     # Notebook cells arrive with their notebook; they are checked like documents.
     notebook_sync.register(server, checks)
 

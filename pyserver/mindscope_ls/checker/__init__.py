@@ -11,7 +11,7 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Optional
 
-from mindscope_ls.gcpause import gc_paused
+from mindscope_ls.infra.gcpause import gc_paused
 
 from .catalog import RULES, Rule
 from .engine import crash_finding, run_checks
