@@ -16,17 +16,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Optional
 
-from mindscope_ls.checker import names
-from mindscope_ls.checker.cellcontext import prepare
-from mindscope_ls.checker.discovery import CompiledFunction
-
-# The engine caches discovery per workspace version: sharing that cache keeps a status request
-# from re-walking the whole workspace after the diagnostics just did.
-from mindscope_ls.checker.engine import _compiled_in
-from mindscope_ls.checker.index import ModuleInfo
-from mindscope_ls.checker.levels import DEFAULT_LEVEL, _level_set_by, file_level, normalize_level
-from mindscope_ls.checker.walk import of_type
-from mindscope_ls.checker.workspace import Workspace
+# The engine caches discovery per workspace version (`compiled_in`): sharing that cache keeps
+# a status request from re-walking the whole workspace after the diagnostics just did.
+from mindscope_ls.checker import (
+    DEFAULT_LEVEL,
+    CompiledFunction,
+    ModuleInfo,
+    Workspace,
+    compiled_in,
+    file_level,
+    level_set_by,
+    names,
+    normalize_level,
+    of_type,
+)
+from mindscope_ls.documents.notebook import prepare
 
 GRAPH = "GRAPH_MODE"
 PYNATIVE = "PYNATIVE_MODE"
@@ -87,7 +91,7 @@ def file_mode(
         # A half-typed file is read repaired, apart from the workspace the checks share.
         workspace = Workspace()
     module = workspace.update(path, repaired)
-    part = _Part(module, 0, _compiled_in(workspace, module), repaired == source)
+    part = _Part(module, 0, compiled_in(workspace, module), repaired == source)
     return _summarize([part], setting_level)
 
 
@@ -100,7 +104,7 @@ def notebook_mode(cells: Sequence[str], *, setting_level: Optional[str]) -> File
         repaired = _repaired(prepared.source)
         workspace = Workspace()
         module = workspace.update(f"<cell {index}>", repaired)
-        compiled = _compiled_in(workspace, module)
+        compiled = compiled_in(workspace, module)
         parts.append(_Part(module, prepared.offset, compiled, repaired == prepared.source))
     return _summarize(parts, setting_level)
 
@@ -171,7 +175,7 @@ def _level_where(index: int, part: _Part) -> Optional[tuple[str, Where]]:
     level = file_level(module)
     if level is None or module.tree is None:
         return None
-    setters = [n for n in of_type(module.tree, ast.Call, ast.Assign) if _level_set_by(module, n)]
+    setters = [n for n in of_type(module.tree, ast.Call, ast.Assign) if level_set_by(module, n)]
     last = max(setters, key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
     return level, _where(index, part, last)
 

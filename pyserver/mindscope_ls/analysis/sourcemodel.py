@@ -24,7 +24,7 @@ from typing import Optional, Union
 from mindscope_ls.analysis.blocks import BlockError, may_parse_whole, parse_at
 from mindscope_ls.analysis.movingblocks import Block, MovingBlockParser
 from mindscope_ls.analysis.textscan import open_brackets
-from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.checker import split_lines
 from mindscope_ls.infra.gcpause import gc_paused
 
 _MAX_REPAIRS = 12

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.checker import split_lines
 
 _IDENT_TAIL = re.compile(r"[A-Za-z_][A-Za-z0-9_]*$")
 _IDENT_HEAD = re.compile(r"^[A-Za-z0-9_]*")

@@ -13,29 +13,48 @@ from typing import Optional
 
 from mindscope_ls.infra.gcpause import gc_paused
 
+from . import names
 from .catalog import RULES, Rule
-from .engine import crash_finding, run_checks
-from .levels import DEFAULT_LEVEL, LEVELS
+from .classes import ClassTable
+from .discovery import CompiledFunction
+from .engine import compiled_in, crash_finding, run_checks
+from .index import ModuleInfo
+from .levels import DEFAULT_LEVEL, LEVELS, file_level, level_set_by, normalize_level
 from .model import Finding, Fix, Group, Range, Related, Severity, TextEdit
 from .scratch import ScratchWorkspaces
+from .sources import Unread, read_source, read_text, split_lines
 from .suppress import suppressed
+from .walk import of_type
 from .workspace import Workspace
 
 __all__ = [
     "DEFAULT_LEVEL",
     "LEVELS",
     "RULES",
+    "ClassTable",
+    "CompiledFunction",
     "Finding",
     "Fix",
     "Group",
+    "ModuleInfo",
     "Range",
     "Related",
     "Rule",
     "Severity",
     "TextEdit",
+    "Unread",
     "Workspace",
     "check_source",
+    "compiled_in",
+    "file_level",
     "forget_scratch",
+    "level_set_by",
+    "names",
+    "normalize_level",
+    "of_type",
+    "read_source",
+    "read_text",
+    "split_lines",
     "suppressed",
 ]
 

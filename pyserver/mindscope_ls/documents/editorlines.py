@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from lsprotocol import types
 
-from mindscope_ls.checker.sources import split_lines
+from mindscope_ls.checker import split_lines
 
 # Code units of one character in the client's position encoding (UTF-16 by default).
 Units = Callable[[str], int]

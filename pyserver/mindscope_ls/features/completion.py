@@ -1,78 +1,36 @@
-"""Completion, hover and signature help handlers: thin, the work is in plain modules."""
+"""`textDocument/completion` and `completionItem/resolve`: thin, the work is in
+analysis/completion.py (jedi and the catalogue) and analysis/hover.py (`resolve_item`)."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
+import attrs
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 
 from mindscope_ls.analysis.apiitems import namespace_json
 from mindscope_ls.analysis.completion import answer
-from mindscope_ls.analysis.hover import hover, resolve_item, signature_help
-from mindscope_ls.analysis.sourcemodel import for_document
+from mindscope_ls.analysis.hover import resolve_item
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.documents.notebook import cell_view, to_cell
+from mindscope_ls.documents.position import At, request_at
 from mindscope_ls.infra import trace
 from mindscope_ls.infra.transport import Encoded, MindScopeProtocol
 
-
-@dataclass(frozen=True)
-class At:
-    """A request's position in the program it belongs to: the document, or for a notebook
-    cell the notebook's cells joined (`offset`: the cell's first line in it)."""
-
-    source: str
-    line: int
-    character: int  # code points (LSP counts UTF-16 units)
-    path: Optional[str]
-    doc: str  # names the program for the parse cache
-    offset: int = 0
-
-
-def request_at(ls: LanguageServer, uri: str, position: types.Position) -> At:
-    document = ls.workspace.get_text_document(uri)
-    at = document.position_codec.position_from_client_units(document.lines, position)
-    view = cell_view(ls.workspace, uri)
-    if view is None:
-        return At(document.source, at.line, at.character, document.path, uri)
-    line = at.line + view.offset
-    return At(view.source, line, at.character, document.path, view.key, view.offset)
+if TYPE_CHECKING:
+    from mindscope_ls.server import MindScopeServer
 
 
 def _complete(at: At, root: Optional[str], encoded: bool) -> Union[Encoded, types.CompletionList]:
     with trace.span("completion"):
-        return _completion(at, root, encoded)
+        found = answer(at.source, at.line, at.character, at.path, root, doc=at.doc)
+        if found.listing is not None and encoded:
+            return Encoded(namespace_json(found.listing))
+        items = to_cell(list(found.items), at.offset) if at.offset else list(found.items)
+        return types.CompletionList(is_incomplete=False, items=items)
 
 
-def _completion(at: At, root: Optional[str], encoded: bool) -> Union[Encoded, types.CompletionList]:
-    found = answer(at.source, at.line, at.character, at.path, root, doc=at.doc)
-    if found.listing is not None and encoded:
-        return Encoded(namespace_json(found.listing))
-    items = to_cell(list(found.items), at.offset) if at.offset else list(found.items)
-    return types.CompletionList(is_incomplete=False, items=items)
-
-
-def _hover(at: At) -> Optional[types.Hover]:
-    cat = catalogue_for()
-    if cat is None:
-        return None
-    with for_document(at.doc), trace.span("hover"):
-        return hover(at.source, at.line, at.character, cat)
-
-
-def _signature_help(at: At) -> Optional[types.SignatureHelp]:
-    cat = catalogue_for()
-    if cat is None:
-        return None
-    with for_document(at.doc):
-        return signature_help(at.source, at.line, at.character, cat)
-
-
-def register(server: LanguageServer) -> None:
-    """Adds the language features to `server` (a MindScopeServer, which has `root`)."""
+def register(server: MindScopeServer) -> None:
     # Pre-encoded namespace listings need the protocol that sends them as they are.
     encoded = isinstance(server.protocol, MindScopeProtocol)
 
@@ -80,27 +38,48 @@ def register(server: LanguageServer) -> None:
         types.TEXT_DOCUMENT_COMPLETION,
         types.CompletionOptions(trigger_characters=["."], resolve_provider=True),
     )
-    async def on_completion(ls: Any, params: types.CompletionParams) -> Any:
+    async def on_completion(ls: MindScopeServer, params: types.CompletionParams) -> Any:
         at = request_at(ls, params.text_document.uri, params.position)
         # jedi is synchronous: a worker thread keeps the server answering meanwhile.
-        return await asyncio.to_thread(_complete, at, ls.root, encoded)
+        return await asyncio.to_thread(_complete, at, ls.folder_of(at.path), encoded)
 
     @server.feature(types.COMPLETION_ITEM_RESOLVE)
-    def on_resolve(ls: Any, item: types.CompletionItem) -> types.CompletionItem:
+    def on_resolve(ls: MindScopeServer, item: types.CompletionItem) -> types.CompletionItem:
         cat = catalogue_for() if item.data is not None else None
         return resolve_item(cat, item) if cat is not None else item
 
-    @server.feature(types.TEXT_DOCUMENT_HOVER)
-    async def on_hover(ls: Any, params: types.HoverParams) -> Optional[types.Hover]:
-        at = request_at(ls, params.text_document.uri, params.position)
-        return await asyncio.to_thread(_hover, at)
 
-    @server.feature(
-        types.TEXT_DOCUMENT_SIGNATURE_HELP,
-        types.SignatureHelpOptions(trigger_characters=["(", ","], retrigger_characters=[","]),
-    )
-    async def on_signature_help(
-        ls: Any, params: types.SignatureHelpParams
-    ) -> Optional[types.SignatureHelp]:
-        at = request_at(ls, params.text_document.uri, params.position)
-        return await asyncio.to_thread(_signature_help, at)
+def to_cell(items: list[types.CompletionItem], offset: int) -> list[types.CompletionItem]:
+    """Items whose edits were computed on the notebook's program, with lines of the cell; an
+    edit above the cell (an import a snippet adds) goes to the cell's first line."""
+    out: list[types.CompletionItem] = []
+    for item in items:
+        if item.text_edit is None and not item.additional_text_edits:
+            out.append(item)
+            continue
+        edits = [_edit_to_cell(edit, offset) for edit in item.additional_text_edits or []]
+        text_edit = item.text_edit
+        if isinstance(text_edit, types.TextEdit):
+            text_edit = _edit_to_cell(text_edit, offset)
+        elif isinstance(text_edit, types.InsertReplaceEdit):
+            text_edit = attrs.evolve(
+                text_edit,
+                insert=_range_to_cell(text_edit.insert, offset),
+                replace=_range_to_cell(text_edit.replace, offset),
+            )
+        out.append(attrs.evolve(item, text_edit=text_edit, additional_text_edits=edits or None))
+    return out
+
+
+def _edit_to_cell(edit: types.TextEdit, offset: int) -> types.TextEdit:
+    return attrs.evolve(edit, range=_range_to_cell(edit.range, offset))
+
+
+def _range_to_cell(at: types.Range, offset: int) -> types.Range:
+    return types.Range(start=_position(at.start, offset), end=_position(at.end, offset))
+
+
+def _position(at: types.Position, offset: int) -> types.Position:
+    if at.line < offset:
+        return types.Position(line=0, character=0)
+    return types.Position(line=at.line - offset, character=at.character)

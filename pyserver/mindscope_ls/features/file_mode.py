@@ -1,20 +1,22 @@
 """`mindscope/fileMode`: the execution mode, syntax level and compiled functions of a file or a
 notebook, for the status bar (contract: schemas/file-mode.schema.json). Thin: the analysis is
-in `filemode.py`; this reads the documents the client synced and shapes the answer."""
+in analysis/filemode.py; this reads the documents the client synced and shapes the answer."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any, Optional
-from urllib.parse import unquote, urlsplit
+from typing import TYPE_CHECKING, Any, Optional
+from urllib.parse import urlsplit
 
-from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from mindscope_ls.analysis.filemode import FileMode, Where, file_mode, notebook_mode
-from mindscope_ls.checker.sources import read_text
-from mindscope_ls.services.check_scheduler import MAX_CHECKED_CHARS, DiagnosticsService
+from mindscope_ls.documents.text import text_of
+from mindscope_ls.services.check_scheduler import MAX_CHECKED_CHARS, CheckScheduler
+
+if TYPE_CHECKING:
+    from mindscope_ls.server import MindScopeServer
 
 log = logging.getLogger(__name__)
 
@@ -22,11 +24,11 @@ FILE_MODE = "mindscope/fileMode"
 VERSION = 1
 
 
-def register(server: LanguageServer, checks: DiagnosticsService) -> None:
+def register(server: MindScopeServer, checks: CheckScheduler) -> None:
     """Adds `mindscope/fileMode`; `checks` lends its settings and its workspace index."""
 
     @server.feature(FILE_MODE)
-    async def on_file_mode(ls: LanguageServer, params: Any) -> Optional[dict[str, Any]]:
+    async def on_file_mode(ls: MindScopeServer, params: Any) -> Optional[dict[str, Any]]:
         uri = getattr(params, "uri", None)
         cells = getattr(params, "cells", None)
         if not isinstance(uri, str):
@@ -35,10 +37,10 @@ def register(server: LanguageServer, checks: DiagnosticsService) -> None:
         try:
             if isinstance(cells, list) and cells:
                 uris = [c for c in cells if isinstance(c, str)]
-                sources = [_text(ls, c) for c in uris]
+                sources = [text_of(ls.workspace, c) for c in uris]
                 result = await asyncio.to_thread(notebook_mode, sources, setting_level=level)
                 return to_json(result, uris)
-            source = _text(ls, uri)
+            source = text_of(ls.workspace, uri)
             if len(source) > MAX_CHECKED_CHARS:
                 source = ""  # not analysed as it is typed, like the diagnostics
             path = to_fs_path(uri) if urlsplit(uri).scheme == "file" else None
@@ -46,24 +48,14 @@ def register(server: LanguageServer, checks: DiagnosticsService) -> None:
                 result = await asyncio.to_thread(file_mode, source, uri, setting_level=level)
             else:
                 result = await asyncio.to_thread(
-                    checks.with_workspace,
+                    checks.index.with_workspace,
+                    path,
                     lambda ws: file_mode(source, path, setting_level=level, workspace=ws),
                 )
             return to_json(result, [uri])
         except Exception:  # a bug here must cost one status update, never the server
             log.exception("fileMode of %s failed", uri)
             return None
-
-
-def _text(ls: LanguageServer, uri: str) -> str:
-    """The synced text of `uri`; a file the client has not opened is read from disk."""
-    document = ls.workspace.text_documents.get(unquote(uri))
-    if document is not None:
-        return str(document.source)
-    if urlsplit(uri).scheme != "file":
-        return ""
-    path = to_fs_path(uri)
-    return (read_text(path) if path else None) or ""
 
 
 def _where(where: Optional[Where], uris: list[str]) -> Optional[dict[str, Any]]:

@@ -31,7 +31,7 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.workspace import TextDocument, Workspace
 
-from mindscope_ls.checker.sources import Unread, read_source, split_lines
+from mindscope_ls.checker import Unread, read_source, split_lines
 from mindscope_ls.documents.editorlines import apply_change
 from mindscope_ls.infra import trace, warmup
 from mindscope_ls.infra.answers import Answered, internal_error, invalid_params

@@ -15,8 +15,7 @@ from typing import Optional
 from lsprotocol import types
 from pygls.uris import to_fs_path
 
-from mindscope_ls.checker import Workspace
-from mindscope_ls.checker.sources import read_text
+from mindscope_ls.checker import Workspace, read_text
 
 # Folders whose files are never indexed (virtualenvs, VCS, build output), as at start-up.
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
