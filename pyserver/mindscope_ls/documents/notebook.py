@@ -105,9 +105,10 @@ def later_cells(workspace: Workspace, uri: str) -> list[str]:
     found = notebook_cells(workspace, uri)
     if found is None:
         return []
-    cells = [unquote(c) for c in found[1]]
+    cells = found[1]  # as the client spells them: diagnostics are published under these
+    keys = [unquote(c) for c in cells]
     mine = unquote(uri)
-    return cells[cells.index(mine) + 1 :] if mine in cells else []
+    return cells[keys.index(mine) + 1 :] if mine in keys else []
 
 
 # The kernel checks a cell with the imports of the cells it ran before (kernel/cellsource.py).
