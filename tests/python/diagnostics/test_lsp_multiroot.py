@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .lsp_session import CONFIG, initialize_params, open_document, wait_diagnostics
+from .lsp_session import CONFIG, codes, initialize_params, open_document, wait_diagnostics
 
 CELL_BLOCK = "from mindspore import nn\n\nclass Block(nn.Cell):\n    pass\n"
 
@@ -46,11 +46,6 @@ async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[No
     await lsp_client.shutdown_session()
 
 
-def _codes(diagnostics: object) -> list[str]:
-    assert isinstance(diagnostics, (list, tuple))
-    return [str(d.code) for d in diagnostics]
-
-
 async def test_every_folder_is_indexed_and_imports_resolve_in_their_own_folder(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -58,24 +53,24 @@ async def test_every_folder_is_indexed_and_imports_resolve_in_their_own_folder(
     # A Cell base class in another file of the second folder (only the first was indexed).
     layered = (second / "layered.py").as_uri()
     open_document(client, layered, head("layers", "Layer"))
-    assert _codes(await wait_diagnostics(client, layered, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, layered, lambda d: len(d) > 0)) == ["MS102"]
     in_first = (first / "head.py").as_uri()
     open_document(client, in_first, head("base", "Block"))
-    assert _codes(await wait_diagnostics(client, in_first, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, in_first, lambda d: len(d) > 0)) == ["MS102"]
     # `base` in the second folder is its own base.py, whose Block is no Cell.
     in_second = (second / "head.py").as_uri()
     open_document(client, in_second, head("base", "Block"))
-    assert _codes(await wait_diagnostics(client, in_second, lambda d: True)) == []
+    assert codes(await wait_diagnostics(client, in_second, lambda d: True)) == []
 
 
 async def test_every_folder_is_watched(client: LanguageClient, tmp_path: Path) -> None:
     second = tmp_path / "second"
     layered = (second / "layered.py").as_uri()
     open_document(client, layered, head("layers", "Layer"))
-    assert _codes(await wait_diagnostics(client, layered, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, layered, lambda d: len(d) > 0)) == ["MS102"]
     uri = (second / "later.py").as_uri()
     open_document(client, uri, head("late", "Late"))
-    assert _codes(await wait_diagnostics(client, uri, lambda d: True)) == []
+    assert codes(await wait_diagnostics(client, uri, lambda d: True)) == []
     late = second / "late.py"
     late.write_text(CELL_BLOCK.replace("Block", "Late"), encoding="utf-8")
     client.workspace_did_change_watched_files(
@@ -83,4 +78,4 @@ async def test_every_folder_is_watched(client: LanguageClient, tmp_path: Path) -
             changes=[types.FileEvent(uri=late.as_uri(), type=types.FileChangeType.Created)]
         )
     )
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
