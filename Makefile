@@ -16,7 +16,7 @@ TS_SOURCES := $(shell find extension scripts/workbench tests/e2e tests/unit -nam
 .PHONY: generate help setup python node code-server browser build demo demo-stop test test-python test-unit test-e2e check facts package clean
 
 help:
-	@sed -n '2,8p' Makefile | sed 's/^# *//'
+	@sed -n '2,7p' Makefile | sed 's/^# *//'
 
 setup: python node code-server browser build
 

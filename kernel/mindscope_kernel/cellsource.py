@@ -1,5 +1,5 @@
 """Where a class or function typed in a cell lives; preparing cells for the checker is shared
-with the language server in mindscope_ls.checker.cellcontext.
+with the language server in mindscope_ls.documents.notebook.
 
 The checker is imported on first use, not at kernel start (it costs a few hundred ms).
 """
@@ -12,20 +12,20 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, Optional
 
 if TYPE_CHECKING:
-    from mindscope_ls.checker.cellcontext import Prepared
+    from mindscope_ls.documents.notebook import Prepared
 
 __all__ = ["blank_magics", "locate", "prepare", "source_file"]
 
 
 def prepare(code: str, previous: Iterable[str]) -> Prepared:
-    """The cell with the notebook's imports in front (see mindscope_ls.checker.cellcontext)."""
-    from mindscope_ls.checker.cellcontext import prepare as _prepare
+    """The cell with the notebook's imports in front (see mindscope_ls.documents.notebook)."""
+    from mindscope_ls.documents.notebook import prepare as _prepare
 
     return _prepare(code, previous)
 
 
 def blank_magics(source: str) -> str:
-    from mindscope_ls.checker.cellcontext import blank_magics as _blank
+    from mindscope_ls.documents.notebook import blank_magics as _blank
 
     return _blank(source)
 

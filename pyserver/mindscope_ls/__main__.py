@@ -7,7 +7,7 @@ import sys
 
 
 def main() -> int:
-    from mindscope_ls.deps import missing_dependencies
+    from mindscope_ls.infra.deps import missing_dependencies
 
     missing = missing_dependencies()
     if "--probe" in sys.argv[1:]:

@@ -1,4 +1,6 @@
-"""LSP feature handlers: thin wrappers that hand the work to plain modules."""
+"""The language server: its class, and the one list of the features it registers. Each feature
+is a module in features/ with thin handlers; the work is in plain modules (analysis/,
+documents/, services/, the checker)."""
 
 from __future__ import annotations
 
@@ -6,31 +8,35 @@ import asyncio
 import logging
 import sys
 import threading
-from typing import Any, BinaryIO, Optional
+from typing import BinaryIO, Optional
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams
 from pygls.io_ import StdoutWriter, run_async
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from mindscope_ls import (
-    __version__,
-    diagnostic_feature,
-    features,
-    filemode_feature,
-    gcpause,
+from mindscope_ls import __version__
+from mindscope_ls.analysis.completion import warm_jedi
+from mindscope_ls.features import (
+    cells,
+    completion,
+    configuration,
+    definition,
+    diagnostics,
+    document_text,
+    file_mode,
+    hover,
     notebook_sync,
-    trace,
-    warmup,
+    signature,
+    watched_files,
 )
-from mindscope_ls.completion import warm_jedi
-from mindscope_ls.definition_feature import register as register_definition
-from mindscope_ls.options import ServerOptions, parse_options
-from mindscope_ls.transport import ChunkReader, MindScopeProtocol
+from mindscope_ls.infra import gcpause, trace, warmup
+from mindscope_ls.infra.transport import ChunkReader, MindScopeProtocol
+from mindscope_ls.services.check_scheduler import CheckScheduler
+from mindscope_ls.services.workspace_index import folder_of
+from mindscope_ls.settings import ServerOptions, parse_graph_mode, parse_options
 
 log = logging.getLogger(__name__)
-DOCUMENT_TEXT = "mindscope/documentText"
 
 
 class MindScopeServer(LanguageServer):
@@ -42,13 +48,33 @@ class MindScopeServer(LanguageServer):
             notebook_document_sync=notebook_sync.SYNC_OPTIONS,
         )
         self.options = ServerOptions()
-        self.root: Optional[str] = None
+        self.folders: list[str] = []  # the workspace folders, the first one first
         self.idle_collections: Optional[gcpause.IdleCollections] = None
+
+    @property
+    def root(self) -> Optional[str]:
+        return self.folders[0] if self.folders else None
+
+    def folder_of(self, path: Optional[str]) -> Optional[str]:
+        """The workspace folder a file belongs to (jedi's project for it)."""
+        return folder_of(path, self.folders)
+
+    def report_settings(self, problems: list[str]) -> None:
+        """Bad setting values, each named, in the log and shown once to the user."""
+        for problem in problems:
+            log.warning("setting ignored: %s", problem)
+        if problems:
+            self.window_show_message(
+                types.ShowMessageParams(
+                    type=types.MessageType.Warning,
+                    message="MindScope: " + "; ".join(problems),
+                )
+            )
 
     def _start_io_async(
         self, stdin: Optional[BinaryIO] = None, stdout: Optional[BinaryIO] = None
     ) -> None:
-        """pygls's, with `ChunkReader` for its reader (see transport.py)."""
+        """pygls's, with `ChunkReader` for its reader (see infra/transport.py)."""
         self._stop_event = threading.Event()
         self.protocol.set_writer(StdoutWriter(stdout or sys.stdout.buffer))
         reader = ChunkReader(stdin or sys.stdin.buffer)
@@ -70,18 +96,28 @@ class MindScopeServer(LanguageServer):
             self.shutdown()  # type: ignore[no-untyped-call]
 
 
+def workspace_folders(params: types.InitializeParams) -> list[str]:
+    """Every workspace folder the client names; the root URI when it names none."""
+    uris = [f.uri for f in params.workspace_folders or []] or [params.root_uri or ""]
+    paths = [to_fs_path(uri) for uri in uris if uri]
+    return list(dict.fromkeys(p for p in paths if p))
+
+
 def build_server() -> MindScopeServer:
-    trace.start()  # when MINDSCOPE_TRACE names a file (trace.py)
+    trace.start()  # when MINDSCOPE_TRACE names a file (infra/trace.py)
     gcpause.use_server_policy()
     server = MindScopeServer()
+    checks = CheckScheduler(server)
 
     @server.feature(types.INITIALIZE)
     def on_initialize(ls: MindScopeServer, params: types.InitializeParams) -> None:
-        ls.options = parse_options(params.initialization_options)
-        if params.root_uri:
-            ls.root = to_fs_path(params.root_uri)
+        problems: list[str] = []
+        ls.options = parse_options(params.initialization_options, problems)
+        ls.folders = workspace_folders(params)
         raw = params.initialization_options
-        checks.configure(raw.get("graphMode") if isinstance(raw, dict) else None)
+        graph_mode = raw.get("graphMode") if isinstance(raw, dict) else None
+        checks.settings = parse_graph_mode(graph_mode, problems)
+        ls.report_settings(problems)
 
     @server.feature(types.INITIALIZED)
     def on_initialized(ls: MindScopeServer, params: types.InitializedParams) -> None:
@@ -94,27 +130,20 @@ def build_server() -> MindScopeServer:
             ).start()
         else:
             warmup.skip()
-        if ls.root:
-            checks.start_indexing(ls.root)
+        checks.index.start(ls.folders)
 
-    # Completion, hover and signature help.
-    features.register(server)
-    register_definition(server)  # go to definition (definition_feature.py)
-    # Graph-mode diagnostics and their quick fixes.
-    checks = diagnostic_feature.register(server)
-    filemode_feature.register(server, checks)  # the mode and syntax level, for the status bar
-    # Notebook cells arrive with their notebook; they are checked like documents.
-    notebook_sync.register(server, checks)
-
-    @server.feature(DOCUMENT_TEXT)
-    def on_document_text(ls: MindScopeServer, params: Any) -> dict[str, Any]:
-        """The server's copy of an open document: what tests compare with the editor's."""
-        uri = getattr(getattr(params, "textDocument", None), "uri", None)
-        document = ls.workspace.text_documents.get(uri) if isinstance(uri, str) else None
-        if document is None:
-            raise JsonRpcInvalidParams(f"not an open document: {uri}")
-        return {"version": document.version, "text": document.source}
-
+    # The features, one module each (features/).
+    completion.register(server)
+    hover.register(server)
+    signature.register(server)
+    definition.register(server)
+    diagnostics.register(server, checks)  # graph-mode diagnostics and their quick fixes
+    configuration.register(server, checks)
+    watched_files.register(server, checks)
+    notebook_sync.register(server, checks)  # cells arrive with their notebook
+    file_mode.register(server, checks)  # the mode and syntax level, for the status bar
+    cells.register(server, checks)  # the Cell classes, for the CodeLens
+    document_text.register(server)
     return server
 
 

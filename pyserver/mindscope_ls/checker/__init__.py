@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from functools import partial
 from typing import Optional
 
-from mindscope_ls.gcpause import gc_paused
+from mindscope_ls.infra.gcpause import gc_paused
 
 from .engine import compiled_in, crash_finding, run_checks
 from .incremental.scratch import ScratchWorkspaces
@@ -25,6 +25,7 @@ from .output.sarif import sarif_log
 from .registry import RULES
 from .rule import Rule
 from .rules.helpers import names
+from .rules.helpers.classes import ClassTable
 from .rules.helpers.discovery import CompiledFunction
 from .rules.helpers.walk import of_type
 from .rules.statements import UNSUPPORTED_SYNTAX
@@ -37,6 +38,7 @@ __all__ = [
     "RULES",
     "SKIP_DIRS",
     "UNSUPPORTED_SYNTAX",
+    "ClassTable",
     "CompiledFunction",
     "Finding",
     "Fix",

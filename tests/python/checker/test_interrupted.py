@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 from functools import partial
 
-from mindscope_ls import warmup
 from mindscope_ls.checker import Workspace, check_source
+from mindscope_ls.infra import warmup
 
 from .test_incremental import LEVELS, SOURCES, assert_same, edit
 

@@ -66,6 +66,12 @@ async def wait_diagnostics(
             )
 
 
+def codes(diagnostics: object) -> list[str]:
+    """The codes of a list of diagnostics, in order."""
+    assert isinstance(diagnostics, (list, tuple))
+    return [str(d.code) for d in diagnostics]
+
+
 def apply_edits(text: str, edits: Sequence[types.TextEdit]) -> str:
     """Applies LSP edits (UTF-16 positions) to `text`, last edit first."""
     lines = text.split("\n")

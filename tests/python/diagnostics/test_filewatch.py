@@ -7,7 +7,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from mindscope_ls.checker import Workspace
-from mindscope_ls.filewatch import apply_changes
+from mindscope_ls.services.filewatch import apply_changes
 
 CREATED, CHANGED, DELETED = (
     types.FileChangeType.Created,

@@ -17,6 +17,7 @@ from pytest_lsp import LanguageClient
 from .lsp_session import (
     CONFIG,
     apply_edits,
+    codes,
     initialize_params,
     open_document,
     replace_text,
@@ -56,11 +57,6 @@ async def _actions_for_first_diagnostic(client: LanguageClient, uri: str) -> lis
     )
     assert actions is not None
     return [a for a in actions if isinstance(a, types.CodeAction)]
-
-
-def _codes(diagnostics: object) -> list[str]:
-    assert isinstance(diagnostics, (list, tuple))
-    return [str(d.code) for d in diagnostics]
 
 
 async def test_set_literal_in_construct_is_an_error_with_docs(
@@ -147,7 +143,7 @@ async def test_notebook_cells_see_the_imports_of_other_cells(
     (d,) = await wait_diagnostics(client, model, lambda d: len(d) > 0)
     assert d.code == "MS101"
     assert d.range.start.line == 2  # the `try` in this cell, not shifted by the imports
-    assert _codes(await wait_diagnostics(client, imports, lambda d: True)) == []
+    assert codes(await wait_diagnostics(client, imports, lambda d: True)) == []
 
 
 async def test_broken_and_huge_documents_never_break_the_server(
@@ -162,7 +158,7 @@ async def test_broken_and_huge_documents_never_break_the_server(
     # Still serving: a new real problem is found after all that.
     uri = (tmp_path / "after.py").as_uri()
     open_document(client, uri, NET_WITH_SET)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS111"]
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS111"]
 
 
 @pytest_lsp.fixture(config=CONFIG)  # type: ignore[untyped-decorator]
@@ -192,7 +188,7 @@ async def test_cells_defined_in_other_workspace_files_are_known(
     )
     open_document(client_with_base, uri, text)
     diagnostics = await wait_diagnostics(client_with_base, uri, lambda d: len(d) > 0)
-    assert _codes(diagnostics) == ["MS102"]
+    assert codes(diagnostics) == ["MS102"]
 
 
 @pytest.mark.slow

@@ -12,7 +12,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from .lsp_session import CONFIG, initialize_params, open_document, wait_diagnostics
+from .lsp_session import CONFIG, codes, initialize_params, open_document, wait_diagnostics
 
 HEAD = textwrap.dedent(
     """\
@@ -41,11 +41,6 @@ def _notify(client: LanguageClient, path: Path, change: types.FileChangeType) ->
     )
 
 
-def _codes(diagnostics: object) -> list[str]:
-    assert isinstance(diagnostics, (list, tuple))
-    return [str(d.code) for d in diagnostics]
-
-
 async def test_a_base_cell_in_a_file_created_later_is_found(
     client: LanguageClient, tmp_path: Path
 ) -> None:
@@ -53,23 +48,23 @@ async def test_a_base_cell_in_a_file_created_later_is_found(
     base = tmp_path / "base.py"
     open_document(client, uri, HEAD)
     # `Block` is unknown, so `Head` is not known to be a Cell: its `del` is not compiled code.
-    assert _codes(await wait_diagnostics(client, uri, lambda d: True)) == []
+    assert codes(await wait_diagnostics(client, uri, lambda d: True)) == []
 
     base.write_text(BLOCK_CELL, encoding="utf-8")
     _notify(client, base, types.FileChangeType.Created)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
 
     base.write_text(BLOCK_PLAIN, encoding="utf-8")
     _notify(client, base, types.FileChangeType.Changed)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []
 
     base.write_text(BLOCK_CELL, encoding="utf-8")
     _notify(client, base, types.FileChangeType.Changed)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
 
     base.unlink()
     _notify(client, base, types.FileChangeType.Deleted)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []
 
 
 async def test_a_deleted_folder_takes_its_files_out_of_the_index(
@@ -82,10 +77,10 @@ async def test_a_deleted_folder_takes_its_files_out_of_the_index(
     uri = (tmp_path / "head.py").as_uri()
     open_document(client, uri, HEAD.replace("from base", "from blocks.base"))
     _notify(client, package / "base.py", types.FileChangeType.Created)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) > 0)) == ["MS102"]
 
     for child in package.iterdir():
         child.unlink()
     package.rmdir()
     _notify(client, package, types.FileChangeType.Deleted)
-    assert _codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []
+    assert codes(await wait_diagnostics(client, uri, lambda d: len(d) == 0)) == []

@@ -8,9 +8,9 @@ import pytest
 from lsprotocol import types
 from lsprotocol.converters import get_converter
 
-from mindscope_ls.apiitems import Listing, entry_of, namespace_items, namespace_json
+from mindscope_ls.analysis.apiitems import Listing, entry_of, namespace_items, namespace_json
+from mindscope_ls.analysis.hover import resolve_item
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.hover import resolve_item
 
 CAT = catalogue_for("2.10.0")
 CONVERTER = get_converter()

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mindscope_ls.blocks import BlockParser, block_starts, parse_or_none
+from mindscope_ls.analysis.blocks import BlockParser, block_starts, parse_or_none
 
 REPO = Path(__file__).resolve().parents[3]
 MODEL = (REPO / "examples" / "cifar_resnet" / "model.py").read_text(encoding="utf-8")

@@ -29,7 +29,7 @@ def test_rebuilt_subset_matches_the_committed_data(tmp_path: Path) -> None:
     code = (
         "import json, logging, sys, warnings\n"
         "logging.disable(logging.WARNING); warnings.simplefilter('ignore')\n"
-        "from mindscope_ls.catalogue.build import build\n"
+        "from mindscope_ls.catalogue.build.writer import build\n"
         f"data = build(modules={SUBSET!r}, classes=('mindspore.Tensor',))\n"
         "data.pop('docs')\n"
         "json.dump(data, sys.stdout)\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from lsprotocol import types
 
-from mindscope_ls.completion import complete
+from mindscope_ls.analysis.completion import complete
 
 
 def test_local_names_complete_with_kinds() -> None:

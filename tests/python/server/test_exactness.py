@@ -21,9 +21,9 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from mindscope_ls.analysis.hover import hover, signature_help
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.catalogue.model import Catalogue
-from mindscope_ls.hover import hover, signature_help
 
 pytest.importorskip("mindspore")
 pytestmark = pytest.mark.slow

@@ -8,9 +8,9 @@ import ast
 
 import pytest
 
-from mindscope_ls import blocks
-from mindscope_ls.blocks import BlockError, parse_at, parse_text
-from mindscope_ls.movingblocks import MovingBlockParser
+from mindscope_ls.analysis import blocks
+from mindscope_ls.analysis.blocks import BlockError, parse_at, parse_text
+from mindscope_ls.analysis.movingblocks import MovingBlockParser
 
 BLOCK = "class Net(nn.Cell):\n    def construct(self, x):\n        return x + 1\n"
 

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from mindscope_ls import gcpause
+from mindscope_ls.infra import gcpause
 
 
 async def test_one_collection_per_quiet_period_and_none_while_busy(

@@ -6,12 +6,12 @@ from typing import Optional
 
 import pytest
 
+from mindscope_ls.analysis.completion import mindspore_items
+from mindscope_ls.analysis.hover import signature_help
+from mindscope_ls.analysis.inference import Api, Inferencer, Instance, LocalClass, Value
+from mindscope_ls.analysis.sourcemodel import model_of, parse_tolerant
+from mindscope_ls.analysis.textscan import call_context, dot_context, parse_expr
 from mindscope_ls.catalogue.load import DATA_DIR, catalogue_for, pick, read
-from mindscope_ls.completion import mindspore_items
-from mindscope_ls.hover import signature_help
-from mindscope_ls.inference import Api, Inferencer, Instance, LocalClass, Value
-from mindscope_ls.sourcemodel import model_of, parse_tolerant
-from mindscope_ls.textscan import call_context, dot_context, parse_expr
 
 CAT = catalogue_for("2.10.0")
 assert CAT is not None

@@ -10,14 +10,14 @@ from typing import Any, Optional
 import pytest
 from lsprotocol import types
 
-from mindscope_ls.apiitems import Listing
+from mindscope_ls.analysis.apiitems import Listing
+from mindscope_ls.analysis.inference import Inferencer
+from mindscope_ls.analysis.layerstats.build import DATA_FILE, build, main
+from mindscope_ls.analysis.layerstats.context import init_scope, layer_ranked, previous_layer
+from mindscope_ls.analysis.layerstats.rank import followers, rank_by_context
+from mindscope_ls.analysis.layerstats.where import method_around
+from mindscope_ls.analysis.sourcemodel import model_around
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.inference import Inferencer
-from mindscope_ls.layerstats.build import DATA_FILE, build, main
-from mindscope_ls.layerstats.context import init_scope, layer_ranked, previous_layer
-from mindscope_ls.layerstats.rank import followers, rank_by_context
-from mindscope_ls.layerstats.where import method_around
-from mindscope_ls.sourcemodel import model_around
 
 BLOCKS = """\
 from mindspore import nn

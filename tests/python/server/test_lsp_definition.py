@@ -11,7 +11,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from mindscope_ls.definition import mindspore_root
+from mindscope_ls.analysis.definition import mindspore_root
 
 SOURCE = """\
 import mindspore as ms

@@ -10,8 +10,8 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from mindscope_ls.analysis.layerstats.rank import followers
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.layerstats.rank import followers
 
 HEAD = """\
 import mindspore as ms

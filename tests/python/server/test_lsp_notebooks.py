@@ -211,3 +211,41 @@ async def test_a_layer_list_typed_in_a_cell_ranks_by_the_layer_above(
     assert [i.label for i in shown[:2]] == ["BatchNorm2d", "ReLU"]
     assert shown[0].label_details is not None
     assert shown[0].label_details.description == "often after Conv2d"
+
+
+HEAD_CELL = "class Head(Block):\n    def construct(self, x):\n        del x\n        return 1\n"
+
+
+async def test_a_cells_diagnostics_see_definitions_above_it_not_below(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    """One notebook model for every feature: `Block`, defined (not imported) in an earlier
+    cell, makes `Head` a Cell whose `del` fails to compile; a Block defined only in a later
+    cell does not count, and an edit above re-checks the cells below."""
+    above = tmp_path / "above.ipynb"
+    block = "from mindspore import nn\n\nclass Block(nn.Cell):\n    pass\n"
+    uris = _open_notebook(client, above, [block, HEAD_CELL])
+    found = await wait_diagnostics(client, uris[1], lambda d: len(d) > 0)
+    assert [str(d.code) for d in found] == ["MS102"]
+    assert found[0].range.start.line == 2  # the `del` in this cell
+    assert await wait_diagnostics(client, uris[0], lambda d: True) == []
+
+    below = tmp_path / "below.ipynb"
+    later = _open_notebook(client, below, ["from mindspore import nn", HEAD_CELL, block])
+    await wait_diagnostics(client, later[2], lambda d: True)  # checked after the others
+    assert await wait_diagnostics(client, later[1], lambda d: True) == []
+
+    # Block stops being a Cell in the first cell: the second one is checked again.
+    client.notebook_document_did_change(
+        _change(above, 2, text=(uris[0], "class Block:\n    pass\n"))
+    )
+    assert await wait_diagnostics(client, uris[1], lambda d: len(d) == 0) == []
+
+
+async def test_a_cell_does_not_complete_names_of_later_cells(
+    client: LanguageClient, tmp_path: Path
+) -> None:
+    notebook = tmp_path / "order.ipynb"
+    uris = _open_notebook(client, notebook, ["early_value = 1\nea", "early_later = 2"])
+    labels = await _labels(client, uris[0], types.Position(line=1, character=2))
+    assert "early_value" in labels and "early_later" not in labels

@@ -10,11 +10,11 @@ from typing import Optional
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mindscope_ls.blocks import block_starts
+from mindscope_ls.analysis.blocks import block_starts
+from mindscope_ls.analysis.inference import Api, Inferencer, LocalClass
+from mindscope_ls.analysis.movingblocks import MovingBlockParser, block_starts_of
+from mindscope_ls.analysis.sourcemodel import SourceModel, _Document
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.inference import Api, Inferencer, LocalClass
-from mindscope_ls.movingblocks import MovingBlockParser, block_starts_of
-from mindscope_ls.sourcemodel import SourceModel, _Document
 
 REPO = Path(__file__).resolve().parents[3]
 MODEL = (REPO / "examples" / "cifar_resnet" / "model.py").read_text(encoding="utf-8")

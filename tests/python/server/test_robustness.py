@@ -18,9 +18,9 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient, client_capabilities
 from pytest_lsp.client import make_test_lsp_client
 
+from mindscope_ls.analysis.completion import mindspore_answer
+from mindscope_ls.analysis.hover import hover, signature_help
 from mindscope_ls.catalogue.load import catalogue_for
-from mindscope_ls.completion import mindspore_answer
-from mindscope_ls.hover import hover, signature_help
 
 pytestmark = pytest.mark.slow
 T = TypeVar("T")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mindscope_ls.options import ServerOptions, parse_options
+from mindscope_ls.settings import ServerOptions, parse_options
 
 REPO = Path(__file__).resolve().parents[3]
 

@@ -15,7 +15,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from mindscope_ls.snippets import snippet_items
+from mindscope_ls.analysis.snippets import snippet_items
 
 LABELS = {"mscell", "mstrain", "msdata"}
 # ${1:default}, ${1}, $1: read here independently of the server's own expansion.

@@ -16,7 +16,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from mindscope_ls import trace, tracereport
+from mindscope_ls.infra import trace, tracereport
 
 from .session import open_session
 

@@ -15,7 +15,7 @@ from lsprotocol import types
 from pygls.workspace import TextDocument
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from mindscope_ls.transport import SyncedDocument
+from mindscope_ls.infra.transport import SyncedDocument
 
 from .session import open_session
 from .vscode_text import VSCodeText

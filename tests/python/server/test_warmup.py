@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from mindscope_ls import sourcemodel, warmup
-from mindscope_ls.apiitems import namespace_json
+from mindscope_ls.analysis import sourcemodel
+from mindscope_ls.analysis.apiitems import namespace_json
+from mindscope_ls.infra import warmup
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -72,7 +73,7 @@ def test_background_work_starts_once_the_essentials_are_ready() -> None:
 
 _POLICY = """
 import gc, sys
-from mindscope_ls import gcpause
+from mindscope_ls.infra import gcpause
 if sys.argv[1] == "server":
     gcpause.use_server_policy()
 before = gc.get_freeze_count()

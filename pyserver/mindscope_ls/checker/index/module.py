@@ -7,7 +7,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Optional, Union
 
-from ...blocks import BlockError
+from ...analysis.blocks import BlockError
 from ..rules.helpers.walk import of_type
 from .parsing import ModuleParser
 

@@ -7,7 +7,7 @@ import ast
 import warnings
 from typing import Optional
 
-from ...blocks import BlockError, BlockParser, block_starts, may_parse_whole
+from ...analysis.blocks import BlockError, BlockParser, block_starts, may_parse_whole
 
 PARSE_ERRORS = (SyntaxError, ValueError, RecursionError, MemoryError, UnicodeError, OverflowError)
 

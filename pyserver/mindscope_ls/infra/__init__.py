@@ -1,0 +1,2 @@
+"""Server infrastructure: transport, warm-up, GC policy, tracing, answers, releasing closed
+documents, dependency checks."""
