@@ -12,10 +12,11 @@ itself (a primitive or a sub-Cell call) are named per instance: those are truste
 How: an op made inside a function (the innermost `def` of its `# In file` chain is not a
 `construct`) was made for the innermost `construct` of that chain, so the candidates are the
 live Cells whose class runs that construct. One candidate settles it. Among several (blocks
-in a loop, two attributes of one class) the op goes to the candidate holding, first found: a
-weight it reads; its nearest settled producer, if that comes earlier in the construct's code
-than the op (one call runs its code in source order; a value from an earlier call of the same
-code does not come earlier); else its nearest settled consumer, if that comes later. Settled
+in a loop, two attributes of one class) the op goes to the candidate holding a weight it
+reads, else to the candidate nearest in the scope tree to its settled producers that come
+earlier in the construct's code than the op (one call runs its code in source order; a value
+from an earlier call of the same code does not come earlier) and its settled consumers that
+come later: `fc1 → act → fc2` puts each block's `act` op beside its own `fc1` and `fc2`. Settled
 ops are the trusted ones and those placed so far; placing repeats until nothing changes, then
 the rest keep MindSpore's scope. `fullName` stays MindSpore's (the Profiler reports it), so
 the scope of a moved op is no longer the prefix of its `fullName`.
@@ -165,18 +166,17 @@ class _Graph:
             if found:
                 return found
         mine = self._position(node["id"], header)
-        settled = [r for r in feeding if r in self.by_id and r not in self.unsettled]
-        for ref in sorted(settled, key=self.order.__getitem__, reverse=True):
-            found = _containing(self.by_id[ref]["scope"], candidates)
-            if found:  # the nearest settled producer inside a candidate, if it ran before
-                if _earlier(self._position(ref, header), mine):
-                    return found
-                break
-        for ref in self._consumers(node["id"]):  # else the nearest consumer
-            found = _containing(self.by_id[ref]["scope"], candidates)
-            if found:
-                return found if _earlier(mine, self._position(ref, header)) else None
-        return None
+        near = [  # settled producers that ran before it, consumers that run after it
+            self.by_id[r]["scope"]
+            for r in feeding
+            if r in self.by_id and r not in self.unsettled
+            and _earlier(self._position(r, header), mine)
+        ] + [
+            self.by_id[r]["scope"]
+            for r in self._consumers(node["id"])
+            if _earlier(mine, self._position(r, header))
+        ]  # fmt: skip
+        return closest(candidates, near)
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)
@@ -216,6 +216,30 @@ class _Graph:
 def _earlier(first: Optional[Position], second: Optional[Position]) -> bool:
     """`runs_before`, where unknown positions do not object."""
     return first is None or second is None or runs_before(first, second)
+
+
+def closest(candidates: list[str], near: list[str]) -> Optional[str]:
+    """The candidate nearest, summed over `near`, in the scope tree; None on a tie.
+
+    Distances count segments up to the common ancestor and down again, so an op whose
+    producer and consumer are its siblings (`fc1 → act → fc2` in one `mlp`) goes to the
+    candidate beside them, and one fed from and feeding the root's children to the root's."""
+    if not near:
+        return None
+    split = [n.split("/") for n in near]
+    scored = sorted((sum(_distance(c.split("/"), n) for n in split), c) for c in candidates)
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        return None
+    return scored[0][1]
+
+
+def _distance(a: list[str], b: list[str]) -> int:
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared += 1
+    return len(a) + len(b) - 2 * shared
 
 
 def _containing(scope: Optional[str], candidates: list[str]) -> Optional[str]:
