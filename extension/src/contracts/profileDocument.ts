@@ -32,6 +32,10 @@ export interface CellRow {
   calls: number;
   ops: number;
   share: number;
+  /** Times the Cell ran over the profiled steps (absent in older documents). */
+  callCount?: number;
+  /** totalMs / callCount (absent in older documents). */
+  perCallMs?: number;
 }
 
 export interface StepRow {
