@@ -7,6 +7,7 @@ import re
 from typing import Any, Optional
 
 from mindscope_runtime import GRAPH_DOC_VERSION
+from mindscope_runtime.flowscopes import rehome_by_flow
 from mindscope_runtime.irparse import IRModule, IRNode, describe_args
 from mindscope_runtime.irvalues import Location, flatten_outputs
 from mindscope_runtime.patterns import mark_patterns
@@ -86,6 +87,8 @@ def build_graph_document(
     ]
     weight_names = {p["id"]: p["name"] for p in parameters if p["kind"] == "weight"}
     rehomed = rehome_ops(nodes, edges, chains, cells or [], weight_names)
+    if not cells:  # a model file: no live Cells or source chains, data flow only
+        rehomed += rehome_by_flow(nodes, edges, weight_names)
     compute_scopes = [n["scope"] for n in nodes if n["category"] == "compute"]
     scopes = build_scope_tree(compute_scopes, cells or [], weights, root_type)
     patterns = mark_patterns(nodes, edges)

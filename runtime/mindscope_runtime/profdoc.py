@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Optional
-
 from math import gcd
+from typing import Any, Optional
 
 from mindscope_runtime import PROFILE_DOC_VERSION
 from mindscope_runtime.expansions import fold_expansions

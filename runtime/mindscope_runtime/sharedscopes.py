@@ -112,7 +112,7 @@ def rehome_ops(
     if not by_site or not any("/" in n["scope"] for n in compute):
         return 0  # e.g. an `ms.jit` training step: MindSpore gave no Cell scopes at all
     by_attr = {c.path: scope_of_cell(c.path, types) for c in cells}
-    graph = _Graph(nodes, edges, chains)
+    graph = DataFlow(nodes, edges, chains)
     graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
     graph.unsettled = {  # `Gradients/…` ops of a training graph are left alone
@@ -138,7 +138,7 @@ def rehome_ops(
     return moved
 
 
-class _Graph:
+class DataFlow:
     """Data flow between compute ops, through the bookkeeping ops (Load, TupleGetItem…)."""
 
     def __init__(
