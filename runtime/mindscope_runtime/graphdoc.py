@@ -124,6 +124,7 @@ def _node(gi: int, node: IRNode, roots: tuple[str, ...]) -> JsonDict:
     for index, arg in enumerate(args):
         if index < len(node.inputs):
             arg.update(_shape_of(node.inputs[index]))
+        _scalar_const(arg)
     source = _locations(node.source, roots)
     attrs = node.attrs.get("primitive_attrs", {})
     return {
@@ -143,6 +144,24 @@ def _node(gi: int, node: IRNode, roots: tuple[str, ...]) -> JsonDict:
         "userSource": next((s for s in reversed(source) if not s["framework"]), None),
         "frameworkSource": next((s for s in reversed(source) if s["framework"]), None),
     }
+
+
+_SCALAR_PREFIX = re.compile(r"^(I8|I16|I32|I64|U8|U16|U32|U64|F16|F32|F64|BF16|Bool)\(")
+_SCALAR_DTYPES = {
+    "I8": "Int8", "I16": "Int16", "I32": "Int32", "I64": "Int64", "U8": "UInt8",
+    "U16": "UInt16", "U32": "UInt32", "U64": "UInt64", "F16": "Float16", "F32": "Float32",
+    "F64": "Float64", "BF16": "BFloat16", "Bool": "Bool",
+}  # fmt: skip
+
+
+def _scalar_const(arg: JsonDict) -> None:
+    """A constant written as one scalar (`I64(-1)`) is a scalar, whatever abstract the line's
+    type list put beside it (a 1-tuple `(I64(-1))` keeps its tuple type)."""
+    found = _SCALAR_PREFIX.match(arg.get("text", "")) if arg["kind"] == "const" else None
+    if found is None or not arg["text"].endswith(")") or "," in arg["text"]:
+        return
+    arg.pop("elements", None)
+    arg.update({"type": "scalar", "dtype": _SCALAR_DTYPES[found.group(1)]})
 
 
 def _shape_of(abstract: JsonDict) -> JsonDict:
