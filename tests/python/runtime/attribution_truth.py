@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from mindscope_runtime.msenv import enable_ir_dump
+from mindscope_runtime.scopes import attr_path
 
 FIXTURES = Path(__file__).parent / "fixtures"
 JsonDict = dict[str, Any]
@@ -55,11 +56,16 @@ def main(model: str, out: Path) -> None:
         "graph": own_ops([(n["scope"], n["opType"]) for n in graph["nodes"]
                           if n["category"] == "compute"]),
         "profile": own_ops([(r["scope"], r["type"]) for r in profile["ops"]
-                            if r["fullName"] in ir_names(graph)]),
+                            if not r["fullName"].startswith(("Expand/", "Default/Assign-"))]),
         "mindir": own_ops([(n["scope"], n["opType"]) for n in mindir["nodes"]
                            if n["category"] == "compute"]),
     }  # fmt: skip
-    out.write_text(json.dumps({"expected": expected, "docs": docs}))
+    launched = [  # the CPU backend's kernels: the instance and the op type they expand
+        (attr_path(r["scope"]), r["fullName"].split("/")[1][1:] if "/_" in r["fullName"] else "")
+        for r in profile["ops"]
+        if r["fullName"].startswith(("Expand/", "Default/Assign-"))
+    ]
+    out.write_text(json.dumps({"expected": expected, "docs": docs, "launched": launched}))
 
 
 def truth(ms: Any, net: Any, inputs: list[Any], work: Path) -> dict[str, dict[str, int]]:
@@ -113,16 +119,10 @@ def children(path: str, paths: dict[str, Any]) -> list[str]:
 
 
 def own_ops(ops: list[tuple[str, str]]) -> dict[str, dict[str, int]]:
-    from mindscope_runtime.scopes import attr_path
-
     out: dict[str, Counter[str]] = {}
     for scope, kind in ops:
         out.setdefault(attr_path(scope), Counter())[kind] += 1
     return {path: dict(count) for path, count in out.items()}
-
-
-def ir_names(graph: JsonDict) -> set[str]:
-    return {n["fullName"] for n in graph["nodes"] if n["category"] == "compute"}
 
 
 if __name__ == "__main__":

@@ -24,7 +24,8 @@ TUPLE = {"kind": "tuple", "elements": [{"kind": "scalar", "dtype": "Int64"}]}
 
 def one_node_module(args: list[str], inputs: list[dict[str, object]]) -> IRModule:
     node = IRNode(graph="g", local_id="%1", debug_name="x", op="PrimFunc_Softmax", args=args,
-                  attrs={}, inputs=inputs, outputs=[TENSOR], full_name="Default/Softmax-op0")  # fmt: skip
+                  attrs={}, inputs=inputs, outputs=[TENSOR],
+                  full_name="Default/Softmax-op0")  # fmt: skip
     return IRModule(entry="g", attrs={}, jit_config={}, params=[],
                     graphs=[IRGraph(name="g", params=[], nodes=[node])])  # fmt: skip
 
