@@ -30,7 +30,7 @@ def main(model: str, out: Path) -> None:
     import mindspore as ms
 
     sys.path.insert(0, str(FIXTURES))
-    import attribution_models as models
+    import attribution_models as models  # type: ignore[import-not-found]
 
     ms.set_device("CPU")
     inputs = getattr(models, f"{model}_inputs")()

@@ -74,3 +74,15 @@ def test_shares_counts_misplaced_ops() -> None:
     share, wrong = shares(expected, found)
     assert share == 0.5
     assert wrong == [("blocks.0.act", "GeLU", 1, 2), ("blocks.1.act", "GeLU", 1, 0)]
+
+
+def test_backend_kernels_land_in_the_instance_that_did_the_update(result: Any) -> None:
+    """`Expand/_InplaceAddExt/Mul-op0` and its `Default/Assign-op0` (ResNet's `out +=
+    identity`): in the instance whose own ops, compiled alone, hold the op they expand."""
+    model, data = result
+    for path, expands in data["launched"]:
+        own = data["expected"].get(path, {})
+        if expands:
+            assert own.get(expands), (model, path, expands, own)
+        else:
+            assert any(k.startswith("Inplace") for k in own), (model, path, own)

@@ -8,6 +8,7 @@ import os
 import stat
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -18,11 +19,11 @@ from mindscope_runtime.irparse import IRGraph, IRModule, IRNode
 from mindscope_runtime.statsflags import Thresholds, flag_all
 from mindscope_runtime.targets import load_module
 
-TENSOR = {"kind": "tensor", "dtype": "Float32", "shape": [2, 3]}
-TUPLE = {"kind": "tuple", "elements": [{"kind": "scalar", "dtype": "Int64"}]}
+TENSOR: dict[str, Any] = {"kind": "tensor", "dtype": "Float32", "shape": [2, 3]}
+TUPLE: dict[str, Any] = {"kind": "tuple", "elements": [{"kind": "scalar", "dtype": "Int64"}]}
 
 
-def one_node_module(args: list[str], inputs: list[dict[str, object]]) -> IRModule:
+def one_node_module(args: list[str], inputs: list[dict[str, Any]]) -> IRModule:
     node = IRNode(graph="g", local_id="%1", debug_name="x", op="PrimFunc_Softmax", args=args,
                   attrs={}, inputs=inputs, outputs=[TENSOR],
                   full_name="Default/Softmax-op0")  # fmt: skip
