@@ -7,7 +7,7 @@ import re
 from typing import Any, Optional
 
 from mindscope_runtime import GRAPH_DOC_VERSION
-from mindscope_runtime.flowscopes import rehome_by_flow
+from mindscope_runtime.flowscopes import contain_by_flow, function_made, rehome_by_flow
 from mindscope_runtime.irparse import IRModule, IRNode, describe_args
 from mindscope_runtime.irvalues import Location, flatten_outputs
 from mindscope_runtime.patterns import mark_patterns
@@ -89,6 +89,9 @@ def build_graph_document(
     rehomed = rehome_ops(nodes, edges, chains, cells or [], weight_names)
     if not cells:  # a model file: no live Cells or source chains, data flow only
         rehomed += rehome_by_flow(nodes, edges, weight_names)
+    elif any(c.construct for c in cells):  # a helper two Cell classes call keeps the first
+        # caller's scope, whichever class calls it later
+        rehomed += contain_by_flow(nodes, edges, function_made(nodes, edges, chains, weight_names))
     compute_scopes = [n["scope"] for n in nodes if n["category"] == "compute"]
     scopes = build_scope_tree(compute_scopes, cells or [], weights, root_type)
     patterns = mark_patterns(nodes, edges)

@@ -160,7 +160,7 @@ class DataFlow:
     def owner(self, node: JsonDict, header: Site, candidates: list[str]) -> Optional[str]:
         if len(candidates) <= 1:
             return candidates[0] if candidates else None
-        feeding = list(self._producers(node["id"]))
+        feeding = list(self.producers(node["id"]))
         for ref in feeding:
             found = _containing(self.weight_owners.get(ref), candidates)
             if found:
@@ -173,7 +173,7 @@ class DataFlow:
             and _earlier(self._position(r, header), mine)
         ] + [
             self.by_id[r]["scope"]
-            for r in self._consumers(node["id"])
+            for r in self.consumers(node["id"])
             if _earlier(mine, self._position(r, header))
         ]  # fmt: skip
         return closest(candidates, near)
@@ -181,7 +181,7 @@ class DataFlow:
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)
 
-    def _producers(self, start: str) -> Iterator[str]:
+    def producers(self, start: str) -> Iterator[str]:
         """Compute ops and parameters feeding `start`, through bookkeeping ops."""
         stack, seen = list(self.preds.get(start, [])), {start}
         while stack:
@@ -195,7 +195,7 @@ class DataFlow:
             elif node["category"] == "aux":
                 stack.extend(self.preds.get(ref, []))
 
-    def _consumers(self, start: str) -> list[str]:
+    def consumers(self, start: str) -> list[str]:
         """Settled compute ops fed by `start`, nearest first, through bookkeeping and unsettled
         ops."""
         frontier, seen, found = [start], {start}, []

@@ -48,7 +48,7 @@ def shares(expected: Own, found: Own) -> tuple[float, list[tuple[str, str, int, 
     return right / total, wrong
 
 
-@pytest.fixture(scope="module", params=["resnet", "vit", "mobilenet", "lstm"])
+@pytest.fixture(scope="module", params=["resnet", "vit", "mobilenet", "lstm", "shared_function"])
 def result(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Any:
     out = tmp_path_factory.mktemp(request.param) / "truth.json"
     proc = subprocess.run(
