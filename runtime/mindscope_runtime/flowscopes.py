@@ -37,14 +37,19 @@ def rehome_by_flow(
     flow.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     known |= {s for s in flow.weight_owners.values() if s}
     by_class: dict[str, list[str]] = {}
-    for scope in _with_ancestors(known):
+    everywhere = _with_ancestors(known)
+    for scope in everywhere:
         by_class.setdefault(_class(scope.rsplit("/", 1)[-1]), []).append(scope)
     candidates: dict[str, list[str]] = {}
     for node in compute:
         parent, _, last = node["scope"].rpartition("/")
         if parent and not _reads_weight(flow, node["id"]):
-            found = {f"{k}/{last}" for k in by_class.get(_class(parent), [])}
-            found.update(by_class.get(_class(last), []))
+            if any(k.startswith(node["scope"] + "/") for k in everywhere):
+                # a Cell with children making ops itself (`ops.relu` in a construct): any
+                # instance of its class the document knows
+                found = set(by_class.get(_class(last), []))
+            else:  # a leaf Cell: its namesake in each instance of its parent's class
+                found = {f"{k}/{last}" for k in by_class.get(_class(parent), [])}
             if len(found) > 1:
                 candidates[node["id"]] = sorted(found)
     flow.unsettled = set(candidates)

@@ -15,8 +15,8 @@ live Cells whose class runs that construct. One candidate settles it. Among seve
 in a loop, two attributes of one class) the op goes to the candidate holding a weight it
 reads, else to the candidate nearest in the scope tree to its settled producers that come
 earlier in the construct's code than the op (one call runs its code in source order; a value
-from an earlier call of the same code does not come earlier) and its settled consumers that
-come later: `fc1 → act → fc2` puts each block's `act` op beside its own `fc1` and `fc2`. Settled
+from an earlier call of the same code does not come earlier), else to its settled consumers
+that come later: `fc1 → act → fc2` puts each block's `act` op beside its own `fc1`. Settled
 ops are the trusted ones and those placed so far; placing repeats until nothing changes, then
 the rest keep MindSpore's scope. `fullName` stays MindSpore's (the Profiler reports it), so
 the scope of a moved op is no longer the prefix of its `fullName`.
@@ -166,17 +166,24 @@ class DataFlow:
             if found:
                 return found
         mine = self._position(node["id"], header)
-        near = [  # settled producers that ran before it, consumers that run after it
+        before = [  # settled producers that ran before it, nearest first
             self.by_id[r]["scope"]
-            for r in feeding
+            for r in sorted(feeding, key=lambda r: self.order.get(r, -1), reverse=True)
             if r in self.by_id and r not in self.unsettled
             and _earlier(self._position(r, header), mine)
-        ] + [
+        ]  # fmt: skip
+        # Producers first: one call's inputs come from its own Cell's code, while its output
+        # may feed many Cells downstream (a residual block's last ReLU feeds the next stage);
+        # on a tie (a residual Add reads its own bn3 and the previous block) the nearest.
+        found = closest(candidates, before) or closest(candidates, before[:1])
+        if found is not None:
+            return found
+        after = [
             self.by_id[r]["scope"]
             for r in self.consumers(node["id"])
             if _earlier(mine, self._position(r, header))
-        ]  # fmt: skip
-        return closest(candidates, near)
+        ]
+        return closest(candidates, after)
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)

@@ -35,6 +35,15 @@ MERGED = {
 }
 
 
+# Shape-only ops the CPU backend may elide as nop nodes: how many the Profiler sees depends on
+# the backend, not on attribution (a ViT's Reshapes do not run at all).
+NOP_TYPES = frozenset({"Reshape", "ExpandDims", "Squeeze", "Flatten"})
+
+
+def without(own: Own, kinds: frozenset[str]) -> Own:
+    return {path: {k: v for k, v in types.items() if k not in kinds} for path, types in own.items()}
+
+
 def shares(expected: Own, found: Own) -> tuple[float, list[tuple[str, str, int, int]]]:
     """The share of the document's ops in the right instance, and each difference."""
     total = sum(sum(types.values()) for types in found.values()) or 1
@@ -63,7 +72,10 @@ def result(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFact
 @pytest.mark.parametrize("kind", ["graph", "profile", "mindir"])
 def test_every_op_in_its_instance(result: Any, kind: str) -> None:
     model, data = result
-    share, wrong = shares(data["expected"], data["docs"][kind])
+    expected, found = data["expected"], data["docs"][kind]
+    if kind == "profile":  # the CPU backend runs no kernel for some of these (nop nodes)
+        expected, found = without(expected, NOP_TYPES), without(found, NOP_TYPES)
+    share, wrong = shares(expected, found)
     print(f"{model} {kind}: {share:.1%} of ops in the right instance")
     assert sorted(set(wrong) - MERGED.get(model, set())) == []
 
