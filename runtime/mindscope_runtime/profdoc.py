@@ -116,8 +116,9 @@ def by_cell(
 
     With `steps`, each Cell also gets `callCount`, the times it ran over those steps, and
     `perCallMs`, its total over that: a Cell called k times per step makes its own ops k
-    times (ReLU-op0, -op1, -op2 of one shared `relu`), so k is the greatest common divisor
-    of its own op counts by type; a Cell without ops of its own (a container) runs once.
+    times (ReLU-op0, -op1, -op2 of one shared `relu`), so for a leaf Cell k is the greatest
+    common divisor of its own op counts by type; a Cell with sub-Cells runs once per step (a
+    ViT Block's two residual Adds are one call's).
     `hooked` (PyNative) counts the calls forward hooks saw per scope: those are used as is."""
     grand = sum(r["totalMs"] for r in rows) or 1.0
     cells: dict[str, JsonDict] = {}
@@ -143,7 +144,9 @@ def by_cell(
         acc["share"] = round(acc["totalMs"] / grand, 6)
         if steps > 0:
             seen = (hooked or Counter())[acc["scope"]]
-            acc["callCount"] = seen or steps * _calls_per_step(own_types.get(acc["scope"]))
+            leaf = not any(other.startswith(acc["scope"] + "/") for other in cells)
+            own = own_types.get(acc["scope"]) if leaf else None
+            acc["callCount"] = seen or steps * _calls_per_step(own)
             acc["perCallMs"] = round(acc["totalMs"] / acc["callCount"], 6)
         out.append(acc)
     return sorted(out, key=lambda c: c["scope"])

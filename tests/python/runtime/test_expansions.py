@@ -76,10 +76,13 @@ def test_per_call_is_per_step_for_a_container_and_per_real_call_for_a_shared_cel
         row(f"{B0}/relu-ReLU", "ReLU", 3.0),
         row(f"{B0}/fc-Dense", "MatMul", 4.0),
         row(f"{B0}/fc-Dense", "BiasAdd", 2.0),
+        row(B0, "Add", 1.0),  # a block's two residual Adds: one call's
+        row(B0, "Add", 1.0),
     ]
     cells = {c["scope"]: c for c in by_cell(rows, steps=2)}
     assert cells["Default/layer1-SequentialCell"]["callCount"] == 2  # no ops of its own
-    assert cells["Default/layer1-SequentialCell"]["perCallMs"] == 7.5
+    assert cells["Default/layer1-SequentialCell"]["perCallMs"] == 8.5
+    assert cells[B0]["callCount"] == 2
     assert cells[f"{B0}/relu-ReLU"]["callCount"] == 6
     assert cells[f"{B0}/relu-ReLU"]["perCallMs"] == 1.5
     assert cells[f"{B0}/fc-Dense"]["perCallMs"] == 3.0
