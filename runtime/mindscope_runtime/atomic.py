@@ -24,6 +24,7 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
         raise RuntimeToolError("bad-output", f"cannot write {target}: {why}") from exc
     try:
         with tracked(tmp):  # a forced exit (second Ctrl-C) removes it too
+            os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600: a document is not a secret
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
                 handle.write(text)
                 handle.flush()
@@ -34,6 +35,13 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
             os.unlink(tmp)
         raise
     return target
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it: put it straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def write_json_atomic(path: str | os.PathLike[str], document: Any) -> Path:

@@ -104,7 +104,7 @@ def stats(
     )  # fmt: skip
     output = write_json_atomic(args.output, document)
     counts = document["meta"]["counts"]
-    flags = [f["kind"] for f in document["flags"]]
+    flags = list(dict.fromkeys(f["kind"] for f in document["flags"]))  # each kind once
     return {
         "ok": True,
         "command": "stats",

@@ -7,6 +7,7 @@ import re
 from typing import Any, Optional
 
 from mindscope_runtime import GRAPH_DOC_VERSION
+from mindscope_runtime.flowscopes import contain_by_flow, function_made, rehome_by_flow
 from mindscope_runtime.irparse import IRModule, IRNode, describe_args
 from mindscope_runtime.irvalues import Location, flatten_outputs
 from mindscope_runtime.patterns import mark_patterns
@@ -86,6 +87,11 @@ def build_graph_document(
     ]
     weight_names = {p["id"]: p["name"] for p in parameters if p["kind"] == "weight"}
     rehomed = rehome_ops(nodes, edges, chains, cells or [], weight_names)
+    if not cells:  # a model file: no live Cells or source chains, data flow only
+        rehomed += rehome_by_flow(nodes, edges, weight_names)
+    elif any(c.construct for c in cells):  # a helper two Cell classes call keeps the first
+        # caller's scope, whichever class calls it later
+        rehomed += contain_by_flow(nodes, edges, function_made(nodes, edges, chains, weight_names))
     compute_scopes = [n["scope"] for n in nodes if n["category"] == "compute"]
     scopes = build_scope_tree(compute_scopes, cells or [], weights, root_type)
     patterns = mark_patterns(nodes, edges)
@@ -121,6 +127,7 @@ def _node(gi: int, node: IRNode, roots: tuple[str, ...]) -> JsonDict:
     for index, arg in enumerate(args):
         if index < len(node.inputs):
             arg.update(_shape_of(node.inputs[index]))
+        _scalar_const(arg)
     source = _locations(node.source, roots)
     attrs = node.attrs.get("primitive_attrs", {})
     return {
@@ -140,6 +147,24 @@ def _node(gi: int, node: IRNode, roots: tuple[str, ...]) -> JsonDict:
         "userSource": next((s for s in reversed(source) if not s["framework"]), None),
         "frameworkSource": next((s for s in reversed(source) if s["framework"]), None),
     }
+
+
+_SCALAR_PREFIX = re.compile(r"^(I8|I16|I32|I64|U8|U16|U32|U64|F16|F32|F64|BF16|Bool)\(")
+_SCALAR_DTYPES = {
+    "I8": "Int8", "I16": "Int16", "I32": "Int32", "I64": "Int64", "U8": "UInt8",
+    "U16": "UInt16", "U32": "UInt32", "U64": "UInt64", "F16": "Float16", "F32": "Float32",
+    "F64": "Float64", "BF16": "BFloat16", "Bool": "Bool",
+}  # fmt: skip
+
+
+def _scalar_const(arg: JsonDict) -> None:
+    """A constant written as one scalar (`I64(-1)`) is a scalar, whatever abstract the line's
+    type list put beside it (a 1-tuple `(I64(-1))` keeps its tuple type)."""
+    found = _SCALAR_PREFIX.match(arg.get("text", "")) if arg["kind"] == "const" else None
+    if found is None or not arg["text"].endswith(")") or "," in arg["text"]:
+        return
+    arg.pop("elements", None)
+    arg.update({"type": "scalar", "dtype": _SCALAR_DTYPES[found.group(1)]})
 
 
 def _shape_of(abstract: JsonDict) -> JsonDict:

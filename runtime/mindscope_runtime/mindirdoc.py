@@ -112,6 +112,7 @@ def _graph(
     name = str(graph.get("name", ""))
     refs: dict[str, str] = {}  # MINDIR value name → IR argument text
     abstracts: dict[str, JsonDict] = {}
+    constants: dict[str, JsonDict] = {}  # a Constant's output → its type (scalar, tuple…)
     out = IRGraph(name=name, params=[])
     for value in graph.get("input", []):
         pid = _add_param(module, value.get("name", ""), _value_abstract(value), False,
@@ -127,15 +128,19 @@ def _graph(
         if node.get("op_type") == "Constant":
             for output in node.get("output", []) or [node.get("name", "")]:
                 refs[output] = _constant_text(node)
+                constants[output] = _constant_abstract(node)
             continue
         local = f"%{len(out.nodes) + 1}"
         op, attrs = _op(str(node.get("op_type", "")), primitives, graph_names)
-        args = [_arg(i, refs, graph_names) for i in node.get("input", [])]
+        names = node.get("input", [])
+        args = [_arg(i, refs, graph_names) for i in names]
+        inputs = [
+            constants.get(i) or abstracts.get(a, {"kind": "other"}) for i, a in zip(names, args)
+        ]
         outputs = [_shape_attr(node)]
         ir_node = IRNode(
             graph=name, local_id=local, debug_name=str(node.get("name", "")), op=op, args=args,
-            attrs=attrs, inputs=[abstracts.get(a, {"kind": "other"}) for a in args],
-            outputs=outputs, full_name=str(node.get("domain", "")),
+            attrs=attrs, inputs=inputs, outputs=outputs, full_name=str(node.get("domain", "")),
         )  # fmt: skip
         out.nodes.append(ir_node)
         for output in node.get("output", []) or [node.get("name", "")]:
@@ -215,6 +220,12 @@ def _attr_abstract(attr: Message) -> JsonDict:
     if number in TENSOR_DTYPES and number <= 16:
         return {"kind": "scalar", "dtype": TENSOR_DTYPES[number]}
     return {"kind": "other"}
+
+
+def _constant_abstract(node: Message) -> JsonDict:
+    """A Constant's type from its `value` attribute: `-1` is an Int64 scalar, not "other"."""
+    attr = next((a for a in node.get("attribute", []) if a.get("name") == "value"), None)
+    return _attr_abstract(attr) if attr is not None else {"kind": "none"}
 
 
 def _constant_text(node: Message) -> str:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from math import gcd
 from typing import Any, Optional
 
 from mindscope_runtime import PROFILE_DOC_VERSION
+from mindscope_runtime.expansions import fold_expansions
 from mindscope_runtime.profmemory import MemorySample, memory_events, memory_section
 from mindscope_runtime.profparse import OpExecution
 
@@ -106,10 +109,20 @@ def by_type(rows: list[JsonDict], type_rows: list[JsonDict]) -> list[JsonDict]:
     return sorted(out, key=lambda r: r["totalMs"], reverse=True)
 
 
-def by_cell(rows: list[JsonDict]) -> list[JsonDict]:
-    """Self and total (self + descendants) time per Cell scope, deepest scopes included."""
+def by_cell(
+    rows: list[JsonDict], steps: int = 0, hooked: Optional[Counter[str]] = None
+) -> list[JsonDict]:
+    """Self and total (self + descendants) time per Cell scope, deepest scopes included.
+
+    With `steps`, each Cell also gets `callCount`, the times it ran over those steps, and
+    `perCallMs`, its total over that: a Cell called k times per step makes its own ops k
+    times (ReLU-op0, -op1, -op2 of one shared `relu`), so for a leaf Cell k is the greatest
+    common divisor of its own op counts by type; a Cell with sub-Cells runs once per step (a
+    ViT Block's two residual Adds are one call's).
+    `hooked` (PyNative) counts the calls forward hooks saw per scope: those are used as is."""
     grand = sum(r["totalMs"] for r in rows) or 1.0
     cells: dict[str, JsonDict] = {}
+    own_types: dict[str, Counter[str]] = {}
     for row in rows:
         scope = row["scope"] or "(no scope)"
         parts = scope.split("/")
@@ -123,13 +136,27 @@ def by_cell(rows: list[JsonDict]) -> list[JsonDict]:
                 acc["selfMs"] += row["totalMs"]
                 acc["calls"] += row["calls"]
                 acc["ops"] += 1
+                own_types.setdefault(path, Counter())[row.get("type", "")] += 1
     out = []
     for acc in cells.values():
         acc["selfMs"] = round(acc["selfMs"], 6)
         acc["totalMs"] = round(acc["totalMs"], 6)
         acc["share"] = round(acc["totalMs"] / grand, 6)
+        if steps > 0:
+            seen = (hooked or Counter())[acc["scope"]]
+            leaf = not any(other.startswith(acc["scope"] + "/") for other in cells)
+            own = own_types.get(acc["scope"]) if leaf else None
+            acc["callCount"] = seen or steps * _calls_per_step(own)
+            acc["perCallMs"] = round(acc["totalMs"] / acc["callCount"], 6)
         out.append(acc)
     return sorted(out, key=lambda c: c["scope"])
+
+
+def _calls_per_step(own: Optional[Counter[str]]) -> int:
+    per_step = 0
+    for count in (own or {}).values():
+        per_step = gcd(per_step, count)
+    return per_step or 1
 
 
 def step_rows(marks: list[tuple[int, int]], executions: list[OpExecution]) -> list[JsonDict]:
@@ -207,6 +234,8 @@ def build_profile_document(
     scopes: Optional[dict[str, str]] = None,
 ) -> JsonDict:
     cells = intervals or []
+    if scopes:  # the CPU backend's own kernels (`Expand/_InplaceAddExt/…`) go to their Cell
+        scopes = {**scopes, **fold_expansions(executions, scopes)}
     rows = op_rows(detail, executions, cells, scopes)
     steps = step_rows(marks, executions)
     events, origin = timeline_events(trace, executions, marks, cells)
@@ -220,7 +249,7 @@ def build_profile_document(
         "meta": {**meta, "timeOriginUs": origin},
         "ops": rows,
         "byType": by_type(rows, type_rows),
-        "byCell": by_cell(rows),
+        "byCell": by_cell(rows, len(steps), Counter(scope for scope, _, _ in cells)),
         "steps": steps,
         "totals": {
             "opMs": total,

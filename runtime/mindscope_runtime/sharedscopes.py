@@ -12,10 +12,11 @@ itself (a primitive or a sub-Cell call) are named per instance: those are truste
 How: an op made inside a function (the innermost `def` of its `# In file` chain is not a
 `construct`) was made for the innermost `construct` of that chain, so the candidates are the
 live Cells whose class runs that construct. One candidate settles it. Among several (blocks
-in a loop, two attributes of one class) the op goes to the candidate holding, first found: a
-weight it reads; its nearest settled producer, if that comes earlier in the construct's code
-than the op (one call runs its code in source order; a value from an earlier call of the same
-code does not come earlier); else its nearest settled consumer, if that comes later. Settled
+in a loop, two attributes of one class) the op goes to the candidate holding a weight it
+reads, else to the candidate nearest in the scope tree to its settled producers that come
+earlier in the construct's code than the op (one call runs its code in source order; a value
+from an earlier call of the same code does not come earlier), else to its settled consumers
+that come later: `fc1 → act → fc2` puts each block's `act` op beside its own `fc1`. Settled
 ops are the trusted ones and those placed so far; placing repeats until nothing changes, then
 the rest keep MindSpore's scope. `fullName` stays MindSpore's (the Profiler reports it), so
 the scope of a moved op is no longer the prefix of its `fullName`.
@@ -111,7 +112,7 @@ def rehome_ops(
     if not by_site or not any("/" in n["scope"] for n in compute):
         return 0  # e.g. an `ms.jit` training step: MindSpore gave no Cell scopes at all
     by_attr = {c.path: scope_of_cell(c.path, types) for c in cells}
-    graph = _Graph(nodes, edges, chains)
+    graph = DataFlow(nodes, edges, chains)
     graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
     graph.unsettled = {  # `Gradients/…` ops of a training graph are left alone
@@ -137,7 +138,7 @@ def rehome_ops(
     return moved
 
 
-class _Graph:
+class DataFlow:
     """Data flow between compute ops, through the bookkeeping ops (Load, TupleGetItem…)."""
 
     def __init__(
@@ -159,29 +160,35 @@ class _Graph:
     def owner(self, node: JsonDict, header: Site, candidates: list[str]) -> Optional[str]:
         if len(candidates) <= 1:
             return candidates[0] if candidates else None
-        feeding = list(self._producers(node["id"]))
+        feeding = list(self.producers(node["id"]))
         for ref in feeding:
             found = _containing(self.weight_owners.get(ref), candidates)
             if found:
                 return found
         mine = self._position(node["id"], header)
-        settled = [r for r in feeding if r in self.by_id and r not in self.unsettled]
-        for ref in sorted(settled, key=self.order.__getitem__, reverse=True):
-            found = _containing(self.by_id[ref]["scope"], candidates)
-            if found:  # the nearest settled producer inside a candidate, if it ran before
-                if _earlier(self._position(ref, header), mine):
-                    return found
-                break
-        for ref in self._consumers(node["id"]):  # else the nearest consumer
-            found = _containing(self.by_id[ref]["scope"], candidates)
-            if found:
-                return found if _earlier(mine, self._position(ref, header)) else None
-        return None
+        before = [  # settled producers that ran before it, nearest first
+            self.by_id[r]["scope"]
+            for r in sorted(feeding, key=lambda r: self.order.get(r, -1), reverse=True)
+            if r in self.by_id and r not in self.unsettled
+            and _earlier(self._position(r, header), mine)
+        ]  # fmt: skip
+        # Producers first: one call's inputs come from its own Cell's code, while its output
+        # may feed many Cells downstream (a residual block's last ReLU feeds the next stage);
+        # on a tie (a residual Add reads its own bn3 and the previous block) the nearest.
+        found = closest(candidates, before) or closest(candidates, before[:1])
+        if found is not None:
+            return found
+        after = [
+            self.by_id[r]["scope"]
+            for r in self.consumers(node["id"])
+            if _earlier(mine, self._position(r, header))
+        ]
+        return closest(candidates, after)
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)
 
-    def _producers(self, start: str) -> Iterator[str]:
+    def producers(self, start: str) -> Iterator[str]:
         """Compute ops and parameters feeding `start`, through bookkeeping ops."""
         stack, seen = list(self.preds.get(start, [])), {start}
         while stack:
@@ -195,7 +202,7 @@ class _Graph:
             elif node["category"] == "aux":
                 stack.extend(self.preds.get(ref, []))
 
-    def _consumers(self, start: str) -> list[str]:
+    def consumers(self, start: str) -> list[str]:
         """Settled compute ops fed by `start`, nearest first, through bookkeeping and unsettled
         ops."""
         frontier, seen, found = [start], {start}, []
@@ -216,6 +223,30 @@ class _Graph:
 def _earlier(first: Optional[Position], second: Optional[Position]) -> bool:
     """`runs_before`, where unknown positions do not object."""
     return first is None or second is None or runs_before(first, second)
+
+
+def closest(candidates: list[str], near: list[str]) -> Optional[str]:
+    """The candidate nearest, summed over `near`, in the scope tree; None on a tie.
+
+    Distances count segments up to the common ancestor and down again, so an op whose
+    producer and consumer are its siblings (`fc1 → act → fc2` in one `mlp`) goes to the
+    candidate beside them, and one fed from and feeding the root's children to the root's."""
+    if not near:
+        return None
+    split = [n.split("/") for n in near]
+    scored = sorted((sum(_distance(c.split("/"), n) for n in split), c) for c in candidates)
+    if len(scored) > 1 and scored[0][0] == scored[1][0]:
+        return None
+    return scored[0][1]
+
+
+def _distance(a: list[str], b: list[str]) -> int:
+    shared = 0
+    for x, y in zip(a, b):
+        if x != y:
+            break
+        shared += 1
+    return len(a) + len(b) - 2 * shared
 
 
 def _containing(scope: Optional[str], candidates: list[str]) -> Optional[str]:

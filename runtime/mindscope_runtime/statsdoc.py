@@ -23,7 +23,8 @@ def build_stats_document(
     `outputs` are per Cell call and output leaf, in the order the Cells returned; `gradients`
     per trainable parameter. `meta.loss.value` is null when the loss was NaN or Inf."""
     loss = meta.get("loss", {}).get("value")
-    flags, first = flag_all(inputs, outputs, gradients, loss, thresholds)
+    default_loss = meta.get("loss", {}).get("name") == "sum"
+    flags, first = flag_all(inputs, outputs, gradients, loss, thresholds, default_loss)
     full_meta = {**meta, "thresholds": thresholds.to_json()}
     full_meta["counts"] = {
         "outputs": len(outputs),

@@ -42,8 +42,12 @@ def flag_all(
     gradients: list[JsonDict],
     loss: Optional[float],
     thresholds: Thresholds,
+    default_loss: bool = False,
 ) -> tuple[list[JsonDict], Optional[JsonDict]]:
-    """All flags (most severe first) and the first place NaN/Inf appear (or None)."""
+    """All flags (most severe first) and the first place NaN/Inf appear (or None).
+
+    `default_loss`: the loss was the sum of the outputs; when that makes every gradient
+    exactly 0 (a softmax's outputs sum to 1), one flag says so instead of one per weight."""
     first = first_non_finite(inputs, outputs)
     flags: list[JsonDict] = []
     if first is not None:
@@ -62,7 +66,10 @@ def flag_all(
                 "the loss of the forward step is not finite",
             )
         )
-    flags.extend(_gradient_flags(gradients, thresholds))
+    if default_loss and loss is not None and _all_zero(gradients):
+        flags.append(_constant_loss_flag(loss))
+    else:
+        flags.extend(_gradient_flags(gradients, thresholds))
     flags.extend(_dead_relu_flags(outputs, thresholds))
     flags.sort(key=lambda f: 0 if f["severity"] == "error" else 1)
     return flags, first
@@ -134,6 +141,26 @@ def _non_finite_flag(first: JsonDict) -> JsonDict:
         0.0,
         "first input or Cell output (in completion order) with NaN or Inf",
         message,
+    )
+
+
+def _all_zero(gradients: list[JsonDict]) -> bool:
+    return bool(gradients) and all(g["stats"]["rms"] == 0 for g in gradients)
+
+
+def _constant_loss_flag(loss: float) -> JsonDict:
+    return _flag(
+        "constant-loss",
+        "warning",
+        "loss",
+        "loss",
+        "",
+        loss,
+        None,
+        "every gradient is exactly 0 under the default loss (the sum of the outputs)",
+        f"the default loss, the sum of the outputs, is constant ({loss:g}) for this model "
+        "(e.g. softmax outputs sum to 1), so every gradient is 0: give a real loss with "
+        "--loss-from file.py:loss_fn",
     )
 
 

@@ -126,8 +126,45 @@ def _check_callable_without_args(obj: Any, name: str) -> None:
 def user_code_error(kind: str, what: str, exc: BaseException) -> RuntimeToolError:
     """An error in user code, located at the innermost frame that is not in site-packages."""
     file, line = innermost_user_frame(exc)
-    message = one_line(f"{what}: {type(exc).__name__}: {exc}")
+    removed = removed_mindspore_api(exc)
+    message = one_line(f"{what}: {removed or f'{type(exc).__name__}: {exc}'}")
     return RuntimeToolError(kind, message, file=file, line=line)
+
+
+def removed_mindspore_api(exc: BaseException) -> str | None:
+    """For an installed package importing a MindSpore module this MindSpore lacks (mindocr
+    0.5.0: `mindspore.parallel._transformer`): which package, which import, and that the
+    package does not support this MindSpore. None for any other error."""
+    missing = getattr(exc, "name", None) if isinstance(exc, ImportError) else None
+    if not missing or not str(missing).startswith("mindspore."):
+        return None
+    package = _importing_package(exc)
+    if package is None:
+        return None
+    import importlib.metadata as metadata
+
+    def version(name: str) -> str:
+        try:
+            return " " + metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return ""
+
+    return (
+        f"{package}{version(package)} imports {missing}, which MindSpore{version('mindspore')} "
+        f"does not have ({exc}): {package} does not support this MindSpore"
+    )
+
+
+def _importing_package(exc: BaseException) -> str | None:
+    """The top-level installed package (not MindSpore) of the innermost importing frame."""
+    for frame in reversed(traceback.extract_tb(exc.__traceback__)):
+        norm = frame.filename.replace("\\", "/")
+        for marker in ("/site-packages/", "/dist-packages/"):
+            if marker in norm:
+                top = norm.split(marker, 1)[1].split("/", 1)[0]
+                if top != "mindspore" and not top.endswith((".py", ".pth")):
+                    return top
+    return None
 
 
 def innermost_user_frame(exc: BaseException) -> tuple[str | None, int | None]:

@@ -63,7 +63,9 @@ export class ProfileView {
       h(
         'div',
         { class: 'charts' },
-        cellChart(doc.byCell, (scope) => host.revealOp?.({ fullName: '', scope })),
+        cellChart(doc.byCell, doc.totals.steps, (scope) =>
+          host.revealOp?.({ fullName: '', scope }),
+        ),
         stepChart(doc.steps),
         ranks ? rankStepChart(ranks) : null,
         ranks ? rankBreakdownChart(ranks) : null,

@@ -2,16 +2,13 @@
 import type { CellRow, StepRow } from '../../src/contracts/profileDocument';
 import { h, s } from '../common/dom';
 import { formatMs, scopeLabel } from '../common/format';
+import { callCount, perCallMs, topCells } from './cellTimes';
 
-/** The Cells one level below the root, by total time (self + descendants). */
-export function topCells(cells: readonly CellRow[]): CellRow[] {
-  const depth = (p: string): number => (p ? p.split('/').length : 0);
-  const min = Math.min(...cells.map((c) => depth(c.scope)));
-  const level = cells.filter((c) => depth(c.scope) === min + 1);
-  return [...level].sort((a, b) => b.totalMs - a.totalMs);
-}
-
-export function cellChart(cells: readonly CellRow[], onPick: (scope: string) => void): HTMLElement {
+export function cellChart(
+  cells: readonly CellRow[],
+  steps: number,
+  onPick: (scope: string) => void,
+): HTMLElement {
   const rows = topCells(cells).slice(0, 16);
   const max = Math.max(...rows.map((r) => r.totalMs), 1e-9);
   const barH = 18;
@@ -25,15 +22,11 @@ export function cellChart(cells: readonly CellRow[], onPick: (scope: string) => 
       { class: 'bar', transform: `translate(0,${i * barH})` },
       s('text', { x: labelW - 6, y: 13, class: 'bar-label' }, scopeLabel(r.scope)),
       s('rect', { x: labelW, y: 2, width: Math.max(1, w), height: barH - 4, rx: 2 }),
-      s(
-        'text',
-        { x: labelW + w + 4, y: 13, class: 'bar-value' },
-        formatMs(r.totalMs / Math.max(1, r.calls)),
-      ),
+      s('text', { x: labelW + w + 4, y: 13, class: 'bar-value' }, formatMs(perCallMs(r, steps))),
       s(
         'title',
         {},
-        `${r.scope}\n${formatMs(r.totalMs)} total over ${r.calls} calls (${(r.share * 100).toFixed(1)}%)`,
+        `${r.scope}\n${formatMs(r.totalMs)} total over ${callCount(r, steps)} calls (${(r.share * 100).toFixed(1)}%)`,
       ),
     );
     g.addEventListener('click', () => onPick(r.scope));

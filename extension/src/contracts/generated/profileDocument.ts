@@ -119,6 +119,14 @@ export interface CellRow {
   calls: number;
   ops: number;
   share: number;
+  /**
+   * times the Cell ran over the profiled steps: forward hooks' count in PYNATIVE_MODE; in GRAPH_MODE steps × k: for a leaf Cell k is the greatest common divisor of its own op counts by type (a Cell called k times per step makes its ops k times), 1 for a Cell with sub-Cells or without ops of its own
+   */
+  callCount?: number;
+  /**
+   * totalMs / callCount
+   */
+  perCallMs?: number;
 }
 export interface StepRow {
   index: number;

@@ -62,13 +62,17 @@ export interface StatsDocument {
    * Most severe first.
    */
   flags: {
+    /**
+     * constant-loss: the default loss (sum of outputs) gave every gradient exactly 0, one flag instead of one vanishing-gradient per weight
+     */
     kind:
       | 'non-finite'
       | 'non-finite-loss'
       | 'non-finite-gradient'
       | 'vanishing-gradient'
       | 'exploding-gradient'
-      | 'dead-relu';
+      | 'dead-relu'
+      | 'constant-loss';
     severity: 'error' | 'warning';
     subject: 'input' | 'output' | 'gradient' | 'loss';
     /**

@@ -1,0 +1,131 @@
+"""Cell instances for ops of a model file, from data flow alone (pure; `mindir`, `onnx`).
+
+Why: a `.mindir` keeps MindSpore's scopes, which put the ops a function makes in every
+instance of a Cell into its first one (all of a ViT's GeLUs in `blocks.0.mlp.act`), and
+carries no source chains or live Cells to correct them with (sharedscopes.py).
+
+How: an op that reads no weight, in a Cell `name-Class` under a parent of class P, may belong
+to the same-named child of any instance of P the document knows (from other ops or
+weights): `blocks.k.mlp/act-GELU` for each Mlp `blocks.k.mlp`. It goes to the candidate
+nearest its producers and consumers in the scope tree, as in sharedscopes.py; so may any
+instance of its own Cell's class. Weights settle an op at once; placing repeats until nothing
+changes. Last, an op whose producers and consumers all sit inside one instance that does not
+hold it moves there (`contain_by_flow`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mindscope_runtime.expansions import common_scope
+from mindscope_runtime.irvalues import Location
+from mindscope_runtime.scopes import attr_path, owner_scope
+from mindscope_runtime.sharedscopes import MAX_ROUNDS, DataFlow, calling_construct
+
+JsonDict = dict[str, Any]
+NO_SITE = ("", 0)
+
+
+def rehome_by_flow(
+    nodes: list[JsonDict], edges: list[JsonDict], weight_names: dict[str, str]
+) -> int:
+    """Set `scope` of ops whose data flows through another instance's Cells; return moves."""
+    compute = [n for n in nodes if n["category"] == "compute" and "/" in n["scope"]]
+    known = {n["scope"] for n in compute}
+    flow = DataFlow(nodes, edges, {})
+    by_attr = {attr_path(s): s for s in _with_ancestors(known)}
+    flow.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
+    known |= {s for s in flow.weight_owners.values() if s}
+    by_class: dict[str, list[str]] = {}
+    everywhere = _with_ancestors(known)
+    for scope in everywhere:
+        by_class.setdefault(_class(scope.rsplit("/", 1)[-1]), []).append(scope)
+    candidates: dict[str, list[str]] = {}
+    for node in compute:
+        parent, _, last = node["scope"].rpartition("/")
+        if parent and not _reads_weight(flow, node["id"]):
+            if any(k.startswith(node["scope"] + "/") for k in everywhere):
+                # a Cell with children making ops itself (`ops.relu` in a construct): any
+                # instance of its class the document knows
+                found = set(by_class.get(_class(last), []))
+            else:  # a leaf Cell: its namesake in each instance of its parent's class
+                found = {f"{k}/{last}" for k in by_class.get(_class(parent), [])}
+            if len(found) > 1:
+                candidates[node["id"]] = sorted(found)
+    flow.unsettled = set(candidates)
+    moved = 0
+    for _ in range(MAX_ROUNDS):
+        placed = 0
+        for node in compute:
+            if node["id"] not in flow.unsettled:
+                continue
+            owner = flow.owner(node, NO_SITE, candidates[node["id"]])
+            if owner is None:
+                continue
+            flow.unsettled.discard(node["id"])
+            placed += 1
+            if owner != node["scope"]:
+                node["scope"] = owner
+                moved += 1
+        if not placed:
+            break
+    eligible = {n["id"] for n in compute if not _reads_weight(flow, n["id"])}
+    return moved + contain_by_flow(nodes, edges, eligible)
+
+
+def contain_by_flow(nodes: list[JsonDict], edges: list[JsonDict], eligible: set[str]) -> int:
+    """Move each op in `eligible` whose producers and consumers all sit inside one Cell
+    instance that does not hold it into that instance (svtr's Attention Muls MindSpore scoped
+    to its STN head, which called the same helper first); return how many moved."""
+    flow = DataFlow(nodes, edges, {})
+    moved = 0
+    for node in nodes:
+        if node["id"] not in eligible:
+            continue
+        before = [flow.by_id[r]["scope"] for r in flow.producers(node["id"]) if r in flow.by_id]
+        after = [flow.by_id[r]["scope"] for r in flow.consumers(node["id"])]
+        around = common_scope(before + after) if before and after else None
+        scope = node["scope"]
+        if around and "/" in around and not _inside(scope, around) and not _inside(around, scope):
+            node["scope"] = around
+            moved += 1
+    return moved
+
+
+def _inside(scope: str, container: str) -> bool:
+    return scope == container or scope.startswith(container + "/")
+
+
+def function_made(
+    nodes: list[JsonDict],
+    edges: list[JsonDict],
+    chains: dict[str, list[Location]],
+    weight_names: dict[str, str],
+) -> set[str]:
+    """Compute ops a function made (not a `construct` itself) that read no weight: the ones
+    whose MindSpore scope may be another Cell's (sharedscopes.py)."""
+    flow = DataFlow(nodes, edges, {})
+    return {
+        n["id"]
+        for n in nodes
+        if n["category"] == "compute"
+        and n["scope"].startswith("Default/")
+        and calling_construct(chains.get(n["id"], [])) is not None
+        and not any(r in weight_names for r in flow.producers(n["id"]))
+    }
+
+
+def _reads_weight(flow: DataFlow, ref: str) -> bool:
+    return any(flow.weight_owners.get(p) for p in flow.preds.get(ref, []))
+
+
+def _class(segment: str) -> str:
+    return segment.rsplit("/", 1)[-1].partition("-")[2] or segment
+
+
+def _with_ancestors(scopes: set[str]) -> set[str]:
+    out: set[str] = set()
+    for scope in scopes:
+        parts = scope.split("/")
+        out.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return out
