@@ -4,12 +4,12 @@ import { getLog } from './logging';
 import { activateNotebooks } from './notebook/activate';
 import { registerNotebookDebugging } from './notebook/debug/debugCell';
 import type { MindScopeNotebooks } from './notebook/controller';
-import { ModeStatus, type ModeStatusSnapshot } from './modeStatus';
-import { registerPanels } from './panels/register';
-import { onPythonInterpreterChanged } from './pythonInterpreter';
-import { ServerManager } from './serverClient';
+import { ModeStatus, type ModeStatusSnapshot } from './fileMode/modeStatus';
+import { registerPanels } from './panels/activate';
+import { onPythonInterpreterChanged } from './python/interpreter';
+import { ServerManager } from './server/client';
 import { affectsServer, readSettings } from './settings';
-import { ServerState, ServerStatusItem } from './statusItem';
+import { ServerState, ServerStatusItem } from './server/statusItem';
 
 /** What the extension exposes to other extensions and to its own end-to-end tests. */
 export interface MindScopeApi {

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { pythonChild, startScript } from '../pythonChild';
+import { pythonChild, startScript } from '../python/child';
 import { interpreterFor } from '../runtime/runner';
 import { runtimeEnv } from '../runtime/env';
 import { DEBUG_TYPE, toDebugpy, type DebugpyLaunch, type MindScopeLaunchConfig } from './config';

@@ -4,8 +4,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { pythonChild } from '../pythonChild';
-import { installCommand } from '../probe';
+import { pythonChild } from '../python/child';
+import { installCommand } from '../server/probe';
 import { runtimeEnv } from '../runtime/env';
 import {
   type BridgeEvent,

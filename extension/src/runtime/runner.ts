@@ -2,8 +2,8 @@
 import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { resolveInterpreter } from '../pythonInterpreter';
-import { pythonChild, type ChildRole } from '../pythonChild';
+import { resolveInterpreter } from '../python/interpreter';
+import { pythonChild, type ChildRole } from '../python/child';
 import {
   describeError,
   parseStatus,

@@ -5,7 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { SummaryDocument } from '../contracts/summaryDocument';
 import { getLog } from '../logging';
-import { pythonChild } from '../pythonChild';
+import { pythonChild } from '../python/child';
 import { describeError, RUNTIME_MODULE } from '../runtime/cli';
 import { runtimeEnv } from '../runtime/env';
 import { followArgs, LineBuffer, parseFollowLine } from './lines';

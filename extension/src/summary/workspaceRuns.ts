@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { TrainingRunItem, TrainingRuns } from '../contracts/sidebar';
 import type { SummaryDocument } from '../contracts/summaryDocument';
 import { getLog } from '../logging';
-import { pythonChild } from '../pythonChild';
+import { pythonChild } from '../python/child';
 import { describeError, parseStatus, RUNTIME_MODULE } from '../runtime/cli';
 import { runtimeEnv } from '../runtime/env';
 import { interpreterFor } from '../runtime/runner';

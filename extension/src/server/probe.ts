@@ -1,7 +1,7 @@
 // Asks an interpreter, before the server starts, whether it can run the server at all, so the
 // user gets one clear message instead of a crashed client.
 import { execFile } from 'node:child_process';
-import { pythonChild } from './pythonChild';
+import { pythonChild } from '../python/child';
 
 export type ProbeResult =
   | { kind: 'ok'; version: string }

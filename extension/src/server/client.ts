@@ -7,12 +7,12 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { getLog } from './logging';
+import { getLog } from '../logging';
 import { installCommand, probeInterpreter, ProbeResult } from './probe';
-import { resolveInterpreter } from './pythonInterpreter';
-import { pythonChild } from './pythonChild';
-import { readGraphModeSettings } from './settings';
-import { serverEnv } from './serverEnv';
+import { resolveInterpreter } from '../python/interpreter';
+import { pythonChild } from '../python/child';
+import { readGraphModeSettings } from '../settings';
+import { serverEnv } from './env';
 import { ServerState, ServerStatusItem } from './statusItem';
 
 const DOCUMENTS = [
