@@ -1,5 +1,7 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
+import { registerCodeLens } from './codelens/activate';
+import { registerDebugging } from './debug/activate';
 import { getLog } from './logging';
 import { activateNotebooks } from './notebook/activate';
 import { registerNotebookDebugging } from './notebook/debug/debugCell';
@@ -7,6 +9,7 @@ import type { MindScopeNotebooks } from './notebook/controller';
 import { ModeStatus, type ModeStatusSnapshot } from './fileMode/modeStatus';
 import { registerPanels } from './panels/activate';
 import { onPythonInterpreterChanged } from './python/interpreter';
+import { RunStore } from './runtime/runs';
 import { ServerManager } from './server/client';
 import { affectsServer, readSettings } from './settings';
 import { ServerState, ServerStatusItem } from './server/statusItem';
@@ -44,7 +47,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
   });
   if (pythonListener) context.subscriptions.push(pythonListener);
 
-  registerPanels(context);
+  // Graphs and profiles made from the CodeLens are listed by the side panel.
+  const runs = new RunStore(context);
+  context.subscriptions.push(runs);
+  registerPanels(context, runs);
+  registerCodeLens(context, runs);
+  registerDebugging(context);
   notebooks = activateNotebooks(context);
   context.subscriptions.push(registerNotebookDebugging(notebooks));
   const modeStatus = new ModeStatus(context.extensionPath, server);

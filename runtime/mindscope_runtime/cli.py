@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Optional
 
-from mindscope_runtime import commands, dist_command, interrupts
+from mindscope_runtime import commands, dist_command, interrupts, timeline
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.export import command as export_command
 from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
@@ -70,6 +70,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     dist_command.add_parser(commands)
     summary_command.add_parser(commands)
+    timeline.add_parser(commands)
     export_command.add_parser(commands, _common)
     export_command.add_onnx_parser(commands)
     return parser  # fmt: skip
@@ -168,6 +169,8 @@ def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
         return summary_command.run(args, out or sys.stdout, Progress(quiet=args.quiet))
     if args.command == "onnx":
         return export_command.onnx(args, Progress(quiet=args.quiet))
+    if args.command == "trace":
+        return timeline.run(args)
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     check_input_sizes(specs)
     target = parse_target(args.target)

@@ -2,8 +2,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readGraphDocument, readProfileDocument } from '../panels/documents';
-import { GraphPanel } from '../panels/graphPanel';
-import { ProfilePanel } from '../panels/profilePanel';
+import { graphPanels } from '../panels/graphPanel';
+import { profilePanels } from '../panels/profilePanel';
 import { pynativeConfig } from '../debug/config';
 import { targetArgs, type InputSource, type TargetCommand } from '../runtime/cli';
 import { reportFailure, runRuntime, RuntimeFailure } from '../runtime/runner';
@@ -113,7 +113,7 @@ export async function showGraph(deps: CellCommandDeps, arg: unknown): Promise<vo
       `MindScope: compiling ${target.className}`,
     );
     const doc = await readGraphDocument(output);
-    GraphPanel.createOrShow(deps.extensionUri, doc, `Graph: ${target.className}`, output);
+    graphPanels.createOrShow(deps.extensionUri, doc, `Graph: ${target.className}`, output);
   } catch (e) {
     await reportFailure(`Show graph of ${target.className}`, e);
   }
@@ -132,7 +132,7 @@ export async function profile(deps: CellCommandDeps, arg: unknown): Promise<void
       `MindScope: profiling ${target.className}`,
     );
     const doc = await readProfileDocument(output);
-    ProfilePanel.createOrShow(deps.extensionUri, doc, `Profile: ${target.className}`, output);
+    profilePanels.createOrShow(deps.extensionUri, doc, `Profile: ${target.className}`, output);
   } catch (e) {
     await reportFailure(`Profile of ${target.className}`, e);
   }
