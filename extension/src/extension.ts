@@ -1,6 +1,7 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
 import { registerCodeLens } from './codelens/activate';
+import { CellClassFinder } from './codelens/cellFinder';
 import { registerDebugging } from './debug/activate';
 import { getLog } from './logging';
 import { activateNotebooks } from './notebook/activate';
@@ -49,9 +50,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
 
   // Graphs and profiles made from the CodeLens are listed by the side panel.
   const runs = new RunStore(context);
-  context.subscriptions.push(runs);
-  registerPanels(context, runs);
-  registerCodeLens(context, runs);
+  const cells = new CellClassFinder(server);
+  context.subscriptions.push(runs, cells);
+  registerPanels(context, runs, cells);
+  registerCodeLens(context, runs, cells);
   registerDebugging(context);
   notebooks = activateNotebooks(context);
   context.subscriptions.push(registerNotebookDebugging(notebooks));

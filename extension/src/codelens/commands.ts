@@ -8,7 +8,8 @@ import { pynativeConfig } from '../debug/config';
 import { targetArgs, type InputSource, type TargetCommand } from '../runtime/cli';
 import { reportFailure, runRuntime, RuntimeFailure } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
-import { cellAt, findCellClasses } from './cellClasses';
+import { cellAt } from './cellClasses';
+import type { CellClassFinder } from './cellFinder';
 import type { InputChooser } from './inputs';
 import type { CellTarget } from './provider';
 
@@ -16,6 +17,7 @@ export interface CellCommandDeps {
   extensionUri: vscode.Uri;
   inputs: InputChooser;
   runs: RunStore;
+  cells: CellClassFinder;
 }
 
 export function requireTrust(what: string): boolean {
@@ -27,11 +29,14 @@ export function requireTrust(what: string): boolean {
 }
 
 /** The Cell named by a CodeLens, else the one around the cursor. */
-export function targetFrom(arg: unknown): CellTarget | undefined {
+export async function targetFrom(
+  cells: CellClassFinder,
+  arg: unknown,
+): Promise<CellTarget | undefined> {
   if (isCellTarget(arg)) return arg;
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'python') return undefined;
-  const cell = cellAt(findCellClasses(editor.document.getText()), editor.selection.active.line);
+  const cell = cellAt(await cells.find(editor.document), editor.selection.active.line);
   return cell ? { uri: editor.document.uri, className: cell.name } : undefined;
 }
 
@@ -52,7 +57,7 @@ export async function prepare(
   what: string,
 ): Promise<{ target: CellTarget; inputs: InputSource } | undefined> {
   if (!requireTrust(what)) return undefined;
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) {
     void vscode.window.showInformationMessage('MindScope: put the cursor in an nn.Cell subclass.');
     return undefined;
@@ -162,7 +167,7 @@ export async function debugPyNative(deps: CellCommandDeps, arg: unknown): Promis
 }
 
 export async function setInputs(deps: CellCommandDeps, arg: unknown): Promise<void> {
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) return;
   await deps.inputs.ask(target.uri.fsPath, target.className);
 }

@@ -62,7 +62,7 @@ export async function exportCell(deps: ExportDeps, arg: unknown): Promise<Export
 
 /** Asks the format and quantization again; `{uri, className, options}` sets them directly. */
 export async function setExportOptions(deps: ExportDeps, arg: unknown): Promise<void> {
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) return;
   const given =
     typeof arg === 'object' && arg !== null ? (arg as { options?: unknown }).options : undefined;

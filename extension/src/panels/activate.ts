@@ -3,6 +3,7 @@
 // a document.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CellClassFinder } from '../codelens/cellFinder';
 import type { RunStore } from '../runtime/runs';
 import { openSummary } from '../summary/commands';
 import { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
@@ -26,10 +27,14 @@ async function pickFile(arg: unknown, label: string): Promise<string | undefined
   return picked?.[0]?.fsPath;
 }
 
-export function registerPanels(context: vscode.ExtensionContext, runs: RunStore): void {
+export function registerPanels(
+  context: vscode.ExtensionContext,
+  runs: RunStore,
+  cells: CellClassFinder,
+): void {
   const extensionUri = context.extensionUri;
   const training = new WorkspaceTrainingRuns(context.extensionPath);
-  const sidebar = new SidebarProvider(extensionUri, runs, training);
+  const sidebar = new SidebarProvider(extensionUri, runs, cells, training);
   const command = (id: string, run: (arg: unknown) => unknown): vscode.Disposable =>
     vscode.commands.registerCommand(id, run);
   const editor = (id: string, provider: MindirEditorProvider): vscode.Disposable =>

@@ -1,6 +1,5 @@
 // The summary runs of the workspace for the side panel: one `summary FOLDER --tag *loss*` read
 // per workspace folder that holds summary files, again when such a file changes (debounced).
-import { execFile } from 'node:child_process';
 import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +7,7 @@ import * as vscode from 'vscode';
 import type { TrainingRunItem, TrainingRuns } from '../contracts/sidebar';
 import type { SummaryDocument } from '../contracts/summaryDocument';
 import { getLog } from '../logging';
-import { pythonChild } from '../python/child';
+import { execPythonChild } from '../python/spawn';
 import { describeError, parseStatus, RUNTIME_MODULE } from '../runtime/cli';
 import { runtimeEnv } from '../runtime/env';
 import { interpreterFor } from '../runtime/runner';
@@ -75,19 +74,18 @@ export class WorkspaceTrainingRuns implements vscode.Disposable {
     const output = path.join(dir, 'summary.json');
     const args = ['summary', folder, '-o', output, '--quiet'];
     for (const glob of LOSS_TAG_GLOBS) args.push('--tag', glob);
-    const run = pythonChild({
-      python,
-      extensionPath: this.extensionPath,
-      module: RUNTIME_MODULE,
-      args,
-      env: runtimeEnv(this.extensionPath, process.env),
-      role: 'static', // the reader imports no user code (docs/security.md)
-    });
     try {
-      const stdout = await new Promise<string>((resolve) => {
-        execFile(run.command, run.args, { cwd: run.cwd, env: run.env, maxBuffer: 1 << 20 },
-          (_e, out) => resolve(out)); // prettier-ignore
-      });
+      const { stdout } = await execPythonChild(
+        {
+          python,
+          extensionPath: this.extensionPath,
+          module: RUNTIME_MODULE,
+          args,
+          env: runtimeEnv(this.extensionPath, process.env),
+          role: 'static', // the reader imports no user code (docs/security.md)
+        },
+        { maxBuffer: 1 << 20 },
+      );
       const status = parseStatus(stdout);
       if (!status?.ok) {
         if (status?.error?.kind === 'no-summaries') return emptyDocument(folder);

@@ -74,7 +74,7 @@ export const panelTests: E2ETest[] = [
       );
       await webview(
         'model.py',
-        '.codelens-decoration a:text-is("Show graph")',
+        '.codelens-decoration a:text-is("Show graph"):visible',
         { kind: 'click' },
         'workbench',
       );
