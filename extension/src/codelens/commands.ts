@@ -8,6 +8,7 @@ import { pynativeConfig } from '../debug/config';
 import { targetArgs, type InputSource, type TargetCommand } from '../runtime/cli';
 import { reportFailure, runRuntime, RuntimeFailure } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
+import { folderFor } from '../workspaceFolder';
 import { cellAt } from './cellClasses';
 import type { CellClassFinder } from './cellFinder';
 import type { InputChooser } from './inputs';
@@ -146,7 +147,6 @@ export async function profile(deps: CellCommandDeps, arg: unknown): Promise<void
 /** A CodeLens debugs one forward call of its Cell; a file (palette, explorer) runs as a script. */
 export async function debugPyNative(deps: CellCommandDeps, arg: unknown): Promise<boolean> {
   if (!requireTrust('Debug in PyNative')) return false;
-  const folder = vscode.workspace.workspaceFolders?.[0];
   if (isCellTarget(arg)) {
     const document = await vscode.workspace.openTextDocument(arg.uri);
     const inputs = await deps.inputs.choose(document, arg.className);
@@ -156,14 +156,14 @@ export async function debugPyNative(deps: CellCommandDeps, arg: unknown): Promis
       inputs.kind === 'shapes'
         ? pynativeConfig({ cell, input: inputs.specs })
         : pynativeConfig({ cell, inputsFrom: `${inputs.file}:${inputs.name}` });
-    return vscode.debug.startDebugging(folder, config);
+    return vscode.debug.startDebugging(folderFor(arg.uri), config);
   }
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   if (!uri?.fsPath.endsWith('.py')) {
     void vscode.window.showInformationMessage('MindScope: open the Python script to debug.');
     return false;
   }
-  return vscode.debug.startDebugging(folder, pynativeConfig({ program: uri.fsPath }));
+  return vscode.debug.startDebugging(folderFor(uri), pynativeConfig({ program: uri.fsPath }));
 }
 
 export async function setInputs(deps: CellCommandDeps, arg: unknown): Promise<void> {
