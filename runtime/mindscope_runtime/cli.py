@@ -1,5 +1,6 @@
 """`python -m mindscope_runtime graph|profile|stats|export TARGET [options]`,
-`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`, `… summary DIR` and
+`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`, `… summary DIR`,
+`… trace PROFILE.json` and
 `python -m mindscope_runtime profile-dist SCRIPT.py [--workers N] [-- script args]`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
