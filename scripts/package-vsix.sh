@@ -14,7 +14,7 @@ cp -r dist/webview "$STAGE/dist/" # panels, side panel and notebook renderer bun
 for d in pyserver/mindscope_ls kernel/mindscope_kernel runtime/mindscope_runtime schemas docs bundled/libs media; do
   [[ -d "$d" ]] && mkdir -p "$STAGE/$(dirname "$d")" && cp -r "$d" "$STAGE/$d"
 done
-cp pyserver/mindscope_start.py "$STAGE/pyserver/" # starts every Python child (pythonChild.ts)
+cp pyserver/mindscope_start.py "$STAGE/pyserver/" # starts every Python child (python/child.ts)
 find "$STAGE" -name '__pycache__' -prune -exec rm -rf {} +
 printf '%s\n' '**/*.map' >"$STAGE/.vscodeignore"
 (cd "$STAGE" && ../../node_modules/.bin/vsce package --no-dependencies --allow-missing-repository \

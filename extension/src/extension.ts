@@ -1,15 +1,19 @@
 // Entry point: only wires the pieces together.
 import * as vscode from 'vscode';
+import { registerCodeLens } from './codelens/activate';
+import { CellClassFinder } from './codelens/cellFinder';
+import { registerDebugging } from './debug/activate';
 import { getLog } from './logging';
 import { activateNotebooks } from './notebook/activate';
 import { registerNotebookDebugging } from './notebook/debug/debugCell';
 import type { MindScopeNotebooks } from './notebook/controller';
-import { ModeStatus, type ModeStatusSnapshot } from './modeStatus';
-import { registerPanels } from './panels/register';
-import { onPythonInterpreterChanged } from './pythonInterpreter';
-import { ServerManager } from './serverClient';
+import { ModeStatus, type ModeStatusSnapshot } from './fileMode/modeStatus';
+import { registerPanels } from './panels/activate';
+import { onPythonInterpreterChanged } from './python/interpreter';
+import { RunStore } from './runtime/runs';
+import { ServerManager } from './server/client';
 import { affectsServer, readSettings } from './settings';
-import { ServerState, ServerStatusItem } from './statusItem';
+import { ServerState, ServerStatusItem } from './server/statusItem';
 
 /** What the extension exposes to other extensions and to its own end-to-end tests. */
 export interface MindScopeApi {
@@ -44,7 +48,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<MindSc
   });
   if (pythonListener) context.subscriptions.push(pythonListener);
 
-  registerPanels(context);
+  // Graphs and profiles made from the CodeLens are listed by the side panel.
+  const runs = new RunStore(context);
+  const cells = new CellClassFinder(server);
+  context.subscriptions.push(runs, cells);
+  registerPanels(context, runs, cells);
+  registerCodeLens(context, runs, cells);
+  registerDebugging(context);
   notebooks = activateNotebooks(context);
   context.subscriptions.push(registerNotebookDebugging(notebooks));
   const modeStatus = new ModeStatus(context.extensionPath, server);

@@ -1,5 +1,6 @@
 """`python -m mindscope_runtime graph|profile|stats|export TARGET [options]`,
-`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`, `… summary DIR` and
+`python -m mindscope_runtime mindir FILE.mindir` / `onnx FILE.onnx`, `… summary DIR`,
+`… trace PROFILE.json` and
 `python -m mindscope_runtime profile-dist SCRIPT.py [--workers N] [-- script args]`.
 
 stdout carries exactly one line: a JSON status (`{"ok": true, …}` or `{"ok": false, "error":
@@ -19,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn, Optional
 
-from mindscope_runtime import commands, dist_command, interrupts
+from mindscope_runtime import commands, dist_command, interrupts, timeline
 from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.export import command as export_command
 from mindscope_runtime.inputs import InputSpec, check_input_sizes, parse_input_spec
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     mindir.add_argument("--quiet", action="store_true", help="no progress on stderr")
     dist_command.add_parser(commands)
     summary_command.add_parser(commands)
+    timeline.add_parser(commands)
     export_command.add_parser(commands, _common)
     export_command.add_onnx_parser(commands)
     return parser  # fmt: skip
@@ -169,6 +171,8 @@ def run(args: argparse.Namespace, out: Any = None) -> dict[str, Any]:
         return summary_command.run(args, out or sys.stdout, Progress(quiet=args.quiet))
     if args.command == "onnx":
         return export_command.onnx(args, Progress(quiet=args.quiet))
+    if args.command == "trace":
+        return timeline.run(args)
     specs = [parse_input_spec(text) for text in args.input]  # fail fast, before MindSpore
     check_input_sizes(specs)
     target = parse_target(args.target)

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseInterpreter, findOnPath } from '../../extension/src/interpreterChoice';
+import { chooseInterpreter, findOnPath } from '../../extension/src/python/interpreterChoice';
 
 test('the setting wins over the Python extension and PATH', () => {
   assert.deepEqual(

@@ -8,7 +8,7 @@ import {
   statusText,
   statusTooltip,
   type Place,
-} from '../../extension/src/modeStatusText';
+} from '../../extension/src/fileMode/modeStatusText';
 
 const FILE = 'file:///w/net.py';
 const line: Place = ({ line: l }) => `line ${l + 1}`;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { installCommand, interpretProbe, probeInterpreter } from '../../extension/src/probe';
+import { installCommand, interpretProbe, probeInterpreter } from '../../extension/src/server/probe';
 
 test('a missing executable is reported as not found', () => {
   const error = Object.assign(new Error('spawn /nope ENOENT'), { code: 'ENOENT' });

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ranksOf } from '../../extension/src/contracts/profileDocument';
-import { toChromeTrace } from '../../extension/src/panels/traceExport';
 import { breakdowns, clockText, stepGroups } from '../../extension/webview/profile/ranksModel';
 import { filterByRank, rowRanks } from '../../extension/webview/profile/table';
 import { distributedProfile, profileDocument } from './fixtures/synthProfile';
@@ -64,18 +63,4 @@ test('the op table filters by rank', () => {
   assert.equal(one.length, 2);
   assert.ok(one.every((r) => r.rank === 1));
   assert.equal(filterByRank(doc.ops, undefined).length, 4);
-});
-
-test('the Chrome trace keeps one process per rank', () => {
-  const trace = toChromeTrace(doc);
-  const names = trace.traceEvents
-    .filter((e) => e.ph === 'M' && e.name === 'process_name')
-    .map((e) => [e.pid, e.args?.name]);
-  assert.deepEqual(names, [
-    [102, 'rank 0 · CPU ops'],
-    [202, 'rank 1 · CPU ops'],
-  ]);
-  const pids = new Set(trace.traceEvents.filter((e) => e.ph === 'X').map((e) => e.pid));
-  assert.deepEqual([...pids].sort(), [102, 202]);
-  assert.equal(trace.otherData.ranks, 2);
 });

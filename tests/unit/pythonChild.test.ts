@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { pythonChild, startScript } from '../../extension/src/pythonChild';
+import { pythonChild, startScript } from '../../extension/src/python/child';
 
 const base = { python: '/venv/bin/python', extensionPath: '/ext', env: { PYTHONPATH: '/ext/x' } };
 

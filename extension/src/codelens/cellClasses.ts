@@ -1,11 +1,13 @@
-// Finds nn.Cell subclasses and a make_inputs function in Python source, textually: CodeLens
-// must be instant and must never import or run the user's code. Pure, unit-tested.
+// Finds nn.Cell subclasses and a make_inputs function in Python source, textually: the
+// fallback while the language server cannot say (cellFinder.ts), and never importing or
+// running the user's code. Pure, unit-tested.
 
 export interface CellClass {
   name: string;
   /** 0-based line of the `class` statement. */
   line: number;
-  bases: string;
+  /** 0-based last line of the class body, when known (the server knows it). */
+  endLine?: number;
 }
 
 const CLASS = /^class\s+([A-Za-z_]\w*)\s*\(([^)]*)\)\s*:/;
@@ -27,7 +29,7 @@ export function findCellClasses(source: string): CellClass[] {
     const bases = (match[2] ?? '').trim();
     const local = bases.split(',').some((b) => known.has(b.trim()));
     if (CELL_BASE.test(bases) || local) {
-      found.push({ name, line: i, bases });
+      found.push({ name, line: i });
       known.add(name);
     }
   }
@@ -39,9 +41,13 @@ export function findInputsFunction(source: string): string | undefined {
   return MAKE_INPUTS.exec(source)?.[1];
 }
 
-/** The Cell class whose body holds `line` (the nearest class statement above it). */
+/** The Cell class whose body holds `line` (the nearest class statement above it that has not
+ * ended before it). */
 export function cellAt(classes: CellClass[], line: number): CellClass | undefined {
   let best: CellClass | undefined;
-  for (const c of classes) if (c.line <= line && (!best || c.line > best.line)) best = c;
+  for (const c of classes) {
+    if (c.line > line || (c.endLine !== undefined && c.endLine < line)) continue;
+    if (!best || c.line > best.line) best = c;
+  }
   return best;
 }

@@ -2,13 +2,15 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readGraphDocument, readProfileDocument } from '../panels/documents';
-import { GraphPanel } from '../panels/graphPanel';
-import { ProfilePanel } from '../panels/profilePanel';
+import { graphPanels } from '../panels/graphPanel';
+import { profilePanels } from '../panels/profilePanel';
 import { pynativeConfig } from '../debug/config';
 import { targetArgs, type InputSource, type TargetCommand } from '../runtime/cli';
 import { reportFailure, runRuntime, RuntimeFailure } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
-import { cellAt, findCellClasses } from './cellClasses';
+import { folderFor } from '../workspaceFolder';
+import { cellAt } from './cellClasses';
+import type { CellClassFinder } from './cellFinder';
 import type { InputChooser } from './inputs';
 import type { CellTarget } from './provider';
 
@@ -16,6 +18,7 @@ export interface CellCommandDeps {
   extensionUri: vscode.Uri;
   inputs: InputChooser;
   runs: RunStore;
+  cells: CellClassFinder;
 }
 
 export function requireTrust(what: string): boolean {
@@ -27,11 +30,14 @@ export function requireTrust(what: string): boolean {
 }
 
 /** The Cell named by a CodeLens, else the one around the cursor. */
-export function targetFrom(arg: unknown): CellTarget | undefined {
+export async function targetFrom(
+  cells: CellClassFinder,
+  arg: unknown,
+): Promise<CellTarget | undefined> {
   if (isCellTarget(arg)) return arg;
   const editor = vscode.window.activeTextEditor;
   if (!editor || editor.document.languageId !== 'python') return undefined;
-  const cell = cellAt(findCellClasses(editor.document.getText()), editor.selection.active.line);
+  const cell = cellAt(await cells.find(editor.document), editor.selection.active.line);
   return cell ? { uri: editor.document.uri, className: cell.name } : undefined;
 }
 
@@ -52,7 +58,7 @@ export async function prepare(
   what: string,
 ): Promise<{ target: CellTarget; inputs: InputSource } | undefined> {
   if (!requireTrust(what)) return undefined;
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) {
     void vscode.window.showInformationMessage('MindScope: put the cursor in an nn.Cell subclass.');
     return undefined;
@@ -113,7 +119,7 @@ export async function showGraph(deps: CellCommandDeps, arg: unknown): Promise<vo
       `MindScope: compiling ${target.className}`,
     );
     const doc = await readGraphDocument(output);
-    GraphPanel.createOrShow(deps.extensionUri, doc, `Graph: ${target.className}`, output);
+    graphPanels.createOrShow(deps.extensionUri, doc, `Graph: ${target.className}`, output);
   } catch (e) {
     await reportFailure(`Show graph of ${target.className}`, e);
   }
@@ -132,7 +138,7 @@ export async function profile(deps: CellCommandDeps, arg: unknown): Promise<void
       `MindScope: profiling ${target.className}`,
     );
     const doc = await readProfileDocument(output);
-    ProfilePanel.createOrShow(deps.extensionUri, doc, `Profile: ${target.className}`, output);
+    profilePanels.createOrShow(deps.extensionUri, doc, `Profile: ${target.className}`, output);
   } catch (e) {
     await reportFailure(`Profile of ${target.className}`, e);
   }
@@ -141,7 +147,6 @@ export async function profile(deps: CellCommandDeps, arg: unknown): Promise<void
 /** A CodeLens debugs one forward call of its Cell; a file (palette, explorer) runs as a script. */
 export async function debugPyNative(deps: CellCommandDeps, arg: unknown): Promise<boolean> {
   if (!requireTrust('Debug in PyNative')) return false;
-  const folder = vscode.workspace.workspaceFolders?.[0];
   if (isCellTarget(arg)) {
     const document = await vscode.workspace.openTextDocument(arg.uri);
     const inputs = await deps.inputs.choose(document, arg.className);
@@ -151,18 +156,18 @@ export async function debugPyNative(deps: CellCommandDeps, arg: unknown): Promis
       inputs.kind === 'shapes'
         ? pynativeConfig({ cell, input: inputs.specs })
         : pynativeConfig({ cell, inputsFrom: `${inputs.file}:${inputs.name}` });
-    return vscode.debug.startDebugging(folder, config);
+    return vscode.debug.startDebugging(folderFor(arg.uri), config);
   }
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   if (!uri?.fsPath.endsWith('.py')) {
     void vscode.window.showInformationMessage('MindScope: open the Python script to debug.');
     return false;
   }
-  return vscode.debug.startDebugging(folder, pynativeConfig({ program: uri.fsPath }));
+  return vscode.debug.startDebugging(folderFor(uri), pynativeConfig({ program: uri.fsPath }));
 }
 
 export async function setInputs(deps: CellCommandDeps, arg: unknown): Promise<void> {
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) return;
   await deps.inputs.ask(target.uri.fsPath, target.className);
 }

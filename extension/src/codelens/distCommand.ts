@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readProfileDocument } from '../panels/documents';
-import { ProfilePanel } from '../panels/profilePanel';
+import { profilePanels } from '../panels/profilePanel';
 import { distArgs } from '../runtime/cli';
 import { reportFailure, runRuntime } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
@@ -82,7 +82,7 @@ export async function profileDistributed(deps: DistDeps, arg: unknown): Promise<
     });
     const doc = await readProfileDocument(output);
     const title = `Profile: ${path.basename(file)} (${workers} ranks)`;
-    ProfilePanel.createOrShow(deps.extensionUri, doc, title, output);
+    profilePanels.createOrShow(deps.extensionUri, doc, title, output);
   } catch (e) {
     await reportFailure(`Profile distributed of ${path.basename(file)}`, e);
   }

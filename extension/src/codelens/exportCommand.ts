@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { readExportReport } from '../panels/documents';
-import { ExportPanel } from '../panels/exportPanel';
+import { exportPanels, type ExportPanel } from '../panels/exportPanel';
 import { targetArgs } from '../runtime/cli';
 import { reportFailure, runRuntime } from '../runtime/runner';
 import { prepare, targetFrom, type CellCommandDeps } from './commands';
@@ -45,7 +45,7 @@ export async function exportCell(deps: ExportDeps, arg: unknown): Promise<Export
     });
     const report = status.output ?? path.join(output, 'export-report.json');
     const doc = await readExportReport(report);
-    const panel = ExportPanel.createOrShow(
+    const panel = exportPanels.createOrShow(
       deps.extensionUri,
       doc,
       `Export: ${target.className}`,
@@ -62,7 +62,7 @@ export async function exportCell(deps: ExportDeps, arg: unknown): Promise<Export
 
 /** Asks the format and quantization again; `{uri, className, options}` sets them directly. */
 export async function setExportOptions(deps: ExportDeps, arg: unknown): Promise<void> {
-  const target = targetFrom(arg);
+  const target = await targetFrom(deps.cells, arg);
   if (!target) return;
   const given =
     typeof arg === 'object' && arg !== null ? (arg as { options?: unknown }).options : undefined;

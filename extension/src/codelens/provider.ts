@@ -1,7 +1,7 @@
 // "Show graph · Profile · Debug in PyNative · Export…" above each nn.Cell subclass, and "Profile
 // distributed" where a script starts distributed training.
 import * as vscode from 'vscode';
-import { findCellClasses } from './cellClasses';
+import type { CellClassFinder } from './cellFinder';
 import { distributedCallLine } from './distScript';
 
 export interface CellTarget {
@@ -13,8 +13,13 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly trust = vscode.workspace.onDidGrantWorkspaceTrust(() => this.changed.fire());
+  private readonly source: vscode.Disposable;
 
-  provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
+  constructor(private readonly cells: CellClassFinder) {
+    this.source = cells.onDidChange(() => this.changed.fire());
+  }
+
+  async provideCodeLenses(document: vscode.TextDocument): Promise<vscode.CodeLens[]> {
     // Every action runs the user's code: nothing to offer in an untrusted workspace.
     if (!vscode.workspace.isTrusted) return [];
     const lenses: vscode.CodeLens[] = [];
@@ -29,7 +34,7 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
         }),
       );
     }
-    for (const cell of findCellClasses(document.getText())) {
+    for (const cell of await this.cells.find(document)) {
       const range = new vscode.Range(cell.line, 0, cell.line, 0);
       const target: CellTarget = { uri: document.uri, className: cell.name };
       lenses.push(
@@ -56,6 +61,7 @@ export class CellCodeLensProvider implements vscode.CodeLensProvider, vscode.Dis
 
   dispose(): void {
     this.trust.dispose();
+    this.source.dispose();
     this.changed.dispose();
   }
 }

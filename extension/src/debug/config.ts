@@ -1,7 +1,7 @@
 // "Debug in PyNative": turns a `mindscope` debug configuration into what debugpy's adapter
 // launches: our launcher module, MS_JIT=0, and the user's script or Cell. Pure, unit-tested.
 // The launcher imports the user's code (trusted workspaces only) but is itself started through
-// the start script (pythonChild.ts), so a `mindscope_runtime/` beside the script cannot stand in.
+// the start script (python/child.ts), so a `mindscope_runtime/` beside the script cannot stand in.
 
 export const DEBUG_TYPE = 'mindscope';
 export const LAUNCH_MODULE = 'mindscope_runtime.pynative_launch';

@@ -1,10 +1,10 @@
 // The `mindscope` debug type: resolves configurations and starts debugpy's own adapter
 // (`python -m debugpy.adapter`) from the user's interpreter; no Python extension needed.
-import { execFile } from 'node:child_process';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { pythonChild, startScript } from '../pythonChild';
+import { pythonChild, startScript } from '../python/child';
+import { execPythonChild } from '../python/spawn';
 import { interpreterFor } from '../runtime/runner';
 import { runtimeEnv } from '../runtime/env';
 import { DEBUG_TYPE, toDebugpy, type DebugpyLaunch, type MindScopeLaunchConfig } from './config';
@@ -14,12 +14,13 @@ function debugpyChild(python: string, extensionPath: string, module: string, arg
   return pythonChild({ python, extensionPath, module, args, env: process.env, role: 'static' });
 }
 
-function hasDebugpy(python: string, extensionPath: string): Promise<boolean> {
-  const child = debugpyChild(python, extensionPath, 'debugpy', ['--version']);
-  return new Promise((resolve) => {
-    const options = { cwd: child.cwd, env: child.env, timeout: 20_000 };
-    execFile(child.command, child.args, options, (e) => resolve(!e));
-  });
+async function hasDebugpy(python: string, extensionPath: string): Promise<boolean> {
+  const check = { python, extensionPath, module: 'debugpy', args: ['--version'] };
+  const { error } = await execPythonChild(
+    { ...check, env: process.env, role: 'static' },
+    { timeoutMs: 20_000 },
+  );
+  return !error;
 }
 
 export class PyNativeDebugProvider

@@ -1,11 +1,11 @@
 // One running MindScope kernel, reached through the stdio bridge (python -m mindscope_kernel.bridge).
 // Owns the bridge process; correlates replies with requests by msg_id.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { pythonChild } from '../pythonChild';
-import { installCommand } from '../probe';
+import { spawnPythonChild } from '../python/spawn';
+import { installCommand } from '../server/probe';
 import { runtimeEnv } from '../runtime/env';
 import {
   type BridgeEvent,
@@ -81,18 +81,14 @@ export class KernelProcess implements KernelDebugLink, vscode.Disposable {
   static async start(python: string, extensionPath: string, cwd: string): Promise<KernelProcess> {
     // The bridge itself imports nothing from the notebook's folder; the kernel it starts runs
     // there (docs/security.md), and only in a trusted workspace (kernelRegistry.ts).
-    const run = pythonChild({
+    const child = spawnPythonChild({
       python,
       extensionPath,
       module: 'mindscope_kernel.bridge',
       args: ['--cwd', cwd],
       env: runtimeEnv(extensionPath, process.env),
       role: 'static',
-    });
-    const child = spawn(run.command, run.args, {
-      cwd: run.cwd,
-      env: run.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      stdin: 'pipe',
     });
     const kernel = new KernelProcess(child, python);
     const timer = setTimeout(

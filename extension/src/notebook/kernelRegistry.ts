@@ -6,6 +6,7 @@ import * as vscode from 'vscode';
 import { getLog } from '../logging';
 import { interpreterFor } from '../runtime/runner';
 import { KernelProcess, KernelStartError } from './kernelProcess';
+import { folderFor } from '../workspaceFolder';
 
 export const UNTRUSTED_MESSAGE =
   'This workspace is not trusted, so no kernel starts: trust the folder to run its cells.';
@@ -88,8 +89,9 @@ export class KernelRegistry implements vscode.Disposable {
   }
 }
 
-/** The notebook's folder, as Jupyter does; an untitled notebook runs in the workspace folder. */
+/** The notebook's folder, as Jupyter does; an untitled notebook runs in a workspace folder
+ * (the active editor's). */
 export function kernelCwd(uri: vscode.Uri): string {
   if (uri.scheme === 'file') return path.dirname(uri.fsPath);
-  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? os.homedir();
+  return folderFor()?.uri.fsPath ?? os.homedir();
 }

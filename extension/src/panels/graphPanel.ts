@@ -1,82 +1,37 @@
 // The graph panel: one webview panel per graph document file, restored after a reload.
 import * as vscode from 'vscode';
 import type { GraphDocument } from '../contracts/graphDocument';
-import type { PanelState } from '../contracts/messages';
 import { readGraphDocument } from './documents';
+import { DocumentPanel, FilePanels } from './documentPanel';
 import { GraphWebview } from './graphWebview';
 
 export const GRAPH_VIEW_TYPE = 'mindscope.graph';
 
-export class GraphPanel implements vscode.Disposable {
-  private static readonly panels = new Map<string, GraphPanel>();
-  private readonly disposables: { dispose(): unknown }[] = [];
+export class GraphPanel extends DocumentPanel<GraphDocument> {
+  /** The graph view is shared with the .mindir editor: it wires the webview itself. */
   readonly view: GraphWebview;
 
-  /** Shows `doc` (read from `file`) in its panel, creating the panel when needed. */
-  static createOrShow(
+  constructor(
+    panel: vscode.WebviewPanel,
     extensionUri: vscode.Uri,
     doc: GraphDocument,
     title: string,
     file: string,
-  ): GraphPanel {
-    const existing = GraphPanel.panels.get(file);
-    if (existing) {
-      existing.panel.reveal(undefined, true);
-      existing.panel.title = title;
-      existing.view.show(doc, title, { file, title });
-      return existing;
-    }
-    const panel = vscode.window.createWebviewPanel(
-      GRAPH_VIEW_TYPE,
-      title,
-      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
-      { enableScripts: true },
-    );
-    return new GraphPanel(panel, extensionUri, doc, title, file);
-  }
-
-  static async revive(
-    panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    state: PanelState | undefined,
-  ): Promise<void> {
-    if (!state?.file) {
-      panel.dispose();
-      return;
-    }
-    try {
-      const doc = await readGraphDocument(state.file);
-      new GraphPanel(panel, extensionUri, doc, state.title ?? panel.title, state.file);
-    } catch {
-      panel.dispose();
-    }
-  }
-
-  /** The panel showing the latest graph, for "reveal in graph" from the profiler. */
-  static latest(): GraphPanel | undefined {
-    return [...GraphPanel.panels.values()].pop();
-  }
-
-  private constructor(
-    readonly panel: vscode.WebviewPanel,
-    extensionUri: vscode.Uri,
-    doc: GraphDocument,
-    title: string,
-    readonly file: string,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'graph.svg');
+    super(panel, { extensionUri, icon: 'graph.svg', title }, doc, title, file);
     // The webview keeps only the file in its state (setState): revive rereads it.
-    this.view = new GraphWebview(panel.webview, extensionUri, doc, title, { file, title });
-    GraphPanel.panels.set(file, this);
-    this.disposables.push(
-      this.view,
-      panel.onDidDispose(() => this.dispose()),
-    );
+    this.view = new GraphWebview(panel.webview, extensionUri, doc, title, this.panelState);
+    this.disposables.push(this.view);
   }
 
-  dispose(): void {
-    GraphPanel.panels.delete(this.file);
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+  protected override postDocument(): void {
+    this.view.show(this.doc, this.title, this.panelState);
   }
 }
+
+/** The open graph panels; `latest()` is where the profiler's "reveal in graph" goes. */
+export const graphPanels = new FilePanels(
+  GRAPH_VIEW_TYPE,
+  readGraphDocument,
+  (panel, extensionUri, doc, title, file) => new GraphPanel(panel, extensionUri, doc, title, file),
+);

@@ -1,7 +1,8 @@
 // The MindScope side panel: a webview view next to the code with the actions for the Cell under
 // the cursor, the latest profile at a glance and the recent runs of this workspace.
 import * as vscode from 'vscode';
-import { cellAt, findCellClasses } from '../codelens/cellClasses';
+import { cellAt } from '../codelens/cellClasses';
+import type { CellClassFinder } from '../codelens/cellFinder';
 import type { CellUnderCursor, FromSidebar, ToSidebar } from '../contracts/sidebar';
 import type { RunStore } from '../runtime/runs';
 import type { WorkspaceTrainingRuns } from '../summary/workspaceRuns';
@@ -20,6 +21,7 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly runs: RunStore,
+    private readonly cells: CellClassFinder,
     private readonly training?: WorkspaceTrainingRuns,
   ) {
     this.disposables.push(
@@ -51,18 +53,20 @@ export class SidebarProvider implements vscode.WebviewViewProvider, vscode.Dispo
 
   private cursorMoved(): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      const editor = vscode.window.activeTextEditor;
-      const next =
-        editor?.document.languageId === 'python'
-          ? cellAt(findCellClasses(editor.document.getText()), editor.selection.active.line)
-          : undefined;
-      const cell = next && editor ? { name: next.name, file: editor.document.uri.fsPath } : null;
-      if (cell?.name !== this.cell?.name || cell?.file !== this.cell?.file) {
-        this.cell = cell;
-        void this.update();
-      }
-    }, 250);
+    this.timer = setTimeout(() => void this.findCell(), 250);
+  }
+
+  private async findCell(): Promise<void> {
+    const editor = vscode.window.activeTextEditor;
+    const next =
+      editor?.document.languageId === 'python'
+        ? cellAt(await this.cells.find(editor.document), editor.selection.active.line)
+        : undefined;
+    const cell = next && editor ? { name: next.name, file: editor.document.uri.fsPath } : null;
+    if (cell?.name !== this.cell?.name || cell?.file !== this.cell?.file) {
+      this.cell = cell;
+      void this.update();
+    }
   }
 
   private async update(): Promise<void> {

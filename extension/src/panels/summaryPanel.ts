@@ -3,7 +3,6 @@ import * as fs from 'node:fs/promises';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { PanelState } from '../contracts/messages';
 import type { SummaryDocument } from '../contracts/summaryDocument';
 import type {
   FromSummaryView,
@@ -13,17 +12,13 @@ import type {
 import { interpreterFor, reportFailure, runRuntime } from '../runtime/runner';
 import { SummaryFollower } from '../summary/follower';
 import { readGraphDocument } from './documents';
-import { GraphPanel } from './graphPanel';
-import { setWebviewContent } from './webviewContent';
+import { DocumentPanel, PanelRegistry } from './documentPanel';
+import { graphPanels, type GraphPanel } from './graphPanel';
 
 export const SUMMARY_VIEW_TYPE = 'mindscope.summary';
 
-export class SummaryPanel implements vscode.Disposable {
-  private static readonly panels = new Map<string, SummaryPanel>();
-  private readonly disposables: vscode.Disposable[] = [];
+export class SummaryPanel extends DocumentPanel<SummaryDocument | undefined> {
   private follower: SummaryFollower | undefined;
-  private doc: SummaryDocument | undefined;
-  private ready = false;
   private readonly runPaths = new Map<string, string>();
   private firstDocument: (() => void) | undefined;
 
@@ -33,47 +28,44 @@ export class SummaryPanel implements vscode.Disposable {
     runs?: string[],
   ): Promise<SummaryPanel> {
     const key = path.resolve(root);
-    const existing = SummaryPanel.panels.get(key);
-    if (existing) {
-      existing.panel.reveal(undefined, true);
-      if (runs?.length) existing.select(runs);
-      return existing;
-    }
     const title = `Training: ${path.basename(key)}`;
-    const panel = vscode.window.createWebviewPanel(SUMMARY_VIEW_TYPE, title,
-      { viewColumn: vscode.ViewColumn.Active, preserveFocus: false }, { enableScripts: true }); // prettier-ignore
-    const created = new SummaryPanel(panel, extension, { root: key, title, runs });
-    await created.start();
-    return created;
+    let created: SummaryPanel | undefined;
+    const shown = summaryPanels.showOrCreate(
+      key,
+      title,
+      (existing) => {
+        if (runs?.length) existing.select(runs);
+      },
+      (panel) => (created = new SummaryPanel(panel, extension, { root: key, title, runs })),
+      vscode.ViewColumn.Active,
+    );
+    await created?.start();
+    return shown;
   }
 
-  static async revive(
-    panel: vscode.WebviewPanel,
-    extension: vscode.ExtensionContext,
-    state: PanelState | undefined,
-  ): Promise<void> {
-    if (!state?.file) {
-      panel.dispose();
-      return;
-    }
-    await new SummaryPanel(panel, extension, {
-      root: state.file,
-      title: state.title ?? panel.title,
-    }).start();
+  static register(extension: vscode.ExtensionContext): vscode.Disposable {
+    const serializer = summaryPanels.serializer(async (panel, root, title) => {
+      const revived = summaryPanels.track(new SummaryPanel(panel, extension, { root, title }));
+      await revived.start();
+      return revived;
+    });
+    return vscode.window.registerWebviewPanelSerializer(SUMMARY_VIEW_TYPE, serializer);
   }
 
   private constructor(
-    readonly panel: vscode.WebviewPanel,
+    panel: vscode.WebviewPanel,
     private readonly extension: vscode.ExtensionContext,
     private state: SummaryPanelState,
   ) {
-    panel.iconPath = vscode.Uri.joinPath(extension.extensionUri, 'media', 'profile.svg');
-    setWebviewContent(panel.webview, extension.extensionUri, 'summary', state.title);
-    SummaryPanel.panels.set(state.root, this);
-    this.disposables.push(
-      panel.webview.onDidReceiveMessage((m: FromSummaryView) => this.receive(m)),
-      panel.onDidDispose(() => this.dispose()),
-    );
+    const { extensionUri } = extension;
+    const look = {
+      extensionUri,
+      icon: 'profile.svg',
+      bundle: 'summary',
+      title: state.title,
+    } as const;
+    super(panel, look, undefined, state.title, state.root);
+    this.disposables.push({ dispose: () => this.follower?.dispose() });
   }
 
   /** Starts following; the first document (a full read of every run) shows progress. */
@@ -108,19 +100,24 @@ export class SummaryPanel implements vscode.Disposable {
       this.doc = doc;
       this.firstDocument?.();
       this.firstDocument = undefined;
-      this.post({ type: 'load', doc, state: this.state });
+      this.postDocument();
       return;
     }
     this.post({ type: 'append', doc });
   }
 
   private post(message: ToSummaryView): void {
-    if (this.ready) void this.panel.webview.postMessage(message);
+    if (this.webviewReady) void this.panel.webview.postMessage(message);
+  }
+
+  /** The dashboard's own load message: the folder, and which runs to show. */
+  protected override postDocument(): void {
+    if (this.doc) this.post({ type: 'load', doc: this.doc, state: this.state });
   }
 
   private select(runs: string[]): void {
     this.state = { ...this.state, runs };
-    if (this.doc) this.post({ type: 'load', doc: this.doc, state: this.state });
+    this.postDocument();
   }
 
   /** The document as the webview last got it (tests and the side panel read it). */
@@ -128,12 +125,8 @@ export class SummaryPanel implements vscode.Disposable {
     return this.doc;
   }
 
-  private receive(message: FromSummaryView): void {
+  protected override receive(message: FromSummaryView): void {
     switch (message.type) {
-      case 'ready':
-        this.ready = true;
-        if (this.doc) this.post({ type: 'load', doc: this.doc, state: this.state });
-        break;
       case 'export':
         void this.exportFile(message.name, message.format, message.data);
         break;
@@ -178,7 +171,7 @@ export class SummaryPanel implements vscode.Disposable {
         resource: vscode.Uri.file(this.state.root),
       }); // prettier-ignore
       const doc = await readGraphDocument(output);
-      return GraphPanel.createOrShow(this.extension.extensionUri, doc, `Graph: ${run}`, output);
+      return graphPanels.createOrShow(this.extension.extensionUri, doc, `Graph: ${run}`, output);
     } catch (e) {
       await reportFailure('Opening the recorded graph', e);
       return undefined;
@@ -186,13 +179,8 @@ export class SummaryPanel implements vscode.Disposable {
   }
 
   static forRoot(root: string): SummaryPanel | undefined {
-    return SummaryPanel.panels.get(path.resolve(root));
-  }
-
-  dispose(): void {
-    SummaryPanel.panels.delete(this.state.root);
-    this.follower?.dispose();
-    for (const d of this.disposables) d.dispose();
-    this.panel.dispose();
+    return summaryPanels.get(path.resolve(root));
   }
 }
+
+const summaryPanels = new PanelRegistry<SummaryPanel>(SUMMARY_VIEW_TYPE);

@@ -1,30 +1,35 @@
-// A profile's timeline as a Chrome trace file (Perfetto, chrome://tracing). Pure, unit-tested.
-import type { ProfileDocument, TraceEvent } from '../contracts/profileDocument';
+// Saves a profile's timeline as a Chrome trace file (Perfetto, chrome://tracing). The runtime
+// writes it (`mindscope_runtime trace`, timeline.py): one exporter for the CLI and the panel.
+import * as vscode from 'vscode';
+import { reportFailure, runRuntime } from '../runtime/runner';
 
-export interface ChromeTrace {
-  traceEvents: TraceEvent[];
-  displayTimeUnit: 'ms';
-  otherData: Record<string, string | number>;
-}
-
-/** Events keep their µs timestamps from the profile's origin; metadata events come first. */
-export function toChromeTrace(doc: ProfileDocument): ChromeTrace {
-  const meta = doc.timeline.events.filter((e) => e.ph === 'M');
-  const rest = doc.timeline.events
-    .filter((e) => e.ph !== 'M')
-    .sort((a, b) => (a.ts ?? 0) - (b.ts ?? 0));
-  return {
-    traceEvents: [...meta, ...rest],
-    displayTimeUnit: 'ms',
-    otherData: {
-      producer: 'MindScope',
-      target: doc.meta.target,
-      mode: doc.meta.mode,
-      mindsporeVersion: doc.meta.mindsporeVersion,
-      steps: doc.meta.steps,
-      timeOriginUs: doc.meta.timeOriginUs,
-      // A merged distributed profile: each rank is its own set of processes (pids).
-      ...(doc.ranks ? { ranks: doc.ranks.count } : {}),
-    },
-  };
+/** Asks where (unless `target` is given) and writes the trace of the profile document `file`. */
+export async function exportChromeTrace(
+  file: string,
+  extensionPath: string,
+  target?: vscode.Uri,
+): Promise<vscode.Uri | undefined> {
+  const uri =
+    target ??
+    (await vscode.window.showSaveDialog({
+      defaultUri: vscode.Uri.file(file.replace(/\.profile\.json$|\.json$/, '.trace.json')),
+      filters: { 'Chrome trace': ['json'] },
+      title: 'Export Chrome trace (open it in Perfetto or chrome://tracing)',
+    }));
+  if (!uri) return undefined;
+  try {
+    await runRuntime({
+      title: 'MindScope: exporting the Chrome trace',
+      args: ['trace', file, '-o', uri.fsPath, '--quiet'],
+      role: 'static', // reads a JSON document; imports no user code
+      extensionPath,
+      resource: vscode.Uri.file(file),
+    });
+  } catch (e) {
+    await reportFailure('Exporting the Chrome trace', e);
+    return undefined;
+  }
+  if (!target)
+    void vscode.window.showInformationMessage(`MindScope: trace written to ${uri.fsPath}`);
+  return uri;
 }

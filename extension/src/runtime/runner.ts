@@ -1,9 +1,9 @@
 // Runs the runtime CLI in the user's interpreter under a cancellable progress notification.
-import { spawn } from 'node:child_process';
 import * as vscode from 'vscode';
 import { getLog } from '../logging';
-import { resolveInterpreter } from '../pythonInterpreter';
-import { pythonChild, type ChildRole } from '../pythonChild';
+import { resolveInterpreter } from '../python/interpreter';
+import type { ChildRole } from '../python/child';
+import { spawnPythonChild } from '../python/spawn';
 import {
   describeError,
   parseStatus,
@@ -58,21 +58,17 @@ function spawnRuntime(
   report: (message: string) => void,
 ): Promise<RuntimeStatus> {
   const log = getLog();
-  const run = pythonChild({
-    python,
-    extensionPath: o.extensionPath,
-    module: RUNTIME_MODULE,
-    args: o.args,
-    env: runtimeEnv(o.extensionPath, process.env),
-    role: o.role,
-    cwd: o.cwd,
-  });
-  log.info(`runtime: ${python} -m ${RUNTIME_MODULE} ${o.args.join(' ')} (in ${run.cwd})`);
+  const folder = o.role === 'user-code' ? o.cwd : o.extensionPath;
+  log.info(`runtime: ${python} -m ${RUNTIME_MODULE} ${o.args.join(' ')} (in ${folder ?? '?'})`);
   return new Promise((resolve, reject) => {
-    const child = spawn(run.command, run.args, {
-      cwd: run.cwd,
-      env: run.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const child = spawnPythonChild({
+      python,
+      extensionPath: o.extensionPath,
+      module: RUNTIME_MODULE,
+      args: o.args,
+      env: runtimeEnv(o.extensionPath, process.env),
+      role: o.role,
+      cwd: o.cwd,
     });
     let stdout = '';
     let partial = '';

@@ -1,11 +1,11 @@
 // A long-lived `python -m mindscope_runtime summary ROOT --follow`: it polls the files' sizes and
 // reads only new records, so the dashboard gets each update within a fraction of a second
 // without re-reading whole files or paying a Python start per update.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import * as vscode from 'vscode';
 import type { SummaryDocument } from '../contracts/summaryDocument';
 import { getLog } from '../logging';
-import { pythonChild } from '../pythonChild';
+import { spawnPythonChild } from '../python/spawn';
 import { describeError, RUNTIME_MODULE } from '../runtime/cli';
 import { runtimeEnv } from '../runtime/env';
 import { followArgs, type FollowOptions, LineBuffer, parseFollowLine } from './lines';
@@ -30,18 +30,13 @@ export class SummaryFollower implements vscode.Disposable {
     const args = followArgs(root, options);
     log.info(`summary: ${python} -m ${RUNTIME_MODULE} ${args.join(' ')}`);
     // The reader imports no user code: a static child (docs/security.md).
-    const run = pythonChild({
+    const child = spawnPythonChild({
       python,
       extensionPath,
       module: RUNTIME_MODULE,
       args,
       env: runtimeEnv(extensionPath, process.env),
       role: 'static',
-    });
-    const child = spawn(run.command, run.args, {
-      cwd: run.cwd,
-      env: run.env,
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;
     const lines = new LineBuffer();

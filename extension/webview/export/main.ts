@@ -2,22 +2,14 @@
 import type { FromExportView, ToExportView } from '../../src/contracts/exportReport';
 import '../styles/base.css';
 import '../styles/export.css';
-import { displayText } from '../common/bidi';
-import { vscodeApi } from '../common/vscodeApi';
+import { bootWebview, showDocumentTitle } from '../common/boot';
 import { ExportView } from './app';
 
-const api = vscodeApi<FromExportView>();
-const root = document.getElementById('root') ?? document.body;
-
-window.addEventListener('message', (event: MessageEvent<ToExportView>) => {
-  const message = event.data;
-  document.title = displayText(message.title);
-  if (message.state) api.setState(message.state);
+bootWebview<FromExportView>((message: ToExportView, { api, root }) => {
+  showDocumentTitle(api, message.title, message.state);
   new ExportView(root, message.doc, {
     reveal: (artefact) => api.postMessage({ type: 'reveal', artefact }),
     openGraph: (artefact) => api.postMessage({ type: 'openGraph', artefact }),
     openSnippet: (artefact) => api.postMessage({ type: 'openSnippet', artefact }),
   });
 });
-
-api.postMessage({ type: 'ready' });

@@ -1,5 +1,7 @@
 // Notebook renderer for MindScope's MIME types: the same graph, profile and export report
 // views, inline in an output. Works in VS Code notebooks; other front-ends use the text/html fallback.
+// Each output renders into its own shadow root with MindScope's styles adopted there, so
+// nothing leaks into (or from) the notebook's page.
 import { EXPORT_MIME, isExportReport, type ArtefactAction } from '../../src/contracts/exportReport';
 import { GRAPH_MIME, isGraphDocument } from '../../src/contracts/graphDocument';
 import type { SourceTarget } from '../../src/contracts/messages';
@@ -16,46 +18,43 @@ import { GraphView } from '../graph/app';
 import { ProfileView } from '../profile/app';
 import { displayText } from '../common/bidi';
 import { SummaryView } from '../summary/app';
+import type { ActivationFunction } from './rendererApi';
 
-/** The slice of VS Code's renderer API (vscode-notebook-renderer) used here. */
-interface OutputItem {
-  id: string;
-  mime: string;
-  json(): unknown;
-}
-
-interface RendererContext {
-  postMessage?(message: unknown): void;
-}
-
-/** What the renderer sends to the extension (see panels/register.ts). */
+/** What the renderer sends to the extension (see panels/rendererMessaging.ts). */
 export type RendererMessage =
   | { type: 'openSource'; target: SourceTarget }
   | { type: 'artefact'; action: ArtefactAction; file: string; snippet?: string | null };
 
-let styled = false;
+let sheet: CSSStyleSheet | undefined;
 
-function addStyles(): void {
-  if (styled) return;
-  styled = true;
-  const style = document.createElement('style');
-  style.textContent = [baseCss, graphCss, profileCss, summaryCss, exportCss].join('\n');
-  document.head.appendChild(style);
+/** One style sheet, parsed once, adopted by every output's shadow root. */
+function styles(): CSSStyleSheet {
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync([baseCss, graphCss, profileCss, summaryCss, exportCss].join('\n'));
+  }
+  return sheet;
 }
 
-export function activate(context: RendererContext): {
-  renderOutputItem(item: OutputItem, element: HTMLElement): void;
-} {
+function shadowOf(element: HTMLElement): ShadowRoot {
+  const shadow = element.shadowRoot ?? element.attachShadow({ mode: 'open' });
+  shadow.adoptedStyleSheets = [styles()];
+  return shadow;
+}
+
+export const activate: ActivationFunction = (context) => {
   const openSource = (target: SourceTarget): void => {
     const message: RendererMessage = { type: 'openSource', target };
     context.postMessage?.(message);
   };
+  const shown = new Map<string, ShadowRoot>();
   return {
     renderOutputItem(item, element) {
-      addStyles();
       const data = item.json();
       const root = h('div', { class: 'mindscope-output' });
-      element.replaceChildren(root);
+      const shadow = shadowOf(element);
+      shadow.replaceChildren(root);
+      shown.set(item.id, shadow);
       if (item.mime === GRAPH_MIME && isGraphDocument(data)) {
         root.style.height = '560px';
         void new GraphView(root, data, { openSource }).render();
@@ -86,5 +85,14 @@ export function activate(context: RendererContext): {
         );
       }
     },
+    disposeOutputItem(id) {
+      // Emptying the shadow root detaches the view and what observes its elements. (The
+      // profile timeline also watches document.body for theme changes until the page goes.)
+      for (const [key, shadow] of shown) {
+        if (id !== undefined && key !== id) continue;
+        shadow.replaceChildren();
+        shown.delete(key);
+      }
+    },
   };
-}
+};

@@ -4,12 +4,8 @@ import type { FromSidebar, RunItem, ToSidebar } from '../../src/contracts/sideba
 import '../styles/sidebar.css';
 import { clear, h } from '../common/dom';
 import { cellPath, formatMs, formatPercent } from '../common/format';
-import { vscodeApi } from '../common/vscodeApi';
+import { bootWebview } from '../common/boot';
 import { trainingSection } from './training';
-
-const api = vscodeApi<FromSidebar>();
-const root = document.getElementById('root') ?? document.body;
-root.classList.add('mindscope-sidebar');
 
 function button(label: string, message: FromSidebar, disabled = false): HTMLButtonElement {
   const b = h('button', { disabled }, label);
@@ -88,8 +84,8 @@ function runRow(r: RunItem): HTMLElement {
   return row;
 }
 
-window.addEventListener('message', (event: MessageEvent<ToSidebar>) => {
-  const m = event.data;
+// The handlers below run on messages, after `api` is bound.
+const { api, root } = bootWebview<FromSidebar>((m: ToSidebar, { root }) => {
   clear(root);
   root.append(
     cellSection(m),
@@ -105,5 +101,4 @@ window.addEventListener('message', (event: MessageEvent<ToSidebar>) => {
     ),
   );
 });
-
-api.postMessage({ type: 'ready' });
+root.classList.add('mindscope-sidebar');

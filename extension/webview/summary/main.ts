@@ -2,19 +2,15 @@
 import type { FromSummaryView, ToSummaryView } from '../../src/contracts/summaryMessages';
 import '../styles/base.css';
 import '../styles/summary.css';
-import { displayText } from '../common/bidi';
-import { vscodeApi } from '../common/vscodeApi';
+import { bootWebview, showDocumentTitle } from '../common/boot';
 import { SummaryView } from './app';
 
-const api = vscodeApi<FromSummaryView>();
-const root = document.getElementById('root') ?? document.body;
 let view: SummaryView | undefined;
 
-window.addEventListener('message', (event: MessageEvent<ToSummaryView>) => {
-  const message = event.data;
+bootWebview<FromSummaryView>((message: ToSummaryView, { api, root }) => {
   if (message.type === 'load') {
-    document.title = displayText(message.state.title);
-    api.setState({ file: message.state.root, title: message.state.title });
+    const { root: folder, title } = message.state;
+    showDocumentTitle(api, title, { file: folder, title });
     view = new SummaryView(root, message.doc, {
       exportFile: (name, format, data) => api.postMessage({ type: 'export', name, format, data }),
       openGraph: (run) => api.postMessage({ type: 'openGraph', run }),
@@ -26,5 +22,3 @@ window.addEventListener('message', (event: MessageEvent<ToSummaryView>) => {
     view?.setStatus(message.text, message.live);
   }
 });
-
-api.postMessage({ type: 'ready' });

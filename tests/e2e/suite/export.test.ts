@@ -3,13 +3,12 @@
 // the exported .onnx opens as a graph from the panel.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ExportReport } from '../../../extension/src/contracts/exportReport';
-import { E2E_ENV } from '../protocol';
-import { E2ETest, env, waitFor } from './harness';
-import { exampleFile, restoreLayout, waitForElements, webview } from './webview';
+import { E2ETest, waitFor } from './harness';
+import { showOutputNotebook } from './notebookFiles';
+import { exampleFile, repoFile, restoreLayout, waitForElements, webview } from './webview';
 
 const MODEL = (): string => exampleFile('cifar_resnet', 'model.py');
 
@@ -89,42 +88,15 @@ export const exportTests: E2ETest[] = [
     run: async () => {
       await restoreLayout();
       // As %ms_export leaves it: a display_data output of our MIME type (a real report).
-      const fixture = path.join(
-        env(E2E_ENV.repo),
-        'tests',
-        'unit',
-        'fixtures',
-        'exportReport.json',
-      );
+      const fixture = repoFile('tests', 'unit', 'fixtures', 'exportReport.json');
       const report = JSON.parse(fs.readFileSync(fixture, 'utf8')) as ExportReport;
-      const ipynb = {
-        nbformat: 4,
-        nbformat_minor: 5,
-        metadata: { language_info: { name: 'python' } },
-        cells: [
-          {
-            cell_type: 'code',
-            execution_count: 1,
-            id: 'export',
-            metadata: {},
-            source: ['%ms_export net --input 2,3,32,32'],
-            outputs: [
-              {
-                output_type: 'display_data',
-                metadata: {},
-                data: {
-                  'application/vnd.mindscope.export+json': report,
-                  'text/plain': ['MindScope export report'],
-                },
-              },
-            ],
-          },
-        ],
-      };
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-nb-')), 'export.ipynb');
-      fs.writeFileSync(file, JSON.stringify(ipynb));
-      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-      await vscode.window.showNotebookDocument(notebook);
+      await showOutputNotebook({
+        id: 'export',
+        source: '%ms_export net --input 2,3,32,32',
+        mime: 'application/vnd.mindscope.export+json',
+        data: report,
+        text: 'MindScope export report',
+      });
       const rows = '.mindscope-output table.verification tr.row';
       assert.equal(await waitForElements('', rows, 3, 90_000), 3);
       const cells = await webview('', `${rows} td:first-child`, { kind: 'texts' });

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { E2ETest, waitFor } from './harness';
+import { codeCell } from './notebookFiles';
 import { completions, docText, hoverText, label } from './providers';
 import { restoreLayout, serverRunning, workbench } from './webview';
 
@@ -36,20 +37,13 @@ const GRAPH_ERROR = [
 const CELL = { imports: 0, model: 2, scratch: 3, graph: 4 } as const;
 
 function notebookJson(): string {
-  const code = (source: string) => ({
-    cell_type: 'code',
-    execution_count: null,
-    metadata: {},
-    outputs: [],
-    source,
-  });
   return JSON.stringify({
     cells: [
-      code(IMPORTS),
+      codeCell(IMPORTS),
       { cell_type: 'markdown', metadata: {}, source: '## The model' },
-      code(MODEL),
-      code(''),
-      code(GRAPH_ERROR),
+      codeCell(MODEL),
+      codeCell(''),
+      codeCell(GRAPH_ERROR),
     ],
     metadata: {
       kernelspec: { display_name: 'Python 3', language: 'python', name: 'python3' },

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { UNTRUSTED_TESTS } from '../launches';
 import { E2E_ENV } from '../protocol';
 import { E2ETest, env, screenshot, waitFor } from './harness';
+import { codeCell } from './notebookFiles';
 import { mindscopeApi, restoreLayout, workbench } from './webview';
 
 const SETUP = [
@@ -62,15 +63,15 @@ const CELL = { setup: 0, net: 1, call: 2, check: 3, imported: 4, plain: 5 } as c
 const STDOUT_MIME = 'application/vnd.code.notebook.stdout';
 
 function notebookJson(): string {
-  const code = (source: string) => ({
-    cell_type: 'code',
-    execution_count: null,
-    metadata: {},
-    outputs: [],
-    source,
-  });
   return JSON.stringify({
-    cells: [code(SETUP), code(NET), code(CALL), code(CHECK_GRAPH), code(IMPORTED), code(PLAIN)],
+    cells: [
+      codeCell(SETUP),
+      codeCell(NET),
+      codeCell(CALL),
+      codeCell(CHECK_GRAPH),
+      codeCell(IMPORTED),
+      codeCell(PLAIN),
+    ],
     metadata: {
       kernelspec: { display_name: 'MindScope', language: 'python', name: 'mindscope' },
       language_info: { name: 'python' },

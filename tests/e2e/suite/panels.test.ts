@@ -7,9 +7,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ProfileDocument } from '../../../extension/src/contracts/profileDocument';
 import { profileDocument } from '../../unit/fixtures/synthProfile';
-import { E2E_ENV } from '../protocol';
-import { E2ETest, env, waitFor } from './harness';
-import { exampleFile, restoreLayout, waitForElements, webview } from './webview';
+import { E2ETest, waitFor } from './harness';
+import { showOutputNotebook } from './notebookFiles';
+import { exampleFile, repoFile, restoreLayout, waitForElements, webview } from './webview';
 
 async function numbers(title: string, selector: string): Promise<number[]> {
   const a = await webview(title, selector, { kind: 'attribute', name: 'data-value' });
@@ -74,7 +74,7 @@ export const panelTests: E2ETest[] = [
       );
       await webview(
         'model.py',
-        '.codelens-decoration a:text-is("Show graph")',
+        '.codelens-decoration a:text-is("Show graph"):visible',
         { kind: 'click' },
         'workbench',
       );
@@ -176,14 +176,7 @@ export const panelTests: E2ETest[] = [
     name: 'a .mindir file opens as a graph',
     run: async () => {
       await restoreLayout();
-      const source = path.join(
-        env(E2E_ENV.repo),
-        'tests',
-        'python',
-        'runtime',
-        'fixtures',
-        'tiny_net.mindir',
-      );
+      const source = repoFile('tests', 'python', 'runtime', 'fixtures', 'tiny_net.mindir');
       const file = path.join(
         fs.mkdtempSync(path.join(os.tmpdir(), 'ms-mindir-')),
         'tiny_net.mindir',
@@ -256,34 +249,13 @@ export const panelTests: E2ETest[] = [
     run: async () => {
       await restoreLayout();
       // A notebook as the kernel's %ms_graph leaves it: a display_data output of our MIME type.
-      const ipynb = {
-        nbformat: 4,
-        nbformat_minor: 5,
-        metadata: { language_info: { name: 'python' } },
-        cells: [
-          {
-            cell_type: 'code',
-            execution_count: 1,
-            id: 'graph',
-            metadata: {},
-            source: ['%ms_graph Net'],
-            outputs: [
-              {
-                output_type: 'display_data',
-                metadata: {},
-                data: {
-                  'application/vnd.mindscope.graph+json': hostileGraph('NotebookConv2D'),
-                  'text/plain': ['MindScope graph'],
-                },
-              },
-            ],
-          },
-        ],
-      };
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-nb-')), 'graph.ipynb');
-      fs.writeFileSync(file, JSON.stringify(ipynb));
-      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-      await vscode.window.showNotebookDocument(notebook);
+      await showOutputNotebook({
+        id: 'graph',
+        source: '%ms_graph Net',
+        mime: 'application/vnd.mindscope.graph+json',
+        data: hostileGraph('NotebookConv2D'),
+        text: 'MindScope graph',
+      });
       await waitForElements('', '.mindscope-output g.node.op', 2, 90_000);
       const titles = await webview('', '.mindscope-output text.node-title', { kind: 'texts' });
       assert.ok(titles.values?.includes('NotebookConv2D'), JSON.stringify(titles.values));
@@ -294,34 +266,13 @@ export const panelTests: E2ETest[] = [
     run: async () => {
       await restoreLayout();
       const evil = `<img src=x onerror="document.body.appendChild(document.createElement('pwned-marker'))">`;
-      const ipynb = {
-        nbformat: 4,
-        nbformat_minor: 5,
-        metadata: { language_info: { name: 'python' } },
-        cells: [
-          {
-            cell_type: 'code',
-            execution_count: 1,
-            id: 'profile',
-            metadata: {},
-            source: ['%ms_profile Net'],
-            outputs: [
-              {
-                output_type: 'display_data',
-                metadata: {},
-                data: {
-                  'application/vnd.mindscope.profile+json': smallProfile(['NotebookMatMul', evil]),
-                  'text/plain': ['MindScope profile'],
-                },
-              },
-            ],
-          },
-        ],
-      };
-      const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'ms-nb-')), 'profile.ipynb');
-      fs.writeFileSync(file, JSON.stringify(ipynb));
-      const notebook = await vscode.workspace.openNotebookDocument(vscode.Uri.file(file));
-      await vscode.window.showNotebookDocument(notebook);
+      await showOutputNotebook({
+        id: 'profile',
+        source: '%ms_profile Net',
+        mime: 'application/vnd.mindscope.profile+json',
+        data: smallProfile(['NotebookMatMul', evil]),
+        text: 'MindScope profile',
+      });
       const rows = '.mindscope-output table.ops tr.op';
       assert.equal(await waitForElements('', rows, 2, 90_000), 2);
       const names = await webview('', `${rows} td:first-child`, { kind: 'texts' });

@@ -56,8 +56,13 @@ export async function waitForElements(
   return answer.count;
 }
 
+/** A file of the repository under test. */
+export function repoFile(...parts: string[]): string {
+  return path.join(env(E2E_ENV.repo), ...parts);
+}
+
 export function exampleFile(...parts: string[]): string {
-  return path.join(env(E2E_ENV.repo), 'examples', ...parts);
+  return repoFile('examples', ...parts);
 }
 
 const EXTENSION_ID = 'mindscope.mindscope';

@@ -137,7 +137,9 @@ def test_profile_documents_match_schema_and_export_trace() -> None:
         doc = _document(mode)
         assert validate(doc, schema) == []
         trace = chrome_trace(doc)
-        assert trace["traceEvents"] == doc["timeline"]["events"]
+        events = doc["timeline"]["events"]  # every event, metadata first, then by time
+        timed = sorted((e for e in events if e["ph"] != "M"), key=lambda e: e["ts"])
+        assert trace["traceEvents"] == [e for e in events if e["ph"] == "M"] + timed
 
 
 def test_validator_reports_violations() -> None:

@@ -1,6 +1,6 @@
 // What the mode status item says: its text, its Markdown tooltip and the entries of its quick
 // pick, from the server's `mindscope/fileMode` answer. Pure (no vscode), unit-tested.
-import type { CompiledFunction, FileMode, SourceLocation } from './contracts/fileMode';
+import type { CompiledFunction, FileMode, SourceLocation } from '../contracts/fileMode';
 
 /** Names a location for people: `line 12`, or in a notebook `cell 3, line 1`. */
 export type Place = (location: { uri: string; line: number }) => string;

@@ -3,7 +3,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { chooseInterpreter, findOnPath, InterpreterChoice } from './interpreterChoice';
-import { readSettings } from './settings';
+import { readSettings } from '../settings';
 
 // The slice of the Python extension's public API that MindScope uses.
 interface PythonExtensionApi {

@@ -1,7 +1,6 @@
 // Asks an interpreter, before the server starts, whether it can run the server at all, so the
 // user gets one clear message instead of a crashed client.
-import { execFile } from 'node:child_process';
-import { pythonChild } from './pythonChild';
+import { execPythonChild } from '../python/spawn';
 
 export type ProbeResult =
   | { kind: 'ok'; version: string }
@@ -39,22 +38,10 @@ export function probeInterpreter(
   extensionPath: string,
   timeoutMs = 20000,
 ): Promise<ProbeResult> {
-  const child = pythonChild({
-    python,
-    extensionPath,
-    module: 'mindscope_ls',
-    args: ['--probe'],
-    env,
-    role: 'static',
-  });
-  return new Promise((resolve) => {
-    execFile(
-      child.command,
-      child.args,
-      { env: child.env, cwd: child.cwd, timeout: timeoutMs },
-      (error, stdout, stderr) => resolve(interpretProbe(error, stdout, stderr)),
-    );
-  });
+  const probe = { python, extensionPath, module: 'mindscope_ls', args: ['--probe'], env };
+  return execPythonChild({ ...probe, role: 'static' }, { timeoutMs }).then(
+    ({ error, stdout, stderr }) => interpretProbe(error, stdout, stderr),
+  );
 }
 
 export function installCommand(python: string, packages: readonly string[]): string {

@@ -8,7 +8,7 @@ import {
   isFileMode,
   type FileMode,
   type FileModeParams,
-} from './contracts/fileMode';
+} from '../contracts/fileMode';
 import {
   LEVEL_SETTING,
   pickEntries,
@@ -16,7 +16,7 @@ import {
   statusTooltip,
   type Place,
 } from './modeStatusText';
-import type { ServerState } from './statusItem';
+import type { ServerState } from '../server/statusItem';
 
 export const SHOW_FILE_MODE = 'mindscope.showFileMode';
 const CELL_SCHEME = 'vscode-notebook-cell';

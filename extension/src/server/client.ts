@@ -7,12 +7,13 @@ import {
   ServerOptions,
   State,
 } from 'vscode-languageclient/node';
-import { getLog } from './logging';
+import { getLog } from '../logging';
 import { installCommand, probeInterpreter, ProbeResult } from './probe';
-import { resolveInterpreter } from './pythonInterpreter';
-import { pythonChild } from './pythonChild';
-import { readGraphModeSettings } from './settings';
-import { serverEnv } from './serverEnv';
+import { resolveInterpreter } from '../python/interpreter';
+import { pythonChild } from '../python/child';
+import { readGraphModeSettings } from '../settings';
+import { folderFor } from '../workspaceFolder';
+import { serverEnv } from './env';
 import { ServerState, ServerStatusItem } from './statusItem';
 
 const DOCUMENTS = [
@@ -50,7 +51,8 @@ export class ServerManager implements vscode.Disposable {
   private async doRestart(): Promise<void> {
     await this.stop();
     const log = getLog();
-    const choice = await resolveInterpreter(vscode.workspace.workspaceFolders?.[0]?.uri);
+    // One server for the whole workspace: the interpreter of the folder being edited.
+    const choice = await resolveInterpreter(folderFor()?.uri);
     if (!choice) {
       this.fail('No Python interpreter found: set "mindscope.python" or install python3.', true);
       return;
