@@ -339,17 +339,20 @@ def _while_returns(
     after = _first_return(rest)
     if after is None:
         return
+    inside: list[ast.Return] = []
     stack: list[ast.AST] = list(node.body)
     while stack:
         sub = stack.pop()
         if isinstance(sub, SCOPES):
             continue
         if isinstance(sub, ast.Return):
-            found = clash(values, sub.value, after.value)
-            if found is not None:
-                yield _report(ctx, found, "This return gives", sub.value or sub, after, node.test)
-                return
+            inside.append(sub)
         stack.extend(ast.iter_child_nodes(sub))
+    for ret in sorted(inside, key=lambda r: (r.lineno, r.col_offset)):  # the first in the source
+        found = clash(values, ret.value, after.value)
+        if found is not None:
+            yield _report(ctx, found, "This return gives", ret.value or ret, after, node.test)
+            return
 
 
 def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:
