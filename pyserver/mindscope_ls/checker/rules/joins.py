@@ -8,8 +8,10 @@ from typing import Optional
 
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
+from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.flow import (
+    SCOPES,
     Block,
     assigned_names,
     blocks_of,
@@ -134,17 +136,20 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    values = Abstract(ctx.types, ctx.fn.node)
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
-                yield from _returns(ctx, stmt, block[index + 1 :])
+                yield from _returns(ctx, values, stmt, block[index + 1 :])
                 yield from _one_branch(ctx, stmt)
-                yield from _assign_join(ctx, stmt)
+                yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
-                yield from _while_bound(ctx, stmt)
+                yield from _while_bound(ctx, values, stmt)
+                yield from _while_returns(ctx, values, stmt, block[index + 1 :])
     for node in ctx.of(ast.IfExp):
         if ctx.types.is_condition(node.test):
-            yield from _if_exp(ctx, node)
+            yield from _if_exp(ctx, values, node)
+    yield from _bool_ops(ctx, values)
     yield from _recursion(ctx)
 
 
@@ -164,24 +169,42 @@ def _report(
     )
 
 
-def _returns(ctx: FunctionContext, node: ast.If, rest: Block) -> Iterator[RawFinding]:
+def _returns(
+    ctx: FunctionContext, values: Abstract, node: ast.If, rest: Block
+) -> Iterator[RawFinding]:
     then_ret = _tail_return(node.body)
     if then_ret is None:
         return
     other = _tail_return(node.orelse) if node.orelse else _first_return(rest)
     if other is None:
         return
-    found = clash(ctx.types, then_ret.value, other.value)
+    found = clash(values, then_ret.value, other.value)
     if found is not None:
         yield _report(
             ctx, found, "This branch returns", then_ret.value or then_ret, other, node.test
         )
 
 
-def _if_exp(ctx: FunctionContext, node: ast.IfExp) -> Iterator[RawFinding]:
-    found = clash(ctx.types, node.body, node.orelse)
+def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator[RawFinding]:
+    found = clash(values, node.body, node.orelse)
     if found is not None:
         yield _report(ctx, found, "This conditional expression gives", node.body, node.orelse, node)
+
+
+def _bool_ops(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
+    """`t and y` / `t or y` returned or bound: its value is `t` or `y`, joined. (In a branch
+    test the operands are only tested, so those are left alone.)"""
+    statements: list[ast.Return | ast.Assign] = ctx.of(ast.Return, ast.Assign)
+    for stmt in statements:
+        node = stmt.value
+        if not isinstance(node, ast.BoolOp) or not ctx.types.is_condition(node.values[0]):
+            continue
+        first = node.values[0]
+        for other in node.values[1:]:
+            found = clash(values, first, other)
+            if found is not None:
+                yield _report(ctx, found, "This `and`/`or` gives", node, other, first)
+                break
 
 
 def _tail_return(block: Block) -> Optional[ast.Return]:
@@ -235,7 +258,7 @@ def _bound_here(ctx: FunctionContext, name: str, where: ast.AST, test: ast.AST) 
     return [ctx.related(where, f"`{name}` bound here"), ctx.related(test, "the Tensor condition")]
 
 
-def _assign_join(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
+def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterator[RawFinding]:
     """`y = x` in one branch and `y = (x, x)` (or an earlier `y = 0`) on the other path."""
     then_values = _last_bindings(node.body)
     else_values = _last_bindings(node.orelse)
@@ -251,7 +274,7 @@ def _assign_join(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
             if before is None:
                 continue
             other_at, other = before
-        found = clash(ctx.types, value, other)
+        found = clash(values, value, other)
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
@@ -289,7 +312,7 @@ def _binding_before(fn: ast.AST, name: str, node: ast.stmt) -> Optional[Binding]
     return (best, best.value) if best is not None else None
 
 
-def _while_bound(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
+def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     last = _last_bindings(node.body)
     for name, where in sorted(assigned_names(node.body).items()):
@@ -304,9 +327,32 @@ def _while_bound(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
         before = _binding_before(fn, name, node)
         if before is None or name not in last:
             continue
-        found = clash(ctx.types, last[name][1], before[1])
+        found = clash(values, last[name][1], before[1])
         if found is not None:
             yield _report(ctx, found, f"`{name}` is", use, before[0], node.test)
+
+
+def _while_returns(
+    ctx: FunctionContext, values: Abstract, node: ast.While, rest: Block
+) -> Iterator[RawFinding]:
+    """A `return` inside a Tensor-condition `while` joins the one after the loop."""
+    after = _first_return(rest)
+    if after is None:
+        return
+    inside: list[ast.Return] = []
+    stack: list[ast.AST] = list(node.body)
+    while stack:
+        sub = stack.pop()
+        if isinstance(sub, SCOPES):
+            continue
+        if isinstance(sub, ast.Return):
+            inside.append(sub)
+        stack.extend(ast.iter_child_nodes(sub))
+    for ret in sorted(inside, key=lambda r: (r.lineno, r.col_offset)):  # the first in the source
+        found = clash(values, ret.value, after.value)
+        if found is not None:
+            yield _report(ctx, found, "This return gives", ret.value or ret, after, node.test)
+            return
 
 
 def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:

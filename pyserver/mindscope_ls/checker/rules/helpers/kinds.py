@@ -1,4 +1,10 @@
-"""What kind of value an expression is (tensor, scalar, tuple, None) and which kinds cannot join."""
+"""Which abstract values MindSpore 2.10 cannot join after a Tensor condition, at each level.
+
+Measured with GRAPH_MODE on CPU (`docs/checker-accuracy.md`): a Tensor joins neither a Python
+scalar, str, tuple, list nor dict, nor a Tensor of another dtype; an int joins no float; None
+joins a Tensor or a scalar at LAX (its Python fallback) but not under STRICT. Lists of different
+lengths and dicts of different keys do join. Unknown values never clash.
+"""
 
 from __future__ import annotations
 
@@ -6,12 +12,10 @@ import ast
 from dataclasses import dataclass
 from typing import Optional
 
-from .types import TensorTypes
+from .abstract import Abstract, Value
 
-# Pairs of result kinds MindSpore 2.10 was seen to refuse to join (at every level).
-INCOMPATIBLE = {frozenset({"tensor", "scalar"}), frozenset({"tensor", "tuple"})}
-# Joined at LAX (through the Python fallback) but refused under STRICT.
-STRICT_ONLY = {frozenset({"tensor", "None"})}
+NUMBERS = frozenset({"int", "float"})
+NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict"})
 
 
 @dataclass(frozen=True)
@@ -21,41 +25,39 @@ class Clash:
     right: str
 
 
-def kind(types: TensorTypes, expr: Optional[ast.expr]) -> Optional[str]:
-    """tensor / scalar / tuple / None for values the checker is sure about."""
-    if expr is None:
-        return "None"
-    if types.is_tensor(expr):
-        return "tensor"
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
-        expr = expr.operand  # -1, +2.0
-    if isinstance(expr, ast.Constant):
-        if expr.value is None:
-            return "None"
-        if isinstance(expr.value, (int, float)):
-            return "scalar"
+def clash(values: Abstract, a: Optional[ast.expr], b: Optional[ast.expr]) -> Optional[Clash]:
+    """How two values joined after a Tensor condition fail to join, or None if they may join."""
+    return join_clash(values.of(a), values.of(b))
+
+
+def join_clash(a: Optional[Value], b: Optional[Value]) -> Optional[Clash]:
+    if a is None or b is None:
         return None
-    if isinstance(expr, ast.Tuple) or (isinstance(expr, ast.Attribute) and expr.attr == "shape"):
-        return "tuple"
+    kinds = {a.kind, b.kind}
+    if a.kind == b.kind == "tensor":
+        if a.dtype and b.dtype and a.dtype != b.dtype:
+            return Clash(False, a.describe(), b.describe())
+        return None
+    if a.kind == b.kind == "scalar":
+        if {a.dtype, b.dtype} == NUMBERS:
+            return Clash(False, a.describe(), b.describe())
+        return None
+    if a.kind == b.kind == "tuple":
+        return _elements(a, b)
+    if "tensor" in kinds and kinds & NOT_WITH_TENSOR:
+        return Clash(False, a.describe(), b.describe())
+    if "None" in kinds and kinds & {"tensor", "scalar"}:
+        return Clash(True, a.describe(), b.describe())
     return None
 
 
-def clash(types: TensorTypes, a: Optional[ast.expr], b: Optional[ast.expr]) -> Optional[Clash]:
-    """How two values joined after a Tensor condition fail to join, or None if they may join."""
-    ka, kb = kind(types, a), kind(types, b)
-    if ka is not None and kb is not None:
-        pair = frozenset({ka, kb})
-        if pair in INCOMPATIBLE:
-            return Clash(False, ka, kb)
-        if pair in STRICT_ONLY:
-            return Clash(True, ka, kb)
-    if isinstance(a, ast.Tuple) and isinstance(b, ast.Tuple) and len(a.elts) == len(b.elts):
-        for x, y in zip(a.elts, b.elts):
-            inner = clash(types, x, y)
-            if inner is not None:
-                return Clash(
-                    inner.strict_only,
-                    f"tuple holding a {inner.left}",
-                    f"tuple holding a {inner.right}",
-                )
+def _elements(a: Value, b: Value) -> Optional[Clash]:
+    if a.items is None or b.items is None or len(a.items) != len(b.items):
+        return None
+    for x, y in zip(a.items, b.items):
+        inner = join_clash(x, y)
+        if inner is not None:
+            return Clash(
+                inner.strict_only, f"tuple holding a {inner.left}", f"tuple holding a {inner.right}"
+            )
     return None

@@ -1,0 +1,283 @@
+"""Abstract values close to MindSpore's own: what an expression is, as far as the source shows.
+
+A `Value` is a Tensor (with its dtype when known), a Python scalar (with its type), a str,
+None, or a tuple / list / dict (with its element values or keys when written out). `None` as an
+answer means unknown: the join rules then say nothing. Dtypes follow MindSpore 2.10 on CPU, as
+measured (`docs/checker-accuracy.md`): `argmax` gives int64, `argmin` int32, comparisons bool.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+from typing import Optional
+
+from ...index.module import FunctionNode
+from . import names
+from .types import TensorTypes
+from .walk import of_type
+
+DTYPES = frozenset(
+    {
+        "bool_",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint8",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    }
+)
+ALIASES = {"float": "float32", "half": "float16", "double": "float64", "int": "int32"}
+DTYPE_MODULES = ("mindspore.", "mindspore.common.dtype.")
+# Methods (and `ops.` functions of the same name) whose result has a fixed dtype.
+FIXED_DTYPE = {"argmax": "int64", "argmin": "int32"}
+# Methods that keep their receiver's dtype whatever it is (shape and selection only).
+SAME_DTYPE = frozenset(
+    {
+        "reshape",
+        "view",
+        "transpose",
+        "permute",
+        "squeeze",
+        "unsqueeze",
+        "expand_dims",
+        "flatten",
+        "clone",
+        "copy",
+        "max",
+        "min",
+        "abs",
+        "neg",
+        "contiguous",
+        "swapaxes",
+        "repeat",
+        "tile",
+        "broadcast_to",
+        "expand_as",
+    }
+)
+# Methods that keep a floating receiver's dtype (an integer one may widen, e.g. `sum` to int64).
+SAME_FLOAT_DTYPE = frozenset({"sum", "mean", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"})
+# Multi-output ops: a tuple, not a Tensor.
+TUPLE_OPS = frozenset({"topk", "sort", "split", "unique", "chunk", "unbind", "meshgrid"})
+KEEPS_INT = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # tensor, scalar, str, None, tuple, list, dict
+    dtype: Optional[str] = None  # a Tensor's dtype, a scalar's Python type (int/float/bool)
+    items: Optional[tuple[Optional[Value], ...]] = None  # tuple/list elements when written out
+    keys: Optional[frozenset[str]] = None  # a dict's keys when all are string literals
+
+    def describe(self) -> str:
+        if self.kind == "tensor" and self.dtype:
+            return f"{self.dtype.rstrip('_')} Tensor"
+        if self.kind == "scalar" and self.dtype:
+            return self.dtype
+        return self.kind
+
+
+NONE = Value("None")
+
+
+class Abstract:
+    """The abstract value of expressions in one compiled function."""
+
+    def __init__(self, types: TensorTypes, fn: FunctionNode):
+        self.types = types
+        self.fn = fn
+        self._names: dict[str, Optional[Value]] = {}
+        self._resolving: set[str] = set()
+        self._bindings: Optional[dict[str, list[ast.expr]]] = None
+
+    def of(self, expr: Optional[ast.expr]) -> Optional[Value]:
+        if expr is None:
+            return NONE
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
+            expr = expr.operand  # -1, +2.0
+        if isinstance(expr, ast.Constant):
+            return _constant(expr.value)
+        if isinstance(expr, (ast.Tuple, ast.List)):
+            kind = "tuple" if isinstance(expr, ast.Tuple) else "list"
+            if any(isinstance(e, ast.Starred) for e in expr.elts):
+                return Value(kind)
+            return Value(kind, items=tuple(self.of(e) for e in expr.elts))
+        if isinstance(expr, ast.Dict):
+            keys = [k.value for k in expr.keys if isinstance(k, ast.Constant)]
+            text = [k for k in keys if isinstance(k, str)]
+            return Value("dict", keys=frozenset(text) if len(text) == len(expr.keys) else None)
+        if isinstance(expr, ast.Attribute) and expr.attr == "shape":
+            return Value("tuple")
+        if isinstance(expr, ast.JoinedStr):
+            return Value("str")
+        if self._is_tuple_op(expr):
+            return Value("tuple")
+        if isinstance(expr, ast.Name):
+            known = self._name(expr.id)
+            if known is not None:
+                return known
+        if self.types.is_tensor(expr):
+            return Value("tensor", self.dtype(expr))
+        return None
+
+    def dtype(self, expr: ast.expr) -> Optional[str]:
+        """The dtype of a Tensor expression when the source fixes it, else None."""
+        if isinstance(expr, ast.Name):
+            known = self._name(expr.id)
+            return known.dtype if known is not None and known.kind == "tensor" else None
+        if isinstance(expr, ast.Compare):
+            return "bool_" if self.types.is_tensor(expr) else None
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+            return self.dtype(expr.operand)
+        if isinstance(expr, ast.BinOp):
+            return self._binop(expr)
+        if isinstance(expr, ast.Call):
+            return self._call(expr)
+        return None
+
+    def _binop(self, expr: ast.BinOp) -> Optional[str]:
+        left, right = self.of(expr.left), self.of(expr.right)
+        if left is None or right is None:
+            return None
+        if left.kind == "tensor" and right.kind == "tensor":
+            return left.dtype if left.dtype == right.dtype else None
+        tensor, scalar = (left, right) if left.kind == "tensor" else (right, left)
+        if tensor.kind != "tensor" or scalar.kind != "scalar" or tensor.dtype is None:
+            return None
+        if tensor.dtype.startswith(("float", "bfloat")):
+            return tensor.dtype if not isinstance(expr.op, ast.Pow) else None
+        if tensor.dtype.startswith(("int", "uint")):
+            if scalar.dtype == "float" or isinstance(expr.op, ast.Div):
+                return "float32"  # measured: int32 * 1.5 and int32 / 2 give float32
+            if scalar.dtype == "int" and isinstance(expr.op, KEEPS_INT):
+                return tensor.dtype
+        return None
+
+    def _call(self, call: ast.Call) -> Optional[str]:
+        func = call.func
+        qualname = names.callee(self.types.module, func)
+        method = func.attr if isinstance(func, ast.Attribute) else None
+        receiver = func.value if isinstance(func, ast.Attribute) else None
+        op = qualname.rsplit(".", 1)[-1] if names.is_ops_call(qualname) and qualname else None
+        if method in ("astype", "to") and call.args and receiver is not None:
+            return _dtype_name(self.types, call.args[0])
+        if op == "cast" and len(call.args) >= 2:
+            return _dtype_name(self.types, call.args[1])
+        if op in FIXED_DTYPE or (
+            method in FIXED_DTYPE and receiver is not None and self.types.is_tensor(receiver)
+        ):
+            return FIXED_DTYPE[op or method or ""]
+        if qualname in names.TENSOR_FACTORIES or op in ("ones", "zeros", "full"):
+            return _dtype_argument(self.types, call, 2 if op == "full" else 1)
+        if receiver is not None and method is not None and self.types.is_tensor(receiver):
+            base = self.dtype(receiver)
+            if base is not None and (
+                method in SAME_DTYPE
+                or (method in SAME_FLOAT_DTYPE and base.startswith(("float", "bfloat")))
+            ):
+                return base
+        return None
+
+    def _is_tuple_op(self, expr: ast.expr) -> bool:
+        if not isinstance(expr, ast.Call):
+            return False
+        func = expr.func
+        qualname = names.callee(self.types.module, func)
+        if names.is_ops_call(qualname) and qualname and qualname.rsplit(".", 1)[-1] in TUPLE_OPS:
+            return True
+        return (
+            isinstance(func, ast.Attribute)
+            and func.attr in TUPLE_OPS
+            and self.types.is_tensor(func.value)
+        )
+
+    def _name(self, name: str) -> Optional[Value]:
+        """The value every binding of a local gives, when they all agree (flow-insensitive: a
+        name bound twice to different values is unknown)."""
+        if name in self._names:
+            return self._names[name]
+        if name in self._resolving:
+            return None
+        self._resolving.add(name)
+        try:
+            found = self._agreed(name)
+        finally:
+            self._resolving.discard(name)
+        self._names[name] = found
+        return found
+
+    def _agreed(self, name: str) -> Optional[Value]:
+        if self._bindings is None:
+            self._bindings = _simple_bindings(self.fn)
+        simple = self._bindings.get(name)
+        if not simple:
+            return None
+        values = {self.of(v) for v in simple}
+        return values.pop() if len(values) == 1 else None
+
+
+def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
+    """Locals whose every binding is `name = value` (no parameter, loop target, augmented
+    assignment or unpacking), with those values."""
+    stores: dict[str, int] = {}
+    for node in of_type(fn, ast.Name):
+        if isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    found: dict[str, list[ast.expr]] = {}
+    for assign in of_type(fn, ast.Assign):
+        target = assign.targets[0]
+        if len(assign.targets) == 1 and isinstance(target, ast.Name):
+            found.setdefault(target.id, []).append(assign.value)
+    params = _parameters(fn)
+    return {
+        name: bound
+        for name, bound in found.items()
+        if name not in params and stores.get(name) == len(bound)
+    }
+
+
+def _constant(value: object) -> Optional[Value]:
+    if value is None:
+        return NONE
+    if isinstance(value, bool):
+        return Value("scalar", "bool")
+    if isinstance(value, int):
+        return Value("scalar", "int")
+    if isinstance(value, float):
+        return Value("scalar", "float")
+    if isinstance(value, str):
+        return Value("str")
+    return None
+
+
+def _dtype_name(types: TensorTypes, expr: ast.expr) -> Optional[str]:
+    """`ms.int32`, `mstype.float16`, `mindspore.common.dtype.bool_` -> the dtype's name."""
+    qualname = types.module.qualname(expr)
+    if not qualname or not qualname.startswith(DTYPE_MODULES):
+        return None
+    last = qualname.rsplit(".", 1)[-1]
+    last = ALIASES.get(last, last)
+    return last if last in DTYPES else None
+
+
+def _dtype_argument(types: TensorTypes, call: ast.Call, position: int) -> Optional[str]:
+    for kw in call.keywords:
+        if kw.arg == "dtype":
+            return _dtype_name(types, kw.value)
+    if len(call.args) > position:
+        return _dtype_name(types, call.args[position])
+    return None
+
+
+def _parameters(fn: FunctionNode) -> set[str]:
+    args = fn.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+    every += [a for a in (args.vararg, args.kwarg) if a is not None]
+    return {a.arg for a in every}
