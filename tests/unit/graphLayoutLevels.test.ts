@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chainLayout } from '../../extension/webview/graph/chain';
-import { composeLayout } from '../../extension/webview/graph/compose';
-import { runElk } from '../../extension/webview/graph/elk';
+import { chainLayout } from '../../extension/webview/graph/layout/chain';
+import { composeLayout } from '../../extension/webview/graph/layout/compose';
+import { runElk } from '../../extension/webview/graph/layout/elk';
 import {
   initialExpansion,
   visibleGraph,
@@ -10,14 +10,14 @@ import {
   withExpanded,
   type VisibleGraph,
 } from '../../extension/webview/graph/fold';
-import type { Layout } from '../../extension/webview/graph/geometry';
-import { LayoutCache } from '../../extension/webview/graph/layoutCache';
-import { itemSize } from '../../extension/webview/graph/layoutInput';
-import { LevelLayouter, type ItemSize } from '../../extension/webview/graph/layoutLevels';
-import { levelInput, type LevelResult } from '../../extension/webview/graph/levelInput';
-import { planLevels, type Level } from '../../extension/webview/graph/levels';
+import type { Layout } from '../../extension/webview/graph/layout/geometry';
+import { LayoutCache } from '../../extension/webview/graph/layout/layoutCache';
+import { itemSize } from '../../extension/webview/graph/layout/layoutInput';
+import { LevelLayouter, type ItemSize } from '../../extension/webview/graph/layout/layoutLevels';
+import { levelInput, type LevelResult } from '../../extension/webview/graph/layout/levelInput';
+import { planLevels, type Level } from '../../extension/webview/graph/layout/levels';
 import { indexGraph, type GraphIndex } from '../../extension/webview/graph/model';
-import { stretchLevel, type LevelShape } from '../../extension/webview/graph/stretch';
+import { stretchLevel, type LevelShape } from '../../extension/webview/graph/layout/stretch';
 import { synthGraph } from './fixtures/synthGraph';
 
 const STAGE = 'Default/stage0-CellList';

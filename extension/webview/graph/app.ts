@@ -15,11 +15,11 @@ import {
   type VisibleGraph,
   type VisibleItem,
 } from './fold';
-import { runElk } from './elk';
-import type { Layout } from './geometry';
-import { layoutWhole } from './layout';
-import { itemSize } from './layoutInput';
-import { LevelLayouter, type ItemSize } from './layoutLevels';
+import { runElk } from './layout/elk';
+import type { Layout } from './layout/geometry';
+import { layoutWhole } from './layout/benchWholeLayout';
+import { itemSize } from './layout/layoutInput';
+import { LevelLayouter, type ItemSize } from './layout/layoutLevels';
 import { Minimap } from './minimap';
 import { indexGraph, type GraphIndex, type ScopeInfo } from './model';
 import { GraphScene } from './render';

@@ -7,7 +7,7 @@
 // on the levels around it.
 import { chainLayout } from './chain';
 import { composeLayout } from './compose';
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph } from '../fold';
 import type { Layout, LevelCounts } from './geometry';
 import { LayoutCache } from './layoutCache';
 import { levelInput, readLevel, type ElkLevelNode, type LevelResult } from './levelInput';
