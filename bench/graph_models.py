@@ -33,7 +33,7 @@ WIDTH = 8
 def stack_cell(stages: int, layers: int, blocks: int) -> Any:
     from mindspore import nn
 
-    class Block(nn.Cell):
+    class Block(nn.Cell):  # type: ignore[misc]
         """MatMul, BiasAdd, ReLU, Add: four compute ops."""
 
         def __init__(self) -> None:
@@ -50,7 +50,7 @@ def stack_cell(stages: int, layers: int, blocks: int) -> Any:
     def stage() -> Any:
         return nn.SequentialCell([layer() for _ in range(layers)])
 
-    class Stack(nn.Cell):
+    class Stack(nn.Cell):  # type: ignore[misc]
         def __init__(self) -> None:
             super().__init__()
             self.stages = nn.SequentialCell([stage() for _ in range(stages)])
@@ -73,7 +73,7 @@ def export(name: str) -> Path:
         net = stack_cell(*STACKS[name])
         shape: tuple[int, ...] = (2, WIDTH)
     else:
-        import mindcv
+        import mindcv  # type: ignore[import-untyped]
 
         net = mindcv.create_model(name, pretrained=False)
         shape = MINDCV[name]

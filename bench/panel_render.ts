@@ -2,21 +2,31 @@
 // graph load (document posted → folded graph on screen) and opening Cells (double-click →
 // re-laid out and on screen: the first, inside it, again after folding, another) for 1k- and
 // 10k-op graphs, with the per-Cell cached layout and the previous whole-graph layout side by
-// side; and timeline frame times for 100,000 events.
+// side; the real .mindir files of bench/graph_models.py (mindcv models, 10k- and 50k-op stacks:
+// load, open the biggest Cell, Expand all, search, peak JS heap) beside Netron 9.3.3 on the
+// same files (its own venv, ~/.cache/mindscope/netron-venv); and timeline frame times for
+// 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
+//     [--models-only]
 //
 // The pages load the same graph.js/profile.js as the panels, with a stand-in for
 // acquireVsCodeApi that records the messages the views post.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { GraphDocument } from '../extension/src/contracts/graphDocument';
 import type { ProfileDocument, TraceEvent } from '../extension/src/contracts/profileDocument';
 import { chromiumPath } from '../scripts/workbench/browser';
 import {
+  clickButton,
   expandSession,
+  foldedCells,
+  heapPeak,
+  painted,
+  act,
   loadGraph,
   page,
   settle,
@@ -230,6 +240,99 @@ function report(name: string, doc: GraphDocument, res: Record<LayoutMode, ModeRe
   }
 }
 
+const CACHE = path.join(os.homedir(), '.cache', 'mindscope', 'bench');
+const MODELS = ['resnet50', 'vit_b_16_224', 'mobilenet_v3_large_100', 'stack10k', 'stack50k'];
+const NETRON = path.join(os.homedir(), '.cache', 'mindscope', 'netron-venv', 'bin', 'netron');
+
+interface ModelResult {
+  load: number;
+  open: number;
+  expandAll: number;
+  search: number;
+  heapMB: number;
+  n: number;
+}
+
+/** Load, open the biggest Cell, Expand all, search one op by name; peak JS heap throughout. */
+async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
+  const heap = await heapPeak(p);
+  const load = await loadGraph(p, page(dir, 'graph'), doc);
+  let n = 1;
+  const [biggest] = await foldedCells(p);
+  const open = biggest ? (await act(p, ++n, 'open', 'open', biggest)).ms : NaN;
+  const expandAll = await clickButton(p, ++n, 'Expand all');
+  const op = doc.nodes.filter((x) => x.category === 'compute')[Math.floor(doc.nodes.length / 3)];
+  const t0 = await p.evaluate((q) => {
+    const box = document.querySelector<HTMLInputElement>('input.search');
+    if (!box) throw new Error('no search box');
+    const start = performance.now();
+    box.value = q;
+    box.dispatchEvent(new Event('input'));
+    return start;
+  }, op?.fullName ?? '');
+  const search = (await painted(p, ++n)).at - t0;
+  return { load, open, expandAll, search, heapMB: (await heap.stop()) / 2 ** 20, n };
+}
+
+/** Netron 9.3.3 on 127.0.0.1 serving `file`: from opening its page to its first drawn node. */
+async function netronFirstGraph(browser: Browser, file: string, port: number): Promise<string> {
+  if (!fs.existsSync(NETRON)) return 'not installed';
+  const server = spawn(NETRON, ['--host', '127.0.0.1', '--port', String(port), file], {
+    stdio: 'ignore',
+  });
+  const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const state = { crashed: false };
+  p.on('crash', () => (state.crashed = true));
+  try {
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    const t0 = performance.now();
+    await p.goto(`http://127.0.0.1:${port}/`);
+    await p.waitForSelector('#canvas g.node', { timeout: 150_000 });
+    return (performance.now() - t0).toFixed(0);
+  } catch (e) {
+    return state.crashed ? 'tab crashed' : `no graph (${String(e).split('\n')[0]?.slice(0, 60)})`;
+  } finally {
+    await p.close().catch(() => undefined);
+    server.kill();
+  }
+}
+
+async function realModels(browser: Browser, p: Page, dir: string): Promise<void> {
+  console.log(
+    `\nreal .mindir files (bench/graph_models.py, random weights), one run each; Netron 9.3.3 ` +
+      `on the same file: time to its first drawn graph`,
+  );
+  console.log(
+    `  ${'model'.padEnd(24)}${'ops'.padStart(7)}${'load'.padStart(8)}${'open'.padStart(8)}` +
+      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(9)}   Netron/load`,
+  );
+  let port = 18_780;
+  for (const name of MODELS) {
+    const json = path.join(CACHE, `${name}.json`);
+    if (!fs.existsSync(json)) {
+      console.log(`  ${name}: not exported yet (run .venv/bin/python bench/graph_models.py)`);
+      continue;
+    }
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as GraphDocument;
+    const r = await benchModel(p, dir, doc);
+    const netron = await netronFirstGraph(browser, path.join(CACHE, `${name}.mindir`), port++);
+    const ratio = Number(netron) / r.load;
+    console.log(
+      `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
+        `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
+        `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(9)}` +
+        `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const runs = Number(args[args.indexOf('--runs') + 1] ?? 3) || 3;
@@ -254,7 +357,13 @@ async function main(): Promise<void> {
     `MindScope panel benchmark — headless Chromium, ${os.cpus().length} cores, load average ` +
       `${os.loadavg()[0]?.toFixed(1)}, ${runs} runs per layout; times to the drawing on screen`,
   );
-  for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
+  if (!args.includes('--models-only'))
+    for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
+  await realModels(browser, p, dir);
+  if (args.includes('--models-only')) {
+    await browser.close();
+    return;
+  }
   const frames = await timelineFrames(p, page(dir, 'profile'), synthProfile(100_000));
   console.log(`timeline 100,000 events: frame ${stats(frames)}`);
   await browser.close();

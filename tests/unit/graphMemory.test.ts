@@ -40,7 +40,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
+  await browser.close();
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

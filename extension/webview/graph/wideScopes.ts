@@ -41,8 +41,7 @@ export function splitWideScopes(
     const s = scopes.get(c);
     return !s || s.shownOps === 0 ? 0 : transparent(s) ? s.shownOps : 1;
   };
-  const weight = (s: ScopeInfo): number =>
-    s.children.reduce((a, c) => a + weigh(c), s.directOps);
+  const weight = (s: ScopeInfo): number => s.children.reduce((a, c) => a + weigh(c), s.directOps);
   // Most graphs have no wide Cell: keep their tree as it is.
   if (![...scopes.values()].some((s) => weight(s) > limit))
     return { scopes: new Map(scopes), moved: new Map() };
@@ -98,7 +97,7 @@ export function splitWideScopes(
       };
       out.set(path, info);
       into.children.push(path);
-      if (Array.isArray(part)) addParts(info, part as Part[]);
+      if (Array.isArray(part)) addParts(info, part);
       else for (const u of part.units) adopt(info, u);
     });
   };

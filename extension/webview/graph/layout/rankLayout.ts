@@ -39,7 +39,7 @@ export function rankLayout(shape: LevelShape): LevelResult {
   }
   // Rows by rank, each wrapped at MAX_ROW_WIDTH.
   const rows: number[][] = [];
-  const byRank: number[][] = [];
+  const byRank: (number[] | undefined)[] = [];
   rank.forEach((r, i) => (byRank[r] ??= []).push(i));
   for (const members of byRank) {
     let row: number[] = [];
