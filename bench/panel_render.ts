@@ -261,7 +261,8 @@ async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<Mod
   const [biggest] = await foldedCells(p);
   const open = biggest ? (await act(p, ++n, 'open', 'open', biggest)).ms : NaN;
   const expandAll = await clickButton(p, ++n, 'Expand all');
-  const op = doc.nodes.filter((x) => x.category === 'compute')[Math.floor(doc.nodes.length / 3)];
+  const compute = doc.nodes.filter((x) => x.category === 'compute');
+  const op = compute[Math.floor(compute.length / 3)];
   const t0 = await p.evaluate((q) => {
     const box = document.querySelector<HTMLInputElement>('input.search');
     if (!box) throw new Error('no search box');
