@@ -2,208 +2,41 @@
 // graph load (document posted → folded graph on screen) and opening Cells (double-click →
 // re-laid out and on screen: the first, inside it, again after folding, another) for 1k- and
 // 10k-op graphs, with the per-Cell cached layout and the previous whole-graph layout side by
-// side; and timeline frame times for 100,000 events.
+// side; the real .mindir files of bench/graph_models.py (mindcv models, 10k- and 50k-op stacks:
+// load, open the biggest Cell, Expand all, search, peak JS heap) beside Netron 9.3.3 on the
+// same files (its own venv, ~/.cache/mindscope/netron-venv); and timeline frame times for
+// 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
+//     [--models-only]
 //
 // The pages load the same graph.js/profile.js as the panels, with a stand-in for
 // acquireVsCodeApi that records the messages the views post.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { chromium, type Page } from 'playwright-core';
+import { spawn } from 'node:child_process';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import type { GraphDocument } from '../extension/src/contracts/graphDocument';
 import type { ProfileDocument, TraceEvent } from '../extension/src/contracts/profileDocument';
 import { chromiumPath } from '../scripts/workbench/browser';
+import {
+  clickButton,
+  expandSession,
+  foldedCells,
+  heapPeak,
+  painted,
+  act,
+  loadGraph,
+  page,
+  settle,
+  type BenchWindow,
+  type LayoutMode,
+  type Message,
+  type Step,
+} from '../tests/unit/fixtures/graphPage';
 import { synthGraph } from '../tests/unit/fixtures/synthGraph';
 import { profileDocument } from '../tests/unit/fixtures/synthProfile';
-
-const REPO = path.resolve(__dirname, '..', '..');
-const WEBVIEW = path.join(REPO, 'dist', 'webview');
-
-// The stand-in records each `rendered` message and, one frame later, when that drawing is on
-// screen: the times below run to `painted`.
-const STUB = `<script>
-window.__messages = [];
-window.__painted = [];
-window.__long = [];
-new PerformanceObserver((list) => {
-  for (const e of list.getEntries()) window.__long.push([e.startTime, e.duration]);
-}).observe({ entryTypes: ['longtask'] });
-window.acquireVsCodeApi = () => ({
-  postMessage: (m) => {
-    window.__messages.push({ at: performance.now(), ...m });
-    if (m.type === 'rendered')
-      requestAnimationFrame(() => setTimeout(() => window.__painted.push(performance.now())));
-  },
-  getState: () => undefined,
-  setState: () => undefined,
-});
-</script>`;
-
-type LayoutMode = 'levels' | 'whole';
-
-function page(dir: string, bundle: 'graph' | 'profile', layout: LayoutMode = 'levels'): string {
-  const file = path.join(dir, `${bundle}-${layout}.html`);
-  fs.writeFileSync(
-    file,
-    `<!DOCTYPE html><html><head><meta charset="utf-8">
-<link rel="stylesheet" href="file://${WEBVIEW}/${bundle}.css">
-<style>html,body,#root{height:100%;margin:0}</style>${STUB}</head>
-<body><div id="root" data-layout="${layout}"></div><script src="file://${WEBVIEW}/${bundle}.js"></script></body></html>`,
-  );
-  return `file://${file}`;
-}
-
-interface Message {
-  at: number;
-  type: string;
-  visibleNodes?: number;
-  layoutMs?: number;
-}
-
-interface BenchWindow {
-  __messages: Message[];
-  __painted: number[];
-  /** The page's long tasks (over 50 ms), [start, duration]: how long a click may wait. */
-  __long: [number, number][];
-}
-
-/** Waits for the n-th drawing to be on screen; returns when, and its layout time. */
-async function painted(
-  p: Page,
-  n: number,
-): Promise<{ at: number; layoutMs: number; visible: number }> {
-  await p.waitForFunction((k) => (window as unknown as BenchWindow).__painted.length >= k, n, {
-    timeout: 180_000,
-  });
-  return p.evaluate((k) => {
-    const w = window as unknown as BenchWindow;
-    const rendered = w.__messages.filter((m) => m.type === 'rendered')[k - 1];
-    return {
-      at: w.__painted[k - 1] ?? NaN,
-      layoutMs: rendered?.layoutMs ?? NaN,
-      visible: rendered?.visibleNodes ?? 0,
-    };
-  }, n);
-}
-
-/** Posts the document; load time = from the post to the folded graph on screen. */
-async function loadGraph(p: Page, url: string, doc: GraphDocument): Promise<number> {
-  await p.goto(url);
-  await p.waitForFunction(() => (window as unknown as BenchWindow).__messages.length > 0);
-  const t0 = await p.evaluate((d) => {
-    const start = performance.now();
-    window.postMessage({ type: 'load', doc: d, title: 'bench' }, '*');
-    return start;
-  }, doc);
-  return (await painted(p, 1)).at - t0;
-}
-
-interface Step {
-  name: string;
-  ms: number;
-  layoutMs: number;
-  visible: number;
-  /** From the view's user-timing measures: fold, layout, draw. */
-  split: [number, number, number];
-}
-
-/**
- * One user action on the graph: `open` double-clicks the folded Cell `id`, `fold` clicks the
- * header of the open Cell `id`. Timed from the event to the new drawing on screen.
- */
-async function act(
-  p: Page,
-  n: number,
-  name: string,
-  action: 'open' | 'fold',
-  id: string,
-): Promise<Step> {
-  const t0 = await p.evaluate(
-    ({ action, id }) => {
-      performance.clearMeasures();
-      const sel = action === 'open' ? 'g.node.scope' : 'g.group';
-      const el = Array.from(document.querySelectorAll<SVGGElement>(sel)).find(
-        (e) => e.dataset.id === id,
-      );
-      const target = action === 'open' ? el : el?.querySelector('.group-header');
-      if (!target) throw new Error(`no ${sel} ${id}`);
-      const start = performance.now();
-      target.dispatchEvent(
-        new MouseEvent(action === 'open' ? 'dblclick' : 'click', { bubbles: true }),
-      );
-      return start;
-    },
-    { action, id },
-  );
-  const r = await painted(p, n);
-  const split = await p.evaluate(() =>
-    ['fold', 'layout', 'draw'].map((k) =>
-      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
-    ),
-  );
-  return {
-    name,
-    ms: r.at - t0,
-    layoutMs: r.layoutMs,
-    visible: r.visible,
-    split: [split[0] ?? NaN, split[1] ?? NaN, split[2] ?? NaN],
-  };
-}
-
-/** Folded Cells on screen, largest first (by the op count in their subtitle). */
-async function foldedCells(p: Page, under = ''): Promise<string[]> {
-  return p.evaluate((prefix) => {
-    const cells = Array.from(document.querySelectorAll<SVGGElement>('g.node.scope'))
-      .map((e) => ({
-        id: e.dataset.id ?? '',
-        ops: Number(
-          /(\d+) op/.exec(e.querySelector('.node-subtitle')?.textContent ?? '')?.[1] ?? 0,
-        ),
-      }))
-      .filter((c) => c.id.startsWith(prefix));
-    return cells.sort((a, b) => b.ops - a.ops).map((c) => c.id);
-  }, under);
-}
-
-/** Waits until the view has done its idle work (prefetching) for every drawing so far. */
-async function settle(p: Page): Promise<void> {
-  await p.waitForFunction(
-    () =>
-      performance.getEntriesByName('mindscope:graph-idle').length >=
-      (window as unknown as BenchWindow).__painted.length,
-    null,
-    { timeout: 60_000 },
-  );
-}
-
-/**
- * Opens the largest folded Cell, two Cells inside it (the second has the same content as the
- * first in a stack of equal layers), folds and reopens the first (a folding seen before), then
- * opens the next top-level Cell. `settled`: each action waits until the view is idle, as a
- * user who looks before clicking; otherwise each follows the last drawing at once.
- */
-async function expandSession(p: Page, settled: boolean): Promise<Step[]> {
-  const top = await foldedCells(p);
-  const first = top[0];
-  if (!first) return [];
-  const steps: Step[] = [];
-  let n = 1;
-  const step = async (name: string, action: 'open' | 'fold', id: string): Promise<void> => {
-    if (settled) await settle(p);
-    steps.push(await act(p, ++n, settled ? `${name}, settled` : name, action, id));
-  };
-  await step('first open', 'open', first);
-  const inner = await foldedCells(p, `${first}/`);
-  inner.sort();
-  for (const id of inner.slice(0, 2)) await step('open inside', 'open', id);
-  await step('fold', 'fold', first);
-  await step('reopen', 'open', first);
-  const other = top[1];
-  if (other) await step('open another', 'open', other);
-  return steps;
-}
 
 /** Edge crossings, bends and area of what is on screen: to compare the two layouts' looks. */
 async function looks(p: Page): Promise<{ crossings: number; bends: number; area: number }> {
@@ -407,6 +240,100 @@ function report(name: string, doc: GraphDocument, res: Record<LayoutMode, ModeRe
   }
 }
 
+const CACHE = path.join(os.homedir(), '.cache', 'mindscope', 'bench');
+const MODELS = ['resnet50', 'vit_b_16_224', 'mobilenet_v3_large_100', 'stack10k', 'stack50k'];
+const NETRON = path.join(os.homedir(), '.cache', 'mindscope', 'netron-venv', 'bin', 'netron');
+
+interface ModelResult {
+  load: number;
+  open: number;
+  expandAll: number;
+  search: number;
+  heapMB: number;
+  n: number;
+}
+
+/** Load, open the biggest Cell, Expand all, search one op by name; peak JS heap throughout. */
+async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
+  const heap = await heapPeak(p);
+  const load = await loadGraph(p, page(dir, 'graph'), doc);
+  let n = 1;
+  const [biggest] = await foldedCells(p);
+  const open = biggest ? (await act(p, ++n, 'open', 'open', biggest)).ms : NaN;
+  const expandAll = await clickButton(p, ++n, 'Expand all');
+  const compute = doc.nodes.filter((x) => x.category === 'compute');
+  const op = compute[Math.floor(compute.length / 3)];
+  const t0 = await p.evaluate((q) => {
+    const box = document.querySelector<HTMLInputElement>('input.search');
+    if (!box) throw new Error('no search box');
+    const start = performance.now();
+    box.value = q;
+    box.dispatchEvent(new Event('input'));
+    return start;
+  }, op?.fullName ?? '');
+  const search = (await painted(p, ++n)).at - t0;
+  return { load, open, expandAll, search, heapMB: (await heap.stop()) / 2 ** 20, n };
+}
+
+/** Netron 9.3.3 on 127.0.0.1 serving `file`: from opening its page to its first drawn node. */
+async function netronFirstGraph(browser: Browser, file: string, port: number): Promise<string> {
+  if (!fs.existsSync(NETRON)) return 'not installed';
+  const server = spawn(NETRON, ['--host', '127.0.0.1', '--port', String(port), file], {
+    stdio: 'ignore',
+  });
+  const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const state = { crashed: false };
+  p.on('crash', () => (state.crashed = true));
+  try {
+    for (let i = 0; i < 100; i++) {
+      const up = await fetch(`http://127.0.0.1:${port}/`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (up) break;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+    const t0 = performance.now();
+    await p.goto(`http://127.0.0.1:${port}/`);
+    await p.waitForSelector('#canvas g.node', { timeout: 150_000 });
+    return (performance.now() - t0).toFixed(0);
+  } catch (e) {
+    return state.crashed ? 'tab crashed' : `no graph (${String(e).split('\n')[0]?.slice(0, 60)})`;
+  } finally {
+    await p.close().catch(() => undefined);
+    server.kill();
+  }
+}
+
+async function realModels(browser: Browser, p: Page, dir: string): Promise<void> {
+  console.log(
+    `\nreal .mindir files (bench/graph_models.py, random weights), one run each; Netron 9.3.3 ` +
+      `on the same file: time to its first drawn graph`,
+  );
+  console.log(
+    `  ${'model'.padEnd(24)}${'ops'.padStart(7)}${'load'.padStart(8)}${'open'.padStart(8)}` +
+      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(9)}   Netron/load`,
+  );
+  let port = 18_780;
+  for (const name of MODELS) {
+    const json = path.join(CACHE, `${name}.json`);
+    if (!fs.existsSync(json)) {
+      console.log(`  ${name}: not exported yet (run .venv/bin/python bench/graph_models.py)`);
+      continue;
+    }
+    const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as GraphDocument;
+    const r = await benchModel(p, dir, doc);
+    const netron = await netronFirstGraph(browser, path.join(CACHE, `${name}.mindir`), port++);
+    const ratio = Number(netron) / r.load;
+    console.log(
+      `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
+        `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
+        `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(9)}` +
+        `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const runs = Number(args[args.indexOf('--runs') + 1] ?? 3) || 3;
@@ -431,7 +358,13 @@ async function main(): Promise<void> {
     `MindScope panel benchmark — headless Chromium, ${os.cpus().length} cores, load average ` +
       `${os.loadavg()[0]?.toFixed(1)}, ${runs} runs per layout; times to the drawing on screen`,
   );
-  for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
+  if (!args.includes('--models-only'))
+    for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
+  await realModels(browser, p, dir);
+  if (args.includes('--models-only')) {
+    await browser.close();
+    return;
+  }
   const frames = await timelineFrames(p, page(dir, 'profile'), synthProfile(100_000));
   console.log(`timeline 100,000 events: frame ${stats(frames)}`);
   await browser.close();

@@ -36,7 +36,8 @@ const builds = [
   {
     entryPoints: unitTests,
     outdir: 'dist/test/unit',
-    external: ['vscode'],
+    // playwright-core: the graph memory test drives Chromium.
+    external: ['vscode', 'playwright-core'],
   },
   // The webview bundles: browser code that never imports vscode (panels, .mindir editor).
   {

@@ -7,7 +7,7 @@ import {
   withCollapsed,
   withExpanded,
 } from '../../extension/webview/graph/fold';
-import { layoutInput, type ElkNodeInput } from '../../extension/webview/graph/layoutInput';
+import { layoutInput, type ElkNodeInput } from '../../extension/webview/graph/layout/layoutInput';
 import { indexGraph, repairSharedScopes } from '../../extension/webview/graph/model';
 import type { GraphNode } from '../../extension/src/contracts/graphDocument';
 import { search } from '../../extension/webview/graph/search';

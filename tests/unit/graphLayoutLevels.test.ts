@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chainLayout } from '../../extension/webview/graph/chain';
-import { composeLayout } from '../../extension/webview/graph/compose';
-import { runElk } from '../../extension/webview/graph/elk';
+import { chainLayout } from '../../extension/webview/graph/layout/chain';
+import { composeLayout } from '../../extension/webview/graph/layout/compose';
+import { runElk } from '../../extension/webview/graph/layout/elk';
 import {
   initialExpansion,
   visibleGraph,
@@ -10,14 +10,14 @@ import {
   withExpanded,
   type VisibleGraph,
 } from '../../extension/webview/graph/fold';
-import type { Layout } from '../../extension/webview/graph/geometry';
-import { LayoutCache } from '../../extension/webview/graph/layoutCache';
-import { itemSize } from '../../extension/webview/graph/layoutInput';
-import { LevelLayouter, type ItemSize } from '../../extension/webview/graph/layoutLevels';
-import { levelInput, type LevelResult } from '../../extension/webview/graph/levelInput';
-import { planLevels, type Level } from '../../extension/webview/graph/levels';
+import type { Layout } from '../../extension/webview/graph/layout/geometry';
+import { LayoutCache } from '../../extension/webview/graph/layout/layoutCache';
+import { itemSize } from '../../extension/webview/graph/layout/layoutInput';
+import { LevelLayouter, type ItemSize } from '../../extension/webview/graph/layout/layoutLevels';
+import { levelInput, type LevelResult } from '../../extension/webview/graph/layout/levelInput';
+import { planLevels, type Level } from '../../extension/webview/graph/layout/levels';
 import { indexGraph, type GraphIndex } from '../../extension/webview/graph/model';
-import { stretchLevel, type LevelShape } from '../../extension/webview/graph/stretch';
+import { stretchLevel, type LevelShape } from '../../extension/webview/graph/layout/stretch';
 import { synthGraph } from './fixtures/synthGraph';
 
 const STAGE = 'Default/stage0-CellList';
@@ -508,22 +508,22 @@ test('laid out with ELK: opening a Cell lays out its content only; equal Cells a
   const folded = await draw(first);
   // The root Cell's content (embed, the stage, head) and the top level (the input above the
   // root Cell) are chains: placed without ELK.
-  assert.deepEqual(folded.levels, { laidOut: 0, chained: 2, stretched: 0, reused: 0 });
+  assert.deepEqual(folded.levels, { laidOut: 0, chained: 2, stretched: 0, reused: 0, ranked: 0 });
 
   // Opening the stage: its content (a chain of layers) is new; the levels around it stretch.
   const stage = withExpanded(index, first, [STAGE]);
   const opened = await draw(stage);
-  assert.deepEqual(opened.levels, { laidOut: 0, chained: 1, stretched: 2, reused: 0 });
+  assert.deepEqual(opened.levels, { laidOut: 0, chained: 1, stretched: 2, reused: 0, ranked: 0 });
   assert.ok(opened.height > folded.height);
 
   const one = await draw(withExpanded(index, stage, [LAYER0]));
-  assert.deepEqual(one.levels, { laidOut: 1, chained: 0, stretched: 3, reused: 0 });
+  assert.deepEqual(one.levels, { laidOut: 1, chained: 0, stretched: 3, reused: 0, ranked: 0 });
   // The second layer has the same content as the first: no ELK at all.
   const two = await draw(withExpanded(index, stage, [LAYER0, LAYER1]));
   assert.equal(two.levels.laidOut, 0);
   // Folding back to a folding seen before is the cached layout of then.
   const back = await draw(withCollapsed(withExpanded(index, stage, [LAYER0, LAYER1]), STAGE));
-  assert.deepEqual(back.levels, { laidOut: 0, chained: 0, stretched: 0, reused: 2 });
+  assert.deepEqual(back.levels, { laidOut: 0, chained: 0, stretched: 0, reused: 2, ranked: 0 });
   assert.deepEqual([back.width, back.height], [folded.width, folded.height]);
 });
 
@@ -535,9 +535,9 @@ test('laid out with ELK: a prefetched Cell opens without running ELK', async () 
   await layouter.layout(g1, sizer(index, g1));
   const g2 = visibleGraph(index, withExpanded(index, stage, [LAYER0]));
   const ahead = await layouter.prefetch(g2, sizer(index, g2), LAYER0);
-  assert.deepEqual(ahead, { laidOut: 1, chained: 0, stretched: 0, reused: 0 });
+  assert.deepEqual(ahead, { laidOut: 1, chained: 0, stretched: 0, reused: 0, ranked: 0 });
   const opened = await layouter.layout(g2, sizer(index, g2));
-  assert.deepEqual(opened.levels, { laidOut: 0, chained: 0, stretched: 3, reused: 1 });
+  assert.deepEqual(opened.levels, { laidOut: 0, chained: 0, stretched: 3, reused: 1, ranked: 0 });
   assertDrawable(g2, opened);
   // The other stage has the same content as the first had when folded: cached too.
   const g3 = visibleGraph(index, withExpanded(index, stage, [LAYER0, 'Default/stage1-CellList']));

@@ -6,6 +6,7 @@ import { clear, h, s } from '../common/dom';
 import { formatCount } from '../common/format';
 import { detailFor } from './detail';
 import {
+  directItems,
   expandWithin,
   initialExpansion,
   isTransparent,
@@ -15,11 +16,11 @@ import {
   type VisibleGraph,
   type VisibleItem,
 } from './fold';
-import { runElk } from './elk';
-import type { Layout } from './geometry';
-import { layoutWhole } from './layout';
-import { itemSize } from './layoutInput';
-import { LevelLayouter, type ItemSize } from './layoutLevels';
+import { runElk } from './layout/elk';
+import type { Layout } from './layout/geometry';
+import { layoutWhole } from './layout/benchWholeLayout';
+import { itemSize } from './layout/layoutInput';
+import { LevelLayouter, type ItemSize } from './layout/layoutLevels';
 import { Minimap } from './minimap';
 import { indexGraph, type GraphIndex, type ScopeInfo } from './model';
 import { GraphScene } from './render';
@@ -40,6 +41,8 @@ export interface GraphViewHost {
 const EXPAND_ALL_LIMIT = 600;
 /** Folded Cells whose content is laid out ahead of time, while the view is idle. */
 const PREFETCH_LIMIT = 8;
+/** Cells with more direct items than this are not laid out ahead of time (only when opened). */
+const PREFETCH_MAX_ITEMS = 120;
 /** Lets the browser finish showing a drawing before the idle work starts. */
 const PREFETCH_DELAY_MS = 250;
 
@@ -172,11 +175,12 @@ export class GraphView {
       'div',
       { class: 'toolbar' },
       this.searchBox,
+      // Both change the whole drawing: fit it, or the view keeps looking where it was.
       button('Expand all', 'Open every Cell (bounded for very large graphs)', () => {
-        void this.setExpanded(expandWithin(this.index, this.expanded, EXPAND_ALL_LIMIT));
+        void this.setExpanded(expandWithin(this.index, this.expanded, EXPAND_ALL_LIMIT), true);
       }),
       button('Fold all', 'Back to the top-level Cells', () => {
-        void this.setExpanded(initialExpansion(this.index));
+        void this.setExpanded(initialExpansion(this.index), true);
       }),
       button('Fit', 'Fit the graph in the view', () => this.fit()),
       this.status,
@@ -253,7 +257,7 @@ export class GraphView {
     const todo = [
       ...folded,
       ...bySize(inside).filter((c) => c.shownOps > 0 && !isTransparent(this.index, c.path)),
-    ];
+    ].filter((c) => directItems(this.index, c.path) <= PREFETCH_MAX_ITEMS);
     let left = PREFETCH_LIMIT;
     const step = async (): Promise<void> => {
       if (generation !== this.generation) return;

@@ -1,6 +1,6 @@
 // Folding by Cell scope: which items are visible for a set of expanded scopes, how they nest,
 // and the edges between them. Pure, unit-tested.
-import type { GraphIndex } from './model';
+import type { GraphIndex, ScopeInfo } from './model';
 
 export type VisibleItem =
   | { kind: 'op'; id: string; parent: string | null }
@@ -61,10 +61,13 @@ export function collapsedAncestor(
  */
 export function opensWithParent(index: GraphIndex, scope: string): boolean {
   const s = index.scopes.get(scope);
-  if (!s) return false;
+  return s !== undefined && isSmallLeaf(index.scopes, s);
+}
+
+export function isSmallLeaf(scopes: ReadonlyMap<string, ScopeInfo>, s: ScopeInfo): boolean {
   return (
     s.shownOps <= 1 ||
-    (s.shownOps <= 3 && s.children.every((c) => (index.scopes.get(c)?.shownOps ?? 0) === 0))
+    (s.shownOps <= 3 && s.children.every((c) => (scopes.get(c)?.shownOps ?? 0) === 0))
   );
 }
 
@@ -203,7 +206,8 @@ export function expandWithin(
   return next;
 }
 
-function directItems(index: GraphIndex, path: string): number {
+/** The boxes a scope's level holds when it is open: its ops, and its Cells (transparent ones as their ops). */
+export function directItems(index: GraphIndex, path: string): number {
   const scope = index.scopes.get(path);
   if (!scope) return 0;
   let items = directOps(index, path);

@@ -1,5 +1,5 @@
 // A small overview of the whole scene with the visible part outlined; click or drag to move.
-import type { Layout } from './geometry';
+import type { Layout } from './layout/geometry';
 import type { Viewport } from './viewport';
 
 export class Minimap {

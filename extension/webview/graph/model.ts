@@ -7,6 +7,11 @@ import type {
   GraphParameter,
   ScopeNode,
 } from '../../src/contracts/graphDocument';
+import { isSmallLeaf } from './fold';
+import { firstInstances, repairSharedScopes } from './sharedScopes';
+import { splitWideScopes } from './wideScopes';
+
+export { repairSharedScopes } from './sharedScopes';
 
 export interface ScopeInfo {
   path: string;
@@ -52,12 +57,21 @@ export function indexGraph(doc: GraphDocument, options: IndexOptions = {}): Grap
   const shownSet = new Set(shown);
   const { edges, weights } = contract(doc, shownSet, params);
   // Documents from this runtime re-home shared ops themselves (meta.rehomedOps, from the IR's
-  // source chains); the data-flow guess below is only for older documents.
-  if (doc.meta.rehomedOps === undefined) {
-    for (const n of repairSharedScopes(nodes, edges)) nodes.set(n.id, n);
+  // source chains); the data-flow guess below is for older documents, and for `.mindir` files
+  // (no source chains) in which the runtime moved nothing.
+  const rehomed = doc.meta.rehomedOps;
+  if (rehomed === undefined || (rehomed === 0 && doc.meta.capture === 'mindir')) {
+    const first = firstInstances(doc.scopes);
+    const readsWeight = (id: string): boolean => (weights.get(id)?.length ?? 0) > 0;
+    for (const n of repairSharedScopes(nodes, edges, { first, readsWeight })) nodes.set(n.id, n);
   }
   const shownOps = shown.map((id) => nodes.get(id)).filter((n) => n !== undefined);
-  const scopes = buildScopes(doc.scopes, shownOps);
+  const built = buildScopes(doc.scopes, shownOps);
+  const { scopes, moved } = splitWideScopes(built, shownOps, (s) => isSmallLeaf(built, s));
+  for (const [id, scope] of moved) {
+    const n = nodes.get(id);
+    if (n) nodes.set(id, { ...n, scope });
+  }
   const roots = [...scopes.values()].filter((s) => s.parent === null).map((s) => s.path);
   const patternKind = new Map<string, string>();
   for (const p of doc.patterns) for (const id of p.nodes) patternKind.set(id, p.kind);
@@ -135,50 +149,6 @@ function contract(
 interface Reach {
   sources: string[];
   weights: string[];
-}
-
-function cellType(scope: string): string {
-  const last = scope.slice(scope.lastIndexOf('/') + 1);
-  const dash = last.lastIndexOf('-');
-  return dash > 0 ? last.slice(dash + 1) : '';
-}
-
-function parentScope(scope: string): string {
-  const slash = scope.lastIndexOf('/');
-  return slash > 0 ? scope.slice(0, slash) : '';
-}
-
-/**
- * MindSpore compiles a construct shared by several instances of one Cell class once, and the
- * ops it makes outside any sub-Cell (`out + identity` in a ResNet block) carry the scope of
- * the first instance. Such an op is moved to the instance of the same class that its data
- * flows into: the Cell of all its consumers, or that Cell's parent. Graph documents written
- * before the runtime fixed this at the source (no `meta.rehomedOps`) still need it.
- */
-export function repairSharedScopes(
-  nodes: ReadonlyMap<string, GraphNode>,
-  edges: readonly [string, string][],
-): GraphNode[] {
-  const consumers = new Map<string, string[]>();
-  for (const [from, to] of edges) {
-    const list = consumers.get(from);
-    if (list) list.push(to);
-    else consumers.set(from, [to]);
-  }
-  const repaired: GraphNode[] = [];
-  for (const [id, outs] of consumers) {
-    const node = nodes.get(id);
-    const type = node ? cellType(node.scope) : '';
-    if (!node || !type) continue;
-    const scopes = new Set(outs.map((o) => nodes.get(o)?.scope ?? ''));
-    const [only] = scopes;
-    if (scopes.size !== 1 || !only) continue;
-    const target = [only, parentScope(only)].find((s) => s && cellType(s) === type);
-    if (target && target !== node.scope && !node.scope.startsWith(`${target}/`)) {
-      repaired.push({ ...node, scope: target });
-    }
-  }
-  return repaired;
 }
 
 function buildScopes(tree: ScopeNode[], ops: GraphNode[]): Map<string, ScopeInfo> {

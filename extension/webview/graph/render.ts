@@ -2,7 +2,7 @@
 import { s } from '../common/dom';
 import type { VisibleGraph, VisibleItem } from './fold';
 import { GROUP_HEADER, itemLabel, scopeTitle } from './labels';
-import type { Layout, Rect } from './geometry';
+import type { Layout, Rect } from './layout/geometry';
 import type { GraphIndex } from './model';
 
 export interface RenderHandlers {

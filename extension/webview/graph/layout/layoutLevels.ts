@@ -2,16 +2,17 @@
 // deepest first, then the level above with that Cell as one box of the resulting size. Each
 // level comes, cheapest first, from the cache (same ELK input: unchanged, or a Cell with the
 // same content as one laid out before), from stretching the level's previous layout (only a
-// few children changed size: stretch.ts), from stacking a plain chain (chain.ts), or from
-// ELK. Opening one Cell thus runs ELK at most on that Cell's content, never on its siblings or
+// few children changed size: stretch.ts), from stacking a plain chain (chain.ts), from rows
+// (rankLayout.ts: a level too big for ELK), or from ELK. Opening one Cell thus runs ELK at most on that Cell's content, never on its siblings or
 // on the levels around it.
 import { chainLayout } from './chain';
 import { composeLayout } from './compose';
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph } from '../fold';
 import type { Layout, LevelCounts } from './geometry';
 import { LayoutCache } from './layoutCache';
 import { levelInput, readLevel, type ElkLevelNode, type LevelResult } from './levelInput';
 import { planLevels, type Level, type LevelPlan } from './levels';
+import { overElkBudget, rankLayout } from './rankLayout';
 import { stretchLevel, type LevelShape } from './stretch';
 
 export type RunElk = (graph: ElkLevelNode) => Promise<ElkLevelNode>;
@@ -65,7 +66,7 @@ export class LevelLayouter {
   }> {
     const results = new Map<string | null, LevelResult>();
     const shapes = new Map<string | null, LevelShape>();
-    const counts = { laidOut: 0, chained: 0, stretched: 0, reused: 0 };
+    const counts = { laidOut: 0, chained: 0, stretched: 0, reused: 0, ranked: 0 };
     const child = (id: string): { level: Level; result: LevelResult } => {
       const level = plan.byId.get(id);
       const result = results.get(id);
@@ -89,6 +90,9 @@ export class LevelLayouter {
         } else if (chained) {
           counts.chained++;
           result = chained;
+        } else if (overElkBudget(level)) {
+          counts.ranked++;
+          result = rankLayout(shape);
         } else {
           // Equal Cells asked for together (or by a prefetch still running) are laid out once.
           let job = this.pending.get(key);

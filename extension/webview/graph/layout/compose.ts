@@ -1,7 +1,7 @@
 // Puts laid-out levels together: each open Cell's content is placed at its box in the level
 // above, and each visible edge is drawn as one path through the ports it crosses. Pure,
 // unit-tested.
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph } from '../fold';
 import type { LaidOutEdge, Layout, Rect } from './geometry';
 import type { LevelResult } from './levelInput';
 import type { LevelPlan } from './levels';

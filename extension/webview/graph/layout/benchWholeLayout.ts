@@ -2,10 +2,10 @@
 // layout of the whole visible graph at once, open Cells as compound nodes.
 import type { ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api';
 import { runElk } from './elk';
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph } from '../fold';
 import type { Layout, Rect } from './geometry';
 import { layoutInput } from './layoutInput';
-import type { GraphIndex } from './model';
+import type { GraphIndex } from '../model';
 
 export async function layoutWhole(index: GraphIndex, graph: VisibleGraph): Promise<Layout> {
   const start = performance.now();

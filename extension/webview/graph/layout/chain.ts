@@ -3,7 +3,7 @@
 // other, centred, as ELK's layered algorithm places it with the same spacing, but without an
 // ELK run, which costs tens to hundreds of milliseconds for such a level while ELK's code is
 // not yet compiled by the browser. Pure, unit-tested.
-import { GROUP_HEADER } from './labels';
+import { GROUP_HEADER } from '../labels';
 import { portIndex, type LevelResult } from './levelInput';
 import type { LevelEnd } from './levels';
 import type { LevelShape } from './stretch';

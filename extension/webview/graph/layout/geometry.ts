@@ -35,4 +35,6 @@ export interface LevelCounts {
   stretched: number;
   /** Levels from the cache, or laid out once for several equal Cells. */
   reused: number;
+  /** Levels too big for ELK, laid out in rows (rankLayout.ts). */
+  ranked: number;
 }

@@ -1,8 +1,8 @@
 // Turns a visible graph into the input of ELK's layered algorithm: compound nodes for the
 // expanded scopes, so that each Cell's ops stay together in one box. Pure, unit-tested.
-import type { VisibleGraph, VisibleItem } from './fold';
-import { GROUP_HEADER, itemLabel, labelWidth, NODE_HEIGHT } from './labels';
-import type { GraphIndex } from './model';
+import type { VisibleGraph, VisibleItem } from '../fold';
+import { GROUP_HEADER, itemLabel, labelWidth, NODE_HEIGHT } from '../labels';
+import type { GraphIndex } from '../model';
 
 export interface ElkNodeInput {
   id: string;

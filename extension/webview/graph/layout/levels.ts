@@ -3,7 +3,7 @@
 // them, and one port per child and direction where edges cross the Cell's border. Each level is
 // laid out on its own (layoutLevels.ts), so a level whose content did not change is reused
 // instead of laying out the whole visible graph again. Pure, unit-tested.
-import type { VisibleGraph } from './fold';
+import type { VisibleGraph } from '../fold';
 
 /**
  * A port of an open Cell: where the edges from or to its child `item` (an item, or an open
