@@ -143,9 +143,12 @@ print(json.dumps({"seconds": seconds, "cpu": cpu, "scalarTags": tags, "scalarPoi
 """
 
 
-def mindinsight_read(python: str, run: Path) -> dict[str, Any]:
-    done = subprocess.run([python, "-c", MINDINSIGHT_READ, str(run)], capture_output=True,
-                          text=True, timeout=3600)  # fmt: skip
+def mindinsight_read(python: str, run: Path, timeout: float) -> dict[str, Any]:
+    try:
+        done = subprocess.run([python, "-c", MINDINSIGHT_READ, str(run)], capture_output=True,
+                              text=True, timeout=timeout)  # fmt: skip
+    except subprocess.TimeoutExpired:
+        return {"timeout": timeout}
     if done.returncode != 0:
         tail = (done.stderr.strip().splitlines() or ["no output"])[-1]
         return {"error": tail}
@@ -158,6 +161,8 @@ def main() -> None:
     parser.add_argument("--mb", type=float, default=100.0)
     parser.add_argument("--mindinsight", default="/tmp/mi/bin/python",
                         help="a Python with mindinsight==2.3.1 (a separate venv)")  # fmt: skip
+    parser.add_argument("--peer-timeout", type=float, default=3600.0,
+                        help="wall seconds MindInsight gets to finish")  # fmt: skip
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="mindscope-summary-bench-"))
     try:
@@ -186,7 +191,12 @@ def main() -> None:
             print(f"MindInsight: not measured: no {python} (python -m venv /tmp/mi && "
                   "/tmp/mi/bin/pip install mindinsight==2.3.1)")  # fmt: skip
             return
-        peer = mindinsight_read(python, run)
+        peer = mindinsight_read(python, run, args.peer_timeout)
+        if "timeout" in peer:
+            limit = peer["timeout"]
+            print(f"MindInsight 2.3.1 MSDataLoader.load: not finished after {limit:.0f} s wall; "
+                  f"ratio (wall) > {limit / seconds:.1f}x")  # fmt: skip
+            return
         if "error" in peer:
             print(f"MindInsight 2.3.1: could not read the file: {peer['error']}")
             return
