@@ -31,6 +31,11 @@ const NAMES = {
     '#/$defs/quantization': 'Quantization',
     '#/$defs/quantization/properties/worstLayers/oneOf/1/items': 'WorstLayer',
   },
+  'cell-classes': {
+    '#': 'CellClassesResult',
+    '#/$defs/params': 'CellClassesParams',
+    '#/$defs/cell': 'CellClassInfo',
+  },
   'file-mode': {
     '#': 'FileMode',
     '#/$defs/params': 'FileModeParams',

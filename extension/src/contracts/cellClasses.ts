@@ -1,26 +1,11 @@
-// The language server's `mindscope/cellClasses` request: the nn.Cell subclasses of a Python
-// file, found by the checker's discovery (static only). Lines and characters are 0-based, as
-// in LSP. Version 1 (no schema yet: L1 adds the server side; keep the two in step).
+// The language server's `mindscope/cellClasses` request (schemas/cell-classes.schema.json,
+// version 1): the nn.Cell subclasses of a Python file, found by the checker's discovery (static
+// only). Lines and characters are 0-based, as in LSP.
 
 export const CELL_CLASSES_METHOD = 'mindscope/cellClasses';
 
-export interface CellClassesParams {
-  textDocument: { uri: string };
-}
-
-export interface CellClassInfo {
-  name: string;
-  /** The `class` statement. */
-  line: number;
-  character: number;
-  /** The last line of the class body. */
-  endLine: number;
-  kind: 'cell';
-}
-
-export interface CellClassesResult {
-  cells: CellClassInfo[];
-}
+export type { CellClassesParams, CellClassInfo, CellClassesResult } from './generated/cellClasses';
+import type { CellClassInfo, CellClassesResult } from './generated/cellClasses';
 
 function isCellClassInfo(value: unknown): value is CellClassInfo {
   if (typeof value !== 'object' || value === null) return false;

@@ -13,7 +13,11 @@ from typing import Any
 import pytest_lsp
 from pytest_lsp import LanguageClient
 
+from mindscope_runtime.schemacheck import load_schema, validate
+
 from ..diagnostics.lsp_session import CONFIG, initialize_params, open_document
+
+SCHEMA = load_schema(Path(__file__).parents[3] / "schemas" / "cell-classes.schema.json")
 
 MODELS = textwrap.dedent(
     """\
@@ -65,7 +69,11 @@ async def client(lsp_client: LanguageClient, tmp_path: Path) -> AsyncIterator[No
 async def cell_classes(client: LanguageClient, params: Any) -> list[tuple[Any, ...]]:
     # pygls' custom requests are untyped; the answer comes back as namedtuples.
     result = await client.protocol.send_request_async("mindscope/cellClasses", params)  # type: ignore[no-untyped-call]
-    return [(c.name, c.line, c.character, c.endLine, c.kind) for c in result.cells]
+    cells = [(c.name, c.line, c.character, c.endLine, c.kind) for c in result.cells]
+    keys = ("name", "line", "character", "endLine", "kind")
+    problems = validate({"cells": [dict(zip(keys, c)) for c in cells]}, SCHEMA)
+    assert problems == [], problems  # the shape of the contract
+    return cells
 
 
 async def test_the_cells_of_an_open_document(client: LanguageClient, tmp_path: Path) -> None:
