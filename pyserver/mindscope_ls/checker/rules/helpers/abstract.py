@@ -75,8 +75,11 @@ class Value:
     dtype: Optional[str] = None  # a Tensor's dtype, a scalar's Python type (int/float/bool)
     items: Optional[tuple[Optional[Value], ...]] = None  # tuple/list elements when written out
     keys: Optional[frozenset[str]] = None  # a dict's keys when all are string literals
+    op: Optional[str] = None  # the multi-output op a tuple came from (`topk`)
 
     def describe(self) -> str:
+        if self.op:
+            return f"{self.op}() result"
         if self.kind == "tensor" and self.dtype:
             return f"{self.dtype.rstrip('_')} Tensor"
         if self.kind == "scalar" and self.dtype:
@@ -117,8 +120,9 @@ class Abstract:
             return Value("tuple")
         if isinstance(expr, ast.JoinedStr):
             return Value("str")
-        if self._is_tuple_op(expr):
-            return Value("tuple")
+        op = self._tuple_op(expr)
+        if op is not None:
+            return Value("tuple", op=op)
         if isinstance(expr, ast.Name):
             known = self._name(expr.id)
             if known is not None:
@@ -185,18 +189,21 @@ class Abstract:
                 return base
         return None
 
-    def _is_tuple_op(self, expr: ast.expr) -> bool:
+    def _tuple_op(self, expr: ast.expr) -> Optional[str]:
+        """The multi-output op `expr` calls (`ops.topk(...)`, `x.sort()`), if any."""
         if not isinstance(expr, ast.Call):
-            return False
+            return None
         func = expr.func
         qualname = names.callee(self.types.module, func)
         if names.is_ops_call(qualname) and qualname and qualname.rsplit(".", 1)[-1] in TUPLE_OPS:
-            return True
-        return (
+            return qualname.rsplit(".", 1)[-1]
+        if (
             isinstance(func, ast.Attribute)
             and func.attr in TUPLE_OPS
             and self.types.is_tensor(func.value)
-        )
+        ):
+            return func.attr
+        return None
 
     def _name(self, name: str) -> Optional[Value]:
         """The value every binding of a local gives, when they all agree (flow-insensitive: a
