@@ -32,7 +32,10 @@ def plain(value: Any, depth: int = 0) -> Any:
     if depth > 4:
         return "..."
     if isinstance(value, ms.Tensor):
-        return {"tensor": str(value.dtype), "data": value.asnumpy().round(4).tolist()}
+        data = value.asnumpy()
+        if data.dtype.kind in "fc":  # rounding a bool or int array raises (numpy casting)
+            data = data.round(4)
+        return {"tensor": str(value.dtype), "data": data.tolist()}
     if isinstance(value, (tuple, list)):
         return {type(value).__name__: [plain(v, depth + 1) for v in value]}
     if isinstance(value, dict):
