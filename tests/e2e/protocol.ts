@@ -8,6 +8,8 @@ export const E2E_ENV = {
   launch: 'MINDSCOPE_E2E_LAUNCH',
   /** Set by the user: only tests whose name matches this regular expression (case-insensitive). */
   grep: 'MINDSCOPE_E2E_GREP',
+  /** Set by the user: one test's time limit in ms (default 8 minutes). */
+  testTimeout: 'MINDSCOPE_E2E_TEST_TIMEOUT_MS',
 } as const;
 
 /** True when the test named `name` is selected by the MINDSCOPE_E2E_GREP pattern. */
@@ -26,6 +28,15 @@ export interface TestResult {
 
 export interface SuiteResult {
   vscodeVersion: string;
+  tests: TestResult[];
+}
+
+/** Rewritten by the suite before each test, so a suite that never ends still says how far it got. */
+export const PROGRESS_FILE = 'progress.json';
+
+export interface SuiteProgress {
+  /** The test running now; absent once the last one has ended. */
+  running?: string;
   tests: TestResult[];
 }
 

@@ -15,12 +15,24 @@ import {
   writeUserSettings,
 } from '../../../scripts/workbench/codeServer';
 import { LAUNCHES, SHADOWS, UNTRUSTED_TESTS, type Launch } from '../launches';
-import { E2E_ENV, RESULT_FILE, selected, SuiteResult, TestResult } from '../protocol';
-import { serveScreenshots } from './screenshots';
+import {
+  E2E_ENV,
+  PROGRESS_FILE,
+  RESULT_FILE,
+  selected,
+  SuiteResult,
+  TestResult,
+} from '../protocol';
+import { serveScreenshots, SuiteLimits, SuiteOutcome } from './screenshots';
 import { removeShadows, writeShadows } from './shadows';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
-const SUITE_TIMEOUT_MS = Number(process.env.MINDSCOPE_E2E_TIMEOUT_MS ?? 6 * 60_000);
+// The suite fails a test that runs past its own limit (harness.ts) and goes on; these limits
+// only catch an extension host that stopped answering.
+const SUITE_LIMITS: SuiteLimits = {
+  totalMs: Number(process.env.MINDSCOPE_E2E_TIMEOUT_MS ?? 60 * 60_000),
+  idleMs: Number(process.env[E2E_ENV.testTimeout] ?? 8 * 60_000) + 2 * 60_000,
+};
 const GREP = process.env[E2E_ENV.grep] || undefined;
 
 /** `code-server.log` for the trusted launch, `code-server-untrusted.log` for the other. */
@@ -74,7 +86,7 @@ async function runLaunch(launch: Launch, results: string, python: string): Promi
     env,
   });
   const consoleLines: string[] = [];
-  let suite: SuiteResult | undefined;
+  let outcome: SuiteOutcome;
   try {
     await waitHealthy(base, server, 60_000);
     const { context, page } = await openBrowser();
@@ -87,7 +99,7 @@ async function runLaunch(launch: Launch, results: string, python: string): Promi
       ]);
       await page.goto(url);
       await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
-      suite = await serveScreenshots(page, results, SUITE_TIMEOUT_MS);
+      outcome = await serveScreenshots(page, results, SUITE_LIMITS);
     } finally {
       await context.close();
     }
@@ -95,25 +107,37 @@ async function runLaunch(launch: Launch, results: string, python: string): Promi
     server.kill('SIGTERM');
     removeShadows(workspace);
   }
-  const failed = !suite || suite.tests.some((t) => !t.ok);
-  if (failed) {
+  const suite = outcome.finished ? outcome.result : unfinished(launch, results, outcome);
+  if (suite.tests.some((t) => !t.ok)) {
     const log = launchFile(results, 'browser-console.log', launch);
     fs.writeFileSync(log, consoleLines.join('\n'));
     console.log(`browser console of the ${launch.name} launch (last 40 lines, all in ${log}):`);
     console.log(consoleLines.slice(-40).join('\n'));
   }
-  // The next launch's suite signals its end with the same file.
-  const resultFile = path.join(results, RESULT_FILE);
-  if (fs.existsSync(resultFile)) {
-    fs.renameSync(resultFile, path.join(results, `results-${launch.name}.json`));
+  // The next launch's suite signals its end with the same files.
+  for (const file of [RESULT_FILE, PROGRESS_FILE]) {
+    const from = path.join(results, file);
+    const ext = path.extname(file);
+    const to = path.join(results, `${path.basename(file, ext)}-${launch.name}${ext}`);
+    if (fs.existsSync(from)) fs.renameSync(from, to);
   }
-  const didNotFinish: TestResult = {
-    name: `${launch.name} launch: the suite did not finish`,
+  return suite;
+}
+
+/** What a suite that never wrote its result got through, and the test it was stuck in. */
+function unfinished(
+  launch: Launch,
+  results: string,
+  outcome: Extract<SuiteOutcome, { finished: false }>,
+): SuiteResult {
+  const running = outcome.progress?.running;
+  const stuck: TestResult = {
+    name: `${launch.name} launch: the suite did not finish${running ? ` (in "${running}")` : ''}`,
     ok: false,
-    ms: SUITE_TIMEOUT_MS,
-    error: `see ${results}`,
+    ms: 0,
+    error: `${outcome.reason}; see ${results}`,
   };
-  return suite ?? { vscodeVersion: '', tests: [didNotFinish] };
+  return { vscodeVersion: '', tests: [...(outcome.progress?.tests ?? []), stuck] };
 }
 
 async function main(): Promise<number> {

@@ -3,7 +3,15 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { E2E_ENV, RESULT_FILE, selected, SuiteResult, TestResult } from '../protocol';
+import {
+  E2E_ENV,
+  PROGRESS_FILE,
+  RESULT_FILE,
+  selected,
+  SuiteProgress,
+  SuiteResult,
+  TestResult,
+} from '../protocol';
 
 export interface E2ETest {
   name: string;
@@ -47,14 +55,37 @@ export async function screenshot(dir: string, name: string): Promise<void> {
   });
 }
 
+/** A test that takes longer than this fails alone, and the suite goes on to the next one. */
+const TEST_TIMEOUT_MS = Number(process.env[E2E_ENV.testTimeout] ?? 8 * 60_000);
+
+function withTimeout(name: string, run: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`"${name}" did not finish in ${TEST_TIMEOUT_MS} ms`)),
+      TEST_TIMEOUT_MS,
+    );
+  });
+  return Promise.race([run(), expired]).finally(() => clearTimeout(timer));
+}
+
+/** Written atomically, so the driver never reads half a file. */
+function writeJson(file: string, value: unknown): void {
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(value, null, 1));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
 export async function runSuite(tests: E2ETest[]): Promise<void> {
   const dir = env(E2E_ENV.results);
   const grep = process.env[E2E_ENV.grep];
   const results: TestResult[] = [];
+  const progress = (running?: string): void =>
+    writeJson(path.join(dir, PROGRESS_FILE), { running, tests: results } satisfies SuiteProgress);
   for (const t of tests.filter((test) => selected(grep, test.name))) {
+    progress(t.name);
     const start = Date.now();
     try {
-      await t.run();
+      await withTimeout(t.name, t.run);
       results.push({ name: t.name, ok: true, ms: Date.now() - start });
     } catch (e) {
       const error = e instanceof Error ? (e.stack ?? e.message) : String(e);
@@ -62,8 +93,9 @@ export async function runSuite(tests: E2ETest[]): Promise<void> {
     }
     await screenshot(dir, t.name);
   }
-  const suite: SuiteResult = { vscodeVersion: vscode.version, tests: results };
-  const file = path.join(dir, RESULT_FILE);
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(suite, null, 1));
-  fs.renameSync(`${file}.tmp`, file);
+  progress();
+  writeJson(path.join(dir, RESULT_FILE), {
+    vscodeVersion: vscode.version,
+    tests: results,
+  } satisfies SuiteResult);
 }
