@@ -17,6 +17,11 @@ from pygls.uris import to_fs_path
 
 from mindscope_ls.checker import Workspace, read_text
 
+# Past this size a file is neither checked as it is typed (generated code, data dumped as
+# Python) nor indexed: parsing it would hold the interpreter for seconds at a time (a
+# 100,000-line file, 3.5 MB: ~5 s of CPU), and every request waits behind it.
+LARGE_FILE_CHARS = 2_000_000
+
 # Folders whose files are never indexed (virtualenvs, VCS, build output), as at start-up.
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
 
@@ -28,7 +33,8 @@ def apply_changes(
     open_paths: Container[str],
 ) -> bool:
     """Updates `workspace` from disk for each event; True when the index changed. Files open in
-    the editor are skipped: their buffer, not the disk, is what the index holds for them."""
+    the editor are skipped: their buffer, not the disk, is what the index holds for them. A
+    file grown past LARGE_FILE_CHARS leaves the index."""
     before = workspace.version
     for change in changes:
         path = to_fs_path(change.uri)
@@ -40,7 +46,7 @@ def apply_changes(
         if change.type == types.FileChangeType.Deleted:
             _remove(workspace, path)
         elif path.endswith(".py"):
-            text = read_text(path)
+            text = read_text(path, LARGE_FILE_CHARS)
             if text is None:
                 workspace.remove(path)  # gone again, or unreadable
             else:
@@ -52,7 +58,8 @@ def revert_to_disk(workspace: Workspace, root: Optional[str], path: str) -> None
     """A document was closed: the index holds the file as it is on disk again, or no longer
     holds it when start-up indexing would not have (outside the folder, or gone)."""
     path = os.path.normpath(path)
-    text = read_text(path) if _indexed(path, root) and path.endswith(".py") else None
+    indexed = _indexed(path, root) and path.endswith(".py")
+    text = read_text(path, LARGE_FILE_CHARS) if indexed else None
     if text is None:
         workspace.remove(path)
     else:

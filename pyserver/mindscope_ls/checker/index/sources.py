@@ -59,9 +59,9 @@ def read_source(path: str, max_bytes: int = MAX_BYTES) -> Union[str, Unread]:
     return decode(data).lstrip("\ufeff")
 
 
-def read_text(path: str) -> Optional[str]:
+def read_text(path: str, max_bytes: int = MAX_BYTES) -> Optional[str]:
     """The decoded text of `path`, or None when it cannot be read or is too large."""
-    text = read_source(path)
+    text = read_source(path, max_bytes)
     return None if isinstance(text, Unread) else text
 
 
