@@ -19,9 +19,9 @@ from pygls.workspace import TextDocument
 from mindscope_ls.analysis.diagnostics import to_diagnostic
 from mindscope_ls.checker import check_source
 from mindscope_ls.documents.notebook import cell_view, later_cells, notebook_of
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 from mindscope_ls.infra import trace, warmup
 from mindscope_ls.infra.release import release_document
-from mindscope_ls.services.filewatch import LARGE_FILE_CHARS
 from mindscope_ls.services.workspace_index import WorkspaceIndex
 from mindscope_ls.settings import GraphModeSettings
 

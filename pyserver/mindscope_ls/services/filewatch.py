@@ -16,11 +16,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from mindscope_ls.checker import Workspace, read_text
-
-# Past this size a file is neither checked as it is typed (generated code, data dumped as
-# Python) nor indexed: parsing it would hold the interpreter for seconds at a time (a
-# 100,000-line file, 3.5 MB: ~5 s of CPU), and every request waits behind it.
-LARGE_FILE_CHARS = 2_000_000
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 
 # Folders whose files are never indexed (virtualenvs, VCS, build output), as at start-up.
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})

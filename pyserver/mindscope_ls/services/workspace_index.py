@@ -19,8 +19,9 @@ from typing import Optional, TypeVar
 from lsprotocol import types
 
 from mindscope_ls.checker import Workspace
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 from mindscope_ls.infra import trace, warmup
-from mindscope_ls.services.filewatch import LARGE_FILE_CHARS, apply_changes, revert_to_disk
+from mindscope_ls.services.filewatch import apply_changes, revert_to_disk
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
