@@ -10,8 +10,8 @@ from pathlib import Path
 from lsprotocol import types
 
 from mindscope_ls.checker import Workspace
-from mindscope_ls.services.check_scheduler import MAX_CHECKED_CHARS
 from mindscope_ls.documents.window import LARGE_FILE_CHARS
+from mindscope_ls.services.check_scheduler import MAX_CHECKED_CHARS
 from mindscope_ls.services.filewatch import apply_changes, revert_to_disk
 
 CELL = "import mindspore.nn as nn\n\n\nclass Base(nn.Cell):\n    pass\n"
