@@ -1,6 +1,6 @@
 """Completion in a 100,000-line file: MindScope against plain jedi, same file, same run.
 
-usage: python bench/large_file.py [--lines 100000] [--edits 5]
+usage: python bench/large_file.py [--lines 100000] [--edits 5] [--baseline OTHER/pyserver]
 
 Each server (over stdio) opens the generated model file, then per edit: a line typed at the
 end of the last `construct` (one incremental didChange), a completion at its `.`, and the line
@@ -82,6 +82,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lines", type=int, default=100_000)
     parser.add_argument("--edits", type=int, default=5)
+    parser.add_argument("--baseline", help="the pyserver folder of another checkout, run too")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="large-file-") as folder:
         path = Path(folder) / "model.py"
@@ -92,6 +93,9 @@ def main() -> None:
             "mindscope": [sys.executable, "-m", "mindscope_ls"],
             "jedi": [sys.executable, str(ROOT / "bench" / "bench_completion.py"), "--serve-jedi"],
         }
+        if args.baseline:  # before/after: another checkout's server, first
+            base = ["env", f"PYTHONPATH={args.baseline}", *servers["mindscope"]]
+            servers = {"baseline": base, **servers}
         results = {name: measure(command, path, args.edits) for name, command in servers.items()}
     print(f"{'probe':<7} {'server':<10} {'first s':>8} {'then p50':>9} {'last s':>7}  each (s)")
     for probe in (p.strip() for p in PROBES):
