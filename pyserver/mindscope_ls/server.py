@@ -71,6 +71,12 @@ class MindScopeServer(LanguageServer):
                 )
             )
 
+    def report_server_error(self, error: Exception, source: type[Exception]) -> None:
+        """In the log, never a popup: pygls shows "Error in server: Invalid Params" for a
+        notification it could not read (a `didChange` with line -1, a `didOpen` without
+        `text`), which the user can do nothing about. Requests are answered with the error."""
+        log.error("%s: %s", source.__name__, error, exc_info=error)
+
     def _start_io_async(
         self, stdin: Optional[BinaryIO] = None, stdout: Optional[BinaryIO] = None
     ) -> None:

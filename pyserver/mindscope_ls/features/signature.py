@@ -11,6 +11,7 @@ from mindscope_ls.analysis.hover import signature_help
 from mindscope_ls.analysis.sourcemodel import for_document
 from mindscope_ls.catalogue.load import catalogue_for
 from mindscope_ls.documents.position import At, request_at
+from mindscope_ls.documents.window import windowed
 
 if TYPE_CHECKING:
     from mindscope_ls.server import MindScopeServer
@@ -20,6 +21,7 @@ def _signature_help(at: At) -> Optional[types.SignatureHelp]:
     cat = catalogue_for()
     if cat is None:
         return None
+    at, _ = windowed(at)  # a very large file: its imports and the block around (no positions)
     with for_document(at.doc):
         return signature_help(at.source, at.line, at.character, cat)
 

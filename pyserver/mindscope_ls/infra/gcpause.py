@@ -19,12 +19,14 @@ keep the user's garbage alive.
 
 from __future__ import annotations
 
+import functools
 import gc
+import sys
 import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Optional
 
 from mindscope_ls.infra import trace
 
@@ -96,9 +98,35 @@ def collect_when_idle() -> bool:
             gc.unfreeze()
             gc.collect()
             gc.freeze()
+            return_freed_memory()
         else:
             gc.collect()
     return True
+
+
+def return_freed_memory() -> None:
+    """Gives the heap's free pages back to the system (glibc's `malloc_trim`). A closed
+    100,000-line file's objects are freed, but glibc keeps the memory of each thread's arena
+    that parsed them: without this the RSS grew by ~100 MB per such file opened and closed,
+    though no object of it was left. Elsewhere (no glibc) nothing happens."""
+    trim = _malloc_trim()
+    if trim is not None:
+        with trace.span("malloc_trim"):
+            trim(0)
+
+
+@functools.lru_cache(maxsize=1)
+def _malloc_trim() -> Optional[Callable[[int], int]]:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        trim: Callable[[int], int] = libc.malloc_trim
+    except (OSError, AttributeError):  # musl, or no libc.so.6
+        return None
+    return trim
 
 
 # Quiet this long after the latest message, the user is idle (keystrokes come ~100 ms apart).

@@ -25,6 +25,7 @@ import os
 import threading
 from collections.abc import Generator, Sequence
 from typing import Any, BinaryIO, Optional
+from urllib.parse import unquote
 
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
@@ -144,6 +145,24 @@ class SyncedDocument(TextDocument):
 class SyncedWorkspace(Workspace):
     """Creates `SyncedDocument`s (and holds no state of its own, see `MindScopeProtocol`)."""
 
+    def apply_changes(self, params: types.DidChangeTextDocumentParams) -> bool:
+        """All of a `didChange`'s edits, or none: one that cannot be applied leaves the
+        document as it was (text and version) and is logged. False when nothing changed."""
+        uri = params.text_document.uri
+        document = self.text_documents.get(unquote(uri))
+        if not isinstance(document, SyncedDocument):
+            log.warning("textDocument/didChange ignored: %s is not open", uri)
+            return False
+        kept = (document._source, document._kept, document.version)
+        try:
+            for change in params.content_changes:
+                self.update_text_document(params.text_document, change)
+        except Exception:
+            document._source, document._kept, document.version = kept
+            log.exception("textDocument/didChange ignored: %s stays at version %s", uri, kept[2])
+            return False
+        return True
+
     def _create_text_document(
         self,
         doc_uri: str,
@@ -205,6 +224,20 @@ class MindScopeProtocol(LanguageServerProtocol):
         # pygls builds its Workspace here; no document is open before `initialized`.
         self.workspace.__class__ = SyncedWorkspace
         return result
+
+    @lsp_method(types.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(
+        self, params: types.DidChangeTextDocumentParams
+    ) -> Generator[Any, Any, None]:
+        """pygls's, with the edits applied all or none (`SyncedWorkspace.apply_changes`)."""
+        workspace = self.workspace
+        if isinstance(workspace, SyncedWorkspace) and not workspace.apply_changes(params):
+            return
+        if not isinstance(workspace, SyncedWorkspace):  # before `initialize`: pygls's own
+            for change in params.content_changes:
+                workspace.update_text_document(params.text_document, change)
+        if (handler := self.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)) is not None:
+            yield handler, (params,), None
 
     def _send_data(self, data: Any) -> None:
         self._send(data)

@@ -19,6 +19,7 @@ from pygls.workspace import TextDocument
 from mindscope_ls.analysis.diagnostics import to_diagnostic
 from mindscope_ls.checker import check_source
 from mindscope_ls.documents.notebook import cell_view, later_cells, notebook_of
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 from mindscope_ls.infra import trace, warmup
 from mindscope_ls.infra.release import release_document
 from mindscope_ls.services.workspace_index import WorkspaceIndex
@@ -26,8 +27,8 @@ from mindscope_ls.settings import GraphModeSettings
 
 log = logging.getLogger(__name__)
 
-# Past this size a file is not checked as it is typed (generated code, data dumped as Python).
-MAX_CHECKED_CHARS = 2_000_000
+# Past this size a file is not checked as it is typed, nor indexed (filewatch.py).
+MAX_CHECKED_CHARS = LARGE_FILE_CHARS
 # A check whose previous run took more CPU than this yields to the user (`_check`); shorter
 # ones are not worth the yielding hook's overhead.
 YIELD_ABOVE_SECONDS = 0.05

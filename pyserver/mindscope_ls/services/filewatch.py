@@ -16,6 +16,7 @@ from lsprotocol import types
 from pygls.uris import to_fs_path
 
 from mindscope_ls.checker import Workspace, read_text
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 
 # Folders whose files are never indexed (virtualenvs, VCS, build output), as at start-up.
 SKIPPED_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
@@ -28,7 +29,8 @@ def apply_changes(
     open_paths: Container[str],
 ) -> bool:
     """Updates `workspace` from disk for each event; True when the index changed. Files open in
-    the editor are skipped: their buffer, not the disk, is what the index holds for them."""
+    the editor are skipped: their buffer, not the disk, is what the index holds for them. A
+    file grown past LARGE_FILE_CHARS leaves the index."""
     before = workspace.version
     for change in changes:
         path = to_fs_path(change.uri)
@@ -40,7 +42,7 @@ def apply_changes(
         if change.type == types.FileChangeType.Deleted:
             _remove(workspace, path)
         elif path.endswith(".py"):
-            text = read_text(path)
+            text = read_text(path, LARGE_FILE_CHARS)
             if text is None:
                 workspace.remove(path)  # gone again, or unreadable
             else:
@@ -52,7 +54,8 @@ def revert_to_disk(workspace: Workspace, root: Optional[str], path: str) -> None
     """A document was closed: the index holds the file as it is on disk again, or no longer
     holds it when start-up indexing would not have (outside the folder, or gone)."""
     path = os.path.normpath(path)
-    text = read_text(path) if _indexed(path, root) and path.endswith(".py") else None
+    indexed = _indexed(path, root) and path.endswith(".py")
+    text = read_text(path, LARGE_FILE_CHARS) if indexed else None
     if text is None:
         workspace.remove(path)
     else:

@@ -19,6 +19,7 @@ from typing import Optional, TypeVar
 from lsprotocol import types
 
 from mindscope_ls.checker import Workspace
+from mindscope_ls.documents.window import LARGE_FILE_CHARS
 from mindscope_ls.infra import trace, warmup
 from mindscope_ls.services.filewatch import apply_changes, revert_to_disk
 
@@ -82,7 +83,9 @@ class WorkspaceIndex:
             # After the warm-up's essentials and out of the user's way: the index serves the
             # checks only, which run again when it is ready.
             with trace.span("index"):
-                warmup.in_background(lambda: built.append(Workspace.from_folder(folder)))
+                warmup.in_background(
+                    lambda: built.append(Workspace.from_folder(folder, LARGE_FILE_CHARS))
+                )
         except Exception:
             log.exception("indexing %s failed", folder)
             return

@@ -168,6 +168,43 @@ def test_a_file_too_large_says_so(tmp_path: Path) -> None:
     assert "big.py: 21.0 MB, larger than the 20 MB the checker reads" in done.stderr
 
 
+def _with_an_error(path: Path, megabytes: float) -> None:
+    """A real error (`try` in `construct`) at the top of `megabytes` of comment lines."""
+    line = "# " + "x" * 97 + "\n"
+    with path.open("w") as handle:
+        handle.write(BAD)
+        handle.write(line * int(megabytes * 10_000))
+
+
+def test_a_fifty_megabyte_file_is_skipped_with_the_limit_and_the_flag(tmp_path: Path) -> None:
+    big = tmp_path / "big.py"
+    _with_an_error(big, 50)
+    done = _cli(str(big))
+    assert done.returncode == 3, done.stderr  # never "0 findings, exit 0"
+    warning = f"mindscope: warning: skipped {big}: 50.0 MB, larger than the 20 MB the checker"
+    assert warning in done.stderr and "(--max-size MB checks it)" in done.stderr
+    assert "0 file(s) checked, 1 skipped" in done.stdout
+
+
+def test_max_size_sets_the_limit(tmp_path: Path) -> None:
+    # 2.5 MB, not 50: checking 50 MB takes ~12 s of CPU.
+    big = tmp_path / "big.py"
+    _with_an_error(big, 2.5)
+    skipped = _cli(str(big), "--max-size", "2")
+    assert skipped.returncode == 3 and "larger than the 2 MB the checker reads" in skipped.stderr
+    done = _cli(str(big), "--max-size", "3")
+    assert done.returncode == 1, done.stderr
+    assert f"{big}:4:9: error MS101" in done.stdout and "skipped" not in done.stderr
+    assert "1 file(s) checked, 1 finding(s)" in done.stdout
+
+
+@pytest.mark.parametrize("size", ["0", "-3", "big"])
+def test_a_bad_max_size_is_a_usage_error(tmp_path: Path, size: str) -> None:
+    (tmp_path / "m.py").write_text(BAD)
+    done = _cli(str(tmp_path), "--max-size", size)
+    assert done.returncode == 2 and f"not a size in MB: '{size}'" in done.stderr
+
+
 def test_relative_and_absolute_paths_mix(tmp_path: Path) -> None:
     (tmp_path / "rel").mkdir()
     (tmp_path / "rel" / "model.py").write_text(BAD)

@@ -28,32 +28,40 @@ class Unread(str):
     """Why a file was not read, in a few words ("permission denied", "not a regular file")."""
 
 
-def read_source(path: str) -> Union[str, Unread]:
+class TooLarge(Unread):
+    """A file skipped for its size only: a larger limit would read it."""
+
+
+def _megabytes(size: int) -> str:
+    return f"{size / 1e6:g} MB"
+
+
+def read_source(path: str, max_bytes: int = MAX_BYTES) -> Union[str, Unread]:
     """The decoded text of `path`, or why it was not read. Only regular files are opened: a
     FIFO or a device would block the read, or never end."""
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):
             return Unread("not a regular file")
-        if info.st_size > MAX_BYTES:
-            return Unread(
-                f"{info.st_size / 1e6:.1f} MB, larger than the {MAX_BYTES // 1_000_000} MB "
+        if info.st_size > max_bytes:
+            return TooLarge(
+                f"{info.st_size / 1e6:.1f} MB, larger than the {_megabytes(max_bytes)} "
                 "the checker reads"
             )
         with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+            data = handle.read(max_bytes + 1)
     except OSError as error:
         return Unread((error.strerror or type(error).__name__).lower())
     except ValueError as error:  # "embedded null byte"
         return Unread(str(error))
-    if len(data) > MAX_BYTES:  # it grew since `stat`
-        return Unread(f"larger than the {MAX_BYTES // 1_000_000} MB the checker reads")
+    if len(data) > max_bytes:  # it grew since `stat`
+        return TooLarge(f"larger than the {_megabytes(max_bytes)} the checker reads")
     return decode(data).lstrip("\ufeff")
 
 
-def read_text(path: str) -> Optional[str]:
+def read_text(path: str, max_bytes: int = MAX_BYTES) -> Optional[str]:
     """The decoded text of `path`, or None when it cannot be read or is too large."""
-    text = read_source(path)
+    text = read_source(path, max_bytes)
     return None if isinstance(text, Unread) else text
 
 

@@ -9,7 +9,7 @@ from typing import Optional
 
 from .module import ModuleInfo
 from .parsing import ModuleParser
-from .sources import read_text
+from .sources import MAX_BYTES, read_text
 
 SKIP_DIRS = frozenset({".git", ".venv", "venv", "node_modules", "__pycache__", "build", "dist"})
 MAX_FILES = 5000
@@ -32,11 +32,12 @@ class Workspace:
             self.update(path, source)
 
     @classmethod
-    def from_folder(cls, folder: str) -> Workspace:
-        """Index every `.py` file under `folder` (skipping virtualenvs, VCS and build dirs)."""
+    def from_folder(cls, folder: str, max_bytes: int = MAX_BYTES) -> Workspace:
+        """Index every `.py` file under `folder` (skipping virtualenvs, VCS and build dirs, and
+        files larger than `max_bytes`)."""
         ws = cls(root=folder)
         for path in _python_files(folder):
-            text = read_text(path)
+            text = read_text(path, max_bytes)
             if text is not None:
                 ws.update(path, text)
         return ws

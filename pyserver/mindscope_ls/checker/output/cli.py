@@ -1,4 +1,5 @@
-"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif]`: the checker for CI.
+"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif] [--max-size MB]`: the
+checker for CI.
 
 Exit status: 0 when nothing is wrong, 1 when an error-severity finding is reported, 2 on bad
 usage, 3 when the check is incomplete (a path was skipped or the checker crashed on some code:
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 from typing import Optional, TextIO
 
 from .. import DEFAULT_LEVEL, RULES, Finding, Severity, SyntaxLevel, Workspace, check_source
+from ..index.sources import MAX_BYTES
 from .inputs import collect
 from .sarif import sarif_log
 
@@ -44,7 +46,24 @@ def build_parser() -> argparse.ArgumentParser:
         help="jit_syntax_level to assume when a file sets none (default LAX)",
     )
     check.add_argument("--format", default="text", choices=["text", "json", "sarif"])
+    check.add_argument(
+        "--max-size",
+        type=_megabytes,
+        default=MAX_BYTES,
+        metavar="MB",
+        help=f"skip (and say so) files larger than this (default {MAX_BYTES // 1_000_000})",
+    )
     return parser
+
+
+def _megabytes(value: str) -> int:
+    try:
+        size = float(value)
+    except ValueError:
+        size = 0.0
+    if not size > 0:
+        raise argparse.ArgumentTypeError(f"not a size in MB: {value!r}")
+    return int(size * 1_000_000)
 
 
 def _as_json(finding: Finding) -> dict[str, object]:
@@ -67,12 +86,14 @@ def _as_text(finding: Finding) -> str:
     )
 
 
-def run_check(paths: Sequence[str], level: str, fmt: str, out: TextIO) -> int:
+def run_check(
+    paths: Sequence[str], level: str, fmt: str, out: TextIO, max_bytes: int = MAX_BYTES
+) -> int:
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         print(f"mindscope: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
         return EXIT_USAGE
-    inputs = collect(paths)
+    inputs = collect(paths, max_bytes)
     files = list(inputs.sources)
     workspace = Workspace(inputs.sources, root=_common_folder(files))
     findings: list[Finding] = []
@@ -142,7 +163,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as stop:
         return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
     try:
-        return run_check(args.paths, args.level, args.format, sys.stdout)
+        return run_check(args.paths, args.level, args.format, sys.stdout, args.max_size)
     except KeyboardInterrupt:
         print("mindscope: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
