@@ -115,20 +115,32 @@ def rehome_ops(
     graph = DataFlow(nodes, edges, chains)
     graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
-    graph.unsettled = {  # `Gradients/…` ops of a training graph are left alone
-        n["id"] for n in compute if headers[n["id"]] and n["scope"].startswith("Default")
+    places = {  # `Gradients/…` ops of a training graph are left alone
+        n["id"]: (header, by_site.get(header, []))
+        for n in compute
+        if (header := headers[n["id"]]) and n["scope"].startswith("Default")
     }
+    return settle(graph, compute, places)
+
+
+def settle(
+    flow: DataFlow, compute: list[JsonDict], places: dict[str, tuple[Site, list[str]]]
+) -> int:
+    """Place each op of `places` (id → its construct and candidate scopes) until nothing
+    changes: an op placed is settled, and evidence for the ops placed after it; set `scope`
+    of the ones that move and return how many did."""
+    flow.unsettled = set(places)
     moved = 0
     for _ in range(MAX_ROUNDS):
         placed = 0
         for node in compute:
-            header = headers[node["id"]]
-            if header is None or node["id"] not in graph.unsettled:
+            if node["id"] not in flow.unsettled:
                 continue
-            owner = graph.owner(node, header, by_site.get(header, []))
+            header, candidates = places[node["id"]]
+            owner = flow.owner(node, header, candidates)
             if owner is None:
                 continue
-            graph.unsettled.discard(node["id"])
+            flow.unsettled.discard(node["id"])
             placed += 1
             if owner != node["scope"]:
                 node["scope"] = owner
