@@ -56,6 +56,13 @@ def calling_construct(chain: list[Location]) -> Optional[Site]:
     return next((s for s in map(site, reversed(defs)) if s is not None), None)
 
 
+def outer_construct(chain: list[Location], header: Site) -> Optional[Site]:
+    """The construct that called the one at `header` in `chain`, or None."""
+    sites = [s for s in map(site, chain) if s is not None]
+    inner = sites.index(header) if header in sites else 0
+    return sites[inner - 1] if inner > 0 else None
+
+
 def position(chain: list[Location], header: Site) -> Optional[Position]:
     """Where, below the construct at `header`, the code that made the op stands."""
     starts = [i for i, loc in enumerate(chain) if site(loc) == header]
@@ -115,6 +122,10 @@ def rehome_ops(
     graph = DataFlow(nodes, edges, chains)
     graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
+    for node in compute:
+        header = headers[node["id"]]
+        if header is not None and graph.stale_chain(node["id"], header, by_site.get(header, [])):
+            headers[node["id"]] = outer_construct(chains.get(node["id"], []), header)
     places = {  # `Gradients/…` ops of a training graph are left alone
         n["id"]: (header, by_site.get(header, []))
         for n in compute
@@ -196,6 +207,23 @@ class DataFlow:
             if _earlier(mine, self._position(r, header))
         ]
         return closest(candidates, after)
+
+    def stale_chain(self, ref: str, header: Site, candidates: list[str]) -> bool:
+        """Does the op's chain below `header` belong to another call? MindSpore parses a
+        helper once and keeps that parse's chain for every later use (a root's `c[-1]` after
+        an LSTM's `h[0][i]`): the chain is stale when the op would run, in one call of that
+        construct, before a producer it reads, and nothing of the construct's Cells reads it
+        (an unrolled loop's next pass does read its own Cell's earlier lines)."""
+        mine = self._position(ref, header)
+        if mine is None:
+            return False
+        if not any(
+            r in self.by_id and runs_before(mine, pos)
+            for r in self.producers(ref)
+            if (pos := self._position(r, header)) is not None
+        ):
+            return False
+        return not any(_containing(self.by_id[r]["scope"], candidates) for r in self.consumers(ref))
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)
