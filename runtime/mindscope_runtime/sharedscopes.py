@@ -124,7 +124,7 @@ def rehome_ops(
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
     for node in compute:
         header = headers[node["id"]]
-        if header is not None and graph.stale_chain(node["id"], header, by_site.get(header, [])):
+        if header is not None and graph.stale_chain(node["id"], header):
             headers[node["id"]] = outer_construct(chains.get(node["id"], []), header)
     places = {  # `Gradients/…` ops of a training graph are left alone
         n["id"]: (header, by_site.get(header, []))
@@ -208,22 +208,23 @@ class DataFlow:
         ]
         return closest(candidates, after)
 
-    def stale_chain(self, ref: str, header: Site, candidates: list[str]) -> bool:
+    def stale_chain(self, ref: str, header: Site) -> bool:
         """Does the op's chain below `header` belong to another call? MindSpore parses a
         helper once and keeps that parse's chain for every later use (a root's `c[-1]` after
         an LSTM's `h[0][i]`): the chain is stale when the op would run, in one call of that
-        construct, before a producer it reads, and nothing of the construct's Cells reads it
-        (an unrolled loop's next pass does read its own Cell's earlier lines)."""
+        construct, before a producer it reads, and no op of that construct's code reads it
+        (an unrolled loop's next pass does read the earlier lines of its own construct). By
+        chains, not scopes: a consumer's scope may be as stale as its own."""
         mine = self._position(ref, header)
         if mine is None:
             return False
         if not any(
-            r in self.by_id and runs_before(mine, pos)
+            runs_before(mine, pos)
             for r in self.producers(ref)
             if (pos := self._position(r, header)) is not None
         ):
             return False
-        return not any(_containing(self.by_id[r]["scope"], candidates) for r in self.consumers(ref))
+        return all(self._position(r, header) is None for r in self.consumers(ref))
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)

@@ -23,6 +23,7 @@ def loc(file: str, line: int, code: str) -> Location:
 ROOT = [loc(NET, 10, "def construct(self, x):")]
 IN_LSTM = [*ROOT, loc(NET, 11, "h, c = self.encoder(x)"), loc(RNN, 50, "def construct(self, x):")]
 GETITEM = [loc(UTIL, 100, "def tensor_index_by_number(data, i):"), loc(UTIL, 103, "return")]
+ADD = [loc("/ms/gen_ops_def.py", 20, "def add(x, y):"), loc("/ms/gen_ops_def.py", 21, "return")]
 CELLS = [CellInfo("", "Net", 0, 0, (NET, 10)), CellInfo("encoder", "LSTM", 1, 1, (RNN, 50))]
 
 
@@ -39,16 +40,16 @@ def test_an_op_run_before_its_own_input_in_the_claimed_call_goes_to_the_caller()
         node("lstm", ENCODER),
         node("concat", ENCODER),
         node("slice", ENCODER),  # the root's c[-1], with the LSTM's h[0][i] chain
-        node("add", "Default"),
+        node("add", ENCODER),  # `+` (ops.add) kept the LSTM's parse's scope, not its chain
     ]
     chains = {
         "lstm": [*IN_LSTM, loc(RNN, 56, "out = self.rnn(x, h_i)")],
         "concat": [*IN_LSTM, loc(RNN, 60, "c_n = ops.concat(c_n)")],
         "slice": [*IN_LSTM, loc(RNN, 55, "h_i = h[0][i]"), *GETITEM],
-        "add": [*ROOT, loc(NET, 12, "return out + c[-1]")],
+        "add": [*ROOT, loc(NET, 12, "return out + c[-1]"), *ADD],
     }
     edges = data(("lstm", "concat"), ("concat", "slice"), ("slice", "add"), ("lstm", "add"))
-    assert rehome_ops(nodes, edges, chains, CELLS, {}) == 1
+    assert rehome_ops(nodes, edges, chains, CELLS, {}) == 2
     assert [n["scope"] for n in nodes] == [ENCODER, ENCODER, "Default", "Default"]
 
 
