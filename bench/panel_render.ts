@@ -36,6 +36,7 @@ import {
   type Step,
 } from '../tests/unit/fixtures/graphPage';
 import { synthGraph } from '../tests/unit/fixtures/synthGraph';
+import { synthStack } from '../tests/unit/fixtures/synthStack';
 import { profileDocument } from '../tests/unit/fixtures/synthProfile';
 
 /** Edge crossings, bends and area of what is on screen: to compare the two layouts' looks. */
@@ -338,7 +339,7 @@ async function realModels(browser: Browser, p: Page, dir: string): Promise<void>
   );
   console.log(
     `  ${'model'.padEnd(24)}${'ops'.padStart(7)}${'load'.padStart(8)}${'open'.padStart(8)}` +
-      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(9)}   Netron/load`,
+      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(20)}   Netron/load`,
   );
   let port = 18_780;
   for (const name of MODELS) {
@@ -350,14 +351,21 @@ async function realModels(browser: Browser, p: Page, dir: string): Promise<void>
     const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as GraphDocument;
     const r = await benchModel(p, dir, doc);
     const netron = await netronFirstGraph(browser, path.join(CACHE, `${name}.mindir`), port++);
-    const ratio = Number(netron) / r.load;
-    console.log(
-      `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
-        `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
-        `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(9)}` +
-        `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
-    );
+    modelRow(name, doc, r, netron);
   }
+  // The memory test's 50k-op stack document (no .mindir: Netron has nothing to open).
+  const doc = synthStack(10, 50, 25, 600);
+  modelRow('stack50k (synthetic doc)', doc, await benchModel(p, dir, doc), '-');
+}
+
+function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: string): void {
+  const ratio = Number(netron) / r.load;
+  console.log(
+    `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
+      `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
+      `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(20)}` +
+      `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
+  );
 }
 
 async function main(): Promise<void> {
