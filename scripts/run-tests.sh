@@ -10,7 +10,8 @@ run() {
   "$@" || failed+=("$name")
 }
 run "python (pytest)" .venv/bin/python -m pytest -q -p no:cacheprovider
-run "typescript unit (node --test)" node --test dist/test/unit/
+# The full run includes the slow 50k-op graph memory test (skipped by a bare `node --test`).
+run "typescript unit (node --test)" env MINDSCOPE_GRAPH_MEMORY_50K=1 node --test dist/test/unit/
 run "end-to-end (code-server + Chromium)" node dist/test/e2e/driver.js
 if ((${#failed[@]})); then
   printf '\n\033[1;31mfailed suites: %s\033[0m\n' "${failed[*]}"

@@ -8,8 +8,9 @@ name a Cell `_InplaceAddExt` and the root gets the Assigns.
 
 How: such a kernel ran between ops whose Cells are known (in the IR, by full name): it belongs
 to the innermost Cell holding both neighbours in the execution order, or, where an IR op of
-the type it expands (`_InplaceAddExt` → `InplaceAddExt`) sits inside that Cell, that op's
-Cell (the one that did the update; several: the kernel's `-opN` picks the N-th in IR order).
+the type it expands (`_InplaceAddExt` → `InplaceAddExt`) sits inside that Cell, or else
+inside the nearest Cell enclosing it, that op's Cell (the one that did the update; several:
+the kernel's `-opN` picks the N-th in IR order).
 """
 
 from __future__ import annotations
@@ -67,16 +68,24 @@ def common_scope(scopes: list[str]) -> Optional[str]:
 
 
 def _expanded_op_scope(full_name: str, around: str, by_type: dict[str, list[str]]) -> Optional[str]:
-    """The Cell of the IR op inside `around` that this kernel expands: the only one, or
-    among several the one at the kernel's own index (`Mul-op1`: the second, in IR order)."""
+    """The Cell of the IR op this kernel expands, nearest `around`: the only one inside it or,
+    among several, the one at the kernel's own index (`Mul-op1`: the second, in IR order).
+    With none inside, the nearest enclosing Cell that holds one: a kernel that ran first in a
+    Cell has only its next op as a neighbour (a Head's `x * 0.5` before its `fc`)."""
     segments = full_name.split("/")
     if len(segments) < 3 or not segments[1].startswith("_"):
         return None
     every = by_type.get(segments[1][1:], [])
-    inside = [s for s in every if s == around or s.startswith(around + "/")]
-    if len(set(inside)) == 1:
-        return inside[0]
     index = segments[-1].rpartition("-op")[2]
-    if index.isdigit() and int(index) < len(every) and every[int(index)] in inside:
-        return every[int(index)]
+    nth = every[int(index)] if index.isdigit() and int(index) < len(every) else None
+    scope = around
+    while scope:
+        inside = [s for s in every if s == scope or s.startswith(scope + "/")]
+        if len(set(inside)) == 1:
+            return inside[0]
+        if nth in inside:
+            return nth
+        if inside:
+            return None
+        scope = scope.rpartition("/")[0]
     return None

@@ -20,7 +20,7 @@ from typing import Any
 from mindscope_runtime.expansions import common_scope
 from mindscope_runtime.irvalues import Location
 from mindscope_runtime.scopes import attr_path, owner_scope
-from mindscope_runtime.sharedscopes import MAX_ROUNDS, DataFlow, calling_construct
+from mindscope_runtime.sharedscopes import DataFlow, calling_construct, settle
 
 JsonDict = dict[str, Any]
 NO_SITE = ("", 0)
@@ -52,23 +52,7 @@ def rehome_by_flow(
                 found = {f"{k}/{last}" for k in by_class.get(_class(parent), [])}
             if len(found) > 1:
                 candidates[node["id"]] = sorted(found)
-    flow.unsettled = set(candidates)
-    moved = 0
-    for _ in range(MAX_ROUNDS):
-        placed = 0
-        for node in compute:
-            if node["id"] not in flow.unsettled:
-                continue
-            owner = flow.owner(node, NO_SITE, candidates[node["id"]])
-            if owner is None:
-                continue
-            flow.unsettled.discard(node["id"])
-            placed += 1
-            if owner != node["scope"]:
-                node["scope"] = owner
-                moved += 1
-        if not placed:
-            break
+    moved = settle(flow, compute, {ref: (NO_SITE, found) for ref, found in candidates.items()})
     eligible = {n["id"] for n in compute if not _reads_weight(flow, n["id"])}
     return moved + contain_by_flow(nodes, edges, eligible)
 

@@ -56,6 +56,13 @@ def calling_construct(chain: list[Location]) -> Optional[Site]:
     return next((s for s in map(site, reversed(defs)) if s is not None), None)
 
 
+def outer_construct(chain: list[Location], header: Site) -> Optional[Site]:
+    """The construct that called the one at `header` in `chain`, or None."""
+    sites = [s for s in map(site, chain) if s is not None]
+    inner = sites.index(header) if header in sites else 0
+    return sites[inner - 1] if inner > 0 else None
+
+
 def position(chain: list[Location], header: Site) -> Optional[Position]:
     """Where, below the construct at `header`, the code that made the op stands."""
     starts = [i for i, loc in enumerate(chain) if site(loc) == header]
@@ -115,20 +122,36 @@ def rehome_ops(
     graph = DataFlow(nodes, edges, chains)
     graph.weight_owners = {ref: owner_scope(name, by_attr) for ref, name in weight_names.items()}
     headers = {n["id"]: calling_construct(chains.get(n["id"], [])) for n in compute}
-    graph.unsettled = {  # `Gradients/…` ops of a training graph are left alone
-        n["id"] for n in compute if headers[n["id"]] and n["scope"].startswith("Default")
+    for node in compute:
+        header = headers[node["id"]]
+        if header is not None and graph.stale_chain(node["id"], header):
+            headers[node["id"]] = outer_construct(chains.get(node["id"], []), header)
+    places = {  # `Gradients/…` ops of a training graph are left alone
+        n["id"]: (header, by_site.get(header, []))
+        for n in compute
+        if (header := headers[n["id"]]) and n["scope"].startswith("Default")
     }
+    return settle(graph, compute, places)
+
+
+def settle(
+    flow: DataFlow, compute: list[JsonDict], places: dict[str, tuple[Site, list[str]]]
+) -> int:
+    """Place each op of `places` (id → its construct and candidate scopes) until nothing
+    changes: an op placed is settled, and evidence for the ops placed after it; set `scope`
+    of the ones that move and return how many did."""
+    flow.unsettled = set(places)
     moved = 0
     for _ in range(MAX_ROUNDS):
         placed = 0
         for node in compute:
-            header = headers[node["id"]]
-            if header is None or node["id"] not in graph.unsettled:
+            if node["id"] not in flow.unsettled:
                 continue
-            owner = graph.owner(node, header, by_site.get(header, []))
+            header, candidates = places[node["id"]]
+            owner = flow.owner(node, header, candidates)
             if owner is None:
                 continue
-            graph.unsettled.discard(node["id"])
+            flow.unsettled.discard(node["id"])
             placed += 1
             if owner != node["scope"]:
                 node["scope"] = owner
@@ -184,6 +207,24 @@ class DataFlow:
             if _earlier(mine, self._position(r, header))
         ]
         return closest(candidates, after)
+
+    def stale_chain(self, ref: str, header: Site) -> bool:
+        """Does the op's chain below `header` belong to another call? MindSpore parses a
+        helper once and keeps that parse's chain for every later use (a root's `c[-1]` after
+        an LSTM's `h[0][i]`): the chain is stale when the op would run, in one call of that
+        construct, before a producer it reads, and no op of that construct's code reads it
+        (an unrolled loop's next pass does read the earlier lines of its own construct). By
+        chains, not scopes: a consumer's scope may be as stale as its own."""
+        mine = self._position(ref, header)
+        if mine is None:
+            return False
+        if not any(
+            runs_before(mine, pos)
+            for r in self.producers(ref)
+            if (pos := self._position(r, header)) is not None
+        ):
+            return False
+        return all(self._position(r, header) is None for r in self.consumers(ref))
 
     def _position(self, ref: str, header: Site) -> Optional[Position]:
         return position(self.chains.get(ref, []), header)

@@ -24,6 +24,8 @@ import { synthStack } from './fixtures/synthStack';
 const MB = 1024 * 1024;
 /** The budgets: the used JS heap at its peak, document included. */
 const BUDGET = { '10k': 300 * MB, '50k': 1024 * MB };
+/** How long the idle work may take after a drawing: at 50k ops, past a minute on a busy machine. */
+const SETTLE_MS = { '10k': 60_000, '50k': 240_000 };
 
 let browser: Browser;
 let p: Page;
@@ -50,16 +52,16 @@ async function session(stages: number, layers: number, label: keyof typeof BUDGE
   const heap = await heapPeak(p);
   try {
     await loadGraph(p, page(dir, 'graph'), doc);
-    let { n } = await openDown(p, 1);
+    let { n } = await openDown(p, 1, SETTLE_MS[label]);
     assert.ok(n >= 4, `opened ${n - 1} levels`);
     await clickButton(p, ++n, 'Expand all');
     assert.ok((await shownShare(p)) > 0.95, 'Expand all leaves the drawing in view');
-    await settle(p);
+    await settle(p, SETTLE_MS[label]);
     await clickButton(p, ++n, 'Fold all');
     assert.ok((await shownShare(p)) > 0.95, 'Fold all leaves the drawing in view');
-    await settle(p);
+    await settle(p, SETTLE_MS[label]);
     // The fan, and a part of it, open as well.
-    ({ n } = await openDown(p, n));
+    ({ n } = await openDown(p, n, SETTLE_MS[label]));
   } finally {
     const peak = await heap.stop();
     console.log(
@@ -73,11 +75,15 @@ test('a 10,000-op graph stays under its heap budget, opened level by level and e
   await session(5, 20, '10k');
 });
 
-// Not yet: posting the ~90 MB document through page.evaluate closed the page after ~9 min here.
+// The 50k session takes minutes on a loaded machine: run by MINDSCOPE_GRAPH_MEMORY_50K=1 (CI
+// sets it); the 10k session always runs.
 test(
   'a 50,000-op graph stays under its heap budget, opened level by level and expanded',
   {
-    skip: 'posting a 50k-op document through CDP closes the page (open)',
+    skip:
+      process.env.MINDSCOPE_GRAPH_MEMORY_50K === '1'
+        ? false
+        : 'slow: set MINDSCOPE_GRAPH_MEMORY_50K=1 to run it',
   },
   async () => {
     await session(10, 50, '50k');

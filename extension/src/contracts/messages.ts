@@ -12,6 +12,15 @@ export interface SourceTarget {
 /** Host → graph view. */
 export type ToGraphView =
   | { type: 'load'; doc: GraphDocument; title: string; state?: PanelState }
+  /** A large document's JSON text, in order (documentParts.ts). */
+  | {
+      type: 'loadPart';
+      index: number;
+      count: number;
+      text: string;
+      title: string;
+      state?: PanelState;
+    }
   | { type: 'reveal'; fullName: string };
 
 /** Graph view → host. */

@@ -1,5 +1,6 @@
 // Connects any webview (panel, custom editor) to the graph view bundle and one document.
 import * as vscode from 'vscode';
+import { documentMessages } from '../contracts/documentParts';
 import type { GraphDocument } from '../contracts/graphDocument';
 import type { FromGraphView, PanelState, ToGraphView } from '../contracts/messages';
 import { getLog } from '../logging';
@@ -32,7 +33,7 @@ export class GraphWebview implements vscode.Disposable {
     this.doc = doc;
     this.title = title;
     this.state = state;
-    this.post({ type: 'load', doc, title, state });
+    if (this.ready) this.sendDocument();
   }
 
   reveal(fullName: string): void {
@@ -44,20 +45,19 @@ export class GraphWebview implements vscode.Disposable {
     else this.pending.push(message);
   }
 
+  private sendDocument(): void {
+    for (const m of documentMessages(this.doc, this.title, this.state)) {
+      void this.webview.postMessage(m);
+    }
+  }
+
   private receive(message: FromGraphView): void {
     switch (message.type) {
       case 'ready':
         // A (re)loaded webview starts empty: send the document, then what waited for it.
         this.ready = true;
-        void this.webview.postMessage({
-          type: 'load',
-          doc: this.doc,
-          title: this.title,
-          state: this.state,
-        } satisfies ToGraphView);
-        for (const m of this.pending.filter((p) => p.type !== 'load')) {
-          void this.webview.postMessage(m);
-        }
+        this.sendDocument();
+        for (const m of this.pending) void this.webview.postMessage(m);
         this.pending = [];
         break;
       case 'openSource':

@@ -95,3 +95,27 @@ def test_hooked_call_counts_are_used_as_recorded() -> None:
     cells = {c["scope"]: c for c in by_cell(rows, 2, Counter({f"{B0}/relu-ReLU": 6}))}
     assert cells[f"{B0}/relu-ReLU"]["callCount"] == 6
     assert cells[B0]["callCount"] == 2
+
+
+def test_a_kernel_run_first_in_a_cell_goes_to_the_cell_with_the_op_it_expands() -> None:
+    """shared_function's Head: `x * 0.5` (a Muls, run as `Expand/_Muls/Mul-op0`) is the
+    first op, then the Head's `fc`: the only neighbour is inside `fc`, which has no Muls."""
+    head, blocks = "Default/head-Head", "Default/blocks-CellList"
+    ran = [
+        "Expand/_Muls/Mul-op0",
+        f"{head}/fc-Dense/MatMul-op0",
+        f"{blocks}/0-Mixer/proj-Dense/MatMul-op0",
+        f"{blocks}/0-Mixer/ReLU-op0",
+        "Expand/_Muls/Mul-op1",
+        f"{blocks}/0-Mixer/out-Dense/MatMul-op0",
+    ]
+    ir = {
+        f"{head}/Muls-op0": head,
+        f"{blocks}/0-Mixer/Muls-op1": f"{blocks}/0-Mixer",
+        **{n: n.rsplit("/", 1)[0] for n in ran if not n.startswith("Expand")},
+    }
+    runs = [OpExecution(name, "op", i, 0.1, 0) for i, name in enumerate(ran)]
+    assert fold_expansions(runs, ir) == {
+        "Expand/_Muls/Mul-op0": head,
+        "Expand/_Muls/Mul-op1": f"{blocks}/0-Mixer",
+    }
