@@ -136,7 +136,7 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):

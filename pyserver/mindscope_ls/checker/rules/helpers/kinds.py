@@ -16,7 +16,7 @@ from typing import Optional
 from .abstract import Abstract, Value
 
 NUMBERS = frozenset({"int", "float"})
-NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict"})
+NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict", "cell", "function"})
 # Multi-output ops whose result joins only the same op's result (measured: topk).
 JOINS_ONLY_ITSELF = frozenset({"topk"})
 
@@ -51,6 +51,9 @@ def join_clash(a: Optional[Value], b: Optional[Value]) -> Optional[Clash]:
         return None
     if a.kind == b.kind == "tuple":
         return _elements(a, b)
+    if kinds == {"tuple", "list"} and _holds_tensor(a) and _holds_tensor(b):
+        # Measured: `(x, x)` joins no `[x, x]`; tuples and lists of scalars do join.
+        return Clash(False, a.describe(), b.describe())
     if "tensor" in kinds and kinds & NOT_WITH_TENSOR:
         other = b if a.kind == "tensor" else a
         if other.kind == "list" and _all_scalars(other):
@@ -73,6 +76,12 @@ def _elements(a: Value, b: Value) -> Optional[Clash]:
                 inner.strict_only, f"tuple holding a {inner.left}", f"tuple holding a {inner.right}"
             )
     return None
+
+
+def _holds_tensor(value: Value) -> bool:
+    return value.items is not None and any(
+        v is not None and v.kind == "tensor" for v in value.items
+    )
 
 
 def _all_scalars(value: Value) -> bool:
