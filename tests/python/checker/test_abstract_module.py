@@ -135,3 +135,19 @@ def test_editing_a_caller_or_a_global_rechecks_the_construct() -> None:
     ]
     rebound = glob + "ACT = 1\n"
     assert check_source(rebound, "m.py", level="LAX", workspace=workspace) == []
+
+
+@pytest.mark.parametrize(
+    ("where", "strict"),
+    [
+        ("class Net(nn.Cell):\n    def construct(self, x):\n", [(8, "MS218")]),
+        ("@ms.jit\ndef f(x):\n", []),  # measured: compiles in an @ms.jit function
+    ],
+)
+def test_a_list_of_numbers_joins_no_tensor_in_a_cell_under_strict(where: str, strict: list) -> None:
+    body = "if x.sum() > 0:\n    return x\nreturn [1, 2]\n"
+    indent = "        " if where.startswith("class") else "    "
+    source = "import mindspore as ms\nfrom mindspore import nn\n\n\n" + where
+    source += "".join(indent + line + "\n" for line in body.splitlines())
+    assert errors(source, "LAX") == []
+    assert errors(source, "STRICT") == strict

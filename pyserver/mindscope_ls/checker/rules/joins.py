@@ -1,4 +1,4 @@
-"""MS112-MS114, MS119, MS146, MS205: control flow on Tensor conditions, where both paths are
+"""MS112-MS114, MS119, MS146, MS205, MS218: control flow on Tensor conditions, where both paths are
 compiled."""
 
 from __future__ import annotations
@@ -163,6 +163,31 @@ GROWING_OPS = frozenset(
     {"concat", "cat", "concatenate", "stack", "hstack", "vstack", "column_stack", "dstack"}
 )
 
+TENSOR_LIST_JOIN_UNDER_STRICT = Rule(
+    "MS218",
+    "tensor-list-join-under-strict",
+    Group.STRICT,
+    title="A Tensor condition in a Cell joins a Tensor with a list of numbers",
+    message=(
+        "{what} a {kind} here but a {other} on the other path of a Tensor condition; STRICT "
+        "cannot join a Tensor with a list of numbers in a Cell: give both paths a Tensor (e.g. "
+        "`Tensor([...])`)."
+    ),
+    why=(
+        "Both paths of a Tensor condition are compiled and their values joined; LAX converts a "
+        "list of numbers through its Python fallback, STRICT cannot join it with a Tensor in a "
+        "Cell's construct (an `@ms.jit` function compiles)."
+    ),
+    remedy=(
+        "Build a Tensor from the list (`Tensor([1, 2], ms.float32)`) on that path, or make the "
+        "condition a Python constant."
+    ),
+    mindspore_says=(
+        "TypeError: Cannot join the return values of different branches, perhaps you need to make"
+        " them equal. (only under jit_syntax_level=STRICT)"
+    ),
+)
+
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 
@@ -189,7 +214,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _report(
     ctx: FunctionContext, found: Clash, what: str, at: ast.AST, other: ast.AST, test: ast.AST
 ) -> RawFinding:
-    rule = TENSOR_NONE_JOIN_UNDER_STRICT if found.strict_only else BRANCHES_JOIN_DIFFERENT_TYPES
+    rule = BRANCHES_JOIN_DIFFERENT_TYPES
+    if found.strict_only:
+        rule = TENSOR_LIST_JOIN_UNDER_STRICT if found.scalar_list else TENSOR_NONE_JOIN_UNDER_STRICT
     return rule.finding(
         at,
         related=[
