@@ -144,7 +144,9 @@ def test_editing_a_caller_or_a_global_rechecks_the_construct() -> None:
         ("@ms.jit\ndef f(x):\n", []),  # measured: compiles in an @ms.jit function
     ],
 )
-def test_a_list_of_numbers_joins_no_tensor_in_a_cell_under_strict(where: str, strict: list) -> None:
+def test_a_list_of_numbers_joins_no_tensor_in_a_cell_under_strict(
+    where: str, strict: list[tuple[int, str]]
+) -> None:
     body = "if x.sum() > 0:\n    return x\nreturn [1, 2]\n"
     indent = "        " if where.startswith("class") else "    "
     source = "import mindspore as ms\nfrom mindspore import nn\n\n\n" + where
