@@ -153,3 +153,19 @@ def test_a_list_of_numbers_joins_no_tensor_in_a_cell_under_strict(
     source += "".join(indent + line + "\n" for line in body.splitlines())
     assert errors(source, "LAX") == []
     assert errors(source, "STRICT") == strict
+
+
+def test_a_helper_gets_the_dtype_its_callers_parameters_receive() -> None:
+    helper = (
+        "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn\n\n\n"
+        "def post(t):\n    if t.max() > 0:\n        return t.astype(ms.int32)\n    return t * 0.5\n"
+        "\n\nclass Net(nn.Cell):\n    def construct(self, x):\n        return post(x)\n\n\n"
+    )
+    call = "def run():\n    return Net()(Tensor(np.ones(3), ms.float32))\n"
+    assert errors(helper + call) == [(8, "MS112")]
+    unknown = "def run(data):\n    return Net()(data)\n"
+    assert errors(helper + unknown) == []
+    rebinds = helper.replace("return post(x)", "x = x + 1\n        return post(x)")
+    assert errors(rebinds + call) == []  # construct rebinds x: unknown
+    other = "def other(y):\n    return post(y)\n\n\n"
+    assert errors(helper + other + call) == []  # another caller, of unknown dtype

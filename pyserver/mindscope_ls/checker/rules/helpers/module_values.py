@@ -39,6 +39,7 @@ TENSOR_FACTORIES = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore
 OPS_DTYPE_ARG = {"ones": 1, "zeros": 1, "full": 2}
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
+MAX_DEPTH = 4  # callers of callers followed for a parameter's dtype
 Site = tuple[ast.Call, int]  # a call of an entry point, and id() of its scope
 
 
@@ -48,6 +49,9 @@ class ModuleTable:
     # An entry point (class or function name) -> its direct calls; None when used otherwise.
     calls: dict[str, Optional[list[Site]]] = field(default_factory=dict)
     locals: dict[int, dict[str, ast.Assign]] = field(default_factory=dict)  # scope -> once-bound
+    stored: dict[int, set[str]] = field(default_factory=dict)  # scope -> names it binds
+    # A function scope -> the entry point whose parameters it has (a construct: its class).
+    entries: dict[int, tuple[str, list[str]]] = field(default_factory=dict)
 
 
 _TABLES: NodeMemo[ModuleTable] = NodeMemo()
@@ -66,16 +70,22 @@ def global_binding(module: ModuleInfo, name: str) -> Optional[ast.Assign]:
     return found.once.get(name) if found is not None else None
 
 
-def argument_dtypes(module: ModuleInfo, entry: str, params: list[str]) -> dict[str, str]:
+def argument_dtypes(
+    module: ModuleInfo, entry: str, params: list[str], depth: int = 0
+) -> dict[str, str]:
     """The dtype each parameter of entry point `entry` (a class: its construct; a function)
-    receives, where every call in the module passes a Tensor of the same written-out dtype."""
+    receives, where every call in the module passes a Tensor of the same written-out dtype, or
+    a parameter of the caller that receives one (a helper called from construct)."""
     found = table(module)
     sites = found.calls.get(entry) if found is not None else None
-    if found is None or not sites:
+    if found is None or not sites or depth > MAX_DEPTH:
         return {}
     agreed: dict[str, str] = {}
     for index, param in enumerate(params):
-        seen = {_argument_dtype(found, call, scope, index, param) for call, scope in sites}
+        seen = {
+            _argument_dtype(module, found, call, scope, index, param, depth)
+            for call, scope in sites
+        }
         dtype = seen.pop() if len(seen) == 1 else None
         if dtype is not None:
             agreed[param] = dtype
@@ -90,7 +100,13 @@ def call_lines(module: ModuleInfo, entry: str) -> list[int]:
 
 
 def _argument_dtype(
-    found: ModuleTable, call: ast.Call, scope: int, index: int, param: str
+    module: ModuleInfo,
+    found: ModuleTable,
+    call: ast.Call,
+    scope: int,
+    index: int,
+    param: str,
+    depth: int,
 ) -> Optional[str]:
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         kw.arg is None for kw in call.keywords
@@ -102,8 +118,21 @@ def _argument_dtype(
             value = kw.value
     if isinstance(value, ast.Name):
         bound = found.locals.get(scope, {}).get(value.id)
-        value = bound.value if bound is not None else None
+        if bound is None:
+            return _parameter_dtype(module, found, scope, value.id, depth)
+        value = bound.value
     return tensor_dtype(value) if value is not None else None
+
+
+def _parameter_dtype(
+    module: ModuleInfo, found: ModuleTable, scope: int, name: str, depth: int
+) -> Optional[str]:
+    """The dtype a caller's own parameter receives, when the caller is an entry point and never
+    rebinds it."""
+    entry = found.entries.get(scope)
+    if entry is None or name not in entry[1] or name in found.stored.get(scope, set()):
+        return None
+    return argument_dtypes(module, entry[0], entry[1], depth + 1).get(name)
 
 
 def tensor_dtype(expr: ast.expr) -> Optional[str]:
@@ -179,6 +208,12 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
     subclassed = {b.id for c in module.classes.values() for b in c.bases if isinstance(b, ast.Name)}
     for name in [*module.classes, *module.functions]:
         found.calls[name] = None if name in subclassed or name in stores else []
+    for name, fn in module.functions.items():
+        found.entries[id(fn)] = (name, _ordered_parameters(fn, skip_self=False))
+    for name, cls in module.classes.items():
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
+                found.entries[id(stmt)] = (name, _ordered_parameters(stmt, skip_self=True))
     scopes: list[ast.AST] = [tree, *of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)]
     for scope in scopes:
         _index_scope(found, module, scope)
@@ -200,6 +235,7 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
                 assigned[target.id] = node
     once = {n: a for n, a in assigned.items() if stores.get(n) == 1}
     found.locals[id(scope)] = once
+    found.stored[id(scope)] = set(stores)
     classes = module.classes
     instances: dict[str, str] = {}  # `net = Net()` -> net: Net
     kept: set[int] = set()  # instantiations followed through their name or called at once
@@ -256,6 +292,11 @@ def _instance_of(node: ast.AST, classes: dict[str, ast.ClassDef]) -> Optional[st
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in classes:
         return node.func.id
     return None
+
+
+def _ordered_parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool) -> list[str]:
+    ordered = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    return ordered[1:] if skip_self and ordered else ordered
 
 
 def _parameters(scope: ast.AST) -> set[str]:
