@@ -1,4 +1,5 @@
-"""MS112-MS114, MS119, MS205: control flow on Tensor conditions, where both paths are compiled."""
+"""MS112-MS114, MS119, MS146, MS205, MS218: control flow on Tensor conditions, where both paths are
+compiled."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from typing import Optional
 
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
+from .helpers import names
 from .helpers.abstract import Abstract
-from .helpers.base import FunctionContext, cacheable
+from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
     SCOPES,
     Block,
@@ -131,12 +133,67 @@ TENSOR_NONE_JOIN_UNDER_STRICT = Rule(
     ),
 )
 
+TENSOR_WHILE_GROWS = Rule(
+    "MS146",
+    "tensor-while-grows-shape",
+    Group.FAILS,
+    title="A `while` on a Tensor condition grows a carried Tensor",
+    message=(
+        "`{name}` grows by `{op}` on every iteration of this `while` on a Tensor condition, which "
+        "the compiler unrolls until its call-depth limit; keep its shape fixed (write into a "
+        "pre-allocated Tensor) or loop a constant number of times."
+    ),
+    why=(
+        "A Tensor condition is not known at compile time and a value whose shape changes on each "
+        "iteration cannot be carried by a compiled loop, so the compiler unrolls the loop, "
+        "iteration by iteration, until it exceeds its call-depth limit."
+    ),
+    remedy=(
+        "Pre-allocate the result and write into slices, slice the concatenation back to a fixed "
+        "shape, or use a `for` over a constant `range(n)`."
+    ),
+    mindspore_says=(
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, "
+        "simulate call depth: 501)."
+    ),
+)
+# Ops whose result is longer (or of higher rank) than the sequence's items: a carried value fed
+# back through one of them changes shape on every iteration.
+GROWING_OPS = frozenset(
+    {"concat", "cat", "concatenate", "stack", "hstack", "vstack", "column_stack", "dstack"}
+)
+
+TENSOR_LIST_JOIN_UNDER_STRICT = Rule(
+    "MS218",
+    "tensor-list-join-under-strict",
+    Group.STRICT,
+    title="A Tensor condition in a Cell joins a Tensor with a list of numbers",
+    message=(
+        "{what} a {kind} here but a {other} on the other path of a Tensor condition; STRICT "
+        "cannot join a Tensor with a list of numbers in a Cell: give both paths a Tensor (e.g. "
+        "`Tensor([...])`)."
+    ),
+    why=(
+        "Both paths of a Tensor condition are compiled and their values joined; LAX converts a "
+        "list of numbers through its Python fallback, STRICT cannot join it with a Tensor in a "
+        "Cell's construct (an `@ms.jit` function compiles)."
+    ),
+    remedy=(
+        "Build a Tensor from the list (`Tensor([1, 2], ms.float32)`) on that path, or make the "
+        "condition a Python constant."
+    ),
+    mindspore_says=(
+        "TypeError: Cannot join the return values of different branches, perhaps you need to make"
+        " them equal. (only under jit_syntax_level=STRICT)"
+    ),
+)
+
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
@@ -146,6 +203,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
+                yield from _while_grows(ctx, stmt)
     for node in ctx.of(ast.IfExp):
         if ctx.types.is_condition(node.test):
             yield from _if_exp(ctx, values, node)
@@ -156,7 +214,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _report(
     ctx: FunctionContext, found: Clash, what: str, at: ast.AST, other: ast.AST, test: ast.AST
 ) -> RawFinding:
-    rule = TENSOR_NONE_JOIN_UNDER_STRICT if found.strict_only else BRANCHES_JOIN_DIFFERENT_TYPES
+    rule = BRANCHES_JOIN_DIFFERENT_TYPES
+    if found.strict_only:
+        rule = TENSOR_LIST_JOIN_UNDER_STRICT if found.scalar_list else TENSOR_NONE_JOIN_UNDER_STRICT
     return rule.finding(
         at,
         related=[
@@ -353,6 +413,48 @@ def _while_returns(
         if found is not None:
             yield _report(ctx, found, "This return gives", ret.value or ret, after, node.test)
             return
+
+
+def _while_grows(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
+    """`y = ops.concat((y, x))` in the body of a Tensor `while`, with `y` bound before it and not
+    cut back later in the body."""
+    if any(isinstance(n, (ast.Break, ast.Return)) for n in ast.walk(node)):
+        return  # an early exit: not measured
+    for index, stmt in enumerate(node.body):
+        op = _grows(ctx, stmt)
+        if op is None:
+            continue
+        name = op[0]
+        rebound = assigned_names(node.body[index + 1 :])
+        if name in rebound or not bound_before(ctx.fn.node, name, node):
+            continue
+        related = [
+            ctx.related(stmt, f"`{name}` grows here"),
+            ctx.related(node.test, "the Tensor condition"),
+        ]
+        yield TENSOR_WHILE_GROWS.finding(
+            keyword_range(node, "while"), related=related, name=name, op=op[1]
+        )
+        return
+
+
+def _grows(ctx: FunctionContext, stmt: ast.stmt) -> Optional[tuple[str, str]]:
+    """(name, op) for `name = ops.concat((..., name, ...))`."""
+    if not (isinstance(stmt, ast.Assign) and len(stmt.targets) == 1):
+        return None
+    target, call = stmt.targets[0], stmt.value
+    if not (isinstance(target, ast.Name) and isinstance(call, ast.Call) and call.args):
+        return None
+    qualname = names.callee(ctx.types.module, call.func)
+    if not names.is_ops_call(qualname) or qualname is None:
+        return None
+    op = qualname.rsplit(".", 1)[-1]
+    items = call.args[0]
+    if op not in GROWING_OPS or not isinstance(items, (ast.Tuple, ast.List)):
+        return None
+    if not any(isinstance(e, ast.Name) and e.id == target.id for e in items.elts):
+        return None
+    return target.id, op
 
 
 def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:

@@ -14,6 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
+from .module_values import argument_dtypes, call_lines, global_binding
 from .types import TensorTypes
 from .walk import of_type
 
@@ -71,7 +72,7 @@ KEEPS_INT = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
 
 @dataclass(frozen=True)
 class Value:
-    kind: str  # tensor, scalar, str, None, tuple, list, dict
+    kind: str  # tensor, scalar, str, None, tuple, list, dict, cell, function
     dtype: Optional[str] = None  # a Tensor's dtype, a scalar's Python type (int/float/bool)
     items: Optional[tuple[Optional[Value], ...]] = None  # tuple/list elements when written out
     keys: Optional[frozenset[str]] = None  # a dict's keys when all are string literals
@@ -88,17 +89,27 @@ class Value:
 
 
 NONE = Value("None")
+CELL = Value("cell")
+FUNCTION = Value("function")
+MUTABLE = frozenset({"mindspore.mutable", "mindspore.common.mutable"})
 
 
 class Abstract:
-    """The abstract value of expressions in one compiled function."""
+    """The abstract value of expressions in one compiled function.
 
-    def __init__(self, types: TensorTypes, fn: FunctionNode):
+    With `lines` (the rule context's lines), what the module says is used too: module-level
+    names bound once, and the dtypes an entry point's callers in the module pass it; each line
+    read that way is read from `lines`, so cached findings are tied to the whole text."""
+
+    def __init__(self, types: TensorTypes, fn: FunctionNode, lines: Optional[list[str]] = None):
         self.types = types
         self.fn = fn
+        self.lines = lines
         self._names: dict[str, Optional[Value]] = {}
         self._resolving: set[str] = set()
         self._bindings: Optional[dict[str, list[ast.expr]]] = None
+        self._stored: Optional[set[str]] = None
+        self._arguments: Optional[dict[str, str]] = None
 
     def of(self, expr: Optional[ast.expr]) -> Optional[Value]:
         if expr is None:
@@ -120,6 +131,12 @@ class Abstract:
             return Value("tuple")
         if isinstance(expr, ast.JoinedStr):
             return Value("str")
+        if isinstance(expr, ast.Lambda):
+            return FUNCTION
+        if isinstance(expr, ast.Attribute) and self._self_cell(expr):
+            return CELL
+        if isinstance(expr, ast.Call) and self._mutable(expr):
+            return self.of(expr.args[0])
         op = self._tuple_op(expr)
         if op is not None:
             return Value("tuple", op=op)
@@ -225,9 +242,89 @@ class Abstract:
             self._bindings = _simple_bindings(self.fn)
         simple = self._bindings.get(name)
         if not simple:
-            return None
+            return self._unbound(name)
         values = {self.of(v) for v in simple}
         return values.pop() if len(values) == 1 else None
+
+    def _unbound(self, name: str) -> Optional[Value]:
+        """A name the function never binds: a parameter an entry point's callers give a Tensor
+        of one dtype, or a module-level function or Cell."""
+        if self.lines is None:
+            return None
+        if self._stored is None:
+            self._stored = {
+                n.id for n in of_type(self.fn, ast.Name) if isinstance(n.ctx, ast.Store)
+            }
+        if name in self._stored:
+            return None
+        if name in _parameters(self.fn):
+            dtype = self._argument_dtypes().get(name)
+            return Value("tensor", dtype) if dtype is not None else None
+        module = self.types.module
+        if name in module.functions:
+            return FUNCTION
+        bound = global_binding(module, name)
+        if bound is None:
+            return None
+        self._read(bound)
+        value = bound.value
+        if isinstance(value, ast.Lambda):
+            return FUNCTION
+        if isinstance(value, ast.Call) and names.is_cell_qualname(names.callee(module, value)):
+            return CELL
+        return None
+
+    def _argument_dtypes(self) -> dict[str, str]:
+        if self._arguments is None:
+            self._arguments = {}
+            entry = self._entry()
+            if entry is not None:
+                module = self.types.module
+                params = _parameters_in_order(self.fn, skip_self=self.types.cls is not None)
+                self._arguments = argument_dtypes(module, entry, params)
+                for line in (self._arguments and call_lines(module, entry)) or ():
+                    self._read_line(line)
+        return self._arguments
+
+    def _entry(self) -> Optional[str]:
+        """The module-level name whose calls reach this function: its class for a Cell's
+        `construct`, itself for a module-level function."""
+        module, cls = self.types.module, self.types.cls
+        if cls is not None:
+            owner = module.classes.get(cls.name)
+            if self.fn.name == "construct" and owner is cls.node and cls.is_cell:
+                return cls.name
+            return None
+        return self.fn.name if module.functions.get(self.fn.name) is self.fn else None
+
+    def _self_cell(self, expr: ast.Attribute) -> bool:
+        """`self.act` where `__init__` sets `self.act = nn.ReLU()`."""
+        cls = self.types.cls
+        if cls is None or not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
+            return False
+        attr = cls.attr(expr.attr)
+        return attr is not None and attr.kind == "cell"
+
+    def _mutable(self, call: ast.Call) -> bool:
+        return (
+            len(call.args) == 1
+            and not call.keywords
+            and names.callee(self.types.module, call.func) in MUTABLE
+        )
+
+    def _read(self, node: ast.stmt) -> None:
+        for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+            self._read_line(line)
+
+    def _read_line(self, line: int) -> None:
+        if self.lines is not None and 0 < line <= len(self.lines):
+            self.lines[line - 1]  # noted as read outside the function: see `cacheable`
+
+
+def _parameters_in_order(fn: FunctionNode, skip_self: bool) -> list[str]:
+    args = fn.args
+    ordered = [a.arg for a in [*args.posonlyargs, *args.args]]
+    return ordered[1:] if skip_self and ordered else ordered
 
 
 def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:

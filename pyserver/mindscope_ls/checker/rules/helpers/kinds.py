@@ -16,24 +16,27 @@ from typing import Optional
 from .abstract import Abstract, Value
 
 NUMBERS = frozenset({"int", "float"})
-NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict"})
+NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict", "cell", "function"})
 # Multi-output ops whose result joins only the same op's result (measured: topk).
 JOINS_ONLY_ITSELF = frozenset({"topk"})
 
 
 @dataclass(frozen=True)
 class Clash:
-    strict_only: bool  # fails under STRICT only (MS205), else at every level (MS112)
+    strict_only: bool  # fails under STRICT only (MS205, MS218), else at every level (MS112)
     left: str
     right: str
+    scalar_list: bool = False  # a Tensor vs a list of scalars (MS218), not None (MS205)
 
 
 def clash(values: Abstract, a: Optional[ast.expr], b: Optional[ast.expr]) -> Optional[Clash]:
     """How two values joined after a Tensor condition fail to join, or None if they may join."""
-    return join_clash(values.of(a), values.of(b))
+    cls = values.types.cls
+    return join_clash(values.of(a), values.of(b), in_cell=cls is not None and cls.is_cell)
 
 
-def join_clash(a: Optional[Value], b: Optional[Value]) -> Optional[Clash]:
+def join_clash(a: Optional[Value], b: Optional[Value], in_cell: bool = False) -> Optional[Clash]:
+    """`in_cell`: the join is in a method of a Cell (its construct or one it calls)."""
     if a is None or b is None:
         return None
     if JOINS_ONLY_ITSELF & {a.op, b.op}:
@@ -51,12 +54,18 @@ def join_clash(a: Optional[Value], b: Optional[Value]) -> Optional[Clash]:
         return None
     if a.kind == b.kind == "tuple":
         return _elements(a, b)
+    if kinds == {"tuple", "list"} and _holds_tensor(a) and _holds_tensor(b):
+        # Measured: `(x, x)` joins no `[x, x]`; tuples and lists of scalars do join.
+        return Clash(False, a.describe(), b.describe())
     if "tensor" in kinds and kinds & NOT_WITH_TENSOR:
         other = b if a.kind == "tensor" else a
         if other.kind == "list" and _all_scalars(other):
-            # A list of scalars joins a Tensor at LAX; under STRICT it failed in construct but
-            # compiled in an @ms.jit function: not reported (precision first).
-            return None
+            # A list of scalars joins a Tensor at LAX; under STRICT it fails in a Cell's
+            # methods (and in helpers they call, not followed here) but compiles in an @ms.jit
+            # function.
+            if not in_cell:
+                return None
+            return Clash(True, a.describe(), b.describe(), scalar_list=True)
         return Clash(False, a.describe(), b.describe())
     if "None" in kinds and kinds & {"tensor", "scalar"}:
         return Clash(True, a.describe(), b.describe())
@@ -73,6 +82,12 @@ def _elements(a: Value, b: Value) -> Optional[Clash]:
                 inner.strict_only, f"tuple holding a {inner.left}", f"tuple holding a {inner.right}"
             )
     return None
+
+
+def _holds_tensor(value: Value) -> bool:
+    return value.items is not None and any(
+        v is not None and v.kind == "tensor" for v in value.items
+    )
 
 
 def _all_scalars(value: Value) -> bool:

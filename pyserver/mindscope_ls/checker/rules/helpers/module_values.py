@@ -1,0 +1,322 @@
+"""What a compiled function's module says about it: the module-level names it reads that are
+bound once (`ACT = nn.ReLU()`, `OBJ = Custom()`), and the dtypes of the Tensors its callers in
+the module pass it (`Net()(Tensor(data, ms.float32))`: MindSpore compiles for those).
+
+Conservative throughout: a name bound twice or declared `global`, an entry point used other than
+by a direct call (passed to `jit(...)`, `Model(net)`, subclassed), or one call whose argument's
+dtype is not written out, and the answer is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass, field
+from typing import Optional
+
+from ...incremental.memo import NodeMemo
+from ...index.module import ModuleInfo
+from .walk import of_type
+
+# numpy / MindSpore dtype names -> the dtype a Tensor built from them holds.
+DTYPE_NAMES = {
+    "float16": "float16",
+    "float32": "float32",
+    "float64": "float64",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "bool_": "bool_",
+    "half": "float16",
+    "single": "float32",
+    "double": "float64",
+}
+DTYPE_MODULES = ("numpy.", "mindspore.", "mindspore.common.dtype.")
+# numpy calls whose `dtype` (keyword, or this positional index) fixes the array's dtype.
+NUMPY_DTYPE_ARG = {"array": 1, "asarray": 1, "ones": 1, "zeros": 1, "empty": 1, "full": 2}
+TENSOR_FACTORIES = frozenset({"mindspore.Tensor", "mindspore.tensor", "mindspore.common.Tensor"})
+OPS_DTYPE_ARG = {"ones": 1, "zeros": 1, "full": 2}
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+
+MAX_DEPTH = 4  # callers of callers followed for a parameter's dtype
+Site = tuple[ast.Call, int]  # a call of an entry point, and id() of its scope
+
+
+@dataclass
+class ModuleTable:
+    once: dict[str, ast.Assign] = field(default_factory=dict)  # top-level names bound once
+    # An entry point (class or function name) -> its direct calls; None when used otherwise.
+    calls: dict[str, Optional[list[Site]]] = field(default_factory=dict)
+    locals: dict[int, dict[str, ast.Assign]] = field(default_factory=dict)  # scope -> once-bound
+    stored: dict[int, set[str]] = field(default_factory=dict)  # scope -> names it binds
+    # A function scope -> the entry point whose parameters it has (a construct: its class).
+    entries: dict[int, tuple[str, list[str]]] = field(default_factory=dict)
+
+
+_TABLES: NodeMemo[ModuleTable] = NodeMemo()
+
+
+def table(module: ModuleInfo) -> Optional[ModuleTable]:
+    tree = module.tree
+    if tree is None:
+        return None
+    return _TABLES.get(tree, module.source, lambda: _build(module, tree))
+
+
+def global_binding(module: ModuleInfo, name: str) -> Optional[ast.Assign]:
+    """`NAME = value`, the only binding of a module-level name (never declared `global`)."""
+    found = table(module)
+    return found.once.get(name) if found is not None else None
+
+
+def argument_dtypes(
+    module: ModuleInfo, entry: str, params: list[str], depth: int = 0
+) -> dict[str, str]:
+    """The dtype each parameter of entry point `entry` (a class: its construct; a function)
+    receives, where every call in the module passes a Tensor of the same written-out dtype, or
+    a parameter of the caller that receives one (a helper called from construct)."""
+    found = table(module)
+    sites = found.calls.get(entry) if found is not None else None
+    if found is None or not sites or depth > MAX_DEPTH:
+        return {}
+    agreed: dict[str, str] = {}
+    for index, param in enumerate(params):
+        seen = {
+            _argument_dtype(module, found, call, scope, index, param, depth)
+            for call, scope in sites
+        }
+        dtype = seen.pop() if len(seen) == 1 else None
+        if dtype is not None:
+            agreed[param] = dtype
+    return agreed
+
+
+def call_lines(module: ModuleInfo, entry: str) -> list[int]:
+    """The lines of the calls `argument_dtypes` reads."""
+    found = table(module)
+    sites = found.calls.get(entry) if found is not None else None
+    return [call.lineno for call, _ in sites or ()]
+
+
+def _argument_dtype(
+    module: ModuleInfo,
+    found: ModuleTable,
+    call: ast.Call,
+    scope: int,
+    index: int,
+    param: str,
+    depth: int,
+) -> Optional[str]:
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        kw.arg is None for kw in call.keywords
+    ):
+        return None
+    value: Optional[ast.expr] = call.args[index] if index < len(call.args) else None
+    for kw in call.keywords:
+        if kw.arg == param:
+            value = kw.value
+    if isinstance(value, ast.Name):
+        bound = found.locals.get(scope, {}).get(value.id)
+        if bound is None:
+            return _parameter_dtype(module, found, scope, value.id, depth)
+        value = bound.value
+    return tensor_dtype(value) if value is not None else None
+
+
+def _parameter_dtype(
+    module: ModuleInfo, found: ModuleTable, scope: int, name: str, depth: int
+) -> Optional[str]:
+    """The dtype a caller's own parameter receives, when the caller is an entry point and never
+    rebinds it."""
+    entry = found.entries.get(scope)
+    if entry is None or name not in entry[1] or name in found.stored.get(scope, set()):
+        return None
+    return argument_dtypes(module, entry[0], entry[1], depth + 1).get(name)
+
+
+def tensor_dtype(expr: ast.expr) -> Optional[str]:
+    """The dtype of `Tensor(np.ones(s, np.float32))`, `Tensor(d, dtype=ms.int32)`,
+    `Tensor(a.astype(np.float16))`, `ops.ones(s, ms.float32)`: only where it is written out."""
+    if not isinstance(expr, ast.Call):
+        return None
+    last = _last_name(expr.func)
+    if last in ("Tensor", "tensor"):
+        given = _dtype_argument(expr, 1)
+        if given is not None or len(expr.keywords) > 0:
+            return given
+        return _array_dtype(expr.args[0]) if expr.args else None
+    if last in OPS_DTYPE_ARG and _head(expr.func) in ("ops", "mint"):
+        return _dtype_argument(expr, OPS_DTYPE_ARG[last])
+    return None
+
+
+def _array_dtype(expr: ast.expr) -> Optional[str]:
+    if not isinstance(expr, ast.Call):
+        return None
+    func = expr.func
+    if isinstance(func, ast.Attribute) and func.attr == "astype" and expr.args:
+        return _dtype_of(expr.args[0])
+    last = _last_name(func)
+    if last in NUMPY_DTYPE_ARG and _head(func) in ("np", "numpy"):
+        return _dtype_argument(expr, NUMPY_DTYPE_ARG[last])
+    return None
+
+
+def _dtype_argument(call: ast.Call, position: int) -> Optional[str]:
+    for kw in call.keywords:
+        if kw.arg == "dtype":
+            return _dtype_of(kw.value)
+    return _dtype_of(call.args[position]) if len(call.args) > position else None
+
+
+def _dtype_of(expr: ast.expr) -> Optional[str]:
+    """`np.float32`, `ms.int32`, `mstype.float16`, `"float32"` -> the dtype's name."""
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
+        return DTYPE_NAMES.get(expr.value)
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, (ast.Name, ast.Attribute)):
+        return DTYPE_NAMES.get(expr.attr)
+    return None
+
+
+def _last_name(func: ast.expr) -> Optional[str]:
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return func.id if isinstance(func, ast.Name) else None
+
+
+def _head(func: ast.expr) -> Optional[str]:
+    node = func
+    while isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and node is not func else None
+
+
+def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
+    found = ModuleTable()
+    declared = {n for g in of_type(tree, ast.Global) for n in g.names}
+    stores: dict[str, int] = {}
+    for node in _own_nodes(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    for stmt in tree.body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+            target = stmt.targets[0]
+            name = target.id if isinstance(target, ast.Name) else None
+            if name is not None and stores.get(name) == 1 and name not in declared:
+                found.once[name] = stmt
+    subclassed = {b.id for c in module.classes.values() for b in c.bases if isinstance(b, ast.Name)}
+    for name in [*module.classes, *module.functions]:
+        found.calls[name] = None if name in subclassed or name in stores else []
+    for name, fn in module.functions.items():
+        found.entries[id(fn)] = (name, _ordered_parameters(fn, skip_self=False))
+    for name, cls in module.classes.items():
+        for stmt in cls.body:
+            if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
+                found.entries[id(stmt)] = (name, _ordered_parameters(stmt, skip_self=True))
+    scopes: list[ast.AST] = [tree, *of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)]
+    for scope in scopes:
+        _index_scope(found, module, scope)
+    return found
+
+
+def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None:
+    """A scope's once-bound locals, and its direct calls of entry points: `f(...)`,
+    `Net(...)(...)`, `net(...)` after `net = Net(...)`."""
+    body = _own_nodes(scope)
+    stores: dict[str, int] = {}
+    assigned: dict[str, ast.Assign] = {}
+    for node in body:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            stores[node.id] = stores.get(node.id, 0) + 1
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name):
+                assigned[target.id] = node
+    once = {n: a for n, a in assigned.items() if stores.get(n) == 1}
+    found.locals[id(scope)] = once
+    found.stored[id(scope)] = set(stores)
+    classes = module.classes
+    instances: dict[str, str] = {}  # `net = Net()` -> net: Net
+    kept: set[int] = set()  # instantiations followed through their name or called at once
+    for name, assign in once.items():
+        created = _instance_of(assign.value, classes)
+        if created is not None:
+            instances[name] = created
+            kept.add(id(assign.value))
+    if not isinstance(scope, ast.Module):
+        shadowed = set(stores) | _parameters(scope)
+        outer = found.locals.get(id(module.tree), {})
+        for name, assign in outer.items():
+            created = _instance_of(assign.value, classes)
+            if name not in shadowed and created is not None:
+                instances[name] = created
+    direct: set[int] = set()
+    for node in body:
+        if not isinstance(node, ast.Call):
+            continue
+        func, entry = node.func, None
+        if isinstance(func, ast.Name) and func.id == "super":
+            direct.update(id(a) for a in node.args)  # super(Net, self)
+        elif _instance_of(func, classes) is not None:
+            entry = _instance_of(func, classes)  # Net()(x)
+            kept.add(id(func))
+        elif isinstance(func, ast.Name):
+            if func.id in instances:
+                entry = instances[func.id]  # net(x)
+            elif func.id in module.functions and func.id not in stores:
+                entry = func.id  # f(x)
+            else:
+                continue
+        else:
+            continue
+        direct.add(id(func))
+        sites = found.calls.get(entry) if entry is not None else None
+        if sites is not None:
+            sites.append((node, id(scope)))
+    for node in body:
+        created = _instance_of(node, classes)
+        if created is not None and isinstance(node, ast.Call):
+            if id(node) not in kept:
+                found.calls[created] = None  # stored where its calls are not seen
+            direct.add(id(node.func))
+    for node in body:
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in direct:
+            name = instances.get(node.id, node.id)
+            if name in found.calls:
+                found.calls[name] = None  # passed on, not only called: callers unseen
+
+
+def _instance_of(node: ast.AST, classes: dict[str, ast.ClassDef]) -> Optional[str]:
+    """The class `Net(...)` instantiates, for a class of this module."""
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in classes:
+        return node.func.id
+    return None
+
+
+def _ordered_parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool) -> list[str]:
+    ordered = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
+    return ordered[1:] if skip_self and ordered else ordered
+
+
+def _parameters(scope: ast.AST) -> set[str]:
+    args = getattr(scope, "args", None)
+    if not isinstance(args, ast.arguments):
+        return set()
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    return {a.arg for a in every if a is not None}
+
+
+def _own_nodes(scope: ast.AST) -> list[ast.AST]:
+    """The nodes of a scope, without those inside the functions and classes nested in it."""
+    out: list[ast.AST] = []
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        out.append(node)
+        if isinstance(node, DEFS):
+            if not isinstance(node, ast.Lambda):
+                stack.extend(node.decorator_list)
+            continue
+        stack.extend(ast.iter_child_nodes(node))
+    return out
