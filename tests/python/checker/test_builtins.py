@@ -64,6 +64,12 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = str([x, x * 2])", None, "MS206"),
         ("y = str(self.scales)", None, None),
         ("y = str(x)", None, "MS204"),  # a direct Tensor is MS204's
+        # STRICT refuses the name of a graph value anywhere in the call's text
+        ("y = sorted(x.shape)", None, "MS206"),
+        ("y = all([d > 1 for d in x.shape])", None, "MS206"),
+        ("y = hash(x.shape)", None, "MS206"),
+        ("n = x.shape[0]\ny = sorted((n, 1))", None, None),
+        ("y = str(x.shape)", None, None),
         # range needs ints, map lists/tuples, filter constants
         ("y = [i for i in range(x.sum())]", "MS123", "MS123"),
         ("y = [i for i in range(x.shape[0])]", None, None),

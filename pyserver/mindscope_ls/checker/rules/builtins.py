@@ -215,6 +215,10 @@ TRUTH_FIX = {
 # of `str`/`repr`/`type`, this rule a sequence holding one.
 FOLDED_CLASSES = frozenset({"reversed", "type", "str"})
 STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
+# STRICT hands the call's source text to its interpreter, which refuses any name of a value
+# computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);
+# `str` and `type` instead judge the value (`str(x.shape)` compiles).
+BY_VALUE = frozenset({"str", "type"})
 
 
 def needs_constant_under_strict(name: str) -> bool:
@@ -253,11 +257,12 @@ def _builtin(
         return
     if not needs_constant_under_strict(name) or not call.args:
         return
+    by_name = name not in BY_VALUE
     for arg in call.args:
         direct = ctx.types.is_tensor(arg)
         if name in STRICT_ONLY_ELSEWHERE and direct:
             return  # MS204 reports it
-        if values.variable(arg):
+        if values.variable(arg) or (by_name and values.names_variable(arg)):
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return

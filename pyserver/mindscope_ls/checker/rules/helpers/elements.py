@@ -131,6 +131,14 @@ class Elements:
         items = self.items(expr, depth) if isinstance(expr, SEQUENCES) else None
         return items is not None and any(self.variable(e, depth + 1) for e in items)
 
+    def names_variable(self, expr: ast.expr) -> bool:
+        """True when a name read in `expr` (`x` in `x.shape`) holds a value computed in the
+        graph."""
+        return any(
+            isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and self.variable(n)
+            for n in ast.walk(expr)
+        )
+
     def _several_call(self, call: ast.Call, depth: int) -> bool:
         func = call.func
         if isinstance(func, ast.Attribute):
