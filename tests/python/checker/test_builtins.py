@@ -1,4 +1,4 @@
-"""Builtins and comprehensions on values the graph cannot handle (MS122-MS128, MS206).
+"""Builtins and comprehensions on values the graph cannot handle (MS122-MS129, MS206).
 
 Each row below is a variation of a program compiled with MindSpore 2.10 at LAX and STRICT (the
 verified programs are `tests/graphmode/cases/builtins/**`, `cases/rules/MS12x_*` and the
@@ -7,6 +7,7 @@ generated `builtins/` + `comprehensions/` cases); these fast tests pin the check
 
 from __future__ import annotations
 
+import textwrap
 from typing import Optional
 
 import pytest
@@ -22,15 +23,10 @@ HEAD = (
 )
 
 
-def errors(body: str, level: str) -> list[str]:
-    source = HEAD + "".join(f"        {line}\n" for line in body.splitlines())
-    found = check_source(source, "m.py", level=level)
-    return [f.code for f in found if f.severity is Severity.ERROR]
-
-
 def first(body: str, level: str) -> Optional[str]:
-    found = errors(body, level)
-    return found[0] if found else None
+    """The first error's code for `body` as the Cell's `construct`, or None."""
+    found = check_source(HEAD + textwrap.indent(body, " " * 8) + "\n", "m.py", level=level)
+    return next((f.code for f in found if f.severity is Severity.ERROR), None)
 
 
 @pytest.mark.parametrize(
@@ -78,6 +74,13 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = tuple(map(ops.relu, (x, x)))", None, None),
         ("y = tuple(filter(lambda v: v > 0, (x.sum(), x.mean())))", "MS127", "MS127"),
         ("y = tuple(filter(lambda v: v > 1, (3, 1, 2)))", None, None),
+        # int/float/bool: one element
+        ("n = int(x)", "MS129", "MS129"),
+        ("n = float(x * 2)", "MS129", "MS129"),
+        ("n = bool(x)", "MS129", "MS129"),
+        ("n = int(x.sum())", None, None),
+        ("n = float(self.loss(x, x))", None, None),
+        ("n = int(x.shape[0])", None, None),
         # comprehensions: one `for`; an `if` on a Tensor
         ("y = [i + j for i in range(2) for j in range(2)]", "MS122", "MS122"),
         ("y = {i: j for i in range(2) for j in range(2)}", "MS122", "MS122"),

@@ -1,9 +1,10 @@
-"""MS122-MS128, MS206: builtins and comprehensions given values the graph cannot handle.
+"""MS122-MS129, MS206: builtins and comprehensions given values the graph cannot handle.
 
 What MindSpore 2.10 does with each builtin, by the kind of value it gets and the level, is stated
 once in `SUPPORT` (from `graph/_parse/standard_method.py` and real compiles on CPU):
 - `max`/`min` (`ms_max`): every Tensor among the values must have one element (`get_tensor_num`),
   at every level; `range` (`make_range`) needs int scalars; `map` (`C.Map`) lists or tuples.
+- `int`/`float`/`bool` of a Tensor need one element, at every level.
 - `filter` (`filter_`) takes each element's truth in the graph: Tensors fail at every level.
 - `any`/`all`/`sorted` have no graph translation: LAX runs them in Python, where a Tensor of
   several elements has no truth value; STRICT folds them only over constants (MS206), as it
@@ -156,6 +157,26 @@ COMPREHENSION_TENSOR_FILTER = Rule(
     mindspore_says="RuntimeError: The pointer[input_1] is null.",
 )
 
+SCALAR_OF_TENSOR = Rule(
+    "MS129",
+    "scalar-of-tensor",
+    Group.FAILS,
+    title="`int()` / `float()` / `bool()` of a Tensor of several elements",
+    message=(
+        "`{name}()` converts a Tensor of one element only, and this one has several; reduce it "
+        "first (e.g. `{name}(t.sum())`) or keep it a Tensor (`t.astype(...)`)."
+    ),
+    why=(
+        "Converting a Tensor to a Python scalar (or taking its truth value) needs exactly one "
+        "element, at every level."
+    ),
+    remedy="Reduce the Tensor first (`x.sum()`, `x.any()`), or cast with `x.astype(ms.int32)`.",
+    mindspore_says=(
+        "ValueError: Can not convert Tensor with more than one element to Scalar, while the "
+        "data's shape is : (2, 3)."
+    ),
+)
+
 NEEDS_CONSTANT_UNDER_STRICT = Rule(
     "MS206",
     "builtin-needs-constant-under-strict",
@@ -187,7 +208,7 @@ class Limit:
     rule: Rule
     test: str  # several: a Tensor of several elements among the values; first: the first one;
     # sorting: any one, when there are two or more; elements: any Tensor element; tensor: an
-    # argument that is a Tensor
+    # argument that is a Tensor; argument: the one argument, a Tensor of several elements
     args: slice  # which positional arguments hold the values
     levels: frozenset[SyntaxLevel]
 
@@ -205,6 +226,9 @@ SUPPORT: dict[str, Limit] = {
     "filter": Limit(FILTER_OVER_TENSORS, "elements", SECOND_ON, EVERY_LEVEL),
     "range": Limit(RANGE_OF_TENSOR, "tensor", ALL_ARGS, EVERY_LEVEL),
     "map": Limit(MAP_OVER_TENSOR, "tensor", SECOND_ON, EVERY_LEVEL),
+    "int": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
+    "float": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
+    "bool": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
 }
 TRUTH_FIX = {
     "any": "use `ops.stack(...).any()` or `t.any()`",
@@ -274,6 +298,8 @@ def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
         return False
     if limit.test == "tensor":
         return any(values.types.is_tensor(a) for a in args)
+    if limit.test == "argument":
+        return len(args) == 1 and values.several(args[0])
     if len(args) == 1:
         items = values.items(args[0])
         if items is None:
