@@ -15,6 +15,7 @@ from .model import RawFinding
 from .rule import Rule
 from .rules import (
     about_checker,
+    builtins,
     deprecated,
     divergence,
     joins,
@@ -33,6 +34,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     about_checker,
     statements,
     joins,
+    builtins,
     objects,
     strict,
     divergence,
@@ -66,6 +68,7 @@ BY_SYMBOL: Mapping[str, Rule] = MappingProxyType({r.symbol: r for r in RULES.val
 FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     statements.check,
     joins.check,
+    builtins.check,
     objects.check,
     strict.check,
     divergence.check,

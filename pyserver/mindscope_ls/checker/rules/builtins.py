@@ -1,0 +1,370 @@
+"""MS122-MS129, MS206: builtins and comprehensions given values the graph cannot handle.
+
+What MindSpore 2.10 does with each builtin, by the kind of value it gets and the level, is stated
+once in `SUPPORT` (from `graph/_parse/standard_method.py` and real compiles on CPU):
+- `max`/`min` (`ms_max`): every Tensor among the values must have one element (`get_tensor_num`),
+  at every level; `range` (`make_range`) needs int scalars; `map` (`C.Map`) lists or tuples.
+- `int`/`float`/`bool` of a Tensor need one element, at every level.
+- `filter` (`filter_`) takes each element's truth in the graph: Tensors fail at every level.
+- `any`/`all`/`sorted` have no graph translation: LAX runs them in Python, where a Tensor of
+  several elements has no truth value; STRICT folds them only over constants (MS206), as it
+  does every builtin the facts table lists no translation for (`reversed`, `id`, `hash`, ...).
+Comprehensions (`parser.py`): one `for` clause only; an `if` on a Tensor fails a list
+comprehension at LAX (STRICT compiles it) and a dict comprehension at every level.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as python_builtins
+import inspect
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Optional
+
+from ..facts import FACTS
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable
+from .helpers.elements import Elements
+
+SEVERAL_FOR_CLAUSES = Rule(
+    "MS122",
+    "comprehension-several-for",
+    Group.FAILS,
+    title="Comprehension with several `for` clauses",
+    message=(
+        "This {kind} has {count} `for` clauses and graph mode supports one; nest a loop or "
+        "build the pairs first (e.g. with `zip`)."
+    ),
+    why="MindSpore's parser translates list, dict and generator comprehensions of one `for` only.",
+    remedy=(
+        "Write nested `for` loops that append to a list, or iterate over pairs built with "
+        "`zip(...)` in a single `for`."
+    ),
+    mindspore_says=(
+        "TypeError: The 'generators' supports 1 'comprehension' in ListComp/GeneratorExp, but got "
+        "2 comprehensions."
+    ),
+)
+
+RANGE_OF_TENSOR = Rule(
+    "MS123",
+    "range-of-tensor",
+    Group.FAILS,
+    title="`range()` of a Tensor",
+    message=(
+        "`range()` needs int scalars known when compiling and this argument is a Tensor; use "
+        "`x.shape[...]`, `len(...)` or `int(t)`."
+    ),
+    why="The graph builds `range` from int scalars (`make_range`); a Tensor is not one.",
+    remedy="Use a shape entry (`x.shape[0]`), `len(...)`, or convert with `int(t)` (LAX).",
+    mindspore_says=(
+        "TypeError: For 'make_range', the 0th input should be a int scalar but got "
+        "AbstractTensor(shape: (), ...)."
+    ),
+)
+
+MAP_OVER_TENSOR = Rule(
+    "MS124",
+    "map-over-tensor",
+    Group.FAILS,
+    title="`map()` over a Tensor",
+    message=(
+        "`map()` in graph mode applies only to lists and tuples, and this argument is a "
+        "Tensor; apply the function to the Tensor itself or iterate `tuple(x)`."
+    ),
+    why="The graph's `map` (`C.Map`) takes lists and tuples only.",
+    remedy="Apply the (elementwise) function to the whole Tensor, or map over a tuple of Tensors.",
+    mindspore_says=(
+        "RuntimeError: Map can only be applied to list, tuple, but got Tensor[Float32]."
+    ),
+)
+
+MAX_MIN_OF_TENSORS = Rule(
+    "MS125",
+    "max-min-of-tensors",
+    Group.FAILS,
+    title="`max()` / `min()` over Tensors of several elements",
+    message=(
+        "`{name}()` compares its values by truth, and a Tensor with several elements has none; "
+        "use `ops.maximum`/`ops.minimum` or `ops.stack(...).{name}(0)`."
+    ),
+    why=(
+        "The graph's `max`/`min` accept Tensors of one element only (shape `()` or `(1,)`): "
+        "larger Tensors have no single truth value."
+    ),
+    remedy="Use `ops.maximum(a, b)` / `ops.minimum(a, b)`, or stack the Tensors and reduce.",
+    mindspore_says=(
+        "ValueError: The truth value of an array with more than one element is ambiguous."
+    ),
+)
+
+TRUTH_OF_TENSORS = Rule(
+    "MS126",
+    "truth-of-tensor-sequence",
+    Group.FAILS,
+    title="`any()` / `all()` / `sorted()` over Tensors of several elements",
+    message=(
+        "`{name}()` runs in Python at LAX, where a Tensor with several elements has no truth "
+        "value; {advice}."
+    ),
+    why=(
+        "`any`, `all` and `sorted` have no graph translation: LAX runs them in the interpreter, "
+        "which needs each Tensor's truth value (or comparisons of Tensors)."
+    ),
+    remedy="Reduce with Tensor ops instead, e.g. `ops.stack(xs).any()` or `ops.sort(...)`.",
+    mindspore_says=(
+        "ValueError: The tensor should have only one element, but got 6, more than one element "
+        "is ambiguous."
+    ),
+)
+
+FILTER_OVER_TENSORS = Rule(
+    "MS127",
+    "filter-over-tensors",
+    Group.FAILS,
+    title="`filter()` over Tensors",
+    message=(
+        "`filter()` keeps the elements whose predicate is true at compile time, and these "
+        "elements are Tensors; select with `ops.masked_select`/`ops.where` instead."
+    ),
+    why=(
+        "The graph's `filter` decides which elements to keep while compiling; a predicate on a "
+        "Tensor is only known when the graph runs."
+    ),
+    remedy="Use `ops.where`/`ops.masked_select`, or filter a tuple of Python constants.",
+    mindspore_says=(
+        "ValueError: Only tensor which shape is () or (1,) can be converted to bool, but got "
+        "tensor shape is (2, 3)."
+    ),
+)
+
+COMPREHENSION_TENSOR_FILTER = Rule(
+    "MS128",
+    "comprehension-tensor-filter",
+    Group.FAILS,
+    title="Comprehension filtered by a Tensor condition",
+    message=(
+        "This {kind}'s `if` is a Tensor condition, so which elements it keeps is not known when "
+        "compiling; select with `ops.where` or test a Python value."
+    ),
+    why=(
+        "A comprehension's length must be known at compile time; an `if` on a Tensor decides "
+        "it only when the graph runs (LAX rejects list comprehensions, every level dict ones)."
+    ),
+    remedy="Keep every element and mask with `ops.where`, or filter on a Python constant.",
+    mindspore_says="RuntimeError: The pointer[input_1] is null.",
+)
+
+SCALAR_OF_TENSOR = Rule(
+    "MS129",
+    "scalar-of-tensor",
+    Group.FAILS,
+    title="`int()` / `float()` / `bool()` of a Tensor of several elements",
+    message=(
+        "`{name}()` converts a Tensor of one element only, and this one has several; reduce it "
+        "first (e.g. `{name}(t.sum())`) or keep it a Tensor (`t.astype(...)`)."
+    ),
+    why=(
+        "Converting a Tensor to a Python scalar (or taking its truth value) needs exactly one "
+        "element, at every level."
+    ),
+    remedy="Reduce the Tensor first (`x.sum()`, `x.any()`), or cast with `x.astype(ms.int32)`.",
+    mindspore_says=(
+        "ValueError: Can not convert Tensor with more than one element to Scalar, while the "
+        "data's shape is : (2, 3)."
+    ),
+)
+
+NEEDS_CONSTANT_UNDER_STRICT = Rule(
+    "MS206",
+    "builtin-needs-constant-under-strict",
+    Group.STRICT,
+    title="Builtin that STRICT runs only on constants, given a value computed in the graph",
+    message=(
+        "`{name}` has no graph translation, so jit_syntax_level=STRICT runs it only on constants "
+        "and {what} is computed in the graph; use Tensor ops or the default LAX level."
+    ),
+    why=(
+        "Under STRICT there is no Python fallback: a builtin without a graph translation "
+        "(`any`, `all`, `sorted`, `reversed`, `id`, `hash`, `in` on a Tensor, ...) is folded at "
+        "compile time, which needs constant inputs."
+    ),
+    remedy="Use Tensor ops (`t.any()`, `ops.sort`, `ops.reverse`), or use the default LAX level.",
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes __str__ or the "
+        "List[Tensor[Float32]*2] object has no attribute: '__str__'. (`any`, `sorted`, `id`, ...: "
+        "ValueError: When handling script 'any(x) in graph mode', the inputs should be constant, "
+        "but found variable 'x' to be nonconstant.)"
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Limit:
+    """What one builtin cannot take: `test` over its arguments, failing at `levels`."""
+
+    rule: Rule
+    test: str  # several: a Tensor of several elements among the values; first: the first one;
+    # sorting: any one, when there are two or more; elements: any Tensor element; tensor: an
+    # argument that is a Tensor; argument: the one argument, a Tensor of several elements
+    args: slice  # which positional arguments hold the values
+    levels: frozenset[SyntaxLevel]
+
+
+EVERY_LEVEL = frozenset(SyntaxLevel)
+FALLBACK_LEVELS = frozenset({SyntaxLevel.LAX, SyntaxLevel.COMPATIBLE})
+ALL_ARGS, SECOND_ON = slice(None), slice(1, None)
+
+SUPPORT: dict[str, Limit] = {
+    "max": Limit(MAX_MIN_OF_TENSORS, "several", ALL_ARGS, EVERY_LEVEL),
+    "min": Limit(MAX_MIN_OF_TENSORS, "several", ALL_ARGS, EVERY_LEVEL),
+    "any": Limit(TRUTH_OF_TENSORS, "first", ALL_ARGS, FALLBACK_LEVELS),
+    "all": Limit(TRUTH_OF_TENSORS, "first", ALL_ARGS, FALLBACK_LEVELS),
+    "sorted": Limit(TRUTH_OF_TENSORS, "sorting", ALL_ARGS, FALLBACK_LEVELS),
+    "filter": Limit(FILTER_OVER_TENSORS, "elements", SECOND_ON, EVERY_LEVEL),
+    "range": Limit(RANGE_OF_TENSOR, "tensor", ALL_ARGS, EVERY_LEVEL),
+    "map": Limit(MAP_OVER_TENSOR, "tensor", SECOND_ON, EVERY_LEVEL),
+    "int": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
+    "float": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
+    "bool": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
+}
+TRUTH_FIX = {
+    "any": "use `ops.stack(...).any()` or `t.any()`",
+    "all": "use `ops.stack(...).all()` or `t.all()`",
+    "sorted": "sort a Tensor with `ops.sort`",
+}
+# Python classes that STRICT folds like functions (measured); MS204 owns a direct Tensor argument
+# of `str`/`repr`/`type`, this rule a sequence holding one.
+FOLDED_CLASSES = frozenset({"reversed", "type", "str"})
+STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
+# STRICT hands the call's source text to its interpreter, which refuses any name of a value
+# computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);
+# `str` and `type` instead judge the value (`str(x.shape)` compiles).
+BY_VALUE = frozenset({"str", "type"})
+
+
+def needs_constant_under_strict(name: str) -> bool:
+    """A Python builtin the graph has no translation of (the facts table), or a class STRICT
+    folds the same way: STRICT runs it at compile time only."""
+    if name in FOLDED_CLASSES:
+        return True
+    value = getattr(python_builtins, name, None)
+    return inspect.isbuiltin(value) and not FACTS.builtin_native(name)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    values = Elements(ctx.types, ctx.fn.node)
+    calls = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and not c.keywords]
+    hidden = _locals(ctx) if calls else set()
+    for call in calls:
+        name = call.func.id  # type: ignore[attr-defined]
+        if name not in hidden and not _imported(ctx, name):
+            yield from _builtin(ctx, values, call, name)
+    for compare in ctx.of(ast.Compare):
+        yield from _contains(ctx, compare)
+    comprehensions: list[ast.ListComp | ast.GeneratorExp | ast.DictComp] = ctx.of(
+        ast.ListComp, ast.GeneratorExp, ast.DictComp
+    )
+    for comp in comprehensions:
+        yield from _comprehension(ctx, comp)
+
+
+def _builtin(
+    ctx: FunctionContext, values: Elements, call: ast.Call, name: str
+) -> Iterator[RawFinding]:
+    limit = SUPPORT.get(name)
+    if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
+        yield limit.rule.finding(call, name=name, advice=TRUTH_FIX.get(name, ""))
+        return
+    if not needs_constant_under_strict(name) or not call.args:
+        return
+    by_name = name not in BY_VALUE
+    for arg in call.args:
+        direct = ctx.types.is_tensor(arg)
+        if name in STRICT_ONLY_ELSEWHERE and direct:
+            return  # MS204 reports it
+        if values.variable(arg) or (by_name and values.names_variable(arg)):
+            what = "this Tensor" if direct else "a value it is given"
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+            return
+
+
+def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
+    args = call.args[limit.args]
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    if limit.test == "tensor":
+        return any(values.types.is_tensor(a) for a in args)
+    if limit.test == "argument":
+        return len(args) == 1 and values.several(args[0])
+    if len(args) == 1:
+        items = values.items(args[0])
+        if items is None:
+            return False
+    else:
+        items = list(args)
+    if not items:
+        return False
+    if limit.test == "first":
+        return values.several(items[0])
+    if limit.test == "sorting":
+        return len(items) >= 2 and any(values.several(e) for e in items)
+    if limit.test == "elements":
+        return any(values.types.is_tensor(e) for e in items)
+    return any(values.several(e) for e in items)
+
+
+def _contains(ctx: FunctionContext, compare: ast.Compare) -> Iterator[RawFinding]:
+    """`a in t` with a Tensor `t`: STRICT folds `in` on a Tensor only when both are constants."""
+    for op, right in zip(compare.ops, compare.comparators):
+        tensor = ctx.types.is_tensor(right) and not ctx.types.is_constant_tensor(right)
+        if isinstance(op, (ast.In, ast.NotIn)) and tensor:
+            word = "in" if isinstance(op, ast.In) else "not in"
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(
+                compare, name=f"`{word}` on a Tensor", what="this Tensor"
+            )
+            return
+
+
+def _comprehension(
+    ctx: FunctionContext, comp: ast.ListComp | ast.GeneratorExp | ast.DictComp
+) -> Iterator[RawFinding]:
+    kind = _KINDS[type(comp)]
+    if len(comp.generators) > 1:
+        yield SEVERAL_FOR_CLAUSES.finding(comp, kind=kind, count=len(comp.generators))
+        return
+    if isinstance(comp, ast.GeneratorExp):
+        return  # not measured
+    if isinstance(comp, ast.ListComp) and ctx.level not in FALLBACK_LEVELS:
+        return  # STRICT compiles a list comprehension filtered by a Tensor (measured)
+    test = _tensor_test(ctx, comp.generators[0])
+    if test is not None:
+        yield COMPREHENSION_TENSOR_FILTER.finding(comp, kind=kind)
+
+
+_KINDS = {
+    ast.ListComp: "list comprehension",
+    ast.GeneratorExp: "generator expression",
+    ast.DictComp: "dict comprehension",
+}
+
+
+def _tensor_test(ctx: FunctionContext, generator: ast.comprehension) -> Optional[ast.expr]:
+    return next((t for t in generator.ifs if ctx.types.is_condition(t)), None)
+
+
+def _imported(ctx: FunctionContext, name: str) -> bool:
+    """A module-level def, class or import of that name hides the builtin."""
+    return ctx.fn.module.qualname(ast.Name(id=name, ctx=ast.Load())) != name
+
+
+def _locals(ctx: FunctionContext) -> set[str]:
+    """Names the function binds (parameters included), which hide builtins of the same name."""
+    args = ctx.fn.node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    found = {a.arg for a in every if a is not None}
+    found.update(n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store))
+    return found

@@ -1,0 +1,180 @@
+"""What a builtin's argument holds: its elements, whether a Tensor among them has more than one
+element, whether a value is computed in the graph (not a compile-time constant).
+
+MindSpore 2.10 takes the truth value of a Tensor only when it has one element (shape `()` or
+`(1,)`), so `max`/`min`/`any`/`all`/`sorted`/`filter` over Tensors depend on their size. Shapes
+are not in the source, so the answer is "surely several elements" or "don't know": a compiled
+function's Tensor inputs and what elementwise code derives from them count as several elements
+(batches and feature maps); full reductions (`x.sum()`, `ops.mean(x)`), indexing, Cell calls
+(a loss Cell returns a scalar) and anything else count as unknown, and unknown never reports.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from ...index.module import FunctionNode
+from . import names
+from .abstract import _parameters, _simple_bindings
+from .types import TensorTypes
+from .walk import of_type
+
+# Tensor methods and ops that reduce to one element when called without an axis; with one they
+# may too (a 1-D input): both count as unknown.
+REDUCTIONS = frozenset(
+    {
+        "sum",
+        "mean",
+        "max",
+        "min",
+        "prod",
+        "all",
+        "any",
+        "amax",
+        "amin",
+        "norm",
+        "std",
+        "var",
+        "median",
+        "logsumexp",
+        "argmax",
+        "argmin",
+        "count_nonzero",
+        "dot",
+        "item",
+        "reduce_sum",
+        "reduce_mean",
+        "reduce_max",
+        "reduce_min",
+        "reduce_prod",
+        "reduce_all",
+        "reduce_any",
+        "squeeze",
+        "flatten",
+        "numel",
+        "size",
+    }
+)
+SEQUENCES = (ast.Tuple, ast.List)
+MAX_DEPTH = 8  # how far a name is followed to its binding
+
+
+class Elements:
+    """Questions about the values one compiled function passes to builtins."""
+
+    def __init__(self, types: TensorTypes, fn: FunctionNode):
+        self.types = types
+        self.fn = fn
+        self._params = _parameters(fn) - {"self", "cls"}
+        self._single: Optional[dict[str, ast.expr]] = None
+        self._targets: Optional[dict[str, ast.expr]] = None
+
+    def items(self, expr: ast.expr, depth: int = 0) -> Optional[list[ast.expr]]:
+        """The element expressions of a written-out tuple/list (a comprehension: its element),
+        following a local bound once; None when they are not written out."""
+        if depth > MAX_DEPTH:
+            return None
+        if isinstance(expr, SEQUENCES):
+            if any(isinstance(e, ast.Starred) for e in expr.elts):
+                return None
+            return list(expr.elts)
+        if isinstance(expr, (ast.ListComp, ast.GeneratorExp)):
+            return [expr.elt]
+        if isinstance(expr, ast.Name):
+            bound = self._binding(expr.id)
+            return self.items(bound, depth + 1) if bound is not None else None
+        return None
+
+    def several(self, expr: ast.expr, depth: int = 0) -> bool:
+        """True when `expr` is surely a Tensor of more than one element (see the module doc)."""
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(expr, ast.Name):
+            if expr.id in self._params:
+                return self.types.is_tensor(expr)
+            bound = self._binding(expr.id)
+            if bound is None:
+                bound = self._iterated(expr.id)  # a comprehension's target
+            return bound is not None and self.several(bound, depth + 1)
+        if not self.types.is_tensor(expr) and not isinstance(expr, (ast.Compare, ast.BinOp)):
+            return False
+        if self.types.is_constant_tensor(expr):
+            return False  # folded at compile time: leave it to MindSpore
+        if isinstance(expr, ast.BinOp):
+            return self.several(expr.left, depth + 1) or self.several(expr.right, depth + 1)
+        if isinstance(expr, ast.UnaryOp):
+            return self.several(expr.operand, depth + 1)
+        if isinstance(expr, ast.Compare):
+            return any(self.several(e, depth + 1) for e in [expr.left, *expr.comparators])
+        if isinstance(expr, ast.Call):
+            return self._several_call(expr, depth)
+        return False
+
+    def variable(self, expr: ast.expr, depth: int = 0) -> bool:
+        """True when `expr` is computed in the graph: a Tensor that is not a literal, or a
+        written-out sequence holding one. (STRICT folds `sorted`/`reversed` of a `mutable(...)`
+        of ints: measured, so `mutable` alone is not reported.)"""
+        if depth > MAX_DEPTH:
+            return False
+        if self.types.is_tensor(expr):
+            return not self.types.is_constant_tensor(expr)
+        if isinstance(expr, (ast.ListComp, ast.GeneratorExp)):
+            return self.variable(expr.elt, depth + 1) or any(
+                self.variable(g.iter, depth + 1) for g in expr.generators
+            )
+        if isinstance(expr, ast.Name) and expr.id not in self._params:
+            bound = self._binding(expr.id)
+            if bound is None:
+                bound = self._iterated(expr.id)
+            return bound is not None and self.variable(bound, depth + 1)
+        items = self.items(expr, depth) if isinstance(expr, SEQUENCES) else None
+        return items is not None and any(self.variable(e, depth + 1) for e in items)
+
+    def names_variable(self, expr: ast.expr) -> bool:
+        """True when a name read in `expr` (`x` in `x.shape`) holds a value computed in the
+        graph."""
+        return any(
+            isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and self.variable(n)
+            for n in ast.walk(expr)
+        )
+
+    def _several_call(self, call: ast.Call, depth: int) -> bool:
+        func = call.func
+        if isinstance(func, ast.Attribute):
+            receiver = func.value
+            if isinstance(receiver, ast.Name) and receiver.id == "self":
+                return False  # a Cell: a loss returns one element
+            if func.attr in REDUCTIONS or not self.types.is_tensor(receiver):
+                return False
+            return self.several(receiver, depth + 1)
+        qualname = names.callee(self.types.module, func)
+        if not names.is_ops_call(qualname) or not qualname or not call.args:
+            return False
+        if qualname.rsplit(".", 1)[-1] in REDUCTIONS:
+            return False
+        return self.several(call.args[0], depth + 1)
+
+    def _binding(self, name: str) -> Optional[ast.expr]:
+        """The value of a local bound exactly once, by `name = value`."""
+        if self._single is None:
+            bound = _simple_bindings(self.fn).items()
+            self._single = {n: values[0] for n, values in bound if len(values) == 1}
+        return self._single.get(name)
+
+    def _iterated(self, name: str) -> Optional[ast.expr]:
+        """For a comprehension's target name iterating a written-out sequence whose elements
+        all agree on being several-element Tensors: one of those elements."""
+        if self._targets is None:
+            self._targets = self._comprehension_targets()
+        return self._targets.get(name)
+
+    def _comprehension_targets(self) -> dict[str, ast.expr]:
+        found: dict[str, ast.expr] = {}
+        for comp in of_type(self.fn, ast.comprehension):
+            if not isinstance(comp.target, ast.Name):
+                continue
+            items = self.items(comp.iter)
+            if items and all(self.several(e) for e in items):
+                found[comp.target.id] = items[0]
+        return found

@@ -1,0 +1,112 @@
+"""Builtins and comprehensions on values the graph cannot handle (MS122-MS129, MS206).
+
+Each row below is a variation of a program compiled with MindSpore 2.10 at LAX and STRICT (the
+verified programs are `tests/graphmode/cases/builtins/**`, `cases/rules/MS12x_*` and the
+generated `builtins/` + `comprehensions/` cases); these fast tests pin the checker on them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Optional
+
+import pytest
+
+from mindscope_ls.checker import Severity, check_source
+from mindscope_ls.checker.rules.builtins import SUPPORT, needs_constant_under_strict
+
+HEAD = (
+    "import mindspore as ms\nfrom mindspore import Tensor, nn, ops\n\n\n"
+    "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.loss = nn.MSELoss()\n        self.scales = (3, 1, 2)\n\n"
+    "    def construct(self, x):\n"
+)
+
+
+def first(body: str, level: str) -> Optional[str]:
+    """The first error's code for `body` as the Cell's `construct`, or None."""
+    found = check_source(HEAD + textwrap.indent(body, " " * 8) + "\n", "m.py", level=level)
+    return next((f.code for f in found if f.severity is Severity.ERROR), None)
+
+
+@pytest.mark.parametrize(
+    ("body", "lax", "strict"),
+    [
+        # max/min: every Tensor among the values must have one element, at every level
+        ("y = max([x, x + 1])", "MS125", "MS125"),
+        ("y = min(x, ops.relu(x))", "MS125", "MS125"),
+        ("y = max(x, 0)", "MS125", "MS125"),
+        ("y = max([x.sum(), x.mean()])", None, None),
+        ("y = max(self.loss(x, x), self.loss(x, -x))", None, None),
+        ("y = max(x)", None, None),  # a 1-D Tensor compiles: its rank is not in the source
+        ("y = max(x.shape)", None, None),
+        ("y = max(x.shape[0], 2)", None, None),
+        # any/all/sorted: LAX takes each Tensor's truth in Python; STRICT needs constants
+        ("y = any([x, x + 1])", "MS126", "MS206"),
+        ("xs = (x, x - 1)\ny = all([t > 0 for t in xs])", "MS126", "MS206"),
+        ("y = sorted((x, x * 2))", "MS126", "MS206"),
+        ("y = any([x.sum() > 0, x.mean() > 0])", None, "MS206"),
+        ("y = any(x)", None, "MS206"),
+        ("y = sorted(self.scales)", None, None),
+        ("y = any((3, 1, 2))", None, None),
+        # reversed, id, hash, `in` on a Tensor: constants only under STRICT
+        ("y = tuple(reversed((x, x + 1)))", None, "MS206"),
+        ("y = tuple(reversed(self.scales))", None, None),
+        ("y = id(x)", None, "MS206"),
+        ("y = hash(3)", None, None),
+        ("y = 3 in x", None, "MS206"),
+        ("y = x in (3, 1, 2)", None, None),
+        ("y = x in (x, x + 1)", None, None),
+        ("y = str([x, x * 2])", None, "MS206"),
+        ("y = str(self.scales)", None, None),
+        ("y = str(x)", None, "MS204"),  # a direct Tensor is MS204's
+        # STRICT refuses the name of a graph value anywhere in the call's text
+        ("y = sorted(x.shape)", None, "MS206"),
+        ("y = all([d > 1 for d in x.shape])", None, "MS206"),
+        ("y = hash(x.shape)", None, "MS206"),
+        ("n = x.shape[0]\ny = sorted((n, 1))", None, None),
+        ("y = str(x.shape)", None, None),
+        # range needs ints, map lists/tuples, filter constants
+        ("y = [i for i in range(x.sum())]", "MS123", "MS123"),
+        ("y = [i for i in range(x.shape[0])]", None, None),
+        ("y = [i for i in range(int(x.sum()))]", None, None),
+        ("y = tuple(map(ops.relu, x))", "MS124", "MS124"),
+        ("y = tuple(map(ops.relu, (x, x)))", None, None),
+        ("y = tuple(filter(lambda v: v > 0, (x.sum(), x.mean())))", "MS127", "MS127"),
+        ("y = tuple(filter(lambda v: v > 1, (3, 1, 2)))", None, None),
+        # int/float/bool: one element
+        ("n = int(x)", "MS129", "MS129"),
+        ("n = float(x * 2)", "MS129", "MS129"),
+        ("n = bool(x)", "MS129", "MS129"),
+        ("n = int(x.sum())", None, None),
+        ("n = float(self.loss(x, x))", None, None),
+        ("n = int(x.shape[0])", None, None),
+        # comprehensions: one `for`; an `if` on a Tensor
+        ("y = [i + j for i in range(2) for j in range(2)]", "MS122", "MS122"),
+        ("y = {i: j for i in range(2) for j in range(2)}", "MS122", "MS122"),
+        ("y = sum(i * j for i in range(2) for j in range(2))", "MS122", "MS122"),
+        ("y = [t for t in (x, -x) if t.sum() > 0]", "MS128", None),
+        ("y = {str(i): x for i in range(2) if x.sum() > i}", "MS128", "MS128"),
+        ("y = [t for t in (x, -x) if x.shape[0] > 1]", None, None),
+        ("y = [row * 2 for row in x]", None, None),
+    ],
+)
+def test_builtin_findings(body: str, lax: Optional[str], strict: Optional[str]) -> None:
+    assert first(body, "LAX") == lax
+    assert first(body, "STRICT") == strict
+
+
+def test_a_local_or_import_named_like_a_builtin_is_not_the_builtin() -> None:
+    assert first("max = ops.maximum\ny = max(x, x + 1)", "LAX") is None
+    source = "from mindspore.ops import max\n" + HEAD + "        return max(x, x + 1)\n"
+    assert not [f for f in check_source(source, "m.py") if f.code == "MS125"]
+
+
+def test_the_support_table_follows_the_facts() -> None:
+    assert {"max", "min", "any", "all", "sorted", "filter", "range", "map"} <= set(SUPPORT)
+    # no graph translation: STRICT folds them at compile time
+    for name in ("any", "all", "sorted", "reversed", "id", "hash", "type"):
+        assert needs_constant_under_strict(name), name
+    # translated by the graph compiler: any value
+    for name in ("len", "max", "min", "sum", "isinstance", "print", "zip", "enumerate"):
+        assert not needs_constant_under_strict(name), name
