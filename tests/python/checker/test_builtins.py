@@ -12,7 +12,7 @@ from typing import Optional
 
 import pytest
 
-from mindscope_ls.checker import Severity, check_source
+from mindscope_ls.checker import Severity, Workspace, check_source
 from mindscope_ls.checker.rules.builtins import SUPPORT, needs_constant_under_strict
 
 HEAD = (
@@ -110,3 +110,29 @@ def test_the_support_table_follows_the_facts() -> None:
     # translated by the graph compiler: any value
     for name in ("len", "max", "min", "sum", "isinstance", "print", "zip", "enumerate"):
         assert not needs_constant_under_strict(name), name
+
+
+CALLED = """\
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x, y):
+        return max(x, y)
+
+
+def run():
+    x = Tensor(%s, ms.float32)
+    return Net()(x, Tensor(2.0, ms.float32))
+"""
+
+
+def test_inputs_are_what_the_module_passes_and_a_cached_answer_follows_the_call_site() -> None:
+    # max() of one-element Tensors compiles (measured); of a (2, 3) one it fails.
+    workspace = Workspace()
+    for value, want in [("1.0", []), ("np.ones((2, 3))", ["MS125"]), ("[1.0]", [])]:
+        again = check_source(CALLED % value, "m.py", level="LAX", workspace=workspace)
+        fresh = check_source(CALLED % value, "m.py", level="LAX", workspace=Workspace())
+        assert [f.code for f in again] == want and again == fresh, value

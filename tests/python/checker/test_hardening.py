@@ -238,7 +238,7 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
     code = (
         "import sys; from mindscope_ls.checker.output import cli\n"
         "from mindscope_ls.checker.index import sources\n"
-        "sources.read_source = lambda p: open(p).read()\n"
+        "sources.read_source = lambda p, *args, **kwargs: open(p).read()\n"
         "import mindscope_ls.checker.output.inputs as c; c.read_source = sources.read_source\n"
         "sys.exit(cli.main(['check', sys.argv[1]]))\n"
     )

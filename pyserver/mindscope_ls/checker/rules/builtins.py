@@ -256,7 +256,7 @@ def needs_constant_under_strict(name: str) -> bool:
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    values = Elements(ctx.types, ctx.fn.node)
+    values = Elements(ctx.types, ctx.fn.node, ctx.lines)
     calls = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and not c.keywords]
     hidden = _locals(ctx) if calls else set()
     for call in calls:

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
-from .module_values import argument_dtypes, call_lines, global_binding
+from .module_values import argument_dtypes, call_lines, entry_point, global_binding
 from .types import TensorTypes
 from .walk import of_type
 
@@ -282,20 +282,12 @@ class Abstract:
                 module = self.types.module
                 params = _parameters_in_order(self.fn, skip_self=self.types.cls is not None)
                 self._arguments = argument_dtypes(module, entry, params)
-                for line in (self._arguments and call_lines(module, entry)) or ():
+                for line in call_lines(module, entry):
                     self._read_line(line)
         return self._arguments
 
     def _entry(self) -> Optional[str]:
-        """The module-level name whose calls reach this function: its class for a Cell's
-        `construct`, itself for a module-level function."""
-        module, cls = self.types.module, self.types.cls
-        if cls is not None:
-            owner = module.classes.get(cls.name)
-            if self.fn.name == "construct" and owner is cls.node and cls.is_cell:
-                return cls.name
-            return None
-        return self.fn.name if module.functions.get(self.fn.name) is self.fn else None
+        return entry_point(self.types, self.fn)
 
     def _self_cell(self, expr: ast.Attribute) -> bool:
         """`self.act` where `__init__` sets `self.act = nn.ReLU()`."""

@@ -7,6 +7,8 @@ are not in the source, so the answer is "surely several elements" or "don't know
 function's Tensor inputs and what elementwise code derives from them count as several elements
 (batches and feature maps); full reductions (`x.sum()`, `ops.mean(x)`), indexing, Cell calls
 (a loss Cell returns a scalar) and anything else count as unknown, and unknown never reports.
+Where the module calls the function (`net(x)` after `x = Tensor(...)`), its inputs are what those
+calls pass: several only when every call passes a written-out Tensor of several elements.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Optional
 from ...index.module import FunctionNode
 from . import names
 from .abstract import _parameters, _simple_bindings
+from .module_values import argument_values, call_lines, entry_point
 from .types import TensorTypes
 from .walk import of_type
 
@@ -63,10 +66,13 @@ MAX_DEPTH = 8  # how far a name is followed to its binding
 class Elements:
     """Questions about the values one compiled function passes to builtins."""
 
-    def __init__(self, types: TensorTypes, fn: FunctionNode):
+    def __init__(self, types: TensorTypes, fn: FunctionNode, lines: Optional[list[str]] = None):
         self.types = types
         self.fn = fn
+        self.lines = lines  # the file's lines: reading one notes it for the findings cache
         self._params = _parameters(fn) - {"self", "cls"}
+        self._passed: Optional[dict[str, list[Optional[ast.expr]]]] = None
+        self._passed_read = False
         self._single: Optional[dict[str, ast.expr]] = None
         self._targets: Optional[dict[str, ast.expr]] = None
 
@@ -92,7 +98,7 @@ class Elements:
             return False
         if isinstance(expr, ast.Name):
             if expr.id in self._params:
-                return self.types.is_tensor(expr)
+                return self.types.is_tensor(expr) and self._input_several(expr.id)
             bound = self._binding(expr.id)
             if bound is None:
                 bound = self._iterated(expr.id)  # a comprehension's target
@@ -155,6 +161,28 @@ class Elements:
             return False
         return self.several(call.args[0], depth + 1)
 
+    def _input_several(self, name: str) -> bool:
+        """An input: several unless the module's calls of the function say otherwise."""
+        passed = self._calls_pass()
+        if passed is None or name not in passed:
+            return True  # nobody in the file calls it: inputs are batches
+        return all(v is not None and (tensor_size(v) or 0) > 1 for v in passed[name])
+
+    def _calls_pass(self) -> Optional[dict[str, list[Optional[ast.expr]]]]:
+        if not self._passed_read:
+            self._passed_read = True
+            module = self.types.module
+            entry = entry_point(self.types, self.fn)
+            if entry is not None:
+                params = [a.arg for a in [*self.fn.args.posonlyargs, *self.fn.args.args]]
+                if self.types.cls is not None:
+                    params = params[1:]
+                self._passed = argument_values(module, entry, params)
+                for line in call_lines(module, entry):
+                    if self.lines is not None and 0 < line <= len(self.lines):
+                        self.lines[line - 1]  # noted as read: see `cacheable`
+        return self._passed
+
     def _binding(self, name: str) -> Optional[ast.expr]:
         """The value of a local bound exactly once, by `name = value`."""
         if self._single is None:
@@ -178,3 +206,54 @@ class Elements:
             if items and all(self.several(e) for e in items):
                 found[comp.target.id] = items[0]
         return found
+
+
+ARRAY_MAKERS = frozenset({"ones", "zeros", "empty", "full", "rand", "randn", "normal", "uniform"})
+
+
+def tensor_size(expr: ast.expr, depth: int = 0) -> Optional[int]:
+    """How many elements a written-out value has: `Tensor(np.ones((2, 3)))` 6, `Tensor(1)` 1,
+    `Tensor([1.0, 2.0])` 2, `ops.zeros((4,), ms.float32)` 4; None when it is not written out."""
+    if depth > MAX_DEPTH:
+        return None
+    if isinstance(expr, ast.UnaryOp):
+        return tensor_size(expr.operand, depth + 1)
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float, bool)):
+        return 1
+    if isinstance(expr, SEQUENCES):
+        sizes = [tensor_size(e, depth + 1) for e in expr.elts]
+        return None if any(n is None for n in sizes) else sum(n or 0 for n in sizes)
+    if not isinstance(expr, ast.Call):
+        return None
+    func = expr.func
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if isinstance(func, ast.Attribute) and last == "astype":
+        return tensor_size(func.value, depth + 1)
+    if last in ("Tensor", "tensor", "array", "asarray", "Parameter") and expr.args:
+        return tensor_size(expr.args[0], depth + 1)
+    if last in ARRAY_MAKERS:
+        if last in ("rand", "randn") and all(isinstance(a, ast.Constant) for a in expr.args):
+            dims = [a.value for a in expr.args]  # type: ignore[attr-defined]
+            return _product(dims) if dims else 1
+        size = next((k.value for k in expr.keywords if k.arg in ("shape", "size")), None)
+        return _shape_size(size if size is not None else (expr.args[0] if expr.args else None))
+    return None
+
+
+def _shape_size(shape: Optional[ast.expr]) -> Optional[int]:
+    if isinstance(shape, ast.Constant) and isinstance(shape.value, int):
+        return shape.value
+    if isinstance(shape, SEQUENCES) and all(
+        isinstance(e, ast.Constant) and isinstance(e.value, int) for e in shape.elts
+    ):
+        return _product([e.value for e in shape.elts])  # type: ignore[attr-defined]
+    return None
+
+
+def _product(dims: list[object]) -> Optional[int]:
+    total = 1
+    for d in dims:
+        if not isinstance(d, int) or isinstance(d, bool):
+            return None
+        total *= d
+    return total

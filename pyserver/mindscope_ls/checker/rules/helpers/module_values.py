@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ...incremental.memo import NodeMemo
-from ...index.module import ModuleInfo
+from ...index.module import FunctionNode, ModuleInfo
+from .types import TensorTypes
 from .walk import of_type
 
 # numpy / MindSpore dtype names -> the dtype a Tensor built from them holds.
@@ -92,11 +93,72 @@ def argument_dtypes(
     return agreed
 
 
-def call_lines(module: ModuleInfo, entry: str) -> list[int]:
-    """The lines of the calls `argument_dtypes` reads."""
+def entry_point(types: TensorTypes, fn: FunctionNode) -> Optional[str]:
+    """The module-level name whose calls reach `fn`: its class for a Cell's `construct`, itself
+    for a module-level function; None for anything else."""
+    module, cls = types.module, types.cls
+    if cls is not None:
+        owner = module.classes.get(cls.name)
+        if fn.name == "construct" and owner is cls.node and cls.is_cell:
+            return cls.name
+        return None
+    return fn.name if module.functions.get(fn.name) is fn else None
+
+
+def argument_values(
+    module: ModuleInfo, entry: str, params: list[str]
+) -> Optional[dict[str, list[Optional[ast.expr]]]]:
+    """What each call of entry point `entry` passes for each parameter, as written (a local
+    bound once is followed to its value; None where it is not written out). None when the module
+    has no direct call of the entry point or it is used otherwise (stored, passed on)."""
     found = table(module)
     sites = found.calls.get(entry) if found is not None else None
-    return [call.lineno for call, _ in sites or ()]
+    if found is None or not sites:
+        return None
+    passed: dict[str, list[Optional[ast.expr]]] = {p: [] for p in params}
+    for call, scope in sites:
+        for index, param in enumerate(params):
+            passed[param].append(_argument(found, call, scope, index, param))
+    return passed
+
+
+def _argument(
+    found: ModuleTable, call: ast.Call, scope: int, index: int, param: str
+) -> Optional[ast.expr]:
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        kw.arg is None for kw in call.keywords
+    ):
+        return None
+    value: Optional[ast.expr] = call.args[index] if index < len(call.args) else None
+    for kw in call.keywords:
+        if kw.arg == param:
+            value = kw.value
+    if isinstance(value, ast.Name):
+        bound = found.locals.get(scope, {}).get(value.id)
+        value = bound.value if bound is not None else None
+    return value
+
+
+def call_lines(module: ModuleInfo, entry: str, depth: int = 0) -> list[int]:
+    """The lines `argument_dtypes` and `argument_values` may read for `entry`: its calls, and
+    the calls of the entry points those calls sit in (callers of callers), whatever they
+    found, so a cached finding is re-checked when any of them changes."""
+    found = table(module)
+    sites = found.calls.get(entry) if found is not None else None
+    if found is None or not sites or depth > MAX_DEPTH:
+        return []
+    lines: list[int] = []
+    for call, scope in sites:
+        lines.extend(range(call.lineno, (call.end_lineno or call.lineno) + 1))
+        passed = [*call.args, *(kw.value for kw in call.keywords)]
+        for name in (a.id for a in passed if isinstance(a, ast.Name)):
+            bound = found.locals.get(scope, {}).get(name)
+            if bound is not None:  # `x = Tensor(...)` before `net(x)`
+                lines.extend(range(bound.lineno, (bound.end_lineno or bound.lineno) + 1))
+        caller = found.entries.get(scope)
+        if caller is not None:
+            lines.extend(call_lines(module, caller[0], depth + 1))
+    return lines
 
 
 def _argument_dtype(
