@@ -14,6 +14,16 @@ from mindscope_runtime.errors import RuntimeToolError, one_line
 from mindscope_runtime.infile import Location, construct_locations, innermost, is_framework_file
 from mindscope_runtime.targets import innermost_user_frame
 
+# `construct_locations` is infile's, named here too for the callers that read it with the rest.
+__all__ = [
+    "construct_locations",
+    "describe_inputs",
+    "is_input_mismatch",
+    "message_head",
+    "run_failure",
+    "user_location",
+]
+
 # MindSpore's operator checks that an input of the wrong shape, rank or dtype trips.
 _INPUT_CHECK = re.compile(
     r"\bshape\b|\brank\b|\bdimensions?\b|\bdtype\b|type must be|must be a type of"
