@@ -8,16 +8,15 @@ and the checker's matching rule with its fix.
 
 from __future__ import annotations
 
-import re
 import traceback
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
 from mindscope_kernel.cellfiles import CellFiles
 from mindscope_kernel.cellsource import prepare
+from mindscope_runtime.infile import construct_locations, innermost, is_framework_file
 
 COMPILE_MARKERS = ("The Traceback of Net Construct Code", "- C++ Call Stack:")
-_LOCATION = re.compile(r"^# In file (?P<path>.+?):(?P<line>\d+)(?:~(?P<end>\d+))?", re.MULTILINE)
 _COMPILE_FRAMES = ("compile", "compile_and_run", "compile_frontend", "__call__")
 
 
@@ -51,13 +50,8 @@ def is_compile_error(exc: BaseException) -> bool:
 
 def user_location(exc: BaseException, is_user_file: Callable[[str], bool]) -> Optional[Location]:
     """The innermost `# In file` entry in user code (a cell file or a workspace file)."""
-    found: Optional[Location] = None
-    for match in _LOCATION.finditer(str(exc)):
-        path = match["path"]
-        if is_user_file(path):
-            line = int(match["line"])
-            found = Location(path, line, int(match["end"] or line))
-    return found
+    found = innermost(construct_locations(str(exc)), is_user_file)
+    return Location(found.file, found.line, found.end_line) if found else None
 
 
 def headline(exc: BaseException) -> str:
@@ -101,7 +95,7 @@ def _rule(code: str) -> Any:
 
 def summarize(exc: BaseException, cells: CellFiles, level: str) -> list[str]:
     """Plain-text lines of the summary (without ANSI colours)."""
-    where = user_location(exc, lambda p: cells.is_cell_file(p) or "site-packages" not in p)
+    where = user_location(exc, lambda p: cells.is_cell_file(p) or not is_framework_file(p))
     lines = [f"MindScope: GRAPH_MODE compile failed: {type(exc).__name__}: {headline(exc)}"]
     if where is None:
         return [*lines, "  (full MindSpore trace below)"]

@@ -1,8 +1,8 @@
 """Failures while running the user's model: where in their code, and whether the inputs
 were the problem (a shape, rank or dtype MindSpore rejected).
 
-Pure: reads MindSpore's message text ("Traceback of Net Construct Code" with `# In file`
-or `# 0 In file` lines) and the Python traceback; imports no MindSpore.
+Pure: reads MindSpore's message text (its `# In file` lines through infile.py) and the Python
+traceback; imports no MindSpore.
 """
 
 from __future__ import annotations
@@ -11,10 +11,19 @@ import re
 from typing import Any, Optional
 
 from mindscope_runtime.errors import RuntimeToolError, one_line
-from mindscope_runtime.irvalues import Location, parse_location
+from mindscope_runtime.infile import Location, construct_locations, innermost, is_framework_file
 from mindscope_runtime.targets import innermost_user_frame
 
-_NUMBERED = re.compile(r"^#\s*\d+\s+In file ")
+# `construct_locations` is infile's, named here too for the callers that read it with the rest.
+__all__ = [
+    "construct_locations",
+    "describe_inputs",
+    "is_input_mismatch",
+    "message_head",
+    "run_failure",
+    "user_location",
+]
+
 # MindSpore's operator checks that an input of the wrong shape, rank or dtype trips.
 _INPUT_CHECK = re.compile(
     r"\bshape\b|\brank\b|\bdimensions?\b|\bdtype\b|type must be|must be a type of"
@@ -24,7 +33,6 @@ _INPUT_CHECK = re.compile(
 # Graph-mode shape errors that are not about the inputs (e.g. "Shape Join Failed" when two
 # branches of a tensor `if` return different shapes): compile errors with a checker rule.
 _GRAPH_ONLY = re.compile(r"\bjoin\b|branch", re.IGNORECASE)
-_FRAMEWORK_PARTS = ("site-packages", "dist-packages")
 
 
 def message_head(text: str) -> str:
@@ -32,33 +40,10 @@ def message_head(text: str) -> str:
     return one_line(text.split("\n----", 1)[0], 300)
 
 
-def construct_locations(text: str) -> list[Location]:
-    """The `# In file` lines of MindSpore's "Traceback of Net Construct Code", outer first."""
-    out: list[Location] = []
-    in_traceback = False
-    for line in text.splitlines():
-        if "Traceback of Net Construct Code" in line:
-            in_traceback = True
-            continue
-        if not in_traceback:
-            continue
-        stripped = _NUMBERED.sub("# In file ", line.strip())
-        if stripped.startswith("# In file"):
-            location = parse_location(stripped)
-            if location is not None:
-                out.append(location)
-    return out
-
-
-def is_framework_file(path: str) -> bool:
-    return any(part in path for part in _FRAMEWORK_PARTS)
-
-
 def user_location(locations: list[Location]) -> Optional[Location]:
     """The innermost location in the user's code (else the innermost one)."""
-    mine = [loc for loc in locations if not is_framework_file(loc.file)]
-    chosen = mine or locations
-    return chosen[-1] if chosen else None
+    found = innermost(locations, lambda path: not is_framework_file(path))
+    return found or (locations[-1] if locations else None)
 
 
 def is_input_mismatch(exc: BaseException) -> bool:

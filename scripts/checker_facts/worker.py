@@ -12,15 +12,17 @@ MindSpore is imported once; each job forks from that clean parent, so none sees 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
-import re
-import signal
 import sys
+from pathlib import Path
 from typing import Any
 
-LOCATION = re.compile(r"In file (.+?):(\d+)")
+if not __package__:  # run as a file (execute.py does): the repository root makes `scripts` found
+    sys.path.append(str(Path(__file__).resolve().parents[2]))
+
+from scripts.checker_facts.forkrun import failure, in_fork, load_program, mindspore_on_cpu
+
 MAX_MESSAGE = 3000
 TIMEOUT = int(os.environ.get("CHECKER_FACTS_TIMEOUT", "90"))
 
@@ -45,15 +47,6 @@ def plain(value: Any, depth: int = 0) -> Any:
     return {"object": type(value).__name__}
 
 
-def named_lines(message: str, path: str) -> list[int]:
-    real = os.path.realpath(path)
-    found: list[int] = []
-    for file, line in LOCATION.findall(message):
-        if os.path.realpath(file) == real and int(line) not in found:
-            found.append(int(line))
-    return found
-
-
 def _execute(index: int, path: str, mode: str) -> dict[str, Any]:
     import mindspore as ms
 
@@ -62,22 +55,11 @@ def _execute(index: int, path: str, mode: str) -> dict[str, Any]:
         ms.jit = _no_jit  # the program's `@ms.jit` runs as plain Python, like the Cells do
     else:
         ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, mode))
-    name = f"checker_facts_program_{index}"
     try:
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module  # MindSpore looks the module up to parse its source
-        spec.loader.exec_module(module)
+        module = load_program(path, f"checker_facts_program_{index}")
         return {"ok": True, "value": plain(module.run())}
     except BaseException as error:  # SystemExit and the like from the program included
-        message = str(error)
-        return {
-            "ok": False,
-            "type": type(error).__name__,
-            "msg": message[:MAX_MESSAGE],
-            "lines": named_lines(message, path),
-        }
+        return failure(error, path, MAX_MESSAGE)
 
 
 def _no_jit(function: Any = None, **_options: Any) -> Any:
@@ -85,40 +67,12 @@ def _no_jit(function: Any = None, **_options: Any) -> Any:
 
 
 def run_job(index: int, job: dict[str, Any]) -> dict[str, Any]:
-    read, write = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read)
-        signal.alarm(TIMEOUT)
-        try:
-            result = _execute(index, job["path"], job["mode"])
-        except BaseException as error:
-            result = {"ok": False, "type": type(error).__name__, "msg": str(error)[:MAX_MESSAGE]}
-        try:
-            data = json.dumps(result)
-        except (TypeError, ValueError):
-            data = json.dumps({**result, "value": {"object": "unrenderable"}})
-        os.write(write, data.encode())
-        os._exit(0)
-    os.close(write)
-    chunks = []
-    while chunk := os.read(read, 1 << 16):
-        chunks.append(chunk)
-    os.close(read)
-    _, status = os.waitpid(pid, 0)
-    if chunks:
-        out: dict[str, Any] = json.loads(b"".join(chunks))
-    else:
-        out = {"ok": False, "type": "Crash", "msg": f"child died (status {status})", "lines": []}
-    return {"key": job["key"], **out}
+    result = in_fork(lambda: _execute(index, job["path"], job["mode"]), TIMEOUT, MAX_MESSAGE)
+    return {"key": job["key"], **result}
 
 
 def main() -> None:
-    out = os.fdopen(os.dup(1), "w")
-    os.dup2(2, 1)  # whatever MindSpore or the programs print goes to stderr
-    import mindspore as ms
-
-    ms.set_device("CPU")
+    out = mindspore_on_cpu()
     for index, line in enumerate(sys.stdin):
         if line.strip():
             print(json.dumps(run_job(index, json.loads(line))), file=out, flush=True)

@@ -1,13 +1,13 @@
 // Opens .mindir and .onnx files as graphs: a read-only custom editor that runs the runtime's
 // MindSpore-free MINDIR reader (or its ONNX reader, on the `onnx` package), then shows the
-// graph view in the editor itself.
+// graph view in the editor itself: a graph panel (DocumentPanel) on the webview VS Code gives it.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mindirArgs, onnxArgs } from '../runtime/cli';
 import { reportFailure, runRuntime } from '../runtime/runner';
 import type { RunStore } from '../runtime/runs';
 import { readGraphDocument } from './documents';
-import { GraphWebview } from './graphWebview';
+import { GraphPanel } from './graphPanel';
 
 export const MINDIR_EDITOR = 'mindscope.mindirViewer';
 export const ONNX_EDITOR = 'mindscope.onnxViewer';
@@ -23,7 +23,7 @@ export const MINDIR_READER: ModelFileReader = { kind: 'mindir', label: 'MINDIR',
 export const ONNX_READER: ModelFileReader = { kind: 'onnx', label: 'ONNX', args: onnxArgs };
 
 export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider {
-  private readonly views = new Set<GraphWebview>();
+  private readonly editors = new Set<GraphPanel>();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -55,13 +55,10 @@ export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider
       });
       const doc = await readGraphDocument(output);
       await this.runs.add({ kind, target: name, file: output, at: Date.now() });
-      const view = new GraphWebview(panel.webview, this.extensionUri, doc, `${label}: ${name}`);
-      view.show(doc, `${label}: ${name}`);
-      this.views.add(view);
-      panel.onDidDispose(() => {
-        view.dispose();
-        this.views.delete(view);
-      });
+      // The panel's identity is the model file; it sends the graph when its webview is ready.
+      const editor = new GraphPanel(panel, this.extensionUri, doc, `${label}: ${name}`, file);
+      this.editors.add(editor);
+      editor.onClosed = () => this.editors.delete(editor);
     } catch (e) {
       panel.webview.html = `<!DOCTYPE html><html><body><p>MindScope could not read this ${label} file; see the notification and the MindScope log.</p></body></html>`;
       await reportFailure(`Reading ${name}`, e);
@@ -70,6 +67,6 @@ export class MindirEditorProvider implements vscode.CustomReadonlyEditorProvider
 
   /** How many editors of this kind are showing a graph: for tests. */
   get openCount(): number {
-    return this.views.size;
+    return this.editors.size;
   }
 }

@@ -3,8 +3,9 @@
 What the status bar shows: which `set_context(mode=...)` the file runs with (MindSpore 2.x runs
 in PyNative when nothing sets it), the `jit_syntax_level` it asks for (else the user's setting)
 and how many functions MindSpore compiles. Pure `ast` over the checker's index and discovery:
-nothing is imported or run. A notebook is a sequence of cells read in order, so a mode set in
-one cell applies to the whole notebook.
+nothing is imported or run. A notebook is read through the one notebook model
+(documents/notebook.py): each cell as its program (the cells up to it) sees it, so a mode set
+in one cell applies to the cells below, and nothing a later cell imports leaks into an earlier.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from mindscope_ls.checker import (
     normalize_level,
     of_type,
 )
-from mindscope_ls.documents.notebook import prepare
+from mindscope_ls.documents.notebook import blank_magics, program
 
 GRAPH = "GRAPH_MODE"
 PYNATIVE = "PYNATIVE_MODE"
@@ -77,10 +78,16 @@ class FileMode:
 
 @dataclass(frozen=True)
 class _Part:
+    """What one cell (or the file) contributes, read in `module`: its program."""
+
     module: ModuleInfo
-    offset: int  # lines prepended to a cell (the notebook's imports)
+    offset: int  # the line of the program where the part starts
+    end: int  # the line after its last one
     compiled: list[CompiledFunction]
     parsed: bool
+
+    def holds(self, node: ast.AST) -> bool:
+        return self.offset < getattr(node, "lineno", 0) <= self.end
 
 
 def file_mode(
@@ -92,22 +99,32 @@ def file_mode(
         # A half-typed file is read repaired, apart from the workspace the checks share.
         workspace = Workspace()
     module = workspace.update(path, repaired)
-    part = _Part(module, 0, compiled_in(workspace, module), repaired == source)
+    lines = repaired.count("\n") + 1
+    part = _Part(module, 0, lines, compiled_in(workspace, module), repaired == source)
     return _summarize([part], setting_level)
 
 
 def notebook_mode(cells: Sequence[str], *, setting_level: Optional[str]) -> FileMode:
-    """`cells` are the code cells in notebook order; each sees the imports of the others."""
+    """`cells` are the code cells in notebook order. Cell k is read in its program, one
+    workspace file updated cell by cell, so each top-level block is parsed once."""
+    texts = [blank_magics(cell) for cell in cells]
+    repaired = [_repaired(text) for text in texts]
+    workspace = Workspace()
     parts: list[_Part] = []
-    for index, cell in enumerate(cells):
-        others = [c for i, c in enumerate(cells) if i != index]
-        prepared = prepare(cell, others)
-        repaired = _repaired(prepared.source)
-        workspace = Workspace()
-        module = workspace.update(f"<cell {index}>", repaired)
-        compiled = compiled_in(workspace, module)
-        parts.append(_Part(module, prepared.offset, compiled, repaired == prepared.source))
+    for index in range(len(repaired)):
+        source, offset = program(repaired, index)
+        module = workspace.update("<notebook>", source)
+        end = offset + repaired[index].count("\n") + 1
+        part = _Part(module, offset, end, [], repaired[index] == texts[index])
+        compiled = [fn for fn in compiled_in(workspace, module) if _compiled_by(part, fn)]
+        parts.append(_Part(module, offset, end, compiled, part.parsed))
     return _summarize(parts, setting_level)
+
+
+def _compiled_by(part: _Part, fn: CompiledFunction) -> bool:
+    """Whether running the part compiles `fn`: it is defined there, or called from there (a
+    helper of an earlier cell that this cell's compiled code calls)."""
+    return part.holds(fn.node) or (fn.caller is not None and part.holds(fn.caller.node))
 
 
 def _summarize(parts: list[_Part], setting_level: Optional[str]) -> FileMode:
@@ -123,8 +140,8 @@ def _summarize(parts: list[_Part], setting_level: Optional[str]) -> FileMode:
         found = _level_where(index, part)
         if found is not None:
             level, level_at, level_source = found[0], found[1], "file"
-    compiled = [_compiled(i, p, fn) for i, p in enumerate(parts) for fn in p.compiled]
-    compiled.sort(key=lambda c: (c.part, c.line))
+    unique = {_compiled(parts, fn) for p in parts for fn in p.compiled}  # a helper called twice
+    compiled = sorted(unique, key=lambda c: (c.part, c.line, c.name))
     return FileMode(
         mode=mode,
         mode_source=source,
@@ -149,6 +166,8 @@ def _mode_sets(index: int, part: _Part) -> list[tuple[Where, tuple[str, ...]]]:
         name = module.qualname(call.func) or ""
         if not name.startswith("mindspore") or name.rsplit(".", 1)[-1] != "set_context":
             continue
+        if not part.holds(call):
+            continue  # an earlier cell's, counted in its own program
         value = names.keyword(call, "mode")
         if value is not None:
             found.append((_where(index, part, call), _modes_of(module, value)))
@@ -176,19 +195,27 @@ def _level_where(index: int, part: _Part) -> Optional[tuple[SyntaxLevel, Where]]
     level = file_level(module)
     if level is None or module.tree is None:
         return None
-    setters = [n for n in of_type(module.tree, ast.Call, ast.Assign) if level_set_by(module, n)]
+    setters = [
+        n
+        for n in of_type(module.tree, ast.Call, ast.Assign)
+        if part.holds(n) and level_set_by(module, n)
+    ]
+    if not setters:
+        return None  # the level an earlier cell set, found in that cell
     last = max(setters, key=lambda n: (n.lineno, n.col_offset))  # type: ignore[attr-defined]
-    return level, _where(index, part, last)
+    return level_set_by(module, last) or level, _where(index, part, last)
 
 
-def _compiled(index: int, part: _Part, fn: CompiledFunction) -> Compiled:
+def _compiled(parts: list[_Part], fn: CompiledFunction) -> Compiled:
+    """`fn` in the part that defines it (a cell's program holds the cells above it too)."""
+    index = next((i for i, p in enumerate(parts) if p.holds(fn.node)), len(parts) - 1)
     if fn.node.name == "construct" and fn.cls is not None:
         kind = "construct"
     elif fn.caller is None:
         kind = "jit"
     else:
         kind = "callee"
-    return Compiled(fn.qualname, kind, index, fn.node.lineno - part.offset)
+    return Compiled(fn.qualname, kind, index, fn.node.lineno - parts[index].offset)
 
 
 def _where(index: int, part: _Part, node: ast.AST) -> Where:
