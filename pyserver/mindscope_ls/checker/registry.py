@@ -18,6 +18,7 @@ from .rules import (
     deprecated,
     divergence,
     joins,
+    methods,
     objects,
     rebuild,
     recompile,
@@ -35,6 +36,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     joins,
     objects,
     strict,
+    methods,
     divergence,
     deprecated,
     recompile,
@@ -68,6 +70,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     joins.check,
     objects.check,
     strict.check,
+    methods.check,
     divergence.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
