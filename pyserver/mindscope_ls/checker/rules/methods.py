@@ -2,7 +2,7 @@
 
 Which receiver kinds have which methods is data (`STRICT_METHODS`): the facts table's method
 lists (read from MindSpore's `standard_method.py`) plus the methods its C++ method map adds,
-as measured with MindSpore 2.10 on CPU (`docs/checker-methods.md`). A receiver whose kind the
+as measured with MindSpore 2.10 on CPU (docs/checker-methods.md). A receiver whose kind the
 source does not show is never reported.
 """
 
