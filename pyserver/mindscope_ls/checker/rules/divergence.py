@@ -83,20 +83,24 @@ ALIAS_ITEM_WRITE = Rule(
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
-LIST_SORT_ARGUMENTS = Rule(
+LIST_SORT_REMOVE_IGNORED = Rule(
     "MS306",
-    "list-sort-arguments",
+    "list-sort-remove-ignored",
     Group.DIVERGES,
-    title="`list.sort()` with `key=` or `reverse=` in compiled code",
+    title="`list.sort()` / `list.remove()` on a local list in compiled code",
     message=(
-        "Graph mode ignores `list.sort({keywords})`: the list stays unsorted; use "
-        "`{name} = sorted({name}, key=...)`, which graph mode sorts as Python does."
+        "Graph mode ignores `{name}.{method}(...)`: the list stays as it was (PyNative changes "
+        "it); {instead}."
     ),
     why=(
-        "In graph mode `v.sort(key=...)` or `v.sort(reverse=True)` leaves `v` as it was "
-        "(GRAPH_MODE returned [3, 1, 2] where PyNative returned [3, 2, 1])."
+        "In graph mode `v.sort()` (with or without `key=`/`reverse=`) and `v.remove(a)` leave a "
+        "local list as it was (GRAPH_MODE returned [3, 1, 2] where PyNative returned [1, 2, 3]"
+        " and [3, 2])."
     ),
-    remedy="Use `v = sorted(v, key=...)` (for a descending order, a key that negates).",
+    remedy=(
+        "Build a new list: `v = sorted(v, key=...)`, `v = [a for a in v if a != 1]` (for a "
+        "descending order, a key that negates)."
+    ),
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
@@ -118,6 +122,11 @@ LAMBDA_IN_LOOP = Rule(
 )
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+# List methods graph mode (LAX) runs as no-ops on a local list, and what to write instead.
+IGNORED_LIST_METHODS = {
+    "sort": "write `{0} = sorted({0}, ...)` instead",
+    "remove": "build a new list, e.g. `{0} = [a for a in {0} if a != ...]`",
+}
 SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 
@@ -129,7 +138,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if isinstance(node, ast.Call):
             yield from _list_attribute_mutation(ctx, node)
             yield from _alias_method(ctx, node, aliases)
-            yield from _sort_arguments(ctx, node)
+            yield from _sort_remove(ctx, node)
         elif isinstance(node, ast.Assign):
             yield from _alias_item_write(ctx, node, aliases)
         elif isinstance(node, ast.AugAssign):
@@ -256,22 +265,23 @@ def _alias_item_write(
         )
 
 
-def _sort_arguments(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
-    """`v.sort(key=...)` on a local list (under STRICT it fails instead: MS203)."""
+def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
+    """`v.sort(...)` / `v.remove(...)` on a local list (under STRICT they fail instead: MS203)."""
     func = call.func
     if (
         ctx.level == SyntaxLevel.STRICT
-        or not call.keywords
         or not isinstance(func, ast.Attribute)
-        or func.attr != "sort"
+        or func.attr not in IGNORED_LIST_METHODS
         or not isinstance(func.value, ast.Name)
     ):
         return
     value = Abstract(ctx.types, ctx.fn.node).of(func.value)
     if value is None or value.kind != "list":
         return
-    keywords = ", ".join(f"{kw.arg}=..." for kw in call.keywords if kw.arg)
-    yield LIST_SORT_ARGUMENTS.finding(call, name=func.value.id, keywords=keywords)
+    name = func.value.id
+    yield LIST_SORT_REMOVE_IGNORED.finding(
+        call, name=name, method=func.attr, instead=IGNORED_LIST_METHODS[func.attr].format(name)
+    )
 
 
 def _rebind_fix(ctx: FunctionContext, node: ast.AugAssign) -> Optional[Fix]:
