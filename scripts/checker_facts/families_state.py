@@ -236,10 +236,15 @@ def returns() -> list[Snippet]:
     ]
 
 
+# What marks the line that changes the value: an in-place update, an item write, a sort with
+# arguments, a lambda collected in a loop (else the first line).
+DIVERGING = ("+=", "_(", "*=", "] = ", ".sort(", "append(lambda")
+
+
 def divergence() -> list[Snippet]:
     out = []
     for op, body in DIVERGENCE.items():
-        line = next((i for i, b in enumerate(body) if "+=" in b or "_(" in b or "*=" in b), 0)
+        line = next((i for i, b in enumerate(body) if any(m in b for m in DIVERGING)), 0)
         out.append(Snippet("divergence", op, "value", body, line))
     return out
 

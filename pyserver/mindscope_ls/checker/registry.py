@@ -19,6 +19,7 @@ from .rules import (
     deprecated,
     divergence,
     joins,
+    methods,
     objects,
     rebuild,
     recompile,
@@ -37,6 +38,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     builtins,
     objects,
     strict,
+    methods,
     divergence,
     deprecated,
     recompile,
@@ -71,6 +73,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     builtins.check,
     objects.check,
     strict.check,
+    methods.check,
     divergence.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (

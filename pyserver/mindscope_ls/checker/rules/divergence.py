@@ -1,4 +1,4 @@
-"""MS301-MS304: code that compiles but computes something other than PyNative."""
+"""MS301-MS306: code that compiles but computes something other than PyNative."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..fixes.edits import replace_node, segment
-from ..model import Fix, Group, RawFinding
+from ..model import Fix, Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable, within
 from .helpers.flow import loads_after
 
@@ -53,15 +54,54 @@ IN_PLACE_ALIAS_UPDATE = Rule(
     title="In-place update of a Tensor alias",
     message=(
         "`{name}` aliases `{original}`, and in graph mode this in-place update changes "
-        "`{original}` too (PyNative does not); write `{name} = {name} <op> <value>` instead."
+        "`{original}` too (PyNative does not); {instead}."
     ),
     why=(
-        "In graph mode `y += 1` updates the Tensor `y` aliases, so the original changes too "
-        "(PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2)."
+        "In graph mode `y += 1` (or `y.add_(1)`) updates the Tensor `y` aliases, so the original "
+        "changes too (PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2)."
     ),
-    remedy="Write `y = y + 1`, which creates a new Tensor in both modes.",
+    remedy="Write `y = y + 1` (or `y = y.add(1)`), which creates a new Tensor in both modes.",
     mindspore_says="(compiles; result differs from PyNative)",
     fix_title="Rewrite as `{name} = {name} {op} ...`",
+)
+
+ALIAS_ITEM_WRITE = Rule(
+    "MS305",
+    "alias-item-write",
+    Group.DIVERGES,
+    title="Item assignment through a Tensor alias",
+    message=(
+        "`{name}` aliases `{original}`: PyNative changes `{original}` too when you write "
+        "`{name}[...]`, graph mode does not; write to `{original}` itself, or copy first "
+        "(`{name} = {original}.copy()`)."
+    ),
+    why=(
+        "In graph mode `y[0] = v` makes a new Tensor for `y`; in PyNative `y` and `x` are one "
+        "Tensor, so `x` changes as well (GRAPH_MODE returned the old `x`, PyNative the new)."
+    ),
+    remedy="Write to the original Tensor itself, or make the copy explicit with `.copy()`.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+LIST_SORT_REMOVE_IGNORED = Rule(
+    "MS306",
+    "list-sort-remove-ignored",
+    Group.DIVERGES,
+    title="`list.sort()` / `list.remove()` on a local list in compiled code",
+    message=(
+        "Graph mode ignores `{name}.{method}(...)`: the list stays as it was (PyNative changes "
+        "it); {instead}."
+    ),
+    why=(
+        "In graph mode `v.sort()` (with or without `key=`/`reverse=`) and `v.remove(a)` leave a "
+        "local list as it was (GRAPH_MODE returned [3, 1, 2] where PyNative returned [1, 2, 3]"
+        " and [3, 2])."
+    ),
+    remedy=(
+        "Build a new list: `v = sorted(v, key=...)`, `v = [a for a in v if a != 1]` (for a "
+        "descending order, a key that negates)."
+    ),
+    mindspore_says="(compiles; result differs from PyNative)",
 )
 
 LAMBDA_IN_LOOP = Rule(
@@ -82,6 +122,11 @@ LAMBDA_IN_LOOP = Rule(
 )
 
 LIST_MUTATORS = frozenset({"append", "extend", "insert"})
+# List methods graph mode (LAX) runs as no-ops on a local list, and what to write instead.
+IGNORED_LIST_METHODS = {
+    "sort": "write `{0} = sorted({0}, ...)` instead",
+    "remove": "build a new list, e.g. `{0} = [a for a in {0} if a != ...]`",
+}
 SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 
 
@@ -89,9 +134,13 @@ SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _globals(ctx)
     aliases = _tensor_aliases(ctx)
-    for node in ctx.of(ast.Call, ast.AugAssign, ast.For, ast.While):
+    for node in ctx.of(ast.Call, ast.AugAssign, ast.Assign, ast.For, ast.While):
         if isinstance(node, ast.Call):
             yield from _list_attribute_mutation(ctx, node)
+            yield from _alias_method(ctx, node, aliases)
+            yield from _sort_remove(ctx, node)
+        elif isinstance(node, ast.Assign):
+            yield from _alias_item_write(ctx, node, aliases)
         elif isinstance(node, ast.AugAssign):
             yield from _alias_update(ctx, node, aliases)
         elif isinstance(node, (ast.For, ast.While)):
@@ -164,6 +213,74 @@ def _alias_update(
         fix=_rebind_fix(ctx, node),
         name=name,
         original=original,
+        instead=f"write `{name} = {name} <op> <value>` instead",
+    )
+
+
+def _alias_method(
+    ctx: FunctionContext, call: ast.Call, aliases: dict[str, tuple[str, ast.Assign]]
+) -> Iterator[RawFinding]:
+    """`y.add_(1)` where `y = x`: an in-place Tensor method (its name ends in `_`)."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id in aliases
+        and func.attr.endswith("_")
+        and not func.attr.startswith("_")
+    ):
+        return
+    name = func.value.id
+    original, assign = aliases[name]
+    if loads_after(ctx.fn.node, original, call) is None:
+        return
+    yield IN_PLACE_ALIAS_UPDATE.finding(
+        call,
+        related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
+        name=name,
+        original=original,
+        instead=f"write `{name} = {name}.{func.attr[:-1]}(...)` instead",
+    )
+
+
+def _alias_item_write(
+    ctx: FunctionContext, node: ast.Assign, aliases: dict[str, tuple[str, ast.Assign]]
+) -> Iterator[RawFinding]:
+    for target in node.targets:
+        if not (
+            isinstance(target, ast.Subscript)
+            and isinstance(target.value, ast.Name)
+            and target.value.id in aliases
+        ):
+            continue
+        name = target.value.id
+        original, assign = aliases[name]
+        if loads_after(ctx.fn.node, original, node) is None:
+            continue
+        yield ALIAS_ITEM_WRITE.finding(
+            node,
+            related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
+            name=name,
+            original=original,
+        )
+
+
+def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
+    """`v.sort(...)` / `v.remove(...)` on a local list (under STRICT they fail instead: MS203)."""
+    func = call.func
+    if (
+        ctx.level == SyntaxLevel.STRICT
+        or not isinstance(func, ast.Attribute)
+        or func.attr not in IGNORED_LIST_METHODS
+        or not isinstance(func.value, ast.Name)
+    ):
+        return
+    value = Abstract(ctx.types, ctx.fn.node).of(func.value)
+    if value is None or value.kind != "list":
+        return
+    name = func.value.id
+    yield LIST_SORT_REMOVE_IGNORED.finding(
+        call, name=name, method=func.attr, instead=IGNORED_LIST_METHODS[func.attr].format(name)
     )
 
 
