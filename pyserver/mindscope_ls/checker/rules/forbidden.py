@@ -44,6 +44,9 @@ OWNERS = {
     receivers.CELL: ("Cell",),
 }
 
+# The names of forbidden methods, to pass over every other call at once.
+METHOD_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in FACTS.forbidden_functions)
+
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -60,7 +63,7 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
         target = FACTS.forbidden_function(qualname)
         if target is not None:
             return target.rsplit(".", 1)[-1] + "(...)"
-    if isinstance(func, ast.Attribute):
+    if isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES:
         return _forbidden_method(ctx, func)
     return None
 

@@ -14,9 +14,8 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
 from .helpers import names, receivers
-from .helpers.base import FunctionContext
+from .helpers.base import FunctionContext, within
 from .helpers.classes import ClassInfo
-from .helpers.walk import of_type
 
 RETURN_FUNCTION = Rule(
     "MS135",
@@ -64,9 +63,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Not cacheable: whether the function is the graph's entry depends on its callers.
     if ctx.fn.caller is not None:
         return
-    for ret in _own_returns(ctx.fn.node):
-        if ret.value is None:
-            continue
+    returns = [r for r in _own_returns(ctx) if r.value is not None]
+    if len(returns) != 1:
+        return  # several returns are joined first: a mismatch is the joins rules' finding
+    for ret in returns:
+        assert ret.value is not None
         for value in _outputs(ret.value):
             what = _function_like(ctx, value)
             if what is not None:
@@ -77,18 +78,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     yield RETURN_OBJECT_UNDER_STRICT.finding(value, what=what)
 
 
-def _own_returns(fn: ast.AST) -> list[ast.Return]:
-    """The function's own `return`s, not those of nested functions or lambdas."""
-    found: list[ast.Return] = []
-    stack = list(ast.iter_child_nodes(fn))
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            continue
-        if isinstance(node, ast.Return):
-            found.append(node)
-        stack.extend(ast.iter_child_nodes(node))
-    return sorted(found, key=lambda r: (r.lineno, r.col_offset))
+def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
+    """The function's own `return`s, not those of nested functions (lambdas have none)."""
+    found: list[ast.Return] = ctx.of(ast.Return)
+    nested: list[ast.AST] = [
+        n for n in ctx.of(ast.FunctionDef, ast.AsyncFunctionDef) if n is not ctx.fn.node
+    ]
+    for inner in nested:
+        inside = {id(r) for r in within(inner, found)}
+        found = [r for r in found if id(r) not in inside]
+    return found
 
 
 def _outputs(value: ast.expr) -> Iterator[ast.expr]:
@@ -170,7 +169,4 @@ def _local(ctx: FunctionContext, name: str) -> bool:
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     if name in params:
         return True
-    return any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in of_type(ctx.fn.node, ast.Name)
-    )
+    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))

@@ -70,7 +70,5 @@ def _bound_in(ctx: FunctionContext, name: str) -> bool:
     every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
     if any(a is not None and a.arg == name for a in every):
         return True
-    return any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
-        for n in ast.walk(ctx.fn.node)
-    )
+    names_: list[ast.Name] = ctx.of(ast.Name)
+    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in names_)
