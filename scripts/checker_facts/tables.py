@@ -192,10 +192,33 @@ def forbidden_modules(root: Path) -> list[str]:
     return sorted(mods)
 
 
+def public_aliases(root: Path, functions: list[str], modules: list[str]) -> dict[str, str]:
+    """`mindspore.set_context` -> `mindspore.context.set_context`: the names `mindspore/__init__.py`
+    re-exports from a forbidden module or of a forbidden function, so a call through the public
+    name is recognised without importing MindSpore."""
+    forbidden = set(functions)
+    found: dict[str, str] = {}
+    for node in _tree(root, "__init__.py").body:
+        if not isinstance(node, ast.ImportFrom) or not node.module:
+            continue
+        module = node.module if not node.level else f"mindspore.{node.module}"
+        for alias in node.names:
+            if alias.name == "*":
+                continue
+            target = f"{module}.{alias.name}"
+            if target in forbidden or any(
+                module == m or module.startswith(m + ".") for m in modules
+            ):
+                found[f"mindspore.{alias.asname or alias.name}"] = target
+    return dict(sorted(found.items()))
+
+
 def build_static(root: Path) -> dict[str, Any]:
     """Every table the parser sources state, keyed for facts JSON."""
     converted = converted_builtins(root)
     methods = standard_methods(root)
+    forbidden = _decorated(root, FORBIDDEN_DECORATOR)
+    forbidden_mods = forbidden_modules(root)
     return {
         "builtins": {
             "translated": trope_builtins(root),
@@ -211,8 +234,9 @@ def build_static(root: Path) -> dict[str, Any]:
             "expr_statement": expr_statement_methods(root),
         },
         "forbidden_in_graph": {
-            "functions": _decorated(root, FORBIDDEN_DECORATOR),
-            "modules": forbidden_modules(root),
+            "functions": forbidden,
+            "modules": forbidden_mods,
+            "aliases": public_aliases(root, forbidden, forbidden_mods),
             "view_unsupported": _decorated(root, VIEW_UNSUPPORTED_DECORATOR),
         },
         "fallback": {"third_party_modules": third_party_modules(root)},

@@ -42,6 +42,7 @@ class Facts:
     fallback_modules: frozenset[str]
     method_returns: dict[str, dict[str, str]]
     observed_calls: dict[str, dict[str, dict[str, bool]]]
+    forbidden_aliases: dict[str, str]  # `mindspore.set_context` -> `mindspore.context.set_context`
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -68,6 +69,15 @@ class Facts:
     def forbidden_method(self, owner: str, name: str) -> bool:
         """MindSpore marks `owner.name` (e.g. `Parameter.set_data`) as forbidden in graph mode."""
         return (owner, name) in self._forbidden_by_name
+
+    def forbidden_function(self, qualname: str) -> Optional[str]:
+        """The forbidden function a dotted call name reaches (through MindSpore's public
+        re-exports), or None: `mindspore.set_context` -> `mindspore.context.set_context`."""
+        target = self.forbidden_aliases.get(qualname, qualname)
+        module = target.rpartition(".")[0]
+        if target in self.forbidden_functions or self.forbidden_module(module):
+            return target
+        return None
 
     def forbidden_module(self, module: str) -> bool:
         return any(module == m or module.startswith(m + ".") for m in self.forbidden_modules)
@@ -105,6 +115,7 @@ def parse_facts(data: Any) -> Facts:
             forbidden_functions=_set(forbidden["functions"]),
             forbidden_modules=_set(forbidden["modules"]),
             view_unsupported=_set(forbidden["view_unsupported"]),
+            forbidden_aliases={str(k): str(v) for k, v in forbidden.get("aliases", {}).items()},
             fallback_modules=_set(data["fallback"]["third_party_modules"]),
             method_returns={k: dict(v) for k, v in data["tensor_method_returns"].items()},
             observed_calls={

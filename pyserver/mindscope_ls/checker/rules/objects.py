@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import globals as globals_
 from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
@@ -124,6 +125,22 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             and node.value.id in dicts
         ):
             yield from _tensor_key(ctx, node.slice)
+
+
+def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`with OBJ:` on a module-level instance of a plain class (not cacheable: it reads the
+    module's top-level assignments)."""
+    withs: list[ast.With | ast.AsyncWith] = ctx.of(ast.With, ast.AsyncWith)
+    for node in withs:
+        for item in node.items:
+            target = globals_.workspace_instance(ctx, item.context_expr)
+            if target is None or target.is_jit_class or target.is_cell:
+                continue
+            yield WITH_PLAIN_CLASS.finding(
+                item.context_expr,
+                related=[ctx.related(target.node, f"class `{target.name}` defined here")],
+                name=target.name,
+            )
 
 
 def _tensor_key(ctx: FunctionContext, key: ast.expr) -> Iterator[RawFinding]:

@@ -1,0 +1,84 @@
+"""MS130: APIs MindSpore refuses inside compiled code (`@jit_forbidden_register`, forbidden
+modules), read from the facts table rather than listed here."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..facts import FACTS
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import names, receivers
+from .helpers.base import FunctionContext, cacheable
+
+FORBIDDEN_API = Rule(
+    "MS130",
+    "forbidden-api-in-graph",
+    Group.FAILS,
+    title="API that cannot be called in compiled code",
+    message=(
+        "`{name}` cannot be called inside compiled code; call it outside `construct`/`@jit` code "
+        "(e.g. in `__init__` or before the call)."
+    ),
+    why=(
+        "MindSpore marks these APIs (`Parameter.set_data`, `Cell.get_parameters`, hook "
+        "registration, `set_context`, `initializer`, ...) as forbidden in graph mode: they change "
+        "or inspect the network's state in Python, which a compiled graph cannot do."
+    ),
+    remedy=(
+        "Call the API outside compiled code: in `__init__`, or in the Python code that calls the "
+        "network; inside the graph, use `ops.assign` to update a Parameter."
+    ),
+    mindspore_says=(
+        "RuntimeError: Failed to compile in GRAPH_MODE because the method or function "
+        "'mindspore.nn.cell.Cell.get_parameters' is not supported in 'construct' or function with"
+        " @jit decorator."
+    ),
+)
+
+# The owner classes of forbidden methods, as the facts table names them, for each receiver kind.
+OWNERS = {
+    receivers.PARAMETER: ("Parameter", "Tensor"),
+    receivers.CELL: ("Cell",),
+}
+
+# The names of forbidden methods, to pass over every other call at once.
+METHOD_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in FACTS.forbidden_functions)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for call in ctx.of(ast.Call):
+        name = _forbidden(ctx, call)
+        if name is not None:
+            yield FORBIDDEN_API.finding(call, name=name)
+
+
+def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
+    func = call.func
+    qualname = names.callee(ctx.fn.module, func)
+    if qualname and qualname.startswith("mindspore."):
+        target = FACTS.forbidden_function(qualname)
+        if target is not None:
+            return target.rsplit(".", 1)[-1] + "(...)"
+    if isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES:
+        return _forbidden_method(ctx, func)
+    return None
+
+
+def _forbidden_method(ctx: FunctionContext, func: ast.Attribute) -> Optional[str]:
+    """`self.p.set_data`, `self.get_parameters`, `self.sub.register_forward_hook`: a method
+    the facts table forbids on the receiver's kind, unless the workspace class defines its own."""
+    kind = receivers.kind_of(ctx, func.value)
+    owners: tuple[str, ...] = OWNERS.get(kind, ()) if kind is not None else ()
+    if not owners and ctx.types.is_tensor(func.value):
+        owners = ("Tensor",)
+    owner = next((o for o in owners if FACTS.forbidden_method(o, func.attr)), None)
+    if owner is None:
+        return None
+    info = receivers.workspace_class(ctx, func.value) if kind == receivers.CELL else None
+    if info is not None and info.find_method(func.attr) is not None:
+        return None  # the user's own method of that name
+    return f"{owner}.{func.attr}()"

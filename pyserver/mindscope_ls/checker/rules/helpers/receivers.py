@@ -1,0 +1,86 @@
+"""What kind of object an expression of a compiled method holds, as far as its class shows:
+the Cell itself, a Parameter, a sub-Cell, a jit_class instance, a dict or list attribute.
+
+Only `self` and `self.<attr>` (and items of a CellList attribute) are known: an attribute's
+kind comes from what `__init__` assigns it (`classes.py`). Anything else is unknown (None), and
+the rules built on these kinds then say nothing.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Optional
+
+from . import names
+from .base import FunctionContext
+from .classes import Attr, ClassInfo
+
+PARAMETER = "Parameter"
+CELL = "Cell"
+JIT_CLASS = "jit_class"
+DICT = "dict"
+LIST = "list"
+# Cells whose items are Cells: `self.layers[0]` is a Cell.
+CELL_CONTAINERS = frozenset(
+    {"mindspore.nn.CellList", "mindspore.nn.SequentialCell", "mindspore.nn.CellDict"}
+)
+
+
+def self_attr_name(expr: ast.expr) -> Optional[str]:
+    """`name` when `expr` is `self.name`."""
+    return names.self_attribute(expr)
+
+
+def self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[Attr]:
+    """What `self.<name>` holds, when `expr` is that and the class assigns it."""
+    name = self_attr_name(expr)
+    if name is None or ctx.fn.cls is None:
+        return None
+    return ctx.fn.cls.attr(name)
+
+
+def kind_of(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """The kind of `self`, `self.<attr>` or `self.<cell list>[i]`, or None when unknown."""
+    cls = ctx.fn.cls
+    if cls is None:
+        return None
+    if isinstance(expr, ast.Name) and expr.id == "self" and _is_method(ctx):
+        return CELL if cls.is_cell else None
+    if isinstance(expr, ast.Subscript):
+        held = self_attr(ctx, expr.value)
+        if held is not None and held.kind == "cell" and held.class_qualname in CELL_CONTAINERS:
+            return CELL
+        return None
+    held = self_attr(ctx, expr)
+    return attr_kind(ctx, held) if held is not None else None
+
+
+def attr_kind(ctx: FunctionContext, held: Attr) -> Optional[str]:
+    if held.kind == "tensor" and held.class_qualname in names.PARAMETER:
+        return PARAMETER
+    if held.kind == "cell" and not names.is_primitive_class(held.class_qualname):
+        return CELL
+    if held.kind == "list" and isinstance(held.node, (ast.List, ast.ListComp)):
+        return LIST
+    if held.kind == "object" and isinstance(held.node, (ast.Dict, ast.DictComp)):
+        return DICT
+    if held.kind == "object" and held.class_qualname is not None:
+        info = ctx.classes.resolve(held.class_qualname)
+        if info is not None and info.is_jit_class and not info.is_cell:
+            return JIT_CLASS
+    return None
+
+
+def workspace_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
+    """The workspace class of `self` or of a `self.<attr>` assigned `Cls(...)`, if any."""
+    if isinstance(expr, ast.Name) and expr.id == "self":
+        return ctx.fn.cls
+    held = self_attr(ctx, expr)
+    if held is None or held.class_qualname is None:
+        return None
+    return ctx.classes.resolve(held.class_qualname)
+
+
+def _is_method(ctx: FunctionContext) -> bool:
+    args = ctx.fn.node.args.posonlyargs + ctx.fn.node.args.args
+    return bool(args) and args[0].arg == "self"

@@ -1,0 +1,172 @@
+"""MS135, MS212: values a graph cannot return to Python (functions, Cells; objects under STRICT).
+
+Only the graph's own output counts: the return of a Cell's `construct` or an `@jit` function
+that nothing compiled calls (`fn.caller is None`). A helper may return a function to its caller.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from .helpers import globals as globals_
+from .helpers import names, receivers
+from .helpers.base import FunctionContext, within
+from .helpers.classes import ClassInfo
+
+RETURN_FUNCTION = Rule(
+    "MS135",
+    "return-function",
+    Group.FAILS,
+    title="Returning a function, lambda, method or Cell from a graph",
+    message=(
+        "A graph cannot return {what}; return Tensors (or tuples of them) and call the function "
+        "outside compiled code."
+    ),
+    why=(
+        "The output of a compiled graph must be data (Tensors, scalars, tuples, lists, dicts); a "
+        "function, method, lambda or Cell has no value to hand back to Python."
+    ),
+    remedy="Return the Tensors the function would compute, or pick the function outside the graph.",
+    mindspore_says="RuntimeError: Function in output is not supported. Please check your code.",
+)
+
+RETURN_OBJECT_UNDER_STRICT = Rule(
+    "MS212",
+    "return-object-under-strict",
+    Group.STRICT,
+    title="Returning a Python object, NumPy array or slice from `construct`",
+    message=(
+        "`construct` returns {what}, which STRICT cannot put in the graph's output; return "
+        "Tensors or plain values instead."
+    ),
+    why=(
+        "Under STRICT a graph's output must be a type of the graph (Tensors, numbers, strings, "
+        "tuples, lists, dicts); class instances, NumPy arrays and slices only pass through LAX's "
+        "Python fallback."
+    ),
+    remedy=(
+        "Return the object's Tensors (or a tuple of them), convert NumPy arrays with `Tensor(...)`"
+        ", or use the default LAX level."
+    ),
+    mindspore_says=(
+        "RuntimeError: Illegal type in the graph: AbstractScalar(Type: External, Value: "
+        "PythonObject(type: <class 'Custom'>, ...))"
+    ),
+)
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    # Not cacheable: whether the function is the graph's entry depends on its callers.
+    if ctx.fn.caller is not None:
+        return
+    returns = [r for r in _own_returns(ctx) if r.value is not None]
+    if len(returns) != 1:
+        return  # several returns are joined first: a mismatch is the joins rules' finding
+    for ret in returns:
+        assert ret.value is not None
+        for value in _outputs(ret.value):
+            what = _function_like(ctx, value)
+            if what is not None:
+                yield RETURN_FUNCTION.finding(value, what=what)
+            elif ctx.level == SyntaxLevel.STRICT and _is_construct(ctx):
+                what = _object_like(ctx, value)
+                if what is not None:
+                    yield RETURN_OBJECT_UNDER_STRICT.finding(value, what=what)
+
+
+def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
+    """The function's own `return`s, not those of nested functions (lambdas have none)."""
+    found: list[ast.Return] = ctx.of(ast.Return)
+    nested: list[ast.AST] = [
+        n for n in ctx.of(ast.FunctionDef, ast.AsyncFunctionDef) if n is not ctx.fn.node
+    ]
+    for inner in nested:
+        inside = {id(r) for r in within(inner, found)}
+        found = [r for r in found if id(r) not in inside]
+    return found
+
+
+def _outputs(value: ast.expr) -> Iterator[ast.expr]:
+    """The values a return hands out: the elements of a tuple or list display, or itself."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        for element in value.elts:
+            yield from _outputs(element)
+    else:
+        yield value
+
+
+def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    module = ctx.fn.module
+    if isinstance(value, ast.Lambda):
+        return "a lambda"
+    if isinstance(value, ast.Name) and value.id in module.functions and not _local(ctx, value.id):
+        return f"the function `{value.id}`"
+    if isinstance(value, ast.Name) and globals_.is_cell_instance(ctx, value):
+        return f"the Cell `{value.id}`"
+    name = names.self_attribute(value)
+    if name is not None and ctx.fn.cls is not None:
+        found = ctx.fn.cls.find_method(name)
+        if found is not None and not found[1].decorator_list:  # not a property
+            return f"the method `self.{name}`"
+        if receivers.kind_of(ctx, value) == receivers.CELL:
+            return f"the Cell `self.{name}`"
+    return None
+
+
+def _object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    module = ctx.fn.module
+    if isinstance(value, ast.Call):
+        qualname = names.callee(module, value.func)
+        if qualname == "slice":
+            return "a slice"
+        if _numpy_array_function(qualname):
+            return f"a NumPy array (`{ast.unparse(value.func)}(...)`)"
+        info = ctx.classes.resolve(module.qualname(value.func))
+        if info is not None and _plain_class(info):
+            return f"an instance of class `{info.name}`"
+        return None
+    if isinstance(value, ast.Name):
+        info = globals_.workspace_instance(ctx, value)
+        if info is not None and _plain_class(info):
+            return f"`{value.id}`, an instance of class `{info.name}`"
+        return None
+    info = receivers.workspace_class(ctx, value) if names.self_attribute(value) else None
+    if info is not None and _plain_class(info):
+        return f"`self.{names.self_attribute(value)}`, an instance of class `{info.name}`"
+    return None
+
+
+def _numpy_array_function(qualname: Optional[str]) -> bool:
+    """`numpy.ones`, `numpy.array`: top-level NumPy functions (not `numpy.float32`, whose
+    result is a NumPy scalar, nor sub-modules)."""
+    if not qualname or not qualname.startswith("numpy.") or qualname.count(".") != 1:
+        return False
+    last = qualname.rsplit(".", 1)[-1]
+    return last.islower() and not last[-1].isdigit() and not last.endswith("_")
+
+
+def _plain_class(info: ClassInfo) -> bool:
+    """A workspace class whose every base is a workspace class too and whose only decorator
+    may be `@jit_class`: its instances are plain Python objects (not a NamedTuple, a Cell, a
+    dataclass, ...)."""
+    if info.is_cell or len(info.node.bases) != len(info.bases) or info.node.keywords:
+        return False
+    decorators = len(info.node.decorator_list)
+    return decorators == 0 or (decorators == 1 and info.is_jit_class)
+
+
+def _is_construct(ctx: FunctionContext) -> bool:
+    return ctx.fn.cls is not None and ctx.fn.cls.is_cell and ctx.fn.node.name == "construct"
+
+
+def _local(ctx: FunctionContext, name: str) -> bool:
+    """`name` is bound in the function itself (a parameter or assigned), shadowing a global."""
+    args = ctx.fn.node.args
+    params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    if name in params:
+        return True
+    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
