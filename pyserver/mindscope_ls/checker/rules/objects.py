@@ -145,9 +145,9 @@ def _dict_names(fn: ast.AST) -> dict[str, ast.expr]:
 
 
 def _fails_at(ctx: FunctionContext, call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
-    """`pop` fails at every level; `setdefault` under STRICT, but at LAX only as a statement on
-    a dict holding a Tensor that is then read by key (`d[k]`, `d.get(k)`): measured, `v =
-    d.setdefault(k, x)`, `return d` and a dict of scalars compile (docs/checker-realcode.md)."""
+    """`pop` fails at every level; `setdefault` under STRICT, but at LAX only on a dict display
+    holding a Tensor that is read by key (`d[k]`, `d.get(k)`) afterwards: measured, `return d`,
+    `v = d.setdefault(k, x); return v` and a dict of scalars compile (docs/checker-realcode.md)."""
     assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
     if call.func.attr != "setdefault" or ctx.level == SyntaxLevel.STRICT:
         return True
@@ -156,13 +156,13 @@ def _fails_at(ctx: FunctionContext, call: ast.Call, dicts: dict[str, ast.expr]) 
     holds_tensor = isinstance(display, ast.Dict) and any(
         ctx.types.is_tensor(v) for v in display.values
     )
-    statement = any(stmt.value is call for stmt in ctx.of(ast.Expr))
-    return holds_tensor and statement and _read_by_key_after(ctx.fn.node, name, call)
+    return holds_tensor and _read_by_key_after(ctx.fn.node, name, call)
 
 
 def _read_by_key_after(fn: ast.AST, name: str, call: ast.Call) -> bool:
     end = (call.end_lineno or 0, call.end_col_offset or 0)
-    for node in of_type(fn, ast.Subscript, ast.Attribute):
+    reads: list[ast.Subscript | ast.Attribute] = of_type(fn, ast.Subscript, ast.Attribute)
+    for node in reads:
         target = node.value
         if not (isinstance(target, ast.Name) and target.id == name):
             continue
