@@ -6,7 +6,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
 from .helpers import names
@@ -103,7 +103,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if isinstance(node, ast.Call):
             if names.callee(module, node.func) in names.PARAMETER:
                 yield PARAMETER_IN_GRAPH.finding(node)
-            elif _is_dict_method(node, dicts):
+            elif _is_dict_method(node, dicts) and _fails_at(ctx, node, dicts):
                 assert isinstance(node.func, ast.Attribute)
                 assert isinstance(node.func.value, ast.Name)
                 use = loads_after(ctx.fn.node, node.func.value.id, node)
@@ -148,20 +148,49 @@ def _tensor_key(ctx: FunctionContext, key: ast.expr) -> Iterator[RawFinding]:
         yield TENSOR_DICT_KEY.finding(key)
 
 
-def _dict_names(fn: ast.AST) -> set[str]:
-    """Local names bound to a dict display or `dict(...)`."""
-    found: set[str] = set()
+def _dict_names(fn: ast.AST) -> dict[str, ast.expr]:
+    """Local names bound to a dict display or `dict(...)`, with the (last) value bound."""
+    found: dict[str, ast.expr] = {}
     for node in of_type(fn, ast.Assign):
         if isinstance(node.value, (ast.Dict, ast.DictComp)) or (
             isinstance(node.value, ast.Call)
             and isinstance(node.value.func, ast.Name)
             and node.value.func.id == "dict"
         ):
-            found.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            found.update((t.id, node.value) for t in node.targets if isinstance(t, ast.Name))
     return found
 
 
-def _is_dict_method(call: ast.Call, dicts: set[str]) -> bool:
+def _fails_at(ctx: FunctionContext, call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
+    """`pop` fails at every level; `setdefault` under STRICT, but at LAX only on a dict display
+    holding a Tensor that is read by key (`d[k]`, `d.get(k)`) afterwards: measured, `return d`,
+    `v = d.setdefault(k, x); return v` and a dict of scalars compile (docs/checker-realcode.md)."""
+    assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    if call.func.attr != "setdefault" or ctx.level == SyntaxLevel.STRICT:
+        return True
+    name = call.func.value.id
+    display = dicts[name]
+    holds_tensor = isinstance(display, ast.Dict) and any(
+        ctx.types.is_tensor(v) for v in display.values
+    )
+    return holds_tensor and _read_by_key_after(ctx.fn.node, name, call)
+
+
+def _read_by_key_after(fn: ast.AST, name: str, call: ast.Call) -> bool:
+    end = (call.end_lineno or 0, call.end_col_offset or 0)
+    reads: list[ast.Subscript | ast.Attribute] = of_type(fn, ast.Subscript, ast.Attribute)
+    for node in reads:
+        target = node.value
+        if not (isinstance(target, ast.Name) and target.id == name):
+            continue
+        if (node.lineno, node.col_offset) < end or not isinstance(node.ctx, ast.Load):
+            continue
+        if isinstance(node, ast.Subscript) or node.attr == "get":
+            return True
+    return False
+
+
+def _is_dict_method(call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
     func = call.func
     return (
         isinstance(func, ast.Attribute)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Optional
@@ -93,11 +94,13 @@ class Discovery:
         self.found: dict[int, CompiledFunction] = {}
         self._owners: dict[int, dict[int, ast.ClassDef]] = {}  # module -> method -> class
         self._queue: deque[CompiledFunction] = deque()
+        self._sub_cells: set[int] = set()  # ClassDef ids of Cells built inside another Cell
 
     def run(self) -> list[CompiledFunction]:
-        for module in self.workspace.modules():
-            if module.tree is not None:
-                self._roots(module)
+        modules = [m for m in self.workspace.modules() if m.tree is not None]
+        self._sub_cells = {id(node) for m in modules for node in self._held_cells(m)}
+        for module in modules:
+            self._roots(module)
         while self._queue and len(self.found) < MAX_FUNCTIONS:
             self._follow_calls(self._queue.popleft())
         return list(self.found.values())
@@ -140,6 +143,11 @@ class Discovery:
         construct = info.own_method("construct")
         if construct is not None:
             params = _tensor_params(construct, skip_self=True)
+            if id(node) in self._sub_cells:
+                # Built by another Cell, it is called by it: its first input is the data, the
+                # others (flags, caches) are what the caller passes, learnt where the call
+                # resolves. Measured: a bool flag passed through a CellList compiles.
+                params = params[:1]
             self._add(
                 CompiledFunction(
                     module,
@@ -149,6 +157,18 @@ class Discovery:
                     tensor_params=set(params),
                 )
             )
+
+    def _held_cells(self, module: ModuleInfo) -> Iterator[ast.ClassDef]:
+        """Workspace Cell classes that a Cell of `module` instantiates in its `__init__`."""
+        assert module.tree is not None
+        for cls_node in module.classes.values():
+            init = self.classes.info(module, cls_node).own_method("__init__")
+            if init is None or not self.classes.info(module, cls_node).is_cell:
+                continue
+            for call in of_type(init, ast.Call):
+                held = self.classes.resolve(module.qualname(call.func))
+                if held is not None and held.is_cell and held.node is not cls_node:
+                    yield held.node
 
     def _jit_root(
         self,

@@ -84,9 +84,22 @@ class TensorTypes:
                 for sub_target, sub_value in zip(target.elts, value.elts):
                     self._bind(sub_target, sub_value)
             elif self.is_tensor(value) or self._returns_tensors(value):
-                for element in target.elts:
+                # A Cell may return (Tensor, cache dict / state tuple / None), as nn.LSTM and
+                # real models do: only its first output is surely a Tensor.
+                elements = target.elts[:1] if self._is_cell_call(value) else target.elts
+                for element in elements:
                     if isinstance(element, ast.Name):
                         self.names.add(element.id)
+
+    def _is_cell_call(self, value: ast.expr) -> bool:
+        if not isinstance(value, ast.Call):
+            return False
+        func = value.func
+        if isinstance(func, ast.Name):
+            return func.id in self.names
+        attr = names.self_attribute(func)
+        held = self.cls.attr(attr) if attr is not None and self.cls is not None else None
+        return held is not None and held.kind == "cell"
 
     def _returns_tensors(self, value: ast.expr) -> bool:
         """Calls that return a tuple of Tensors, e.g. `ops.split(x)` or `self.lstm(x)`."""
