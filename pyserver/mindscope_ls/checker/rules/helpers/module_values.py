@@ -125,6 +125,16 @@ def argument_values(
 def _argument(
     found: ModuleTable, call: ast.Call, scope: int, index: int, param: str
 ) -> Optional[ast.expr]:
+    value = _passed(call, index, param)
+    if isinstance(value, ast.Name):
+        bound = found.locals.get(scope, {}).get(value.id)
+        value = bound.value if bound is not None else None
+    return value
+
+
+def _passed(call: ast.Call, index: int, param: str) -> Optional[ast.expr]:
+    """The expression a call passes for parameter `param` (at `index`); None when a `*args` or
+    `**kwargs` hides it."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         kw.arg is None for kw in call.keywords
     ):
@@ -133,9 +143,6 @@ def _argument(
     for kw in call.keywords:
         if kw.arg == param:
             value = kw.value
-    if isinstance(value, ast.Name):
-        bound = found.locals.get(scope, {}).get(value.id)
-        value = bound.value if bound is not None else None
     return value
 
 
@@ -170,14 +177,7 @@ def _argument_dtype(
     param: str,
     depth: int,
 ) -> Optional[str]:
-    if any(isinstance(a, ast.Starred) for a in call.args) or any(
-        kw.arg is None for kw in call.keywords
-    ):
-        return None
-    value: Optional[ast.expr] = call.args[index] if index < len(call.args) else None
-    for kw in call.keywords:
-        if kw.arg == param:
-            value = kw.value
+    value = _passed(call, index, param)
     if isinstance(value, ast.Name):
         bound = found.locals.get(scope, {}).get(value.id)
         if bound is None:
