@@ -14,7 +14,15 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
-from .module_values import argument_dtypes, call_lines, entry_point, global_binding
+from .module_values import (
+    argument_dtypes,
+    call_lines,
+    entry_point,
+    global_binding,
+    note_read,
+    ordered_parameters,
+    parameters,
+)
 from .types import TensorTypes
 from .walk import of_type
 
@@ -257,7 +265,7 @@ class Abstract:
             }
         if name in self._stored:
             return None
-        if name in _parameters(self.fn):
+        if name in parameters(self.fn):
             dtype = self._argument_dtypes().get(name)
             return Value("tensor", dtype) if dtype is not None else None
         module = self.types.module
@@ -280,7 +288,7 @@ class Abstract:
             entry = self._entry()
             if entry is not None:
                 module = self.types.module
-                params = _parameters_in_order(self.fn, skip_self=self.types.cls is not None)
+                params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
                 self._arguments = argument_dtypes(module, entry, params)
                 for line in call_lines(module, entry):
                     self._read_line(line)
@@ -309,14 +317,7 @@ class Abstract:
             self._read_line(line)
 
     def _read_line(self, line: int) -> None:
-        if self.lines is not None and 0 < line <= len(self.lines):
-            self.lines[line - 1]  # noted as read outside the function: see `cacheable`
-
-
-def _parameters_in_order(fn: FunctionNode, skip_self: bool) -> list[str]:
-    args = fn.args
-    ordered = [a.arg for a in [*args.posonlyargs, *args.args]]
-    return ordered[1:] if skip_self and ordered else ordered
+        note_read(self.lines, line)
 
 
 def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
@@ -331,7 +332,7 @@ def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
         target = assign.targets[0]
         if len(assign.targets) == 1 and isinstance(target, ast.Name):
             found.setdefault(target.id, []).append(assign.value)
-    params = _parameters(fn)
+    params = parameters(fn)
     return {
         name: bound
         for name, bound in found.items()
@@ -370,10 +371,3 @@ def _dtype_argument(types: TensorTypes, call: ast.Call, position: int) -> Option
     if len(call.args) > position:
         return _dtype_name(types, call.args[position])
     return None
-
-
-def _parameters(fn: FunctionNode) -> set[str]:
-    args = fn.args
-    every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-    every += [a for a in (args.vararg, args.kwarg) if a is not None]
-    return {a.arg for a in every}

@@ -18,8 +18,15 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
-from .abstract import _parameters, _simple_bindings
-from .module_values import argument_values, call_lines, entry_point
+from .abstract import _simple_bindings
+from .module_values import (
+    argument_values,
+    call_lines,
+    entry_point,
+    note_read,
+    ordered_parameters,
+    parameters,
+)
 from .types import TensorTypes
 from .walk import of_type
 
@@ -70,7 +77,7 @@ class Elements:
         self.types = types
         self.fn = fn
         self.lines = lines  # the file's lines: reading one notes it for the findings cache
-        self._params = _parameters(fn) - {"self", "cls"}
+        self._params = parameters(fn) - {"self", "cls"}
         self._passed: Optional[dict[str, list[Optional[ast.expr]]]] = None
         self._passed_read = False
         self._single: Optional[dict[str, ast.expr]] = None
@@ -174,13 +181,10 @@ class Elements:
             module = self.types.module
             entry = entry_point(self.types, self.fn)
             if entry is not None:
-                params = [a.arg for a in [*self.fn.args.posonlyargs, *self.fn.args.args]]
-                if self.types.cls is not None:
-                    params = params[1:]
+                params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
                 self._passed = argument_values(module, entry, params)
                 for line in call_lines(module, entry):
-                    if self.lines is not None and 0 < line <= len(self.lines):
-                        self.lines[line - 1]  # noted as read: see `cacheable`
+                    note_read(self.lines, line)
         return self._passed
 
     def _binding(self, name: str) -> Optional[ast.expr]:

@@ -146,6 +146,13 @@ def _passed(call: ast.Call, index: int, param: str) -> Optional[ast.expr]:
     return value
 
 
+def note_read(lines: Optional[list[str]], line: int) -> None:
+    """Reads `line` of the file's lines, which notes it for the findings cache (`cacheable`):
+    a finding that depends on code outside its function is re-checked when that code changes."""
+    if lines is not None and 0 < line <= len(lines):
+        lines[line - 1]
+
+
 def call_lines(module: ModuleInfo, entry: str, depth: int = 0) -> list[int]:
     """The lines `argument_dtypes` and `argument_values` may read for `entry`: its calls, and
     the calls of the entry points those calls sit in (callers of callers), whatever they
@@ -271,11 +278,11 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
     for name in [*module.classes, *module.functions]:
         found.calls[name] = None if name in subclassed or name in stores else []
     for name, fn in module.functions.items():
-        found.entries[id(fn)] = (name, _ordered_parameters(fn, skip_self=False))
+        found.entries[id(fn)] = (name, ordered_parameters(fn, skip_self=False))
     for name, cls in module.classes.items():
         for stmt in cls.body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
-                found.entries[id(stmt)] = (name, _ordered_parameters(stmt, skip_self=True))
+                found.entries[id(stmt)] = (name, ordered_parameters(stmt, skip_self=True))
     scopes: list[ast.AST] = [tree, *of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)]
     for scope in scopes:
         _index_scope(found, module, scope)
@@ -307,7 +314,7 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
             instances[name] = created
             kept.add(id(assign.value))
     if not isinstance(scope, ast.Module):
-        shadowed = set(stores) | _parameters(scope)
+        shadowed = set(stores) | parameters(scope)
         outer = found.locals.get(id(module.tree), {})
         for name, assign in outer.items():
             created = _instance_of(assign.value, classes)
@@ -356,12 +363,14 @@ def _instance_of(node: ast.AST, classes: dict[str, ast.ClassDef]) -> Optional[st
     return None
 
 
-def _ordered_parameters(fn: ast.FunctionDef | ast.AsyncFunctionDef, skip_self: bool) -> list[str]:
+def ordered_parameters(fn: FunctionNode, skip_self: bool) -> list[str]:
+    """The parameters a call can pass by position, in order (`self` dropped for a method)."""
     ordered = [a.arg for a in [*fn.args.posonlyargs, *fn.args.args]]
     return ordered[1:] if skip_self and ordered else ordered
 
 
-def _parameters(scope: ast.AST) -> set[str]:
+def parameters(scope: ast.AST) -> set[str]:
+    """Every parameter name of a function (none for another scope)."""
     args = getattr(scope, "args", None)
     if not isinstance(args, ast.arguments):
         return set()
