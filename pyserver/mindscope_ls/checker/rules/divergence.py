@@ -203,16 +203,14 @@ def _alias_update(
 ) -> Iterator[RawFinding]:
     if not isinstance(node.target, ast.Name) or node.target.id not in aliases:
         return
-    original, assign = aliases[node.target.id]
-    if loads_after(ctx.fn.node, original, node) is None:
-        return
     name = node.target.id
-    yield IN_PLACE_ALIAS_UPDATE.finding(
+    yield from _through_alias(
+        ctx,
+        IN_PLACE_ALIAS_UPDATE,
         node,
-        related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
+        name,
+        aliases,
         fix=_rebind_fix(ctx, node),
-        name=name,
-        original=original,
         instead=f"write `{name} = {name} <op> <value>` instead",
     )
 
@@ -231,14 +229,12 @@ def _alias_method(
     ):
         return
     name = func.value.id
-    original, assign = aliases[name]
-    if loads_after(ctx.fn.node, original, call) is None:
-        return
-    yield IN_PLACE_ALIAS_UPDATE.finding(
+    yield from _through_alias(
+        ctx,
+        IN_PLACE_ALIAS_UPDATE,
         call,
-        related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
-        name=name,
-        original=original,
+        name,
+        aliases,
         instead=f"write `{name} = {name}.{func.attr[:-1]}(...)` instead",
     )
 
@@ -253,16 +249,31 @@ def _alias_item_write(
             and target.value.id in aliases
         ):
             continue
-        name = target.value.id
-        original, assign = aliases[name]
-        if loads_after(ctx.fn.node, original, node) is None:
-            continue
-        yield ALIAS_ITEM_WRITE.finding(
-            node,
-            related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
-            name=name,
-            original=original,
-        )
+        yield from _through_alias(ctx, ALIAS_ITEM_WRITE, node, target.value.id, aliases)
+
+
+def _through_alias(
+    ctx: FunctionContext,
+    rule: Rule,
+    node: ast.AST,
+    name: str,
+    aliases: dict[str, tuple[str, ast.Assign]],
+    fix: Optional[Fix] = None,
+    **args: object,
+) -> Iterator[RawFinding]:
+    """`rule` at `node`, which changes the Tensor alias `name`, when the original it aliases is
+    read afterwards (the two modes then disagree on what that read sees)."""
+    original, assign = aliases[name]
+    if loads_after(ctx.fn.node, original, node) is None:
+        return
+    yield rule.finding(
+        node,
+        related=[ctx.related(assign, f"`{name}` aliases `{original}` here")],
+        fix=fix,
+        name=name,
+        original=original,
+        **args,
+    )
 
 
 def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
