@@ -11,6 +11,7 @@ import type {
 } from '../contracts/summaryMessages';
 import { interpreterFor, reportFailure, runRuntime } from '../runtime/runner';
 import { SummaryFollower } from '../summary/follower';
+import { mergeSummary } from '../summary/merge';
 import { readGraphDocument } from './documents';
 import { DocumentPanel, PanelRegistry } from './documentPanel';
 import { graphPanels, type GraphPanel } from './graphPanel';
@@ -103,6 +104,9 @@ export class SummaryPanel extends DocumentPanel<SummaryDocument | undefined> {
       this.postDocument();
       return;
     }
+    // The panel's own copy stays current: an append that arrives before the view is ready (or
+    // while it reloads) would otherwise be lost, as the view's `load` is this copy.
+    mergeSummary(this.doc, structuredClone(doc));
     this.post({ type: 'append', doc });
   }
 
