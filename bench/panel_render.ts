@@ -8,7 +8,10 @@
 // 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
-//     [--models-only]
+//     [--models-only] [--profile MODEL]
+//
+// `--profile MODEL` loads one of the .mindir documents, records a CPU profile (Chrome DevTools
+// protocol) of opening its biggest Cell and prints the functions with the most self time.
 //
 // The pages load the same graph.js/profile.js as the panels, with a stand-in for
 // acquireVsCodeApi that records the messages the views post.
@@ -368,6 +371,57 @@ function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: stri
   );
 }
 
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/** CPU profile of opening `name`'s biggest Cell: the top functions by self time. */
+/** Prints the functions with the most self time in a CPU profile. */
+function topSelf(
+  profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] },
+  count = 20,
+): void {
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    const where = f
+      ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}`
+      : '?';
+    self.set(where, (self.get(where) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  for (const [where, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(`  ${ms(t).padStart(8)}  ${where}`);
+}
+
+/** CPU profiles of loading `name`'s document and of opening its biggest Cell at once. */
+async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
+  const doc = JSON.parse(
+    fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8'),
+  ) as GraphDocument;
+  const cdp = await p.context().newCDPSession(p);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const stop = async (): Promise<Profile> =>
+    ((await cdp.send('Profiler.stop')) as { profile: Profile }).profile;
+  await cdp.send('Profiler.start');
+  const load = await loadGraph(p, page(dir, 'graph'), doc);
+  console.log(`${name}: load ${ms(load)} (includes the page's start); top self time:`);
+  topSelf(await stop());
+  // At once, as benchModel opens it: the idle prefetch may not have laid it out yet.
+  const [biggest] = await foldedCells(p);
+  if (!biggest) throw new Error(`${name}: no folded Cell`);
+  await cdp.send('Profiler.start');
+  const step = await act(p, 2, 'open', 'open', biggest);
+  console.log(
+    `${name}: open ${biggest}: ${ms(step.ms)} (fold/layout/draw ${step.split.map(ms).join(' / ')}); top self time:`,
+  );
+  topSelf(await stop());
+  await cdp.detach();
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const runs = Number(args[args.indexOf('--runs') + 1] ?? 3) || 3;
@@ -379,6 +433,11 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
   });
   const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (args.includes('--profile')) {
+    await profileOpen(p, dir, args[args.indexOf('--profile') + 1] ?? '');
+    await browser.close();
+    return;
+  }
   const graphs: [string, GraphDocument][] = [
     ['1k ops (1×45 layers)', synthGraph(1, 45)],
     ['10k ops (5×91 layers)', synthGraph(5, 91)],
