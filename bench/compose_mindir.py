@@ -102,10 +102,14 @@ def check(copies: int) -> None:
     y = x
     for _ in range(copies):
         y = small(y)
-    if not np.allclose(big, y.asnumpy(), rtol=1e-5, atol=1e-6):
+    chained = y.asnumpy()
+    if big.shape != chained.shape or not np.allclose(big, chained, rtol=1e-5, atol=1e-6):
         print("stack50k: output differs from the 10k file run in a chain", file=sys.stderr)
         raise SystemExit(1)
-    print(f"stack50k: output equals stack10k run {copies} times in a row ({big.ravel()[:3]} …)")
+    # 12,500 residual blocks of random weights overflow float32: equal infinities then only
+    # show that both ran the same number of blocks to the same sign, not the same numbers.
+    note = "" if np.isfinite(big).all() else " (values overflowed: shapes and signs compared)"
+    print(f"stack50k: output equals stack10k run {copies} times in a row{note}")
 
 
 def main() -> None:

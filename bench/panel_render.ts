@@ -255,12 +255,20 @@ interface ModelResult {
   search: number;
   heapMB: number;
   n: number;
+  /** Where the load went: joining + parsing the parts, indexing, the first drawing. */
+  loadSplit: [number, number, number];
 }
 
 /** Load, open the biggest Cell, Expand all, search one op by name; peak JS heap throughout. */
 async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
   const heap = await heapPeak(p);
   const load = await loadGraph(p, page(dir, 'graph'), doc);
+  const loadSplit = (await p.evaluate(() =>
+    ['parse', 'index', 'fold', 'layout', 'draw'].map((k) =>
+      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
+    ),
+  )) as number[];
+  const [parse = NaN, index = NaN, ...render] = loadSplit;
   let n = 1;
   const [biggest] = await foldedCells(p);
   const open = biggest ? (await act(p, ++n, 'open', 'open', biggest)).ms : NaN;
@@ -276,7 +284,15 @@ async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<Mod
     return start;
   }, op?.fullName ?? '');
   const search = (await painted(p, ++n)).at - t0;
-  return { load, open, expandAll, search, heapMB: (await heap.stop()) / 2 ** 20, n };
+  return {
+    load,
+    open,
+    expandAll,
+    search,
+    heapMB: (await heap.stop()) / 2 ** 20,
+    n,
+    loadSplit: [parse, index, render.reduce((a, b) => a + b, 0)],
+  };
 }
 
 /** Netron 9.3.3 on 127.0.0.1 serving `file`: from opening its page to its first drawn graph.
@@ -325,8 +341,11 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
       await new Promise((ok) => setTimeout(ok, 100));
     }
     // performance.now() in the page counts from its navigation: the time to the drawing.
+    const heap = await heapPeak(p, 500);
     await p.goto(url);
-    return await outcome;
+    const result = await outcome;
+    const peak = (await heap.stop()) / 2 ** 20;
+    return Number.isNaN(Number(result)) ? `${result}, heap ${peak.toFixed(0)} MB` : result;
   } catch (e) {
     return `no graph (${String(e).split('\n')[0]?.slice(0, 60)})`;
   } finally {
@@ -342,7 +361,7 @@ async function realModels(browser: Browser, p: Page, dir: string): Promise<void>
   );
   console.log(
     `  ${'model'.padEnd(24)}${'ops'.padStart(7)}${'load'.padStart(8)}${'open'.padStart(8)}` +
-      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(20)}   Netron/load`,
+      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(34)}   Netron/load     load: parse/index/draw`,
   );
   let port = 18_780;
   for (const name of MODELS) {
@@ -356,7 +375,8 @@ async function realModels(browser: Browser, p: Page, dir: string): Promise<void>
     const netron = await netronFirstGraph(browser, path.join(CACHE, `${name}.mindir`), port++);
     modelRow(name, doc, r, netron);
   }
-  // The memory test's 50k-op stack document (no .mindir: Netron has nothing to open).
+  // The memory test's 50k-op stack document (no .mindir: Netron has nothing to open), beside
+  // the real composed stack50k.mindir above.
   const doc = synthStack(10, 50, 25, 600);
   modelRow('stack50k (synthetic doc)', doc, await benchModel(p, dir, doc), '-');
 }
@@ -366,8 +386,9 @@ function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: stri
   console.log(
     `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
       `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
-      `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(20)}` +
-      `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
+      `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(34)}` +
+      `   ${(Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`).padEnd(11)}` +
+      `   ${r.loadSplit.map(ms).join(' / ')}`,
   );
 }
 
@@ -397,9 +418,10 @@ function topSelf(
 
 /** CPU profiles of loading `name`'s document and of opening its biggest Cell at once. */
 async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
-  const doc = JSON.parse(
-    fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8'),
-  ) as GraphDocument;
+  const doc =
+    name === 'synth50k'
+      ? synthStack(10, 50, 25, 600)
+      : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
   const cdp = await p.context().newCDPSession(p);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -408,7 +430,14 @@ async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
     ((await cdp.send('Profiler.stop')) as { profile: Profile }).profile;
   await cdp.send('Profiler.start');
   const load = await loadGraph(p, page(dir, 'graph'), doc);
-  console.log(`${name}: load ${ms(load)} (includes the page's start); top self time:`);
+  const split = await p.evaluate(() =>
+    ['parse', 'index', 'fold', 'layout', 'draw'].map(
+      (k) => `${k} ${performance.getEntriesByName(`mindscope:graph-${k}`)[0]?.duration.toFixed(0)}`,
+    ),
+  );
+  console.log(
+    `${name}: load ${ms(load)} (${split.join(', ')} ms); top self time (with the page's start):`,
+  );
   topSelf(await stop());
   // At once, as benchModel opens it: the idle prefetch may not have laid it out yet.
   const [biggest] = await foldedCells(p);
