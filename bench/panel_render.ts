@@ -263,11 +263,11 @@ interface ModelResult {
 async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
   const heap = await heapPeak(p);
   const load = await loadGraph(p, page(dir, 'graph'), doc);
-  const loadSplit = (await p.evaluate(() =>
+  const loadSplit = await p.evaluate(() =>
     ['parse', 'index', 'fold', 'layout', 'draw'].map((k) =>
       performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
     ),
-  )) as number[];
+  );
   const [parse = NaN, index = NaN, ...render] = loadSplit;
   let n = 1;
   const [biggest] = await foldedCells(p);
