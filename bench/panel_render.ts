@@ -8,7 +8,10 @@
 // 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
-//     [--models-only]
+//     [--models-only [--model NAME]] [--profile MODEL]
+//
+// `--profile MODEL` loads one of the .mindir documents, records a CPU profile (Chrome DevTools
+// protocol) of opening its biggest Cell and prints the functions with the most self time.
 //
 // The pages load the same graph.js/profile.js as the panels, with a stand-in for
 // acquireVsCodeApi that records the messages the views post.
@@ -252,12 +255,20 @@ interface ModelResult {
   search: number;
   heapMB: number;
   n: number;
+  /** Where the load went: joining + parsing the parts, indexing, the first drawing. */
+  loadSplit: [number, number, number];
 }
 
 /** Load, open the biggest Cell, Expand all, search one op by name; peak JS heap throughout. */
 async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
   const heap = await heapPeak(p);
   const load = await loadGraph(p, page(dir, 'graph'), doc);
+  const loadSplit = await p.evaluate(() =>
+    ['parse', 'index', 'fold', 'layout', 'draw'].map((k) =>
+      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
+    ),
+  );
+  const [parse = NaN, index = NaN, ...render] = loadSplit;
   let n = 1;
   const [biggest] = await foldedCells(p);
   const open = biggest ? (await act(p, ++n, 'open', 'open', biggest)).ms : NaN;
@@ -273,7 +284,15 @@ async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<Mod
     return start;
   }, op?.fullName ?? '');
   const search = (await painted(p, ++n)).at - t0;
-  return { load, open, expandAll, search, heapMB: (await heap.stop()) / 2 ** 20, n };
+  return {
+    load,
+    open,
+    expandAll,
+    search,
+    heapMB: (await heap.stop()) / 2 ** 20,
+    n,
+    loadSplit: [parse, index, render.reduce((a, b) => a + b, 0)],
+  };
 }
 
 /** Netron 9.3.3 on 127.0.0.1 serving `file`: from opening its page to its first drawn graph.
@@ -322,8 +341,11 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
       await new Promise((ok) => setTimeout(ok, 100));
     }
     // performance.now() in the page counts from its navigation: the time to the drawing.
+    const heap = await heapPeak(p, 500);
     await p.goto(url);
-    return await outcome;
+    const result = await outcome;
+    const peak = (await heap.stop()) / 2 ** 20;
+    return Number.isNaN(Number(result)) ? `${result}, heap ${peak.toFixed(0)} MB` : result;
   } catch (e) {
     return `no graph (${String(e).split('\n')[0]?.slice(0, 60)})`;
   } finally {
@@ -332,40 +354,118 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
   }
 }
 
-async function realModels(browser: Browser, p: Page, dir: string): Promise<void> {
+async function realModels(
+  browser: Browser,
+  p: Page,
+  dir: string,
+  only: string | undefined,
+): Promise<void> {
   console.log(
     `\nreal .mindir files (bench/graph_models.py, random weights), one run each; Netron 9.3.3 ` +
       `on the same file: time to its first drawn graph`,
   );
   console.log(
-    `  ${'model'.padEnd(24)}${'ops'.padStart(7)}${'load'.padStart(8)}${'open'.padStart(8)}` +
-      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(20)}   Netron/load`,
+    `  ${'model'.padEnd(24)}${'ops'.padStart(8)}${'load'.padStart(8)}${'open'.padStart(8)}` +
+      `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(34)}   Netron/load     load: parse/index/draw`,
   );
-  let port = 18_780;
-  for (const name of MODELS) {
+  // MindScope's rows first, then Netron on each file: a closing Netron tab (a 350 MB model)
+  // keeps the browser busy for seconds and would slow the next MindScope row.
+  const names = MODELS.filter((m) => !only || m === only);
+  const ours = new Map<string, { doc: GraphDocument; r: ModelResult }>();
+  for (const name of names) {
     const json = path.join(CACHE, `${name}.json`);
-    if (!fs.existsSync(json)) {
-      console.log(`  ${name}: not exported yet (run .venv/bin/python bench/graph_models.py)`);
-      continue;
-    }
+    if (!fs.existsSync(json)) continue;
     const doc = JSON.parse(fs.readFileSync(json, 'utf8')) as GraphDocument;
-    const r = await benchModel(p, dir, doc);
-    const netron = await netronFirstGraph(browser, path.join(CACHE, `${name}.mindir`), port++);
-    modelRow(name, doc, r, netron);
+    ours.set(name, { doc, r: await benchModel(p, dir, doc) });
   }
-  // The memory test's 50k-op stack document (no .mindir: Netron has nothing to open).
-  const doc = synthStack(10, 50, 25, 600);
-  modelRow('stack50k (synthetic doc)', doc, await benchModel(p, dir, doc), '-');
+  // The memory test's 50k-op stack document (no .mindir: Netron has nothing to open), beside
+  // the real composed stack50k.mindir.
+  const synthDoc = only ? undefined : synthStack(10, 50, 25, 600);
+  const synth = synthDoc && { doc: synthDoc, r: await benchModel(p, dir, synthDoc) };
+  let port = 18_780;
+  for (const name of names) {
+    const mindir = path.join(CACHE, `${name}.mindir`);
+    const netron = fs.existsSync(mindir) ? await netronFirstGraph(browser, mindir, port++) : '';
+    const row = ours.get(name);
+    if (row) modelRow(name, row.doc, row.r, netron);
+    else
+      // A .mindir without a document (the runtime's reader could not finish it): Netron alone.
+      console.log(
+        `  ${name}: no graph document (run .venv/bin/python bench/graph_models.py)` +
+          (netron ? `; Netron on the .mindir: ${netron}` : ''),
+      );
+  }
+  if (synth) modelRow('stack50k (synthetic doc)', synth.doc, synth.r, '-');
 }
 
 function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: string): void {
   const ratio = Number(netron) / r.load;
   console.log(
-    `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(7)}${ms(r.load).padStart(8)}` +
+    `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(8)}${ms(r.load).padStart(8)}` +
       `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
-      `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(20)}` +
-      `   ${Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`}`,
+      `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(34)}` +
+      `   ${(Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`).padEnd(11)}` +
+      `   ${r.loadSplit.map(ms).join(' / ')}`,
   );
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+}
+
+/** CPU profile of opening `name`'s biggest Cell: the top functions by self time. */
+/** Prints the functions with the most self time in a CPU profile. */
+function topSelf(
+  profile: { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] },
+  count = 20,
+): void {
+  const self = new Map<string, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id)?.callFrame;
+    const where = f
+      ? `${f.functionName || '(anonymous)'} ${path.basename(f.url)}:${f.lineNumber + 1}`
+      : '?';
+    self.set(where, (self.get(where) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  for (const [where, t] of [...self].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(`  ${ms(t).padStart(8)}  ${where}`);
+}
+
+/** CPU profiles of loading `name`'s document and of opening its biggest Cell at once. */
+async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
+  const doc =
+    name === 'synth50k'
+      ? synthStack(10, 50, 25, 600)
+      : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
+  const cdp = await p.context().newCDPSession(p);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
+  type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] };
+  const stop = async (): Promise<Profile> =>
+    ((await cdp.send('Profiler.stop')) as { profile: Profile }).profile;
+  await cdp.send('Profiler.start');
+  const load = await loadGraph(p, page(dir, 'graph'), doc);
+  const split = await p.evaluate(() =>
+    ['parse', 'index', 'fold', 'layout', 'draw'].map(
+      (k) => `${k} ${performance.getEntriesByName(`mindscope:graph-${k}`)[0]?.duration.toFixed(0)}`,
+    ),
+  );
+  console.log(
+    `${name}: load ${ms(load)} (${split.join(', ')} ms); top self time (with the page's start):`,
+  );
+  topSelf(await stop());
+  // At once, as benchModel opens it: the idle prefetch may not have laid it out yet.
+  const [biggest] = await foldedCells(p);
+  if (!biggest) throw new Error(`${name}: no folded Cell`);
+  await cdp.send('Profiler.start');
+  const step = await act(p, 2, 'open', 'open', biggest);
+  console.log(
+    `${name}: open ${biggest}: ${ms(step.ms)} (fold/layout/draw ${step.split.map(ms).join(' / ')}); top self time:`,
+  );
+  topSelf(await stop());
+  await cdp.detach();
 }
 
 async function main(): Promise<void> {
@@ -379,6 +479,11 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
   });
   const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (args.includes('--profile')) {
+    await profileOpen(p, dir, args[args.indexOf('--profile') + 1] ?? '');
+    await browser.close();
+    return;
+  }
   const graphs: [string, GraphDocument][] = [
     ['1k ops (1×45 layers)', synthGraph(1, 45)],
     ['10k ops (5×91 layers)', synthGraph(5, 91)],
@@ -394,7 +499,8 @@ async function main(): Promise<void> {
   );
   if (!args.includes('--models-only'))
     for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
-  await realModels(browser, p, dir);
+  const only = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
+  await realModels(browser, p, dir, only);
   if (args.includes('--models-only')) {
     await browser.close();
     return;

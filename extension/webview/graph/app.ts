@@ -74,7 +74,9 @@ export class GraphView {
     doc: GraphDocument,
     private readonly host: GraphViewHost = {},
   ) {
+    const start = performance.now();
     this.index = indexGraph(doc);
+    performance.measure('mindscope:graph-index', { start });
     this.expanded = initialExpansion(this.index);
     this.scene = s('g', { class: 'scene' });
     this.svg = s(
