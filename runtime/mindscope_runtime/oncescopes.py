@@ -8,9 +8,10 @@ say otherwise, but it does say what one call of a Cell can do.
 How: an instance whose weights (its own and its children's) are each read by one compute op
 is called once; one call runs its ops between reading its inputs and returning, so none of
 them can read a value computed outside it from its own output. An op that does (and reads no
-weight) moves to the deepest scope holding its producers and its consumers outside that
-instance (as `flowscopes.contain_by_flow` places ops); placing goes in file order (a
-topological order), so an op that reads a moved one is judged against where that one went.
+weight) moves to the deepest scope holding its producers and the nearest ops reading a
+weight that it feeds, outside that instance (as `flowscopes.contain_by_flow` places ops);
+placing goes in file order (a topological order), so an op that reads a moved one is judged
+against where that one went.
 """
 
 from __future__ import annotations
@@ -39,13 +40,7 @@ def leave_called_once(flow: DataFlow, compute: list[JsonDict]) -> int:
         holders = _cannot_hold(flow, node, once, first)
         if not holders:
             continue
-        # Consumers that cannot be where they are either are no evidence (an Attention's
-        # Mul and the MatMul after it, both scoped to svtr's STN head).
-        beside = [
-            flow.by_id[r]["scope"] for r in flow.consumers(node["id"])
-            if not _inside(flow.by_id[r]["scope"], holders[0])
-            and not _cannot_hold(flow, flow.by_id[r], once, first)
-        ]  # fmt: skip
+        beside = _consumers_placed(flow, node["id"], holders[0])
         producers = [flow.by_id[r]["scope"] for r in flow.producers(node["id"]) if r in flow.by_id]
         around = common_scope(producers + beside)
         if around and not _inside(around, holders[0]):
@@ -54,15 +49,40 @@ def leave_called_once(flow: DataFlow, compute: list[JsonDict]) -> int:
     return moved
 
 
+def _consumers_placed(flow: DataFlow, start: str, outer: str) -> list[str]:
+    """Scopes of the nearest ops reading a weight that `start` feeds, outside `outer`. Ops
+    reading none are walked through: they may be as misplaced as `start` (an Attention's Mul
+    and the MatMul after it, both scoped to svtr's STN head, look settled to each other)."""
+    level, seen, found = [start], {start}, []
+    while level and not found and len(seen) < MAX_BACK_WALK:
+        after: list[str] = []
+        for ref in level:
+            for nxt in flow.succs.get(ref, []):
+                node = flow.by_id.get(nxt)
+                if nxt in seen or node is None:
+                    continue
+                seen.add(nxt)
+                if node["category"] == "compute" and _reads_weight(flow, nxt):
+                    if not _inside(node["scope"], outer):
+                        found.append(node["scope"])
+                elif node["category"] in ("compute", "aux"):
+                    after.append(nxt)
+        level = after
+    return found
+
+
+def _reads_weight(flow: DataFlow, ref: str) -> bool:
+    return any(flow.weight_owners.get(r) for r in flow.producers(ref))
+
+
 def _cannot_hold(
     flow: DataFlow, node: JsonDict, once: set[str], first: dict[str, int]
 ) -> list[str]:
     """The called-once instances around `node` that read, through it, what they returned
     (outermost first); none for an op that reads a weight (the weight's Cell holds it)."""
-    feeding = list(flow.producers(node["id"]))
-    if any(flow.weight_owners.get(r) for r in feeding):
+    if _reads_weight(flow, node["id"]):
         return []
-    producers = [r for r in feeding if r in flow.by_id]
+    producers = [r for r in flow.producers(node["id"]) if r in flow.by_id]
     return [
         s
         for s in sorted(_ancestors(node["scope"]) & once, key=len)
