@@ -53,7 +53,7 @@ def _consumers_placed(flow: DataFlow, start: str, outer: str) -> list[str]:
     """Scopes of the nearest ops reading a weight that `start` feeds, outside `outer`. Ops
     reading none are walked through: they may be as misplaced as `start` (an Attention's Mul
     and the MatMul after it, both scoped to svtr's STN head, look settled to each other)."""
-    level, seen, found = [start], {start}, []
+    level, seen, found = [start], {start}, list[str]()
     while level and not found and len(seen) < MAX_BACK_WALK:
         after: list[str] = []
         for ref in level:
