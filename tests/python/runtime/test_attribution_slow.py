@@ -21,19 +21,23 @@ pytestmark = pytest.mark.slow
 TRUTH = Path(__file__).parent / "attribution_truth.py"
 Own = dict[str, dict[str, int]]
 
+
 # Where the truth itself cannot say: compiled alone, a Dense makes two Reshapes around its
-# MatMul; inlined into a ViT Attention, MindSpore merges the second with the Attention's own
-# reshape of its output (one op where the parts made two, kept in the Attention's scope).
-MERGED = {
-    "vit": {
+# MatMul; inlined into an Attention (ViT's, svtr's mixer), MindSpore merges the second with the
+# Attention's own reshape of its output (one op where the parts made two, kept in the
+# Attention's scope).
+def _merged(attention: str, blocks: int) -> set[tuple[str, str, int, int]]:
+    return {
         diff
-        for k in range(3)
+        for k in range(blocks)
         for diff in (
-            (f"blocks.{k}.attn", "Reshape", 0, 1),
-            (f"blocks.{k}.attn.qkv", "Reshape", 2, 1),
+            (attention.format(k=k), "Reshape", 0, 1),
+            (attention.format(k=k) + ".qkv", "Reshape", 2, 1),
         )
     }
-}
+
+
+MERGED = {"vit": _merged("blocks.{k}.attn", 3), "svtr": _merged("backbone.blocks.{k}.mixer", 2)}
 
 
 # Known gaps (issue 18, still open): reported as xfail while the differences are exactly
