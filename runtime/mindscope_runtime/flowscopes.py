@@ -20,7 +20,7 @@ from typing import Any
 
 from mindscope_runtime.expansions import common_scope
 from mindscope_runtime.irvalues import Location
-from mindscope_runtime.oncescopes import leave_called_once
+from mindscope_runtime.oncescopes import ancestors, inside, leave_called_once
 from mindscope_runtime.scopes import attr_path, owner_scope
 from mindscope_runtime.sharedscopes import DataFlow, calling_construct, settle
 
@@ -74,14 +74,10 @@ def contain_by_flow(nodes: list[JsonDict], edges: list[JsonDict], eligible: set[
         after = [flow.by_id[r]["scope"] for r in flow.consumers(node["id"])]
         around = common_scope(before + after) if before and after else None
         scope = node["scope"]
-        if around and "/" in around and not _inside(scope, around) and not _inside(around, scope):
+        if around and "/" in around and not inside(scope, around) and not inside(around, scope):
             node["scope"] = around
             moved += 1
     return moved
-
-
-def _inside(scope: str, container: str) -> bool:
-    return scope == container or scope.startswith(container + "/")
 
 
 def function_made(
@@ -114,6 +110,5 @@ def _class(segment: str) -> str:
 def _with_ancestors(scopes: set[str]) -> set[str]:
     out: set[str] = set()
     for scope in scopes:
-        parts = scope.split("/")
-        out.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        out |= ancestors(scope)
     return out

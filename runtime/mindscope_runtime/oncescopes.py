@@ -33,7 +33,7 @@ def leave_called_once(flow: DataFlow, compute: list[JsonDict]) -> int:
         return 0
     first: dict[str, int] = {}  # each instance's first op in file order
     for node in compute:
-        for scope in _ancestors(node["scope"]) & once:
+        for scope in ancestors(node["scope"]) & once:
             first.setdefault(scope, flow.order[node["id"]])
     moved = 0
     for node in compute:
@@ -43,7 +43,7 @@ def leave_called_once(flow: DataFlow, compute: list[JsonDict]) -> int:
         beside = _consumers_placed(flow, node["id"], holders[0])
         producers = [flow.by_id[r]["scope"] for r in flow.producers(node["id"]) if r in flow.by_id]
         around = common_scope(producers + beside)
-        if around and not _inside(around, holders[0]):
+        if around and not inside(around, holders[0]):
             node["scope"] = around
             moved += 1
     return moved
@@ -63,7 +63,7 @@ def _consumers_placed(flow: DataFlow, start: str, outer: str) -> list[str]:
                     continue
                 seen.add(nxt)
                 if node["category"] == "compute" and _reads_weight(flow, nxt):
-                    if not _inside(node["scope"], outer):
+                    if not inside(node["scope"], outer):
                         found.append(node["scope"])
                 elif node["category"] in ("compute", "aux"):
                     after.append(nxt)
@@ -85,9 +85,9 @@ def _cannot_hold(
     producers = [r for r in flow.producers(node["id"]) if r in flow.by_id]
     return [
         s
-        for s in sorted(_ancestors(node["scope"]) & once, key=len)
+        for s in sorted(ancestors(node["scope"]) & once, key=len)
         if any(
-            not _inside(flow.by_id[r]["scope"], s) and _depends_on(flow, r, s, first[s])
+            not inside(flow.by_id[r]["scope"], s) and _depends_on(flow, r, s, first[s])
             for r in producers
         )
     ]
@@ -115,17 +115,19 @@ def _depends_on(flow: DataFlow, start: str, scope: str, first: int) -> bool:
             node = flow.by_id.get(prev)
             if prev in seen or node is None or flow.order[prev] < first:
                 continue
-            if node["category"] == "compute" and _inside(node["scope"], scope):
+            if node["category"] == "compute" and inside(node["scope"], scope):
                 return True
             seen.add(prev)
             stack.append(prev)
     return False
 
 
-def _ancestors(scope: str) -> set[str]:
+def ancestors(scope: str) -> set[str]:
+    """`scope` and each scope above it."""
     parts = scope.split("/")
     return {"/".join(parts[:cut]) for cut in range(1, len(parts) + 1)}
 
 
-def _inside(scope: Optional[str], container: str) -> bool:
+def inside(scope: Optional[str], container: str) -> bool:
+    """Is `scope` the scope `container` or one below it?"""
     return bool(scope) and (scope == container or str(scope).startswith(container + "/"))
