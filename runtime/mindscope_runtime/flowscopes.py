@@ -9,8 +9,9 @@ to the same-named child of any instance of P the document knows (from other ops 
 weights): `blocks.k.mlp/act-GELU` for each Mlp `blocks.k.mlp`. It goes to the candidate
 nearest its producers and consumers in the scope tree, as in sharedscopes.py; so may any
 instance of its own Cell's class. Weights settle an op at once; placing repeats until nothing
-changes. Last, an op whose producers and consumers all sit inside one instance that does not
-hold it moves there (`contain_by_flow`).
+changes. Then an op of a called-once instance that reads what left it moves out
+(oncescopes.py). Last, an op whose producers and consumers all sit inside one instance that
+does not hold it moves there (`contain_by_flow`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 
 from mindscope_runtime.expansions import common_scope
 from mindscope_runtime.irvalues import Location
+from mindscope_runtime.oncescopes import ancestors, inside, leave_called_once
 from mindscope_runtime.scopes import attr_path, owner_scope
 from mindscope_runtime.sharedscopes import DataFlow, calling_construct, settle
 
@@ -53,6 +55,8 @@ def rehome_by_flow(
             if len(found) > 1:
                 candidates[node["id"]] = sorted(found)
     moved = settle(flow, compute, {ref: (NO_SITE, found) for ref, found in candidates.items()})
+    flow.unsettled = set()
+    moved += leave_called_once(flow, compute)
     eligible = {n["id"] for n in compute if not _reads_weight(flow, n["id"])}
     return moved + contain_by_flow(nodes, edges, eligible)
 
@@ -70,14 +74,10 @@ def contain_by_flow(nodes: list[JsonDict], edges: list[JsonDict], eligible: set[
         after = [flow.by_id[r]["scope"] for r in flow.consumers(node["id"])]
         around = common_scope(before + after) if before and after else None
         scope = node["scope"]
-        if around and "/" in around and not _inside(scope, around) and not _inside(around, scope):
+        if around and "/" in around and not inside(scope, around) and not inside(around, scope):
             node["scope"] = around
             moved += 1
     return moved
-
-
-def _inside(scope: str, container: str) -> bool:
-    return scope == container or scope.startswith(container + "/")
 
 
 def function_made(
@@ -110,6 +110,5 @@ def _class(segment: str) -> str:
 def _with_ancestors(scopes: set[str]) -> set[str]:
     out: set[str] = set()
     for scope in scopes:
-        parts = scope.split("/")
-        out.update("/".join(parts[:i]) for i in range(1, len(parts) + 1))
+        out |= ancestors(scope)
     return out

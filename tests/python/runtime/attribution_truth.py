@@ -65,7 +65,9 @@ def main(model: str, out: Path) -> None:
         for r in profile["ops"]
         if r["fullName"].startswith(("Expand/", "Default/Assign-"))
     ]
-    out.write_text(json.dumps({"expected": expected, "docs": docs, "launched": launched}))
+    folded = {"graph": folded_flows(graph), "mindir": folded_flows(mindir)}
+    out.write_text(json.dumps({"expected": expected, "docs": docs, "launched": launched,
+                               "folded": folded}))  # fmt: skip
 
 
 def profile_in_own_process(model: str, work: Path) -> JsonDict:
@@ -142,6 +144,26 @@ def expanded(rows: list[JsonDict]) -> list[tuple[str, str]]:
         if r["fullName"].startswith("Expand/_")
     }
     return [(scope, kind) for scope, kind, _ in found]
+
+
+def folded_flows(document: JsonDict) -> list[tuple[str, str]]:
+    """Data flow between the root's children as the first folded view draws it: (from, to)
+    attribute names, `""` for the root's own ops."""
+    from mindscope_runtime.sharedscopes import DataFlow
+
+    flow = DataFlow(document["nodes"], document["edges"], {})
+    pairs: set[tuple[str, str]] = set()
+    for node in document["nodes"]:
+        if node["category"] != "compute":
+            continue
+        to = attr_path(node["scope"]).split(".")[0]
+        for ref in flow.producers(node["id"]):
+            if (
+                ref in flow.by_id
+                and (src := attr_path(flow.by_id[ref]["scope"]).split(".")[0]) != to
+            ):
+                pairs.add((src, to))
+    return sorted(pairs)
 
 
 def own_ops(ops: list[tuple[str, str]]) -> dict[str, dict[str, int]]:
