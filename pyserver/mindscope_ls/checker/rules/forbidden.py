@@ -10,6 +10,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import globals as globals_
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 
@@ -54,6 +55,23 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         name = _forbidden(ctx, call)
         if name is not None:
             yield FORBIDDEN_API.finding(call, name=name)
+
+
+def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`ACT.register_forward_hook(...)` on a module-level Cell (`ACT = nn.ReLU()`): measured,
+    the same refusal as on `self.act` (not cacheable: it reads the module's top-level names)."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES):
+            continue
+        if not isinstance(func.value, ast.Name) or not globals_.is_cell_instance(ctx, func.value):
+            continue
+        info = globals_.workspace_instance(ctx, func.value)
+        if FACTS.forbidden_method("Cell", func.attr) and (
+            info is None or info.find_method(func.attr) is None
+        ):
+            yield FORBIDDEN_API.finding(call, name=f"Cell.{func.attr}()")
 
 
 def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
