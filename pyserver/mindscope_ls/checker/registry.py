@@ -80,6 +80,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     objects.check,
     objects.check_globals,
     forbidden.check,
+    forbidden.check_globals,
     mutation.check,
     returns.check,
     strict.check,

@@ -16,7 +16,7 @@ from mindscope_ls.checker import Severity, Workspace, check_source
 from mindscope_ls.checker.rules.builtins import SUPPORT, needs_constant_under_strict
 
 HEAD = (
-    "import mindspore as ms\nfrom mindspore import Tensor, nn, ops\n\n\n"
+    "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn, ops\n\n\n"
     "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
     "        self.loss = nn.MSELoss()\n        self.scales = (3, 1, 2)\n\n"
     "    def construct(self, x):\n"
@@ -39,6 +39,13 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = max([x.sum(), x.mean()])", None, None),
         ("y = max(self.loss(x, x), self.loss(x, -x))", None, None),
         ("y = max(x)", None, None),  # a 1-D Tensor compiles: its rank is not in the source
+        # one Tensor: graph mode iterates its first axis (the shape written out, or passed)
+        ("t = ops.ones((2, 3), ms.float32)\ny = max(t)", "MS125", "MS125"),
+        ("t = ops.ones((3,), ms.float32)\ny = max(t)", None, None),
+        ("t = ops.ones((2, 1), ms.float32)\ny = min(t)", None, None),
+        ("y = any(ops.zeros((2, 2), ms.float32))", "MS126", "MS206"),
+        ("y = sorted(ops.zeros((1, 4), ms.float32))", None, "MS206"),
+        ("y = sorted(ops.zeros((2, 4), ms.float32))", "MS126", "MS206"),
         ("y = max(x.shape)", None, None),
         ("y = max(x.shape[0], 2)", None, None),
         # any/all/sorted: LAX takes each Tensor's truth in Python; STRICT needs constants
@@ -59,6 +66,8 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = x in (x, x + 1)", None, None),
         ("y = str([x, x * 2])", None, "MS206"),
         ("y = str(self.scales)", None, None),
+        ("y = str(ms.mutable((1, 2)))", None, "MS206"),
+        ("t = ms.mutable((1, 2))\ny = sorted(t)", None, None),
         ("y = str(x)", None, "MS204"),  # a direct Tensor is MS204's
         # STRICT refuses the name of a graph value anywhere in the call's text
         ("y = sorted(x.shape)", None, "MS206"),
@@ -94,6 +103,29 @@ def first(body: str, level: str) -> Optional[str]:
 def test_builtin_findings(body: str, lax: Optional[str], strict: Optional[str]) -> None:
     assert first(body, "LAX") == lax
     assert first(body, "STRICT") == strict
+
+
+def test_a_tensor_input_iterates_the_rows_every_call_passes() -> None:
+    def code(shape: str) -> str:
+        return (
+            "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn\n\n\n"
+            "class Net(nn.Cell):\n    def construct(self, x):\n        return max(x)\n\n\n"
+            f"def run():\n    return Net()(Tensor(np.ones({shape}, np.float32)))\n"
+        )
+
+    def codes(source: str) -> list[str]:
+        return [f.code for f in check_source(source, "m.py") if f.severity is Severity.ERROR]
+
+    assert codes(code("(2, 3)")) == ["MS125"]
+    assert codes(code("(3,)")) == []
+
+
+def test_numpy_reductions_of_a_tensor_fail_at_lax_and_stay_ms204_under_strict() -> None:
+    assert first("y = np.sum(x)", "LAX") == "MS137"
+    assert first("y = np.mean(x * 2)", "LAX") == "MS137"
+    assert first("y = np.argmax(x)", "LAX") is None
+    assert first("y = np.sum((1, 2))", "LAX") is None
+    assert first("y = np.sum(x)", "STRICT") == "MS204"
 
 
 def test_a_local_or_import_named_like_a_builtin_is_not_the_builtin() -> None:

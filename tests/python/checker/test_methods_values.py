@@ -99,3 +99,24 @@ def test_divergences_are_warned(body: str, code: str) -> None:
 )
 def test_no_divergence_no_warning(body: str) -> None:
     assert not {"MS303", "MS305", "MS306"} & set(codes(body, "LAX"))
+
+
+def test_a_str_attribute_through_a_local_is_a_str() -> None:
+    assert "MS214" in codes("n = self.name\ny = n.strip()\nreturn x")
+    assert "MS214" not in codes("n = self.name\nn = s\ny = n.strip()\nreturn x")
+
+
+@pytest.mark.parametrize(
+    ("body", "lax"),
+    [
+        ("d = {'a': 1, 'b': 2}\ny = d.pop('a')\nreturn x * y", True),
+        ("d = {'a': 1}\ny = d.pop('c', 5)\nreturn x * y", True),
+        ("d = dict(a=2)\ny = d.pop('a')\nreturn x * y", True),
+        ("d = {'a': x, 'b': x}\ny = d.pop('a')\nreturn y", False),  # a Tensor compiles
+        ("d = {'a': x}\ny = d.pop('c', x)\nreturn y", False),
+        ("d = {'a': s}\ny = d.pop('a')\nreturn y", False),  # unknown value
+    ],
+)
+def test_dict_pop_fails_at_lax_only_on_a_number(body: str, lax: bool) -> None:
+    assert ("MS121" in codes(body, "LAX")) is lax
+    assert "MS121" in codes(body, "STRICT")  # a Cell's dict has no pop under STRICT

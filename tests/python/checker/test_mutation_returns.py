@@ -152,3 +152,15 @@ def test_facts_follow_public_names_to_forbidden_apis() -> None:
     assert FACTS.forbidden_function("mindspore.common.initializer.Normal") is not None
     assert FACTS.forbidden_function("mindspore.ops.add") is None
     assert FACTS.forbidden_function("mindspore.set_seed") is None
+
+
+def test_a_forbidden_method_of_a_module_level_cell() -> None:
+    assert "MS130" in errors("ACT.register_forward_hook(helper)\nreturn ACT(x)")
+    assert "MS130" not in errors("OBJ.get_parameters()\nreturn x")  # a plain class's own
+
+
+def test_returning_the_type_of_a_constant_fails_under_strict() -> None:
+    assert "MS212" in errors("return x, type(1.0)", "STRICT")
+    assert "MS212" in errors("k = type((1, 2))\nreturn x, k", "STRICT")
+    assert "MS212" not in errors("return x, type(1.0)")
+    assert "MS212" not in errors("k = type(x)\nreturn x, k", "STRICT")  # MS204's

@@ -25,6 +25,8 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers import names, receivers
+from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
 
@@ -230,6 +232,9 @@ SUPPORT: dict[str, Limit] = {
     "float": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
     "bool": Limit(SCALAR_OF_TENSOR, "argument", ALL_ARGS, EVERY_LEVEL),
 }
+# The tests a single Tensor argument can break through its rows (`filter` takes a Tensor's
+# elements' truth otherwise: not measured for rows).
+ROWS_TESTS = frozenset({"several", "first", "sorting"})
 TRUTH_FIX = {
     "any": "use `ops.stack(...).any()` or `t.any()`",
     "all": "use `ops.stack(...).all()` or `t.all()`",
@@ -243,6 +248,9 @@ STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
 # computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);
 # `str` and `type` instead judge the value (`str(x.shape)` compiles).
 BY_VALUE = frozenset({"str", "type"})
+# ... but `str` of a `mutable(...)` sequence fails (measured: `cannot get attributes __str__ or
+# the Tuple[Int64*2] object`), while `sorted`/`reversed` of one fold.
+STR_OF_MUTABLE = frozenset({"str"})
 
 
 def needs_constant_under_strict(name: str) -> bool:
@@ -286,10 +294,22 @@ def _builtin(
         direct = ctx.types.is_tensor(arg)
         if name in STRICT_ONLY_ELSEWHERE and direct:
             return  # MS204 reports it
-        if values.variable(arg) or (by_name and values.names_variable(arg)):
+        if (
+            values.variable(arg)
+            or (by_name and values.names_variable(arg))
+            or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
+        ):
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
+
+
+def _mutable(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`ms.mutable(...)` (or a local bound once to it): a sequence that is not a constant."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        expr = bound if bound is not None else expr
+    return isinstance(expr, ast.Call) and names.callee(ctx.fn.module, expr.func) in MUTABLE
 
 
 def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
@@ -303,7 +323,9 @@ def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
     if len(args) == 1:
         items = values.items(args[0])
         if items is None:
-            return False
+            # One Tensor: graph mode iterates its first axis, so its rows are the values.
+            rows = 2 if limit.test == "sorting" else 1  # sorting one row compares nothing
+            return limit.test in ROWS_TESTS and values.rows_several(args[0], rows)
     else:
         items = list(args)
     if not items:

@@ -1,5 +1,6 @@
 """MS130: APIs MindSpore refuses inside compiled code (`@jit_forbidden_register`, forbidden
-modules), read from the facts table rather than listed here."""
+modules), read from the facts table rather than listed here; MS137: NumPy reductions of a
+Tensor, which NumPy hands to the Tensor's own method with arguments it does not take."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..facts import FACTS
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers import globals as globals_
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 
@@ -38,6 +40,43 @@ FORBIDDEN_API = Rule(
     ),
 )
 
+NUMPY_REDUCTION_OF_TENSOR = Rule(
+    "MS137",
+    "numpy-reduction-of-tensor",
+    Group.FAILS,
+    title="NumPy reduction (`np.sum`, `np.mean`, `np.max`, ...) of a Tensor in compiled code",
+    message=(
+        "`{name}(...)` of a Tensor calls the Tensor's own `.{method}()` with NumPy's `out=` "
+        "argument, which it does not take; use `x.{method}()` or `ops.{method}(x)` instead."
+    ),
+    why=(
+        "NumPy reduces an object that is not an ndarray by calling its method of the same name "
+        "with `axis=None, out=None`; a MindSpore Tensor's `sum`/`mean`/`max`/... take `dim`/"
+        "`keepdim` and reject `out`, so LAX's Python fallback fails (STRICT refuses the NumPy "
+        "call itself: MS204)."
+    ),
+    remedy="Call the Tensor's method (`x.sum()`, `x.mean()`) or the `ops` function instead.",
+    mindspore_says=(
+        'TypeError: Failed calling sum with "sum(axis=None, out=None)". The valid calling should '
+        'be: "Tensor.sum(dim=<None, Tensor, int, list of int, tuple of int>, keepdim=<bool>, ...)"'
+        " (np.mean: mean() got an unexpected keyword argument 'out')"
+    ),
+)
+
+# NumPy functions that hand a non-ndarray to its method with `out=` (measured: sum, mean, max,
+# prod, any fail; `np.argmax` compiles) -> the `ops` function to use instead.
+NUMPY_REDUCTIONS = {
+    "numpy.sum": "sum",
+    "numpy.mean": "mean",
+    "numpy.max": "max",
+    "numpy.amax": "max",
+    "numpy.min": "min",
+    "numpy.amin": "min",
+    "numpy.prod": "prod",
+    "numpy.any": "any",
+    "numpy.all": "all",
+}
+
 # The owner classes of forbidden methods, as the facts table names them, for each receiver kind.
 OWNERS = {
     receivers.PARAMETER: ("Parameter", "Tensor"),
@@ -54,6 +93,33 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         name = _forbidden(ctx, call)
         if name is not None:
             yield FORBIDDEN_API.finding(call, name=name)
+        elif ctx.level != SyntaxLevel.STRICT and call.args:
+            yield from _numpy_reduction(ctx, call)
+
+
+def _numpy_reduction(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
+    qualname = ctx.fn.module.qualname(call.func) or ""
+    method = NUMPY_REDUCTIONS.get(qualname)
+    if method is not None and ctx.types.is_tensor(call.args[0]):
+        name = "np." + qualname.rsplit(".", 1)[-1]
+        yield NUMPY_REDUCTION_OF_TENSOR.finding(call, name=name, method=method)
+
+
+def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`ACT.register_forward_hook(...)` on a module-level Cell (`ACT = nn.ReLU()`): measured,
+    the same refusal as on `self.act` (not cacheable: it reads the module's top-level names)."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES):
+            continue
+        if not isinstance(func.value, ast.Name) or not globals_.is_cell_instance(ctx, func.value):
+            continue
+        info = globals_.workspace_instance(ctx, func.value)
+        if FACTS.forbidden_method("Cell", func.attr) and (
+            info is None or info.find_method(func.attr) is None
+        ):
+            yield FORBIDDEN_API.finding(call, name=f"Cell.{func.attr}()")
 
 
 def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:

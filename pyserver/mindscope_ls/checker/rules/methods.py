@@ -16,7 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import of_type
@@ -261,6 +261,9 @@ def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Va
     value = values.of(expr)
     if value is not None:
         return value
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return _kind(ctx, values, bound) if isinstance(bound, ast.Attribute) else None
     attr_name = names.self_attribute(expr)
     if attr_name is None or ctx.fn.cls is None:
         return None

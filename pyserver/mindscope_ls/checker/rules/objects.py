@@ -10,6 +10,7 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
 from .helpers import names
+from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 from .helpers.flow import loads_after
@@ -80,7 +81,8 @@ DICT_POP_SETDEFAULT = Rule(
     ),
     why=(
         "Graph mode's dict does not implement `pop` and `setdefault` with Python's semantics: "
-        "`pop` does not return the value and `setdefault` fails on a missing key."
+        "`pop` hands back the value where a `(dict, value)` pair is expected (popping a number "
+        "fails; under STRICT the method does not exist) and `setdefault` fails on a missing key."
     ),
     remedy=(
         "Read the value with `d[key]` (or `d.get(key, default)`) and build a new dict without the"
@@ -93,17 +95,21 @@ DICT_POP_SETDEFAULT = Rule(
 )
 
 DICT_TRAPS = frozenset({"pop", "setdefault"})
+# What `d.pop(k)` may give for graph mode's `(dict, value)` unpacking to fail (a Tensor or a
+# sequence unpacks into its first two items instead).
+UNPACKS_FAIL = frozenset({"scalar"})
 
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
     dicts = _dict_names(ctx.fn.node)
+    values = Abstract(ctx.types, ctx.fn.node)
     for node in ctx.of(ast.Call, ast.With, ast.AsyncWith, ast.Dict, ast.Subscript):
         if isinstance(node, ast.Call):
             if names.callee(module, node.func) in names.PARAMETER:
                 yield PARAMETER_IN_GRAPH.finding(node)
-            elif _is_dict_method(node, dicts) and _fails_at(ctx, node, dicts):
+            elif _is_dict_method(node, dicts) and _fails_at(ctx, values, node, dicts):
                 assert isinstance(node.func, ast.Attribute)
                 assert isinstance(node.func.value, ast.Name)
                 use = loads_after(ctx.fn.node, node.func.value.id, node)
@@ -161,19 +167,50 @@ def _dict_names(fn: ast.AST) -> dict[str, ast.expr]:
     return found
 
 
-def _fails_at(ctx: FunctionContext, call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
-    """`pop` fails at every level; `setdefault` under STRICT, but at LAX only on a dict display
-    holding a Tensor that is read by key (`d[k]`, `d.get(k)`) afterwards: measured, `return d`,
-    `v = d.setdefault(k, x); return v` and a dict of scalars compile (docs/checker-realcode.md)."""
+def _fails_at(
+    ctx: FunctionContext, values: Abstract, call: ast.Call, dicts: dict[str, ast.expr]
+) -> bool:
+    """Both fail under STRICT (the graph's dict has neither method). At LAX, measured:
+    - `pop`: graph mode unpacks what `d.pop(k)` gives into `(new dict, value)`, so popping a
+      scalar, str or None fails (`TupleGetItem ... got Int64`) while popping a Tensor compiles
+      (into its rows: a wrong value, not an error); an unknown value is not reported;
+    - `setdefault`: only on a dict display holding a Tensor that is read by key (`d[k]`,
+      `d.get(k)`) afterwards: `return d`, `v = d.setdefault(k, x); return v` and a dict of
+      scalars compile (docs/checker-realcode.md)."""
     assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
-    if call.func.attr != "setdefault" or ctx.level == SyntaxLevel.STRICT:
+    if ctx.level == SyntaxLevel.STRICT:
         return True
     name = call.func.value.id
     display = dicts[name]
+    if call.func.attr == "pop":
+        popped = _popped(values, display, call)
+        return popped is not None and popped.kind in UNPACKS_FAIL
     holds_tensor = isinstance(display, ast.Dict) and any(
         ctx.types.is_tensor(v) for v in display.values
     )
     return holds_tensor and _read_by_key_after(ctx.fn.node, name, call)
+
+
+def _popped(values: Abstract, display: ast.expr, call: ast.Call) -> Optional[Value]:
+    """The value `d.pop(key[, default])` gives, when the dict's binding shows it."""
+    if not call.args or not isinstance(call.args[0], ast.Constant):
+        return None
+    key = call.args[0].value
+    default = values.of(call.args[1]) if len(call.args) > 1 else None
+    if isinstance(display, ast.DictComp):
+        return values.of(display.value)
+    if isinstance(display, ast.Call):  # dict(a=1, ...)
+        if display.args:
+            return None
+        found = [kw.value for kw in display.keywords if kw.arg == key]
+        return values.of(found[0]) if found else default
+    assert isinstance(display, ast.Dict)
+    for k, v in zip(display.keys, display.values):
+        if not isinstance(k, ast.Constant):
+            return None
+        if k.value == key:
+            return values.of(v)
+    return default
 
 
 def _read_by_key_after(fn: ast.AST, name: str, call: ast.Call) -> bool:

@@ -73,9 +73,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             if what is not None:
                 yield RETURN_FUNCTION.finding(value, what=what)
             elif ctx.level == SyntaxLevel.STRICT and _is_construct(ctx):
-                what = _object_like(ctx, value)
+                made = _type_call(ctx, value)
+                what = "a class (`type(...)` of a constant)" if made else _object_like(ctx, value)
                 if what is not None:
-                    yield RETURN_OBJECT_UNDER_STRICT.finding(value, what=what)
+                    # MindSpore names the `type(...)` call, not the return.
+                    yield RETURN_OBJECT_UNDER_STRICT.finding(made or value, what=what)
 
 
 def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
@@ -138,6 +140,26 @@ def _object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     if info is not None and _plain_class(info):
         return f"`self.{names.self_attribute(value)}`, an instance of class `{info.name}`"
     return None
+
+
+def _type_call(ctx: FunctionContext, value: ast.expr) -> Optional[ast.Call]:
+    """The `type(c)` call `value` is (or a local bound once to it), of a written-out constant
+    (a Tensor's is MS204's, a computed value's MS206's): a class, which STRICT cannot hand out
+    (measured: `ValueNode<ClassType> class 'tuple' ... device address does not exist`)."""
+    if isinstance(value, ast.Name):
+        bound = receivers.only_binding(ctx, value.id)
+        value = bound if bound is not None else value
+    if not (isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords):
+        return None
+    if names.callee(ctx.fn.module, value.func) != "type" or _local(ctx, "type"):
+        return None
+    return value if _literal(value.args[0]) else None
+
+
+def _literal(expr: ast.expr) -> bool:
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_literal(e) for e in expr.elts)
+    return isinstance(expr, ast.Constant)
 
 
 def _numpy_array_function(qualname: Optional[str]) -> bool:

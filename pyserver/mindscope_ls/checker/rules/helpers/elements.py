@@ -152,6 +152,24 @@ class Elements:
             for n in ast.walk(expr)
         )
 
+    def rows_several(self, expr: ast.expr, rows: int = 1, depth: int = 0) -> bool:
+        """True when `expr` is surely a Tensor whose rows (what iterating it gives: graph mode
+        iterates the first axis) have several elements each, e.g. one of shape (2, 3): its
+        written-out shape, or every shape the module's calls pass for an input; and at least
+        `rows` of them."""
+        if depth > MAX_DEPTH or self.types.is_constant_tensor(expr):
+            return False
+        if isinstance(expr, ast.Name):
+            if expr.id in self._params:
+                passed = self._calls_pass()
+                shapes = passed.get(expr.id) if passed is not None else None
+                return bool(shapes) and all(
+                    v is not None and _rows_several(tensor_shape(v), rows) for v in shapes or ()
+                )
+            bound = self._binding(expr.id)
+            return bound is not None and self.rows_several(bound, rows, depth + 1)
+        return _rows_several(tensor_shape(expr), rows)
+
     def _several_call(self, call: ast.Call, depth: int) -> bool:
         func = call.func
         if isinstance(func, ast.Attribute):
@@ -242,6 +260,52 @@ def tensor_size(expr: ast.expr, depth: int = 0) -> Optional[int]:
         size = next((k.value for k in expr.keywords if k.arg in ("shape", "size")), None)
         return _shape_size(size if size is not None else (expr.args[0] if expr.args else None))
     return None
+
+
+def tensor_shape(expr: ast.expr, depth: int = 0) -> Optional[tuple[int, ...]]:
+    """The shape of a written-out value: `Tensor(np.ones((2, 3)))` (2, 3), `Tensor(1)` (),
+    `Tensor([[1.0, 2.0]])` (1, 2), `ops.zeros((4,), ms.float32)` (4,); None when not shown."""
+    if depth > MAX_DEPTH:
+        return None
+    if isinstance(expr, ast.UnaryOp):
+        return tensor_shape(expr.operand, depth + 1)
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float, bool)):
+        return ()
+    if isinstance(expr, SEQUENCES):
+        rows = {tensor_shape(e, depth + 1) for e in expr.elts}
+        if len(rows) != 1 or None in rows:
+            return None  # ragged, empty or unknown
+        (row,) = rows
+        assert row is not None
+        return (len(expr.elts), *row)
+    if not isinstance(expr, ast.Call):
+        return None
+    func = expr.func
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if isinstance(func, ast.Attribute) and last == "astype":
+        return tensor_shape(func.value, depth + 1)
+    if last in ("Tensor", "tensor", "array", "asarray", "Parameter") and expr.args:
+        return tensor_shape(expr.args[0], depth + 1)
+    if last in ARRAY_MAKERS and last not in ("rand", "randn"):
+        size = next((k.value for k in expr.keywords if k.arg in ("shape", "size")), None)
+        return _shape_of(size if size is not None else (expr.args[0] if expr.args else None))
+    return None
+
+
+def _shape_of(shape: Optional[ast.expr]) -> Optional[tuple[int, ...]]:
+    if isinstance(shape, ast.Constant) and isinstance(shape.value, int):
+        return (shape.value,)
+    if isinstance(shape, SEQUENCES) and all(
+        isinstance(e, ast.Constant) and type(e.value) is int for e in shape.elts
+    ):
+        return tuple(e.value for e in shape.elts)  # type: ignore[attr-defined]
+    return None
+
+
+def _rows_several(shape: Optional[tuple[int, ...]], rows: int) -> bool:
+    if shape is None or len(shape) < 2 or shape[0] < rows:
+        return False
+    return (_product(list(shape[1:])) or 0) > 1
 
 
 def _shape_size(shape: Optional[ast.expr]) -> Optional[int]:

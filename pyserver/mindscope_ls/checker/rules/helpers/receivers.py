@@ -14,6 +14,7 @@ from typing import Optional
 from . import names
 from .base import FunctionContext
 from .classes import Attr, ClassInfo
+from .module_values import parameters
 
 PARAMETER = "Parameter"
 CELL = "Cell"
@@ -79,6 +80,23 @@ def workspace_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]
     if held is None or held.class_qualname is None:
         return None
     return ctx.classes.resolve(held.class_qualname)
+
+
+def only_binding(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
+    """The value of `name = value` when that is the function's only binding of `name` (not a
+    parameter, loop target or augmented assignment)."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    bound = [
+        a.value
+        for a in assigns
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+    ]
+    if len(bound) != 1 or name in parameters(ctx.fn.node):
+        return None
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    if sum(1 for n in stores if n.id == name and isinstance(n.ctx, ast.Store)) != 1:
+        return None
+    return bound[0]
 
 
 def _is_method(ctx: FunctionContext) -> bool:
