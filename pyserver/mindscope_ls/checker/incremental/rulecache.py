@@ -28,6 +28,7 @@ from ..rules.helpers.classes import (
     same_lookups,
 )
 from ..rules.helpers.discovery import CompiledFunction
+from . import timing
 from .memo import NodeMemo
 from .rebase import moved_findings
 
@@ -105,6 +106,8 @@ def function_findings(
 
 def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, ...]:
     """What `check` reports at `ctx.level`; a crash costs only its own findings (MS001, logged)."""
+    if timing.ENABLED:
+        check = timing.timed(check)
     try:
         found = tuple(check(ctx))
     except Exception as error:
