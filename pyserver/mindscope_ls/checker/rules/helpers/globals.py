@@ -51,8 +51,8 @@ def _instances(module: ModuleInfo) -> dict[str, str]:
     for node in of_type(module.tree, ast.Name):
         if isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
-    for stmt in of_type(module.tree, ast.Global):
-        for name in stmt.names:
+    for declared in of_type(module.tree, ast.Global):
+        for name in declared.names:
             counts[name] = counts.get(name, 0) + 2  # rebound somewhere: not known
     for stmt in module.tree.body:
         if (

@@ -50,8 +50,18 @@ class _Index:
         # Each scope asked about, by id (the scopes are in `nodes`, so alive): its span relative
         # to the root's line. The rules ask about the same few functions again and again.
         self.spans: dict[int, tuple[Position, Position]] = {}
+        # Each answer given, by (scope id, type or types): a function's rules ask for the same
+        # few types (calls, names, assignments) a dozen times in one check.
+        self.found: dict[tuple[int, object], list[ast.AST]] = {}
 
     def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
+        key = (id(node), kind)
+        found = self.found.get(key)
+        if found is None:
+            found = self.found[key] = self._select(node, kind)
+        return found
+
+    def _select(self, node: ast.AST, kind: type) -> list[ast.AST]:
         nodes = self.nodes.get(kind)
         if not nodes:
             return []
@@ -75,13 +85,18 @@ class _Index:
         return nodes[bisect_left(positions, span[0]) : bisect_right(positions, span[1])]
 
     def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
-        """`select` of each kind, joined; kinds the tree lacks (most, in most queries) skipped."""
-        found: list[ast.AST] = []
-        present = self.nodes
-        for kind in kinds:
-            if kind in present:
-                found.extend(self.select(node, kind))
-        return found
+        """`select` of each kind, joined; kinds the tree lacks (most, in most queries) skipped.
+        A new list each time: callers may add to it."""
+        key = (id(node), kinds)
+        found = self.found.get(key)
+        if found is None:
+            found = []
+            present = self.nodes
+            for kind in kinds:
+                if kind in present:
+                    found.extend(self.select(node, kind))
+            self.found[key] = found
+        return found.copy()
 
 
 class _ModuleIndex:
