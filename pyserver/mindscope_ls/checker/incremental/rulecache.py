@@ -96,11 +96,14 @@ def function_findings(
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
+    ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
     for check in FUNCTION_CHECKS:
         if check in CACHEABLE:
             found.extend(moved_findings(next(cached), line - entry.line))
         else:
-            found.extend(_findings(check, FunctionContext(fn, fn.types(), level, classes, lines)))
+            if ctx is None:
+                ctx = FunctionContext(fn, fn.types(), level, classes, lines)
+            found.extend(_findings(check, ctx))
     return found
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 from ...model import Range, RawFinding, Related
@@ -36,10 +36,6 @@ class FunctionContext:
     level: str
     classes: ClassTable
     lines: list[str]
-    # `of`'s answers by types: every rule asks for the same few (calls, names, assignments).
-    _found: dict[tuple[type, ...], list[ast.AST]] = field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
 
     @property
     def path(self) -> str:
@@ -52,10 +48,7 @@ class FunctionContext:
     def of(self, *types: type[T]) -> list[T]:
         """The nodes of the compiled function of the given types, in source order (grouped by
         type when several). The same list for each call with one type: do not change it."""
-        found = self._found.get(types)
-        if found is None:
-            found = self._found[types] = of_type(self.fn.node, *types)
-        return found if len(types) == 1 else found.copy()  # type: ignore[return-value]
+        return of_type(self.fn.node, *types)
 
     def statements(self) -> Iterator[ast.stmt]:
         for node in self.nodes():

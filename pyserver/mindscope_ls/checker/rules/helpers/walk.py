@@ -47,21 +47,26 @@ class _Index:
         self.root = root
         self.nodes = _grouped(root)
         self.keys: dict[type, object] = {}
-        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its span relative
-        # to the root's line. The rules ask about the same few functions again and again.
+        # Each answer given, by (scope id, types): a function's rules ask for the same few
+        # types (calls, names, assignments) again and again. The scopes are in `nodes`, so
+        # alive while their ids are keys.
+        self.found: dict[tuple[int, tuple[type, ...]], list[ast.AST]] = {}
+        # Each scope asked about, by id: its span relative to the root's line.
         self.spans: dict[int, tuple[Position, Position]] = {}
-        # Each answer given, by (scope id, type or types): a function's rules ask for the same
-        # few types (calls, names, assignments) a dozen times in one check.
-        self.found: dict[tuple[int, object], list[ast.AST]] = {}
 
-    def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
-        key = (id(node), kind)
-        found = self.found.get(key)
-        if found is None:
-            found = self.found[key] = self._select(node, kind)
+    def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
+        """`select_one` of each type, joined; types the tree lacks (most, in most queries)
+        skipped."""
+        if len(types) == 1:
+            return self.select_one(node, types[0])
+        found: list[ast.AST] = []
+        present = self.nodes
+        for kind in types:
+            if kind in present:
+                found.extend(self.select_one(node, kind))
         return found
 
-    def _select(self, node: ast.AST, kind: type) -> list[ast.AST]:
+    def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
         nodes = self.nodes.get(kind)
         if not nodes:
             return []
@@ -75,6 +80,9 @@ class _Index:
             self.keys[kind] = keys
         if node is self.root or keys is None:
             return nodes
+        found = self.found.get((id(node), (kind,)))
+        if found is not None:  # asked with several types before
+            return found
         positions: list[Position] = keys  # type: ignore[assignment]
         span = self.spans.get(id(node))
         if span is None:
@@ -84,20 +92,6 @@ class _Index:
             span = self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
         return nodes[bisect_left(positions, span[0]) : bisect_right(positions, span[1])]
 
-    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
-        """`select` of each kind, joined; kinds the tree lacks (most, in most queries) skipped.
-        A new list each time: callers may add to it."""
-        key = (id(node), kinds)
-        found = self.found.get(key)
-        if found is None:
-            found = []
-            present = self.nodes
-            for kind in kinds:
-                if kind in present:
-                    found.extend(self.select(node, kind))
-            self.found[key] = found
-        return found.copy()
-
 
 class _ModuleIndex:
     """A module's nodes: its top-level statements' indexes joined in order (statements do not
@@ -106,23 +100,23 @@ class _ModuleIndex:
     def __init__(self, root: ast.Module):
         self.root = root
         self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
-        self._joined: dict[type, list[ast.AST]] = {}
+        self.found: dict[tuple[int, tuple[type, ...]], list[ast.AST]] = {}
 
-    def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
-        joined = self._joined.get(kind)
+    def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
+        found: list[ast.AST] = []
+        for kind in types:
+            found.extend(self.select_one(node, kind))
+        return found
+
+    def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
+        joined = self.found.get((id(node), (kind,)))
         if joined is None:
             joined = [self.root] if kind is ast.Module else []
             for stmt, index in self.parts:
                 if kind in index.nodes:
-                    joined.extend(index.select(stmt, kind))
-            self._joined[kind] = joined
+                    joined.extend(index.select_one(stmt, kind))
+            self.found[(id(node), (kind,))] = joined
         return joined
-
-    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
-        found: list[ast.AST] = []
-        for kind in kinds:
-            found.extend(self.select(node, kind))
-        return found
 
 
 # The attribute of a node that holds its index (and each scope's under it). Not a weak-keyed
@@ -131,13 +125,9 @@ class _ModuleIndex:
 _ATTR = "_mindscope_walk"
 
 
-def _index_of(node: ast.AST) -> Union[_Index, _ModuleIndex]:
-    attrs = node.__dict__
-    index: Union[_Index, _ModuleIndex, None] = attrs.get(_ATTR)
-    if index is not None:
-        return index
+def _new_index(node: ast.AST) -> Union[_Index, _ModuleIndex]:
     if isinstance(node, ast.Module) and not node.type_ignores:
-        index = attrs[_ATTR] = _ModuleIndex(node)
+        index = node.__dict__[_ATTR] = _ModuleIndex(node)
         return index
     return _tree_index(node)
 
@@ -158,11 +148,16 @@ def _tree_index(node: ast.AST) -> _Index:
 
 def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     """Nodes of the given types under `node` (itself included): grouped by type in the order
-    given, each group in source order."""
-    index = _index_of(node)
-    if len(types) == 1:
-        return index.select(node, types[0])  # type: ignore[return-value]
-    return index.select_many(node, types)  # type: ignore[return-value]
+    given, each group in source order. The same list each time for one type (do not change
+    it); a new one for several."""
+    index: Union[_Index, _ModuleIndex, None] = node.__dict__.get(_ATTR)
+    if index is None:
+        index = _new_index(node)
+    key = (id(node), types)
+    found = index.found.get(key)
+    if found is None:
+        found = index.found[key] = index.select(node, types)
+    return found if len(types) == 1 else found.copy()  # type: ignore[return-value]
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
