@@ -47,18 +47,13 @@ class _Index:
         self.root = root
         self.nodes = _grouped(root)
         self.keys: dict[type, object] = {}
-        # Each answer given, by (scope id, types): a function's rules ask for the same few
-        # types (calls, names, assignments) again and again. The scopes are in `nodes`, so
-        # alive while their ids are keys.
-        self.found: dict[tuple[int, tuple[type, ...]], list[ast.AST]] = {}
-        # Each scope asked about, by id: its span relative to the root's line.
-        self.spans: dict[int, tuple[Position, Position]] = {}
+        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its nodes by
+        # type, as answered. A function's rules ask for the same few types again and again.
+        self.found: dict[int, dict[type, list[ast.AST]]] = {}
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         """`select_one` of each type, joined; types the tree lacks (most, in most queries)
         skipped."""
-        if len(types) == 1:
-            return self.select_one(node, types[0])
         found: list[ast.AST] = []
         present = self.nodes
         for kind in types:
@@ -80,17 +75,19 @@ class _Index:
             self.keys[kind] = keys
         if node is self.root or keys is None:
             return nodes
-        found = self.found.get((id(node), (kind,)))
-        if found is not None:  # asked with several types before
-            return found
-        positions: list[Position] = keys  # type: ignore[assignment]
-        span = self.spans.get(id(node))
-        if span is None:
+        answers = self.found.get(id(node))
+        if answers is None:
+            answers = self.found[id(node)] = {}
+        found = answers.get(kind)
+        if found is None:
+            positions: list[Position] = keys  # type: ignore[assignment]
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
-            span = self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
-        return nodes[bisect_left(positions, span[0]) : bisect_right(positions, span[1])]
+            start, end = (line - base, col), (end_line - base, end_col)
+            found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
+            answers[kind] = found
+        return found
 
 
 class _ModuleIndex:
@@ -100,7 +97,7 @@ class _ModuleIndex:
     def __init__(self, root: ast.Module):
         self.root = root
         self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
-        self.found: dict[tuple[int, tuple[type, ...]], list[ast.AST]] = {}
+        self._joined: dict[type, list[ast.AST]] = {}
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         found: list[ast.AST] = []
@@ -109,13 +106,13 @@ class _ModuleIndex:
         return found
 
     def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
-        joined = self.found.get((id(node), (kind,)))
+        joined = self._joined.get(kind)
         if joined is None:
             joined = [self.root] if kind is ast.Module else []
             for stmt, index in self.parts:
                 if kind in index.nodes:
                     joined.extend(index.select_one(stmt, kind))
-            self.found[(id(node), (kind,))] = joined
+            self._joined[kind] = joined
         return joined
 
 
@@ -153,11 +150,9 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     index: Union[_Index, _ModuleIndex, None] = node.__dict__.get(_ATTR)
     if index is None:
         index = _new_index(node)
-    key = (id(node), types)
-    found = index.found.get(key)
-    if found is None:
-        found = index.found[key] = index.select(node, types)
-    return found if len(types) == 1 else found.copy()  # type: ignore[return-value]
+    if len(types) == 1:
+        return index.select_one(node, types[0])  # type: ignore[return-value]
+    return index.select(node, types)  # type: ignore[return-value]
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
