@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "pyserver"), str(ROOT)]
 
-from bench.generated_model import EDITED_LINE, model_file  # noqa: E402
+from bench.checker_speed import edit_point  # noqa: E402
+from bench.generated_model import model_file  # noqa: E402
 from mindscope_ls.checker import Finding, Workspace, check_source  # noqa: E402
 
 
@@ -46,12 +47,6 @@ def summary(times: list[float]) -> str:
     p95 = statistics.quantiles(times, n=20)[-1] if len(times) >= 2 else times[0]
     ms = [t * 1000 for t in (min(times), statistics.median(times), p95)]
     return f"min {ms[0]:6.1f}  median {ms[1]:6.1f}  p95 {ms[2]:6.1f} ms"
-
-
-def edit_point(source: str) -> int:
-    """The end of `EDITED_LINE` in the middle block: inside a function, half the file below."""
-    at = source.index(EDITED_LINE, len(source) // 2)
-    return at + len(EDITED_LINE)
 
 
 def bench(lines: int, repeat: int) -> tuple[str, float, float]:

@@ -9,6 +9,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import partial
 from typing import Optional
 
+from .incremental import timing
 from .incremental.rulecache import Text, function_findings
 from .index.columns import ColumnMap
 from .index.module import ModuleInfo
@@ -38,7 +39,8 @@ def run_checks(
     severities: Optional[Mapping[str, Severity]],
 ) -> list[Finding]:
     ws = workspace if workspace is not None else Workspace()
-    module = ws.update(path, source)
+    with timing.phase("parse and index"):
+        module = ws.update(path, source)
     text = Text.of(source)
     lines = text.lines
     # Blocks that do not parse are left out of the tree: the rest of the file is still checked.
@@ -48,7 +50,8 @@ def run_checks(
     classes = ClassTable(ws)
     # A crash in one rule or one function costs its findings only, and says so (MS001).
     try:
-        compiled = compiled_in(ws, module)
+        with timing.phase("discovery"):
+            compiled = compiled_in(ws, module)
     except Exception as error:
         compiled = []
         log.error("finding the compiled code of %s crashed", path, exc_info=error)
@@ -67,6 +70,8 @@ def run_checks(
         checks: list[Callable[[ModuleInfo], Iterable[RawFinding]]] = [*MODULE_CHECKS]
         checks.append(partial(too_deep, ws))
         for check in checks:
+            if timing.ENABLED:
+                check = timing.timed(check)
             try:
                 raw.extend((finding, None) for finding in check(module))
             except Exception as error:
@@ -75,8 +80,9 @@ def run_checks(
                 raw.append((check_crashed(rules, path, "checking the file", error, at), None))
     finally:
         callsites.release()  # it holds the module and workspace: not beyond this check
-    findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
-    kept, _ = suppressed(findings, lines)
+    with timing.phase("finalize"):
+        findings = _finalize(raw, module, ws, active, set(disabled), severities or {})
+        kept, _ = suppressed(findings, lines)
     return sorted(errors + kept, key=lambda f: (f.line, f.col, f.code))
 
 

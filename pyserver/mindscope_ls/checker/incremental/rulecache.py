@@ -28,6 +28,7 @@ from ..rules.helpers.classes import (
     same_lookups,
 )
 from ..rules.helpers.discovery import CompiledFunction
+from . import timing
 from .memo import NodeMemo
 from .rebase import moved_findings
 
@@ -95,16 +96,21 @@ def function_findings(
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
+    ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
     for check in FUNCTION_CHECKS:
         if check in CACHEABLE:
             found.extend(moved_findings(next(cached), line - entry.line))
         else:
-            found.extend(_findings(check, FunctionContext(fn, fn.types(), level, classes, lines)))
+            if ctx is None:
+                ctx = FunctionContext(fn, fn.types(), level, classes, lines)
+            found.extend(_findings(check, ctx))
     return found
 
 
 def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, ...]:
     """What `check` reports at `ctx.level`; a crash costs only its own findings (MS001, logged)."""
+    if timing.ENABLED:
+        check = timing.timed(check)
     try:
         found = tuple(check(ctx))
     except Exception as error:

@@ -47,6 +47,11 @@ class ModuleInfo:
     # What `qualname` reads: a result computed from this module's names stays valid while its
     # `env` is equal (the workspace hands the previous version's tuple on when it is).
     env: tuple[object, ...] = ()
+    # `qualname`'s answers by node id, with the node (an id is only unique while it lives):
+    # the rules ask about the same callee of the same call again and again.
+    _qualnames: dict[int, tuple[ast.expr, Optional[str]]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @classmethod
     def build(
@@ -101,6 +106,14 @@ class ModuleInfo:
 
     def qualname(self, expr: ast.expr) -> Optional[str]:
         """Dotted name an expression refers to (`nn.Cell` -> `mindspore.nn.Cell`), or None."""
+        known = self._qualnames.get(id(expr))
+        if known is not None and known[0] is expr:
+            return known[1]
+        found = self._qualname(expr)
+        self._qualnames[id(expr)] = (expr, found)
+        return found
+
+    def _qualname(self, expr: ast.expr) -> Optional[str]:
         parts: list[str] = []
         node: ast.expr = expr
         while isinstance(node, ast.Attribute):

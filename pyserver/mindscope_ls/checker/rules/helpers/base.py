@@ -46,7 +46,8 @@ class FunctionContext:
         return iter(walk(self.fn.node))
 
     def of(self, *types: type[T]) -> list[T]:
-        """The nodes of the compiled function of the given types, in source order."""
+        """The nodes of the compiled function of the given types, in source order (grouped by
+        type when several). The same list for each call with one type: do not change it."""
         return of_type(self.fn.node, *types)
 
     def statements(self) -> Iterator[ast.stmt]:

@@ -162,10 +162,13 @@ class Discovery:
         """Workspace Cell classes that a Cell of `module` instantiates in its `__init__`."""
         assert module.tree is not None
         for cls_node in module.classes.values():
-            init = self.classes.info(module, cls_node).own_method("__init__")
-            if init is None or not self.classes.info(module, cls_node).is_cell:
+            info = self.classes.info(module, cls_node)
+            init = info.own_method("__init__") if info.is_cell else None
+            if init is None:
                 continue
             for call in of_type(init, ast.Call):
+                if not isinstance(call.func, (ast.Name, ast.Attribute)):
+                    continue  # `super().__init__()` and the like name no class
                 held = self.classes.resolve(module.qualname(call.func))
                 if held is not None and held.is_cell and held.node is not cls_node:
                     yield held.node

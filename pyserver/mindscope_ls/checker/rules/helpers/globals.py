@@ -14,6 +14,7 @@ from ...index.module import ModuleInfo
 from . import names
 from .base import FunctionContext
 from .classes import ClassInfo
+from .walk import of_type
 
 _INSTANCES: NodeMemo[dict[str, str]] = NodeMemo()
 
@@ -46,12 +47,13 @@ def _instances(module: ModuleInfo) -> dict[str, str]:
     assert module.tree is not None
     counts: dict[str, int] = {}
     found: dict[str, str] = {}
-    for node in ast.walk(module.tree):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+    # The shared per-statement node lists: after an edit only the re-parsed block is walked.
+    for node in of_type(module.tree, ast.Name):
+        if isinstance(node.ctx, ast.Store):
             counts[node.id] = counts.get(node.id, 0) + 1
-        elif isinstance(node, ast.Global):
-            for name in node.names:
-                counts[name] = counts.get(name, 0) + 2  # rebound somewhere: not known
+    for declared in of_type(module.tree, ast.Global):
+        for name in declared.names:
+            counts[name] = counts.get(name, 0) + 2  # rebound somewhere: not known
     for stmt in module.tree.body:
         if (
             isinstance(stmt, ast.Assign)

@@ -47,11 +47,21 @@ class _Index:
         self.root = root
         self.nodes = _grouped(root)
         self.keys: dict[type, object] = {}
-        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its span relative
-        # to the root's line. The rules ask about the same few functions again and again.
-        self.spans: dict[int, tuple[Position, Position]] = {}
+        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its nodes by
+        # type, as answered. A function's rules ask for the same few types again and again.
+        self.found: dict[int, dict[type, list[ast.AST]]] = {}
 
-    def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
+    def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
+        """`select_one` of each type, joined; types the tree lacks (most, in most queries)
+        skipped."""
+        found: list[ast.AST] = []
+        present = self.nodes
+        for kind in types:
+            if kind in present:
+                found.extend(self.select_one(node, kind))
+        return found
+
+    def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
         nodes = self.nodes.get(kind)
         if not nodes:
             return []
@@ -65,22 +75,18 @@ class _Index:
             self.keys[kind] = keys
         if node is self.root or keys is None:
             return nodes
-        positions: list[Position] = keys  # type: ignore[assignment]
-        span = self.spans.get(id(node))
-        if span is None:
+        answers = self.found.get(id(node))
+        if answers is None:
+            answers = self.found[id(node)] = {}
+        found = answers.get(kind)
+        if found is None:
+            positions: list[Position] = keys  # type: ignore[assignment]
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
-            span = self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
-        return nodes[bisect_left(positions, span[0]) : bisect_right(positions, span[1])]
-
-    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
-        """`select` of each kind, joined; kinds the tree lacks (most, in most queries) skipped."""
-        found: list[ast.AST] = []
-        present = self.nodes
-        for kind in kinds:
-            if kind in present:
-                found.extend(self.select(node, kind))
+            start, end = (line - base, col), (end_line - base, end_col)
+            found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
+            answers[kind] = found
         return found
 
 
@@ -93,21 +99,21 @@ class _ModuleIndex:
         self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
         self._joined: dict[type, list[ast.AST]] = {}
 
-    def select(self, node: ast.AST, kind: type) -> list[ast.AST]:
+    def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
+        found: list[ast.AST] = []
+        for kind in types:
+            found.extend(self.select_one(node, kind))
+        return found
+
+    def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
         joined = self._joined.get(kind)
         if joined is None:
             joined = [self.root] if kind is ast.Module else []
             for stmt, index in self.parts:
                 if kind in index.nodes:
-                    joined.extend(index.select(stmt, kind))
+                    joined.extend(index.select_one(stmt, kind))
             self._joined[kind] = joined
         return joined
-
-    def select_many(self, node: ast.AST, kinds: tuple[type, ...]) -> list[ast.AST]:
-        found: list[ast.AST] = []
-        for kind in kinds:
-            found.extend(self.select(node, kind))
-        return found
 
 
 # The attribute of a node that holds its index (and each scope's under it). Not a weak-keyed
@@ -116,13 +122,9 @@ class _ModuleIndex:
 _ATTR = "_mindscope_walk"
 
 
-def _index_of(node: ast.AST) -> Union[_Index, _ModuleIndex]:
-    attrs = node.__dict__
-    index: Union[_Index, _ModuleIndex, None] = attrs.get(_ATTR)
-    if index is not None:
-        return index
+def _new_index(node: ast.AST) -> Union[_Index, _ModuleIndex]:
     if isinstance(node, ast.Module) and not node.type_ignores:
-        index = attrs[_ATTR] = _ModuleIndex(node)
+        index = node.__dict__[_ATTR] = _ModuleIndex(node)
         return index
     return _tree_index(node)
 
@@ -143,11 +145,14 @@ def _tree_index(node: ast.AST) -> _Index:
 
 def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     """Nodes of the given types under `node` (itself included): grouped by type in the order
-    given, each group in source order."""
-    index = _index_of(node)
+    given, each group in source order. The same list each time for one type (do not change
+    it); a new one for several."""
+    index: Union[_Index, _ModuleIndex, None] = node.__dict__.get(_ATTR)
+    if index is None:
+        index = _new_index(node)
     if len(types) == 1:
-        return index.select(node, types[0])  # type: ignore[return-value]
-    return index.select_many(node, types)  # type: ignore[return-value]
+        return index.select_one(node, types[0])  # type: ignore[return-value]
+    return index.select(node, types)  # type: ignore[return-value]
 
 
 def walk(node: ast.AST) -> list[ast.AST]:
