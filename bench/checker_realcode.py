@@ -123,7 +123,9 @@ def check(
     finally:
         if declared:
             project.unlink()
-    if done.returncode not in (0, 1):  # 1: errors found, a result like any other
+    # 1: errors found; 3: incomplete (MS001: the checker crashed on some code, in the findings
+    # too): results like any other, counted.
+    if done.returncode not in (0, 1, 3):
         sys.stderr.write(done.stderr)
         raise SystemExit(f"checker_realcode: mindscope check exited {done.returncode}")
     label = f"{level}+pn" if declared else level
