@@ -40,7 +40,7 @@ _MODE_BY_INT = {0: GRAPH, 1: PYNATIVE}
 PYNATIVE_COMMENT = re.compile(r"^[ \t]*#[ \t]*mindscope:[ \t]*pynative[ \t]*$", re.MULTILINE)
 # What graph mode would do: fail (MS1xx, MS2xx) or compute something else (MS3xx).
 _LOWERED = {Group.FAILS.value: "fail", Group.STRICT.value: "fail", Group.DIVERGES.value: "differ"}
-_MAX_CALLERS = 64  # a chain of callers is walked this far (discovery caps its own depth too)
+_MAX_CALLERS = 2000  # callers walked up before giving up (then: not PyNative for sure)
 
 
 def mode_settings(module: ModuleInfo) -> list[tuple[ast.Call, tuple[str, ...]]]:
@@ -136,7 +136,7 @@ def _lowerable(finding: Finding) -> bool:
 
 class _Evidence:
     """Whether the compiled function holding a line is compiled for sure: it, or any compiled
-    function that may call it (by the called name: over-approximated, so never too few)."""
+    function whose calls resolve to it (not only the one caller discovery recorded)."""
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
@@ -157,13 +157,32 @@ class _Evidence:
         return False
 
     def _callers(self, fn: CompiledFunction) -> list[CompiledFunction]:
-        found = [g for g in _callers_by_name(self.ws).get(fn.node.name, ()) if g is not fn]
+        named = _callers_by_name(self.ws).get(fn.node.name, ())
+        found = [g for g in named if g is not fn and self._calls(g, fn)]
         caller = fn.caller  # the one discovery recorded (a sub-Cell's construct: by attribute)
         calling = self.ws.get(caller.path) if caller is not None else None
         if caller is not None and calling is not None:
             held = self._holding(calling, getattr(caller.node, "lineno", 0))
             found += [held] if held is not None else []
         return found
+
+    def _calls(self, g: CompiledFunction, fn: CompiledFunction) -> bool:
+        """Whether a call of `g` resolves to `fn` (as discovery resolves it)."""
+        for plan in g.facts().calls:
+            kind, name = plan.target
+            if name.rsplit(".", 1)[-1] != fn.node.name:
+                continue
+            if kind == "local" and g.module is fn.module:
+                return True
+            if kind == "self" and g.cls is not None:
+                found = g.cls.find_method(name)
+                if found is not None and found[1] is fn.node:
+                    return True
+            if kind == "global":
+                resolved = self.ws.resolve_function(name)
+                if resolved is not None and resolved[1] is fn.node:
+                    return True
+        return False
 
     def _holding(self, module: ModuleInfo, line: int) -> Optional[CompiledFunction]:
         """The innermost compiled function of `module` whose lines hold `line`."""

@@ -195,3 +195,14 @@ def test_cli_bad_pyproject_is_one_line_usage_error(
     assert main(["check", "net.py"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err and err.startswith("mindscope: error: ")
+
+
+def test_a_same_named_function_compiled_elsewhere_is_not_a_caller(tmp_path: Path) -> None:
+    # graph.py sets GRAPH_MODE and compiles its own `helper`: not the PyNative file's.
+    graph = HEAD + "ms.set_context(mode=ms.GRAPH_MODE)\n\n\ndef helper(x):\n    return x\n\n\n"
+    graph += "class G(nn.Cell):\n    def construct(self, x):\n        return helper(x)\n"
+    net = HEAD + "# mindscope: pynative\n" + HELPER
+    paths = {str(tmp_path / "graph.py"): graph, str(tmp_path / "net.py"): net}
+    ws = Workspace(paths, str(tmp_path))
+    found = check_source(net, str(tmp_path / "net.py"), workspace=ws)
+    assert [(f.code, f.severity.value) for f in found] == [("MS101", "information")]
