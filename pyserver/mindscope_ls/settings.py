@@ -32,6 +32,8 @@ class GraphModeSettings:
     disabled: frozenset[str] = frozenset()
     severities: dict[str, Severity] = field(default_factory=dict)
     debounce_ms: int = 300
+    # Globs of files that run in PyNative only, relative to each workspace folder (or absolute).
+    pynative_only: tuple[str, ...] = ()
 
 
 def parse_options(raw: Any, problems: Optional[list[str]] = None) -> ServerOptions:
@@ -53,7 +55,8 @@ def parse_options(raw: Any, problems: Optional[list[str]] = None) -> ServerOptio
 
 
 def parse_graph_mode(raw: Any, problems: Optional[list[str]] = None) -> GraphModeSettings:
-    """Reads `{"enabled", "syntaxLevel", "rules": {"MS301": "off"|"hint"|...}, "debounceMs"}`."""
+    """Reads `{"enabled", "syntaxLevel", "rules": {"MS301": "off"|"hint"|...}, "debounceMs",
+    "pynativeOnly": ["glob", ...]}`."""
     said = problems if problems is not None else []
     if raw is None:
         return GraphModeSettings()
@@ -76,12 +79,17 @@ def parse_graph_mode(raw: Any, problems: Optional[list[str]] = None) -> GraphMod
         said.append(_bad("mindscope.graphMode.debounceMs", debounce, f"0-{MAX_DEBOUNCE_MS}", 300))
         debounce = 300
     disabled, severities = _rules(raw.get("rules", {}), said)
+    pynative = raw.get("pynativeOnly", [])
+    if not isinstance(pynative, list) or not all(isinstance(g, str) for g in pynative):
+        said.append(_bad("mindscope.graphMode.pynativeOnly", pynative, "a list of globs", "[]"))
+        pynative = []
     return GraphModeSettings(
         enabled=enabled,
         syntax_level=level.strip().upper(),
         disabled=frozenset(disabled),
         severities=severities,
         debounce_ms=debounce,
+        pynative_only=tuple(pynative),
     )
 
 

@@ -28,7 +28,7 @@ from mindscope_ls.checker import (
     compiled_in,
     file_level,
     level_set_by,
-    names,
+    mode_settings,
     normalize_level,
     of_type,
 )
@@ -38,7 +38,6 @@ GRAPH = "GRAPH_MODE"
 PYNATIVE = "PYNATIVE_MODE"
 UNKNOWN = "UNKNOWN"
 DEFAULT_MODE = PYNATIVE  # MindSpore 2.x
-_MODE_BY_INT = {0: GRAPH, 1: PYNATIVE}
 _MAX_LISTED = 200  # compiled functions listed by name; all are counted
 _MAX_TEXT = 80
 _MAX_REPAIRS = 12
@@ -158,35 +157,12 @@ def _summarize(parts: list[_Part], setting_level: Optional[str]) -> FileMode:
 
 
 def _mode_sets(index: int, part: _Part) -> list[tuple[Where, tuple[str, ...]]]:
-    module = part.module
-    if module.tree is None or "set_context" not in module.source:
-        return []
-    found: list[tuple[Where, tuple[str, ...]]] = []
-    for call in of_type(module.tree, ast.Call):
-        name = module.qualname(call.func) or ""
-        if not name.startswith("mindspore") or name.rsplit(".", 1)[-1] != "set_context":
-            continue
-        if not part.holds(call):
-            continue  # an earlier cell's, counted in its own program
-        value = names.keyword(call, "mode")
-        if value is not None:
-            found.append((_where(index, part, call), _modes_of(module, value)))
-    return found
-
-
-def _modes_of(module: ModuleInfo, expr: ast.expr) -> tuple[str, ...]:
-    """The modes an expression can denote: `ms.GRAPH_MODE`, `0`, `A if c else B`; () if unknown."""
-    if isinstance(expr, ast.IfExp):
-        body, orelse = _modes_of(module, expr.body), _modes_of(module, expr.orelse)
-        return tuple(dict.fromkeys(body + orelse)) if body and orelse else ()
-    if isinstance(expr, ast.Constant):
-        value = expr.value
-        if isinstance(value, int) and not isinstance(value, bool) and value in _MODE_BY_INT:
-            return (_MODE_BY_INT[value],)
-        return ()
-    name = module.qualname(expr) or ""
-    last = name.rsplit(".", 1)[-1]
-    return (last,) if name.startswith("mindspore") and last in (GRAPH, PYNATIVE) else ()
+    # The checker's one reading of set_context(mode=...), which its severities follow too.
+    return [
+        (_where(index, part, call), modes)
+        for call, modes in mode_settings(part.module)
+        if part.holds(call)  # an earlier cell's is counted in its own program
+    ]
 
 
 def _level_where(index: int, part: _Part) -> Optional[tuple[SyntaxLevel, Where]]:

@@ -8,7 +8,7 @@ Pure `ast`: it never imports MindSpore or the code it checks.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from typing import Optional
 
@@ -20,6 +20,7 @@ from .index.module import ModuleInfo
 from .index.sources import Unread, read_source, read_text, split_lines
 from .index.workspace import SKIP_DIRS, Workspace
 from .levels import DEFAULT_LEVEL, LEVELS, file_level, level_set_by, normalize_level
+from .mode import absolute_globs, apply_mode, mode_settings, modes_of
 from .model import Finding, Fix, Group, Range, Related, Severity, SyntaxLevel, TextEdit
 from .output.sarif import sarif_log
 from .registry import RULES
@@ -52,11 +53,14 @@ __all__ = [
     "TextEdit",
     "Unread",
     "Workspace",
+    "absolute_globs",
     "check_source",
     "compiled_in",
     "file_level",
     "forget_scratch",
     "level_set_by",
+    "mode_settings",
+    "modes_of",
     "names",
     "normalize_level",
     "of_type",
@@ -77,6 +81,7 @@ def check_source(
     report_parse_errors: bool = False,
     disabled: Iterable[str] = (),
     severities: Optional[Mapping[str, Severity]] = None,
+    pynative: Sequence[str] = (),
 ) -> list[Finding]:
     """Findings for `source` (the text of `path`), never raising.
 
@@ -87,6 +92,8 @@ def check_source(
     a finding (MS001) that says what was not checked, never an empty list. Lines are 1-based and
     columns 0-based, counted in characters (code points). Without a `workspace` the file is
     checked on its own (what it keeps for the next check of `path` does not change findings).
+    Graph-mode findings in code that surely runs in PyNative are information (mode.py);
+    `pynative` are absolute path globs the user declares PyNative-only (`absolute_globs`).
     """
     run = partial(
         run_checks,
@@ -105,9 +112,9 @@ def check_source(
         # server keeps frozen.
         with gc_paused():
             if workspace is not None:
-                return run(workspace=workspace)
+                return apply_mode(run(workspace=workspace), workspace, path, pynative)
             with _SCRATCH.use(path) as scratch:
-                return run(workspace=scratch)
+                return apply_mode(run(workspace=scratch), scratch, path, pynative)
     except Exception as error:  # the checker must never take its host down, nor hide a crash
         return [crash_finding(path, error)]
 

@@ -17,7 +17,7 @@ from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 from mindscope_ls.analysis.diagnostics import to_diagnostic
-from mindscope_ls.checker import check_source
+from mindscope_ls.checker import absolute_globs, check_source
 from mindscope_ls.documents.notebook import cell_view, later_cells, notebook_of
 from mindscope_ls.documents.window import LARGE_FILE_CHARS
 from mindscope_ls.infra import trace, warmup
@@ -150,6 +150,7 @@ class CheckScheduler:
                 workspace=self.index.for_path(path) if view is None else None,
                 disabled=settings.disabled,
                 severities=settings.severities,
+                pynative=self._pynative_globs(),
             )
         lines = document.lines
 
@@ -161,6 +162,14 @@ class CheckScheduler:
             for f in findings
             if f.line > offset  # findings in the cells above belong to those cells
         ]
+
+    def _pynative_globs(self) -> tuple[str, ...]:
+        """`mindscope.graphMode.pynativeOnly`, relative to each workspace folder."""
+        globs = self.settings.pynative_only
+        if not globs:
+            return ()
+        folders = getattr(self.server, "folders", None) or [os.getcwd()]
+        return tuple(g for folder in folders for g in absolute_globs(globs, folder))
 
     def _publish(
         self, uri: str, version: Optional[int], diagnostics: list[types.Diagnostic]

@@ -42,3 +42,16 @@ def test_findings_are_counted_by_code_and_severity() -> None:
     ]
     assert run.by_code() == {"MS102:e": 2, "MS401:w": 1}
     assert run.by_severity() == {"error": 2, "warning": 1}
+
+
+def test_a_declared_package_is_counted_with_its_declaration(tmp_path: Path) -> None:
+    text = checker_realcode.pyproject(("zoo/models/**", "zoo/legacy.py"))
+    assert text == '[tool.mindscope]\npynative = ["zoo/models/**", "zoo/legacy.py"]\n'
+    package = next(iter(checker_realcode.DECLARED))
+    runs = [
+        checker_realcode.Run(package, "LAX", 1, 10, 0.1),
+        checker_realcode.Run(package, "LAX+pn", 1, 10, 0.1),
+        checker_realcode.Run("zoo", "LAX", 1, 10, 0.1),
+    ]
+    assert checker_realcode.runs_of(runs, "LAX") == [runs[0], runs[2]]
+    assert checker_realcode.runs_of(runs, "LAX+pn") == [runs[1], runs[2]]

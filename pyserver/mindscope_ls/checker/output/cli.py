@@ -1,5 +1,9 @@
-"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif] [--max-size MB]`: the
-checker for CI.
+"""`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif] [--max-size MB]
+[--pynative GLOB]...`: the checker for CI.
+
+Code declared PyNative-only (`--pynative`, `[tool.mindscope] pynative` in the nearest
+pyproject.toml) and code that surely runs in PyNative gets its graph-mode findings as
+information (checker/mode.py): they do not count as errors.
 
 Exit status: 0 when nothing is wrong, 1 when an error-severity finding is reported, 2 on bad
 usage, 3 when the check is incomplete (a path was skipped or the checker crashed on some code:
@@ -17,7 +21,7 @@ from typing import Optional, TextIO
 
 from .. import DEFAULT_LEVEL, RULES, Finding, Severity, SyntaxLevel, Workspace, check_source
 from ..index.sources import MAX_BYTES
-from .inputs import collect
+from .inputs import BadProject, collect, pynative_globs
 from .sarif import sarif_log
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
@@ -53,6 +57,14 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="MB",
         help=f"skip (and say so) files larger than this (default {MAX_BYTES // 1_000_000})",
     )
+    check.add_argument(
+        "--pynative",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="files that run in PyNative only (repeatable; with [tool.mindscope] pynative): "
+        "their graph-mode findings are information",
+    )
     return parser
 
 
@@ -87,11 +99,21 @@ def _as_text(finding: Finding) -> str:
 
 
 def run_check(
-    paths: Sequence[str], level: str, fmt: str, out: TextIO, max_bytes: int = MAX_BYTES
+    paths: Sequence[str],
+    level: str,
+    fmt: str,
+    out: TextIO,
+    max_bytes: int = MAX_BYTES,
+    pynative: Sequence[str] = (),
 ) -> int:
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
         print(f"mindscope: error: no such file or directory: {', '.join(missing)}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        globs = pynative_globs(paths, pynative)
+    except BadProject as error:
+        print(f"mindscope: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     inputs = collect(paths, max_bytes)
     files = list(inputs.sources)
@@ -99,7 +121,14 @@ def run_check(
     findings: list[Finding] = []
     for path, text in inputs.sources.items():
         findings.extend(
-            check_source(text, path, level=level, workspace=workspace, report_parse_errors=True)
+            check_source(
+                text,
+                path,
+                level=level,
+                workspace=workspace,
+                report_parse_errors=True,
+                pynative=globs,
+            )
         )
     problems = [f"skipped {line}" for line in inputs.skipped]
     problems += [f"{_as_text(f)}" for f in findings if RULES[f.code].about_checker]
@@ -163,7 +192,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except SystemExit as stop:
         return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
     try:
-        return run_check(args.paths, args.level, args.format, sys.stdout, args.max_size)
+        return run_check(
+            args.paths, args.level, args.format, sys.stdout, args.max_size, args.pynative
+        )
     except KeyboardInterrupt:
         print("mindscope: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

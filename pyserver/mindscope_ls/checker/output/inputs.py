@@ -1,14 +1,17 @@
 """What `mindscope check` reads: the `.py` files under its paths, and each path it had to skip
-with the reason (unreadable, not a regular file, too large), so no skip is silent."""
+with the reason (unreadable, not a regular file, too large), so no skip is silent; and the
+paths the user declares PyNative-only (`--pynative`, `[tool.mindscope] pynative`)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Optional
 
 from ..index.sources import MAX_BYTES, TooLarge, Unread, read_source
 from ..index.workspace import SKIP_DIRS
+from ..mode import absolute_globs
 
 
 @dataclass
@@ -53,3 +56,53 @@ def _read(path: str, inputs: Inputs, max_bytes: int) -> None:
         inputs.skipped.append(f"{path}: {text}")
     else:
         inputs.sources[path] = text
+
+
+class BadProject(Exception):
+    """A `pyproject.toml` whose `[tool.mindscope]` cannot be read: one line, said as is."""
+
+
+def pynative_globs(paths: Sequence[str], given: Sequence[str]) -> tuple[str, ...]:
+    """What is declared PyNative-only, as absolute globs: the `--pynative` globs (relative to
+    the current folder) and `[tool.mindscope] pynative` of the nearest `pyproject.toml` above
+    the checked paths (relative to its folder)."""
+    globs = absolute_globs(given, os.getcwd())
+    project = _nearest_pyproject(paths)
+    if project is None:
+        return globs
+    return globs + absolute_globs(_declared(project), os.path.dirname(project))
+
+
+def _nearest_pyproject(paths: Sequence[str]) -> Optional[str]:
+    absolute = [os.path.abspath(p) for p in paths]
+    if not absolute:
+        return None
+    folder = os.path.commonpath(absolute)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    while True:
+        candidate = os.path.join(folder, "pyproject.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+
+
+def _declared(project: str) -> list[str]:
+    try:
+        import tomllib  # Python 3.11+; older Pythons check without the table
+    except ImportError:  # pragma: no cover - the venv is 3.11
+        return []
+    try:
+        with open(project, "rb") as handle:
+            data = tomllib.load(handle)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise BadProject(f"{project}: cannot read it: {error}") from None
+    tool = data.get("tool", {})
+    table = tool.get("mindscope", {}) if isinstance(tool, dict) else {}
+    value = table.get("pynative", []) if isinstance(table, dict) else []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadProject(f"{project}: [tool.mindscope] pynative must be a list of path globs")
+    return value

@@ -264,7 +264,7 @@ def _through_alias(
     """`rule` at `node`, which changes the Tensor alias `name`, when the original it aliases is
     read afterwards (the two modes then disagree on what that read sees)."""
     original, assign = aliases[name]
-    if loads_after(ctx.fn.node, original, node) is None:
+    if not _may_alias_at(ctx, assign, node) or loads_after(ctx.fn.node, original, node) is None:
         return
     yield rule.finding(
         node,
@@ -274,6 +274,29 @@ def _through_alias(
         original=original,
         **args,
     )
+
+
+def _may_alias_at(ctx: FunctionContext, assign: ast.Assign, node: ast.AST) -> bool:
+    """Whether `assign` may bind the alias `node` changes: a loop holds both, or it comes first
+    and not in the other branch of an `if` (measured: `if m is not None: m += c` / `else: m =
+    c` leaves `c` alone in both modes; realcode/alias_bound_in_other_branch_ok)."""
+    loops = ctx.of(ast.For, ast.While)
+    if any(within(loop, [assign]) and within(loop, [node]) for loop in loops):
+        return True
+    if (assign.lineno, assign.col_offset) > (
+        getattr(node, "lineno", 0),
+        getattr(node, "col_offset", 0),
+    ):
+        return False
+    return not any(
+        (_in_part(s.body, assign) and _in_part(s.orelse, node))
+        or (_in_part(s.orelse, assign) and _in_part(s.body, node))
+        for s in ctx.of(ast.If)
+    )
+
+
+def _in_part(part: list[ast.stmt], node: ast.AST) -> bool:
+    return any(within(stmt, [node]) for stmt in part)
 
 
 def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
