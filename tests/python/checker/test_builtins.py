@@ -128,6 +128,19 @@ def test_numpy_reductions_of_a_tensor_fail_at_lax_and_stay_ms204_under_strict() 
     assert first("y = np.sum(x)", "STRICT") == "MS204"
 
 
+def test_a_comprehension_over_names_bound_several_times_is_judged_without_recursing() -> None:
+    # mindone's `tuple(v for v in [hidden_states, ...] if v is not None)` crashed the builtins
+    # rules (RecursionError, MS001) and hid their findings for the whole function.
+    body = (
+        "y = x * 2\n        for i in range(3):\n            y = y + int(i / 2)\n"
+        "        z = tuple(v for v in [y, x] if v is not None)\n"
+    )
+    source = HEAD + "        " + body + "        return max(x, x + 1)\n"
+    codes = [f.code for f in check_source(source, "m.py")]
+    assert "MS001" not in codes
+    assert "MS125" in codes
+
+
 def test_a_local_or_import_named_like_a_builtin_is_not_the_builtin() -> None:
     assert first("max = ops.maximum\ny = max(x, x + 1)", "LAX") is None
     source = "from mindspore.ops import max\n" + HEAD + "        return max(x, x + 1)\n"

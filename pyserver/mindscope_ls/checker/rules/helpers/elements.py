@@ -216,6 +216,9 @@ class Elements:
         """For a comprehension's target name iterating a written-out sequence whose elements
         all agree on being several-element Tensors: one of those elements."""
         if self._targets is None:
+            # Judging a target's sequence may ask about a name that is itself a target (or bound
+            # several times): that inner question sees no targets yet instead of recursing.
+            self._targets = {}
             self._targets = self._comprehension_targets()
         return self._targets.get(name)
 
