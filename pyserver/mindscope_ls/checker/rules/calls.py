@@ -3,11 +3,12 @@ take them.
 
 Measured with MindSpore 2.10 (`generated/{attributes,calls,unpacking,iteration}/`): an
 attribute only a Tensor has (`shape`, `dtype`, `ndim`, `data`) fails on a scalar, tuple, list,
-None, str or dict; a Tensor computed in the graph has no `grad`/`name`/`requires_grad`; calling a Tensor, scalar, str or None fails; a call to a module function with the wrong
-arguments fails; unpacking a tuple/list of another length, None, a scalar, a dict or a 0-d
-Tensor fails; so does a `for` over None, a scalar or a 0-d Tensor. Under STRICT `x.device`,
-`x.__class__`, `len()` of a str, a `for` over a str and `setattr` fail too. Values the source
-does not fix are never reported.
+None, str or dict; a Tensor computed in the graph has no `grad`/`name`/`requires_grad`; calling
+a Tensor, scalar, str or None fails; a call to a module function with the wrong arguments
+fails; unpacking fewer items than names, None, a scalar, a dict or a 0-d Tensor fails; so does
+a `for` over None, a scalar or a 0-d Tensor. Under STRICT `x.device`, `x.__class__`, `len()`
+of a str, a `for` over a str and `setattr` fail too. Values the source does not fix are never
+reported.
 """
 
 from __future__ import annotations
