@@ -22,6 +22,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext
+from .helpers.instances import instance_class, lacks
 
 ATTRIBUTE_OF_WRONG_KIND = Rule(
     "MS155",
@@ -180,6 +181,13 @@ def _attribute(ctx: FunctionContext, values: Abstract, node: ast.Attribute) -> I
     if not isinstance(node.ctx, ast.Load):
         return
     attr = node.attr
+    cls = _instance(ctx, node.value)
+    if cls is not None:
+        if lacks(ctx.fn.module, cls, attr):
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(
+                node, attr=attr, kind=f"`{cls.name}` object", advice=_advice(cls, attr)
+            )
+        return
     if attr in TENSOR_ONLY:
         value = values.of(node.value)
         if value is not None and value.kind in NOT_A_TENSOR:
@@ -199,6 +207,20 @@ def _attribute(ctx: FunctionContext, values: Abstract, node: ast.Attribute) -> I
         if value is not None and value.kind == "tensor":
             advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
             yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
+
+
+def _advice(cls: ast.ClassDef, attr: str) -> str:
+    return f"set `self.{attr}` in `{cls.name}.__init__`, or read an attribute it has"
+
+
+def _instance(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
+    """The module class `expr` is an instance of, through one local `name = value` at most."""
+    if isinstance(expr, ast.Name) and expr.id in _local_names(ctx.fn.node):
+        bound = _assigned(ctx.fn.node, expr.id)
+        if len(bound) != 1 or (isinstance(bound[0], ast.Name) and bound[0].id == expr.id):
+            return None
+        expr = bound[0]
+    return instance_class(ctx.fn.module, expr)
 
 
 def _computed_tensor(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
@@ -250,6 +272,12 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
         yield SETATTR_UNDER_STRICT.finding(call)
         return
     if func.id == "len" and len(call.args) == 1:
+        cls = _instance(ctx, call.args[0])
+        if cls is not None and lacks(ctx.fn.module, cls, "__len__") and _builtin(ctx, "len"):
+            advice = _advice(cls, "__len__")
+            kind = f"`{cls.name}` object"
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(call, attr="__len__", kind=kind, advice=advice)
+            return
         value = values.of(call.args[0])
         if value is not None and value.kind == "str" and _builtin(ctx, "len"):
             yield STR_LENGTH_UNDER_STRICT.finding(call, what="`len()` of", advice="count a tuple")
@@ -395,6 +423,14 @@ def _loop(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[Raw
         yield ITERATE_NON_ITERABLE.finding(
             node.iter, what="a 0-d Tensor", advice="loop over a Tensor with at least one axis"
         )
+        return
+    cls = _instance(ctx, node.iter)
+    if cls is not None:
+        module = ctx.fn.module
+        if lacks(module, cls, "__iter__") and lacks(module, cls, "__getitem__"):
+            yield ITERATE_NON_ITERABLE.finding(
+                node.iter, what=f"a `{cls.name}` object", advice=_advice(cls, "__iter__")
+            )
         return
     known = values.of(node.iter)
     if known is None:
