@@ -43,7 +43,10 @@ def first(body: str, level: str) -> Optional[str]:
         ("v = 3\nreturn x, v.ndim", "MS155", "MS155"),
         ("v = x * 2\nreturn x, v.requires_grad", "MS155", "MS155"),
         ("return x, x.shape, x.dtype, x.ndim", None, None),
-        ("return x, y.requires_grad", None, None),  # y may be a Parameter
+        ("return x, y.requires_grad", "MS155", "MS155"),  # what a Cell is called with
+        ("v = self.n\nreturn x, v.requires_grad", None, None),  # self.n: not followed here
+        ("print(x, end='')\nreturn x", "MS157", "MS157"),
+        ("n = len(None)\nreturn x", "MS155", "MS155"),
         ("v = self.n\nreturn x, v.data", None, None),  # what self.n is, is not followed here
         # calling what is not callable
         ("f = None\nreturn f(x)", "MS156", "MS156"),

@@ -150,6 +150,8 @@ NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
 STRICT_TENSOR_ATTRS = frozenset({"device", "__class__"})
 NOT_A_TENSOR = frozenset({"scalar", "tuple", "list", "None", "str", "dict"})
 NOT_CALLABLE = frozenset({"tensor", "scalar", "str", "None", "tuple", "list", "dict"})
+# Measured: graph mode's print takes no `end` ("Got an unexpected keyword argument 'end'").
+PRINT_UNSUPPORTED = frozenset({"end"})
 # Reductions that give a 0-d Tensor when called with no axis.
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any"})
 
@@ -223,17 +225,33 @@ def _instance(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
     return instance_class(ctx.fn.module, expr)
 
 
-def _computed_tensor(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
+def _computed_tensor(
+    ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 0
+) -> bool:
     """`expr` is a Tensor that cannot be a Parameter: an arithmetic result, or a local name
     every binding of which is one (a function's parameters may be handed Parameters)."""
     if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
         value = values.of(expr)
         return value is not None and value.kind == "tensor"
-    if not isinstance(expr, ast.Name):
+    if not isinstance(expr, ast.Name) or depth > 4:
         return False
-    bound = _assigned(ctx.fn.node, expr.id)
+    fn = ctx.fn.node
+    if fn.name == "construct" and expr.id in {a.arg for a in fn.args.args[1:]}:
+        # What a Cell is called with is a Tensor, not a Parameter (`self.p` is read in place).
+        value = values.of(expr)
+        return value is not None and value.kind == "tensor" and not _assigned_any(fn, expr.id)
+    bound = _assigned(fn, expr.id)
     return bool(bound) and all(
-        isinstance(v, (ast.BinOp, ast.UnaryOp)) and _computed_tensor(ctx, values, v) for v in bound
+        isinstance(v, (ast.BinOp, ast.UnaryOp, ast.Name))
+        and _computed_tensor(ctx, values, v, depth + 1)
+        for v in bound
+    )
+
+
+def _assigned_any(fn: FunctionNode, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
+        for n in ast.walk(fn)
     )
 
 
@@ -279,8 +297,16 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             yield ATTRIBUTE_OF_WRONG_KIND.finding(call, attr="__len__", kind=kind, advice=advice)
             return
         value = values.of(call.args[0])
+        if value is not None and value.kind == "None" and _builtin(ctx, "len"):
+            advice = "check for None before taking the length"
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(call, attr="__len__", kind="None", advice=advice)
         if value is not None and value.kind == "str" and _builtin(ctx, "len"):
             yield STR_LENGTH_UNDER_STRICT.finding(call, what="`len()` of", advice="count a tuple")
+        return
+    if func.id == "print" and _builtin(ctx, "print"):
+        bad = next((k.arg for k in call.keywords if k.arg in PRINT_UNSUPPORTED), None)
+        if bad is not None:
+            yield CALL_ARGUMENTS_MISMATCH.finding(call, name="print", problem=f"has no `{bad}`")
         return
     value = values.of(func)
     if value is not None and value.kind in NOT_CALLABLE:

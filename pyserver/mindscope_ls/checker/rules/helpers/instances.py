@@ -15,6 +15,8 @@ from typing import Optional
 from ...index.module import ModuleInfo
 from .module_values import global_binding
 
+# Dunders a plain object lacks unless its class defines them.
+PROTOCOL = frozenset({"__len__", "__iter__", "__getitem__"})
 OPEN = frozenset({"__getattr__", "__getattribute__", "__slots__", "__dict__"})
 
 
@@ -64,7 +66,7 @@ def lacks(module: ModuleInfo, cls: ast.ClassDef, attr: str) -> bool:
     """The class's instances have no `attr`, and nothing in the module writes one."""
     if attr in attributes(cls) or module.tree is None:
         return False
-    if attr.startswith("__") and attr not in ("__len__", "__iter__"):
+    if attr.startswith("__") and attr not in PROTOCOL:
         return False  # every object has its dunders
     return not any(
         isinstance(n, ast.Attribute) and n.attr == attr and not isinstance(n.ctx, ast.Load)
