@@ -22,7 +22,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext
-from .helpers.instances import instance_class, lacks
+from .helpers.instances import closed_classes, instance_class, lacks
 
 ATTRIBUTE_OF_WRONG_KIND = Rule(
     "MS155",
@@ -217,6 +217,8 @@ def _advice(cls: ast.ClassDef, attr: str) -> str:
 
 def _instance(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
     """The module class `expr` is an instance of, through one local `name = value` at most."""
+    if not closed_classes(ctx.fn.module):
+        return None  # the common case: no plain class in the module, nothing to walk
     if isinstance(expr, ast.Name) and expr.id in _local_names(ctx.fn.node):
         bound = _assigned(ctx.fn.node, expr.id)
         if len(bound) != 1 or (isinstance(bound[0], ast.Name) and bound[0].id == expr.id):
@@ -257,29 +259,48 @@ def _assigned_any(fn: FunctionNode, name: str) -> bool:
 
 def _assigned(fn: FunctionNode, name: str) -> list[ast.expr]:
     """The values of `name = value` in `fn`; [] when it is bound any other way too."""
-    out: list[ast.expr] = []
+    return _bindings(fn).get(name) or []
+
+
+_BINDINGS: dict[int, tuple[FunctionNode, dict[str, Optional[list[ast.expr]]]]] = {}
+
+
+def _bindings(fn: FunctionNode) -> dict[str, Optional[list[ast.expr]]]:
+    """name -> the values of its `name = value` bindings, or None when it is bound any other
+    way too (one walk per function)."""
+    held = _BINDINGS.get(id(fn))
+    if held is not None and held[0] is fn:
+        return held[1]
+    if len(_BINDINGS) > 64:
+        _BINDINGS.clear()
+    found: dict[str, Optional[list[ast.expr]]] = {}
+    other: set[str] = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and target.id == name:
-                    out.append(node.value)
-                elif any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(target)):
-                    return []
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
-            targets = [getattr(node, "target", None)] + [
-                i.optional_vars for i in getattr(node, "items", [])
-            ]
-            for t in targets:
-                if t is not None and any(
-                    isinstance(n, ast.Name) and n.id == name for n in ast.walk(t)
-                ):
-                    return []
+                if isinstance(target, ast.Name):
+                    values = found.setdefault(target.id, [])
+                    if values is not None:
+                        values.append(node.value)
+                else:
+                    other.update(_names_in(target))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
+            other.update(_names_in(node.target))
+        elif isinstance(node, ast.With):
+            for item in node.items:
+                if item.optional_vars is not None:
+                    other.update(_names_in(item.optional_vars))
         elif isinstance(node, ast.arguments):
             every = node.posonlyargs + node.args + node.kwonlyargs
-            every += [a for a in (node.vararg, node.kwarg) if a is not None]
-            if any(a.arg == name for a in every):
-                return []
-    return out
+            other.update(a.arg for a in every + [v for v in (node.vararg, node.kwarg) if v])
+    for name in other:
+        found[name] = None
+    _BINDINGS[id(fn)] = (fn, found)
+    return found
+
+
+def _names_in(target: ast.AST) -> set[str]:
+    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
@@ -319,7 +340,22 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             yield CALL_ARGUMENTS_MISMATCH.finding(call, name=func.id, problem=problem)
 
 
+# One walk per function, not one per node: the last few functions' names (by identity).
+_LOCALS: dict[int, tuple[FunctionNode, set[str]]] = {}
+
+
 def _local_names(fn: FunctionNode) -> set[str]:
+    held = _LOCALS.get(id(fn))
+    if held is not None and held[0] is fn:
+        return held[1]
+    if len(_LOCALS) > 64:
+        _LOCALS.clear()
+    names = _walk_local_names(fn)
+    _LOCALS[id(fn)] = (fn, names)
+    return names
+
+
+def _walk_local_names(fn: FunctionNode) -> set[str]:
     names = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
@@ -352,20 +388,33 @@ def _module_function(ctx: FunctionContext, name: str) -> Optional[FunctionNode]:
         return None
     if name in module.imports or name in module.classes or module.tree is None:
         return None
-    defs = [
-        n
-        for n in module.tree.body
-        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name
-    ]
-    rebound = any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        for stmt in module.tree.body
-        if not isinstance(stmt, (ast.FunctionDef, ast.ClassDef, ast.AsyncFunctionDef))
-        for n in ast.walk(stmt)
-    )
-    return (
-        target if len(defs) == 1 and not rebound and isinstance(target, ast.FunctionDef) else None
-    )
+    defs, rebound = _module_names(module.tree)
+    once = defs.get(name) == 1 and name not in rebound
+    return target if once and isinstance(target, ast.FunctionDef) else None
+
+
+_MODULES: dict[int, tuple[ast.Module, dict[str, int], set[str]]] = {}
+
+
+def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
+    """How many top-level `def`/`class` statements bind each name, and the names the other
+    top-level statements bind (read once per module tree)."""
+    held = _MODULES.get(id(tree))
+    if held is not None and held[0] is tree:
+        return held[1], held[2]
+    if len(_MODULES) > 16:
+        _MODULES.clear()
+    defs: dict[str, int] = {}
+    rebound: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defs[stmt.name] = defs.get(stmt.name, 0) + 1
+            continue
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                rebound.add(n.id)
+    _MODULES[id(tree)] = (tree, defs, rebound)
+    return defs, rebound
 
 
 def _mismatch(call: ast.Call, params: ast.arguments) -> str:

@@ -20,8 +20,28 @@ PROTOCOL = frozenset({"__len__", "__iter__", "__getitem__"})
 OPEN = frozenset({"__getattr__", "__getattribute__", "__slots__", "__dict__"})
 
 
+_CLOSED: dict[int, tuple[ast.Module, frozenset[str]]] = {}
+
+
+def closed_classes(module: ModuleInfo) -> frozenset[str]:
+    """The module's classes whose attributes the source fixes (read once per module tree)."""
+    tree = module.tree
+    if tree is None:
+        return frozenset()
+    held = _CLOSED.get(id(tree))
+    if held is not None and held[0] is tree:
+        return held[1]
+    if len(_CLOSED) > 16:
+        _CLOSED.clear()
+    names = frozenset(name for name, cls in module.classes.items() if _closed(cls))
+    _CLOSED[id(tree)] = (tree, names)
+    return names
+
+
 def instance_class(module: ModuleInfo, expr: ast.expr) -> Optional[ast.ClassDef]:
     """The class `expr` is an instance of: `Cls()` or a module name bound once to `Cls()`."""
+    if not closed_classes(module):
+        return None
     if isinstance(expr, ast.Name):
         binding = global_binding(module, expr.id)
         if binding is None:
@@ -29,8 +49,7 @@ def instance_class(module: ModuleInfo, expr: ast.expr) -> Optional[ast.ClassDef]
         expr = binding.value
     if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)):
         return None
-    cls = module.classes.get(expr.func.id)
-    return cls if cls is not None and _closed(cls) else None
+    return module.classes.get(expr.func.id) if expr.func.id in closed_classes(module) else None
 
 
 def _closed(cls: ast.ClassDef) -> bool:
