@@ -17,6 +17,7 @@ from pathlib import Path
 
 from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
+from .families_calls2 import attributes, calls, iteration, unpacking
 from .families_flow import joins, loops, recursion
 from .families_state import divergence, mutation, returns, statements
 from .outcome import Outcome, distinct, outcome
@@ -36,6 +37,10 @@ FAMILIES = {
     "returns": returns,
     "divergence": divergence,
     "statements": statements,
+    "unpacking": unpacking,
+    "attributes": attributes,
+    "calls": calls,
+    "iteration": iteration,
 }
 
 

@@ -16,6 +16,7 @@ from .rule import Rule
 from .rules import (
     about_checker,
     builtins,
+    calls,
     deprecated,
     divergence,
     forbidden,
@@ -46,6 +47,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     strict,
     methods,
     divergence,
+    calls,
     deprecated,
     recompile,
     rebuild,
@@ -86,6 +88,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict.check,
     methods.check,
     divergence.check,
+    calls.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
