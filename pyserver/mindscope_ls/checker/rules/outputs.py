@@ -15,6 +15,7 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import returns as graph_returns  # MS212 is its rule: same MindSpore error
 from .helpers.abstract import NONE, Abstract, Value
 from .helpers.base import FunctionContext, within
 from .helpers.flow import SCOPES, assigned_names, loads_after
@@ -83,6 +84,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
     yield from _none_output(ctx, values, returns, flows)  # STRICT's rule: a warning at LAX
     yield from _joined_constants(ctx, values, returns, flows)
+    yield from _joined_objects(ctx, returns, flows)
 
 
 def _is_construct(ctx: FunctionContext) -> bool:
@@ -262,7 +264,9 @@ def _last_values(block: list[ast.stmt]) -> dict[str, ast.expr]:
     return found
 
 
-def _reaches_output(ctx: FunctionContext, node: ast.IfExp, returned: set[str]) -> bool:
+def _reaches_output(
+    ctx: FunctionContext, node: Union[ast.IfExp, ast.BoolOp], returned: set[str]
+) -> bool:
     holders: list[Union[ast.Return, ast.Assign]] = ctx.of(ast.Return, ast.Assign)
     for holder in holders:
         if holder.value is None or not within(holder.value, [node]):
@@ -318,3 +322,38 @@ def _divergence(
 
 def _position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _joined_objects(
+    ctx: FunctionContext, returns: list[ast.Return], flows: list[Flow]
+) -> Iterator[RawFinding]:
+    """A plain object reaching the output through a Tensor join (MS212 judges one direct
+    `return OBJ`): a branch's binding of the returned name, an IfExp or `t and OBJ` operand, or
+    the last `return OBJ` after an early return under a Tensor `if` (MindSpore names the `if`)."""
+    returned = {r.value.id for r in returns if isinstance(r.value, ast.Name)}
+    for flow in flows:
+        spots: list[tuple[ast.AST, ast.expr]] = []
+        if isinstance(flow, ast.If):
+            early = isinstance(flow.body[-1], ast.Return) and not flow.orelse
+            last = returns[-1].value
+            if (
+                early
+                and len(returns) > 1
+                and last is not None
+                and _position(last) > _position(flow)
+            ):
+                spots.append((flow.test, last))
+            for block in (flow.body, flow.orelse):
+                for name, value in _last_values(block).items():
+                    if name in returned and loads_after(ctx.fn.node, name, flow) is not None:
+                        spots.append((value, value))
+        elif isinstance(flow, (ast.IfExp, ast.BoolOp)) and _reaches_output(ctx, flow, returned):
+            operands = [flow.body, flow.orelse] if isinstance(flow, ast.IfExp) else flow.values[1:]
+            spots += [(v, v) for v in operands]
+        for at, value in spots:
+            what = graph_returns._object_like(ctx, value)
+            if what is not None:
+                yield graph_returns.RETURN_OBJECT_UNDER_STRICT.finding(
+                    at, related=[ctx.related(flow, "the Tensor condition")], what=what
+                )
+                return
