@@ -110,15 +110,20 @@ def _tensor_flows(ctx: FunctionContext) -> list[Flow]:
     for stmt in loops:
         if condition(stmt.test) and _survives(fn, stmt):
             found.append(stmt)
+    if not ctx.of(ast.IfExp, ast.BoolOp):
+        return found
     holders: list[Union[ast.Return, ast.Assign]] = ctx.of(ast.Return, ast.Assign)
     for holder in holders:
-        if holder.value is None or not _used(fn, holder):
+        if holder.value is None:
             continue
-        for node in ast.walk(holder.value):
-            if (isinstance(node, ast.IfExp) and condition(node.test)) or (
-                isinstance(node, ast.BoolOp) and condition(node.values[0])
-            ):
-                found.append(node)
+        joins: list[Flow] = [
+            node
+            for node in ast.walk(holder.value)
+            if (isinstance(node, ast.IfExp) and condition(node.test))
+            or (isinstance(node, ast.BoolOp) and condition(node.values[0]))
+        ]
+        if joins and _used(fn, holder):  # the read check is the costly part: last
+            found += joins
     return sorted(found, key=lambda n: (n.lineno, n.col_offset))
 
 
