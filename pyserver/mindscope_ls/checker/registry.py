@@ -24,6 +24,7 @@ from .rules import (
     methods,
     mutation,
     objects,
+    outputs,
     rebuild,
     recompile,
     returns,
@@ -39,6 +40,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     about_checker,
     statements,
     joins,
+    outputs,
     builtins,
     objects,
     forbidden,
@@ -78,6 +80,7 @@ BY_SYMBOL: Mapping[str, Rule] = MappingProxyType({r.symbol: r for r in RULES.val
 FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     statements.check,
     joins.check,
+    outputs.check,
     builtins.check,
     objects.check,
     objects.check_globals,

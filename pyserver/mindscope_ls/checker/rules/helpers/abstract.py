@@ -145,6 +145,12 @@ class Abstract:
             return CELL
         if isinstance(expr, ast.Call) and self._mutable(expr):
             return self.of(expr.args[0])
+        if isinstance(expr, ast.IfExp):
+            # Both paths agree (`None if t else None`): the join is that value; else unknown
+            # here (the join rules judge a disagreement).
+            body = self.of(expr.body)
+            if body is not None and body == self.of(expr.orelse):
+                return body
         op = self._tuple_op(expr)
         if op is not None:
             return Value("tuple", op=op)
