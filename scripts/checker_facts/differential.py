@@ -18,6 +18,7 @@ from pathlib import Path
 from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_flow import joins, loops, recursion
+from .families_ops import operators, subscripts
 from .families_state import divergence, mutation, returns, statements
 from .outcome import Outcome, distinct, outcome
 from .program import Program, Snippet, programs
@@ -36,6 +37,8 @@ FAMILIES = {
     "returns": returns,
     "divergence": divergence,
     "statements": statements,
+    "operators": operators,
+    "subscripts": subscripts,
 }
 
 
