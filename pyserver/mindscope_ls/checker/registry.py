@@ -23,11 +23,13 @@ from .rules import (
     methods,
     mutation,
     objects,
+    operators,
     rebuild,
     recompile,
     returns,
     statements,
     strict,
+    subscripts,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -49,6 +51,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     deprecated,
     recompile,
     rebuild,
+    operators,
+    subscripts,
 )
 
 
@@ -85,6 +89,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict.check,
     methods.check,
     divergence.check,
+    operators.check,
+    subscripts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

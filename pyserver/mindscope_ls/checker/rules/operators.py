@@ -1,0 +1,206 @@
+"""MS150, MS151, MS153: operators between values graph mode cannot combine that way.
+
+Graph mode evaluates an operator between two Python values (numbers, str, tuples, lists) at
+compile time with Python's own semantics, so what Python rejects fails at every level (None is
+the exception: `None + None` compiles). A Tensor combines with numbers and Tensors but not with
+None or a str; two bool Tensors do not add, nor do float Tensors `&`. Measured with MindSpore
+2.10 on CPU (`generated/operators`). Values whose kind the source does not show are never
+reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.abstract import Abstract, Value
+from .helpers.base import FunctionContext, cacheable
+
+PYTHON_OPERANDS = Rule(
+    "MS150",
+    "python-operands-mismatch",
+    Group.FAILS,
+    title="Operator between Python values that do not support it",
+    message=(
+        "`{op}` between a {left} and a {right} is rejected at compile time, as in Python; "
+        "convert one side first (e.g. `tuple(...)`, `Tensor(...)`) or use another operator."
+    ),
+    why=(
+        "Graph mode evaluates an operator between two Python values (numbers, str, tuples, "
+        "lists) while compiling, with Python's own semantics: what Python "
+        "rejects, the compiler rejects at every syntax level."
+    ),
+    remedy=(
+        "Combine values of kinds the operator supports: concatenate a tuple with a tuple "
+        "(`shape + (3,)`), turn numbers into a Tensor before arithmetic with a sequence."
+    ),
+    mindspore_says='TypeError: can only concatenate tuple (not "int") to tuple',
+)
+
+TENSOR_OPERAND = Rule(
+    "MS151",
+    "tensor-operand-none-or-str",
+    Group.FAILS,
+    title="Arithmetic between a Tensor and None or a str",
+    message=(
+        "`{op}` between a Tensor and {other} cannot be compiled; give the operator a number or "
+        "a Tensor."
+    ),
+    why=(
+        "A Tensor's arithmetic operators take Tensors, numbers and sequences of numbers. None "
+        "or a str has no Tensor form: LAX finds no overload for the call, STRICT cannot run "
+        "it in the Python fallback because the Tensor is not a constant."
+    ),
+    remedy=(
+        "Check the value before the operation (`if bias is not None: x = x + bias`), or give "
+        "a number instead of the str."
+    ),
+    mindspore_says='TypeError: Failed calling add with "add(None)".',
+)
+
+TENSOR_DTYPE_OPERATOR = Rule(
+    "MS153",
+    "operator-dtype-unsupported",
+    Group.FAILS,
+    title="Operator the Tensors' dtype does not support",
+    message=(
+        "`{op}` between {what} cannot be compiled: its kernel takes {takes}; cast first (`{cast}`)."
+    ),
+    why=(
+        "Each Tensor operator runs one kernel whose signatures list the dtypes it takes, at "
+        "every syntax level: Add, Sub, FloorMod and Pow take no bool Tensors (`*`, `/` and `//` "
+        "do), the bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
+    ),
+    remedy=(
+        "Cast to a dtype the operator takes (`mask.astype(ms.int32) + other`), or use the "
+        "operator meant (`a | b` for a logical or of masks, `ops.logical_and` for floats)."
+    ),
+    mindspore_says=(
+        "TypeError: For primitive[Add], the input argument[x] must be a type of {Tensor[BFloat16],"
+        " Tensor[Float16], Tensor[Float32], ...}, but got Tensor[Bool]."
+    ),
+)
+
+OPERATORS: dict[type[ast.operator], tuple[str, Callable[[object, object], object]]] = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+    ast.Pow: ("**", operator.pow),
+    ast.BitAnd: ("&", operator.and_),
+    ast.BitOr: ("|", operator.or_),
+    ast.BitXor: ("^", operator.xor),
+    ast.LShift: ("<<", operator.lshift),
+    ast.RShift: (">>", operator.rshift),
+    ast.MatMult: ("@", operator.matmul),
+}
+# Arithmetic a Tensor cannot do with None or a str, at every level (measured).
+TENSOR_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+# What two bool Tensors cannot do (measured: `*`, `/`, `//` compile).
+NOT_FOR_BOOLS = (ast.Add, ast.Sub, ast.Mod, ast.Pow)
+# What a float Tensor cannot do with another Tensor (measured: the bitwise kernels).
+NOT_FOR_FLOATS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+# A stand-in of each Python kind: Python's answer to `op` depends only on the kinds (non-zero
+# numbers, so no ZeroDivisionError stands in for a type error). None has none: MindSpore's
+# operators on None are its own (measured: `None + None` compiles).
+STAND_INS: dict[tuple[str, Optional[str]], object] = {
+    ("scalar", "int"): 2,
+    ("scalar", "float"): 1.5,
+    ("scalar", "bool"): True,
+    ("str", None): "s",
+    ("tuple", None): (1,),
+    ("list", None): [1],
+}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    nodes: list[ast.BinOp] = ctx.of(ast.BinOp)
+    if not nodes:
+        return
+    values = Abstract(ctx.types, ctx.fn.node)
+    for node in nodes:
+        yield from _binop(values, node)
+
+
+def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
+    symbol, apply = OPERATORS[type(node.op)]
+    left, right = _operand(values, node.left), _operand(values, node.right)
+    if left is None or right is None:
+        return
+    if left.kind == right.kind == "tensor":
+        yield from _dtypes(node, symbol, left, right)
+        return
+    if "tensor" in (left.kind, right.kind):
+        other = right if left.kind == "tensor" else left
+        formats = isinstance(node.op, ast.Mod) and left.kind == "str"
+        if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
+            what = "None" if other.kind == "None" else "a str"
+            yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
+        return
+    if isinstance(node.op, ast.Mod) and left.kind == "str":
+        return  # `'%d' % n` formats: its answer depends on the text, not the kinds
+    a, b = _stand_in(left), _stand_in(right)
+    if a is _UNKNOWN or b is _UNKNOWN:
+        return
+    try:
+        apply(a, b)
+    except TypeError:
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left=_describe(left), right=_describe(right))
+    except Exception:  # e.g. an overflow of the stand-ins: not a type error
+        return
+
+
+INT = Value("scalar", "int")
+
+
+def _operand(values: Abstract, expr: ast.expr) -> Optional[Value]:
+    """The operand's value; also `x.shape[0]` and `len(v)`, ints the abstract values leave
+    unknown."""
+    found = values.of(expr)
+    if found is not None:
+        return found
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, (ast.Constant, ast.UnaryOp)):
+        inner = expr.value
+        if isinstance(inner, ast.Attribute) and inner.attr == "shape":
+            return INT if values.types.is_tensor(inner.value) else None
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
+        return INT if "len" not in values.types.module.functions else None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
+        both = (_operand(values, expr.left), _operand(values, expr.right))
+        return INT if both == (INT, INT) else None
+    return None
+
+
+def _dtypes(node: ast.BinOp, symbol: str, left: Value, right: Value) -> Iterator[RawFinding]:
+    if isinstance(node.op, NOT_FOR_BOOLS) and left.dtype == right.dtype == "bool_":
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="two bool Tensors", takes="numbers", cast="a.astype(ms.int32)"
+        )
+    elif isinstance(node.op, NOT_FOR_FLOATS) and any(
+        v.dtype is not None and v.dtype.startswith(("float", "bfloat")) for v in (left, right)
+    ):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node,
+            op=symbol,
+            what="float Tensors",
+            takes="bool and integer Tensors",
+            cast="a.astype(ms.int32)",
+        )
+
+
+_UNKNOWN = object()
+
+
+def _stand_in(value: Value) -> object:
+    return STAND_INS.get((value.kind, value.dtype if value.kind == "scalar" else None), _UNKNOWN)
+
+
+def _describe(value: Value) -> str:
+    return {"None": "None", "str": "str"}.get(value.kind, value.describe())
