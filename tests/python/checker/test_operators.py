@@ -53,6 +53,18 @@ def errors(body: str, level: str = "STRICT") -> list[str]:
         ("return x[1.5]", "MS152"),
         ("return x['a']", "MS152"),
         ("y = None[0]\nreturn x", "MS154"),
+        ("y = x.astype(ms.int32)\nreturn y << 2", "MS153"),
+        ("return (x > 0) >> (x > 0)", "MS153"),
+        ("y = x.astype(ms.float32)\nreturn y ^ 3", "MS153"),
+        ("f = True ^ True\nreturn x", "MS153"),
+        ("return -(x > 0)", "MS153"),
+        ("f = -True\nreturn x", "MS153"),
+        ("y = -x.shape\nreturn x", "MS150"),
+        ("y = ~2.5\nreturn x", "MS150"),
+        ("y = -None\nreturn x", "MS150"),
+        ("y = None + 3\nreturn x", "MS150"),
+        ("return x < None", "MS151"),
+        ("return 'ab' >= x", "MS151"),
         ("return {'a': x}[x.sum()]", "MS117"),
         ("i = x.sum().astype(ms.int32)\nreturn (x, x + 1)[i]", "MS220"),
         ("i = x.sum().astype(ms.int32)\nreturn [x, x][i]", "MS220"),
@@ -98,6 +110,15 @@ def test_known_operands_are_reported(body: str, code: str) -> None:
         "i = x.sum().astype(ms.int32)\nreturn s[i]",
         "return {'a': x}[Tensor(1)]",  # a constant Tensor key
         "n = None\nif s is not None:\n    n = s\nreturn x",
+        "f = True & True\nreturn x",  # diverges (MS3xx territory), compiles
+        "y = 2 << 3\nreturn x",
+        "y = -x.shape[0]\nreturn x",
+        "return ~(x > 0)",
+        "return -x",
+        "y = not x.shape\nreturn x",
+        "return x == None",  # equality compiles
+        "return x != 'a'",
+        "return 0 < x.sum() < 100",
     ],
 )
 def test_unknown_or_valid_operands_are_not_reported(body: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 import operator
 from collections.abc import Callable, Iterator
-from typing import Optional
+from typing import Any, Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -106,6 +106,17 @@ TENSOR_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod,
 NOT_FOR_BOOLS = (ast.Add, ast.Sub, ast.Mod, ast.Pow)
 # What a float Tensor cannot do with another Tensor (measured: the bitwise kernels).
 NOT_FOR_FLOATS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+# Shifts have no Tensor kernel at all (measured: int, bool and float Tensors, by an int too).
+SHIFTS = (ast.LShift, ast.RShift)
+# What two Python bools cannot do (measured: `True ^ True`, `True << True` fail).
+BOOL_BITS = (ast.BitXor, ast.LShift, ast.RShift)
+UNARY: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+UNARY_APPLY: dict[type[ast.unaryop], Callable[[Any], object]] = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+}
+ORDERINGS: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
 # A stand-in of each Python kind: Python's answer to `op` depends only on the kinds (non-zero
 # numbers, so no ZeroDivisionError stands in for a type error). None has none: MindSpore's
 # operators on None are its own (measured: `None + None` compiles).
@@ -121,12 +132,17 @@ STAND_INS: dict[tuple[str, Optional[str]], object] = {
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    nodes: list[ast.BinOp] = ctx.of(ast.BinOp)
+    nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
     if not nodes:
         return
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
     for node in nodes:
-        yield from _binop(values, node)
+        if isinstance(node, ast.BinOp):
+            yield from _binop(values, node)
+        elif isinstance(node, ast.UnaryOp):
+            yield from _unary(values, node)
+        elif isinstance(node, ast.Compare):
+            yield from _compare(values, node)
 
 
 def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
@@ -139,10 +155,24 @@ def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
         return
     if "tensor" in (left.kind, right.kind):
         other = right if left.kind == "tensor" else left
+        tensor = left if left.kind == "tensor" else right
+        if isinstance(node.op, SHIFTS) or (
+            isinstance(node.op, NOT_FOR_FLOATS) and other.kind == "scalar" and _floating(tensor)
+        ):
+            yield from _dtypes(node, symbol, tensor, tensor)
+            return
         formats = isinstance(node.op, ast.Mod) and left.kind == "str"
         if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
             what = "None" if other.kind == "None" else "a str"
             yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
+        return
+    if isinstance(node.op, BOOL_BITS) and left.dtype == right.dtype == "bool":
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="two Python bools", takes="ints", cast="int(flag)"
+        )
+        return
+    if left.kind == "None" and right.kind == "scalar" and isinstance(node.op, ast.Add):
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left="None", right=_describe(right))
         return
     if isinstance(node.op, ast.Mod) and left.kind == "str":
         return  # `'%d' % n` formats: its answer depends on the text, not the kinds
@@ -178,14 +208,63 @@ def _operand(values: Abstract, expr: ast.expr) -> Optional[Value]:
     return None
 
 
+def _floating(value: Value) -> bool:
+    return value.dtype is not None and value.dtype.startswith(("float", "bfloat"))
+
+
+def _unary(values: Abstract, node: ast.UnaryOp) -> Iterator[RawFinding]:
+    if isinstance(node.op, ast.Not):
+        return  # `not` of anything but a Tensor of several elements compiles
+    symbol = UNARY[type(node.op)]
+    value = _operand(values, node.operand)
+    if value is None:
+        return
+    if value.kind == "tensor":
+        if isinstance(node.op, ast.USub) and value.dtype == "bool_":
+            yield TENSOR_DTYPE_OPERATOR.finding(
+                node, op=symbol, what="a bool Tensor", takes="numbers", cast="~mask"
+            )
+        return
+    if value.kind == "scalar" and value.dtype == "bool" and isinstance(node.op, ast.USub):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="a Python bool", takes="numbers", cast="-int(flag)"
+        )
+        return
+    stand_in = None if value.kind == "None" else _stand_in(value)
+    if stand_in is _UNKNOWN:
+        return
+    try:
+        UNARY_APPLY[type(node.op)](stand_in)
+    except TypeError:
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left="unary operand", right=_describe(value))
+
+
+def _compare(values: Abstract, node: ast.Compare) -> Iterator[RawFinding]:
+    """`x < None`, `'a' > x`: ordering a Tensor against None or a str (`==` compiles)."""
+    operands = [node.left, *node.comparators]
+    for index, op in enumerate(node.ops):
+        if type(op) not in ORDERINGS:
+            continue
+        pair = (_operand(values, operands[index]), _operand(values, operands[index + 1]))
+        if any(v is None for v in pair):
+            continue
+        kinds = {v.kind for v in pair if v is not None}
+        if "tensor" in kinds and kinds & {"None", "str"}:
+            other = "None" if "None" in kinds else "a str"
+            yield TENSOR_OPERAND.finding(node, op=ORDERINGS[type(op)], other=other)
+            return
+
+
 def _dtypes(node: ast.BinOp, symbol: str, left: Value, right: Value) -> Iterator[RawFinding]:
-    if isinstance(node.op, NOT_FOR_BOOLS) and left.dtype == right.dtype == "bool_":
+    if isinstance(node.op, SHIFTS):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="Tensors", takes="Python ints", cast="x * 2 ** n"
+        )
+    elif isinstance(node.op, NOT_FOR_BOOLS) and left.dtype == right.dtype == "bool_":
         yield TENSOR_DTYPE_OPERATOR.finding(
             node, op=symbol, what="two bool Tensors", takes="numbers", cast="a.astype(ms.int32)"
         )
-    elif isinstance(node.op, NOT_FOR_FLOATS) and any(
-        v.dtype is not None and v.dtype.startswith(("float", "bfloat")) for v in (left, right)
-    ):
+    elif isinstance(node.op, NOT_FOR_FLOATS) and (_floating(left) or _floating(right)):
         yield TENSOR_DTYPE_OPERATOR.finding(
             node,
             op=symbol,
