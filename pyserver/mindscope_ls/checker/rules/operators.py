@@ -156,6 +156,9 @@ def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
     if "tensor" in (left.kind, right.kind):
         other = right if left.kind == "tensor" else left
         tensor = left if left.kind == "tensor" else right
+        side = node.left if left.kind == "tensor" else node.right
+        if not _certain(side, tensor) and (isinstance(node.op, SHIFTS) or other.kind == "str"):
+            return  # a parameter taken for a Tensor may be an int or a str
         if isinstance(node.op, SHIFTS) or (
             isinstance(node.op, NOT_FOR_FLOATS) and other.kind == "scalar" and _floating(tensor)
         ):
@@ -208,6 +211,12 @@ def _operand(values: Abstract, expr: ast.expr) -> Optional[Value]:
     return None
 
 
+def _certain(expr: ast.expr, value: Value) -> bool:
+    """A Tensor for sure: its dtype is known, or it is computed (not a bare name, which may be
+    a parameter the types only take for a Tensor)."""
+    return value.dtype is not None or not isinstance(expr, ast.Name)
+
+
 def _floating(value: Value) -> bool:
     return value.dtype is not None and value.dtype.startswith(("float", "bfloat"))
 
@@ -249,6 +258,9 @@ def _compare(values: Abstract, node: ast.Compare) -> Iterator[RawFinding]:
         if any(v is None for v in pair):
             continue
         kinds = {v.kind for v in pair if v is not None}
+        sides = zip(operands[index : index + 2], pair)
+        if "str" in kinds and not all(_certain(e, v) for e, v in sides if v and v.kind == "tensor"):
+            continue
         if "tensor" in kinds and kinds & {"None", "str"}:
             other = "None" if "None" in kinds else "a str"
             yield TENSOR_OPERAND.finding(node, op=ORDERINGS[type(op)], other=other)

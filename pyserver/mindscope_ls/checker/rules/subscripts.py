@@ -116,6 +116,8 @@ def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterat
             yield CONSTANT_INDEX.finding(node, text=text, problem=f"the dict has no key {key!r}")
         return
     if target.kind == "tensor":
+        if target.dtype is None:
+            return  # a parameter the types take for a Tensor may be a dict (`output["logits"]`)
         key = _constant(index)
         if isinstance(key, (float, str)) and not isinstance(key, bool):
             kind = "a float" if isinstance(key, float) else "a str"
