@@ -106,6 +106,8 @@ TENSOR_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod,
 NOT_FOR_BOOLS = (ast.Add, ast.Sub, ast.Mod, ast.Pow)
 # What a float Tensor cannot do with another Tensor (measured: the bitwise kernels).
 NOT_FOR_FLOATS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+CHEAP = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
+BOOL_SAFE = (ast.Mult, ast.Div, ast.FloorDiv)  # two bool Tensors may do these
 # Shifts have no Tensor kernel at all (measured: int, bool and float Tensors, by an int too).
 SHIFTS = (ast.LShift, ast.RShift)
 # What two Python bools cannot do (measured: `True ^ True`, `True << True` fail).
@@ -145,7 +147,29 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from _compare(values, node)
 
 
+def _cannot_fire(node: ast.BinOp) -> bool:
+    """A cheap syntactic exit (most operators): arithmetic with a number literal on one side
+    and a computed value (a call, an operator) on the other can hold no Python value these
+    rules reject, and `*`, `/`, `//` only fail on a side that may be a Python value."""
+    if not isinstance(node.op, CHEAP):
+        return False
+    sides = (node.left, node.right)
+    if any(isinstance(s, ast.Constant) and type(s.value) in (int, float) for s in sides):
+        return any(_computed(s) for s in sides)
+    return isinstance(node.op, BOOL_SAFE) and all(_computed(s) for s in sides)
+
+
+def _computed(expr: ast.expr) -> bool:
+    if isinstance(expr, (ast.BinOp, ast.Compare)):
+        return True
+    return isinstance(expr, ast.Call) and not (
+        isinstance(expr.func, ast.Name) and expr.func.id in ("len", "tuple", "list", "str")
+    )
+
+
 def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
+    if _cannot_fire(node):
+        return
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
@@ -224,6 +248,8 @@ def _floating(value: Value) -> bool:
 def _unary(values: Abstract, node: ast.UnaryOp) -> Iterator[RawFinding]:
     if isinstance(node.op, ast.Not):
         return  # `not` of anything but a Tensor of several elements compiles
+    if _computed(node.operand) and not isinstance(node.operand, ast.Compare):
+        return  # `-ops.relu(x)`, `-(a * b)`: a computed Tensor or number (cheap exit)
     symbol = UNARY[type(node.op)]
     value = _operand(values, node.operand)
     if value is None:
