@@ -137,7 +137,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
     if not nodes:
         return
-    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
+    values = _Values(ctx)
     for node in nodes:
         if isinstance(node, ast.BinOp):
             yield from _binop(values, node)
@@ -167,13 +167,17 @@ def _computed(expr: ast.expr) -> bool:
     )
 
 
-def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
+def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
     if _cannot_fire(node):
         return
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
         return
+    if isinstance(node.op, (*SHIFTS, *NOT_FOR_FLOATS)) or "str" in (left.kind, right.kind):
+        # the decision needs the Tensor's dtype: ask the module for a parameter's
+        left = _operand(values, node.left, rich=True) or left
+        right = _operand(values, node.right, rich=True) or right
     if left.kind == right.kind == "tensor":
         yield from _dtypes(node, symbol, left, right)
         return
@@ -217,10 +221,32 @@ def _binop(values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
 INT = Value("scalar", "int")
 
 
-def _operand(values: Abstract, expr: ast.expr) -> Optional[Value]:
+class _Values:
+    """The abstract values, asking the module (callers' dtypes, which costs a walk of the
+    module's calls) only for a parameter-like name whose Tensor dtype the function leaves
+    unknown: most operands never need it."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self.types = ctx.types
+        self.plain = Abstract(ctx.types, ctx.fn.node)
+        self._rich: Optional[Abstract] = None
+
+    def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
+        found = self.plain.of(expr)
+        if not rich or found is None or found.kind != "tensor" or found.dtype:
+            return found
+        if not isinstance(expr, ast.Name):
+            return found
+        if self._rich is None:
+            self._rich = Abstract(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+        return self._rich.of(expr) or found
+
+
+def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Value]:
     """The operand's value; also `x.shape[0]` and `len(v)`, ints the abstract values leave
     unknown."""
-    found = values.of(expr)
+    found = values.of(expr, rich)
     if found is not None:
         return found
     if isinstance(expr, ast.Subscript) and isinstance(expr.slice, (ast.Constant, ast.UnaryOp)):
@@ -230,7 +256,7 @@ def _operand(values: Abstract, expr: ast.expr) -> Optional[Value]:
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
         return INT if "len" not in values.types.module.functions else None
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
-        both = (_operand(values, expr.left), _operand(values, expr.right))
+        both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
         return INT if both == (INT, INT) else None
     return None
 
@@ -245,7 +271,7 @@ def _floating(value: Value) -> bool:
     return value.dtype is not None and value.dtype.startswith(("float", "bfloat"))
 
 
-def _unary(values: Abstract, node: ast.UnaryOp) -> Iterator[RawFinding]:
+def _unary(values: _Values, node: ast.UnaryOp) -> Iterator[RawFinding]:
     if isinstance(node.op, ast.Not):
         return  # `not` of anything but a Tensor of several elements compiles
     if _computed(node.operand) and not isinstance(node.operand, ast.Compare):
@@ -274,7 +300,7 @@ def _unary(values: Abstract, node: ast.UnaryOp) -> Iterator[RawFinding]:
         yield PYTHON_OPERANDS.finding(node, op=symbol, left="unary operand", right=_describe(value))
 
 
-def _compare(values: Abstract, node: ast.Compare) -> Iterator[RawFinding]:
+def _compare(values: _Values, node: ast.Compare) -> Iterator[RawFinding]:
     """`x < None`, `'a' > x`: ordering a Tensor against None or a str (`==` compiles)."""
     operands = [node.left, *node.comparators]
     for index, op in enumerate(node.ops):
