@@ -19,6 +19,7 @@ from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_calls2 import attributes, calls, iteration, unpacking
 from .families_flow import joins, loops, recursion
+from .families_ops import operators, subscripts
 from .families_state import divergence, mutation, returns, statements
 from .outcome import Outcome, distinct, outcome
 from .program import Program, Snippet, programs
@@ -41,6 +42,8 @@ FAMILIES = {
     "attributes": attributes,
     "calls": calls,
     "iteration": iteration,
+    "operators": operators,
+    "subscripts": subscripts,
 }
 
 

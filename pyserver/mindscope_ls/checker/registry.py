@@ -24,12 +24,14 @@ from .rules import (
     methods,
     mutation,
     objects,
+    operators,
     outputs,
     rebuild,
     recompile,
     returns,
     statements,
     strict,
+    subscripts,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -53,6 +55,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     deprecated,
     recompile,
     rebuild,
+    operators,
+    subscripts,
 )
 
 
@@ -92,6 +96,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     methods.check,
     divergence.check,
     calls.check,
+    operators.check,
+    subscripts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -1,0 +1,349 @@
+"""MS150, MS151, MS153: operators between values graph mode cannot combine that way.
+
+Graph mode evaluates an operator between two Python values (numbers, str, tuples, lists) at
+compile time with Python's own semantics, so what Python rejects fails at every level (None is
+the exception: `None + None` compiles). A Tensor combines with numbers and Tensors but not with
+None or a str; two bool Tensors do not add, nor do float Tensors `&`. Measured with MindSpore
+2.10 on CPU (`generated/operators`). Values whose kind the source does not show are never
+reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import operator
+from collections.abc import Callable, Iterator
+from typing import Any, Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.abstract import Abstract, Value
+from .helpers.base import FunctionContext, cacheable
+
+PYTHON_OPERANDS = Rule(
+    "MS150",
+    "python-operands-mismatch",
+    Group.FAILS,
+    title="Operator between Python values that do not support it",
+    message=(
+        "`{op}` between a {left} and a {right} is rejected at compile time, as in Python; "
+        "convert one side first (e.g. `tuple(...)`, `Tensor(...)`) or use another operator."
+    ),
+    why=(
+        "Graph mode evaluates an operator between two Python values (numbers, str, tuples, "
+        "lists) while compiling, with Python's own semantics: what Python "
+        "rejects, the compiler rejects at every syntax level."
+    ),
+    remedy=(
+        "Combine values of kinds the operator supports: concatenate a tuple with a tuple "
+        "(`shape + (3,)`), turn numbers into a Tensor before arithmetic with a sequence."
+    ),
+    mindspore_says='TypeError: can only concatenate tuple (not "int") to tuple',
+)
+
+TENSOR_OPERAND = Rule(
+    "MS151",
+    "tensor-operand-none-or-str",
+    Group.FAILS,
+    title="Arithmetic between a Tensor and None or a str",
+    message=(
+        "`{op}` between a Tensor and {other} cannot be compiled; give the operator a number or "
+        "a Tensor."
+    ),
+    why=(
+        "A Tensor's arithmetic operators take Tensors, numbers and sequences of numbers. None "
+        "or a str has no Tensor form: LAX finds no overload for the call, STRICT cannot run "
+        "it in the Python fallback because the Tensor is not a constant."
+    ),
+    remedy=(
+        "Check the value before the operation (`if bias is not None: x = x + bias`), or give "
+        "a number instead of the str."
+    ),
+    mindspore_says='TypeError: Failed calling add with "add(None)".',
+)
+
+TENSOR_DTYPE_OPERATOR = Rule(
+    "MS153",
+    "operator-dtype-unsupported",
+    Group.FAILS,
+    title="Operator the Tensors' dtype does not support",
+    message=(
+        "`{op}` between {what} cannot be compiled: its kernel takes {takes}; cast first (`{cast}`)."
+    ),
+    why=(
+        "Each Tensor operator runs one kernel whose signatures list the dtypes it takes, at "
+        "every syntax level: Add, Sub, FloorMod and Pow take no bool Tensors (`*`, `/` and `//` "
+        "do), the bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
+    ),
+    remedy=(
+        "Cast to a dtype the operator takes (`mask.astype(ms.int32) + other`), or use the "
+        "operator meant (`a | b` for a logical or of masks, `ops.logical_and` for floats)."
+    ),
+    mindspore_says=(
+        "TypeError: For primitive[Add], the input argument[x] must be a type of {Tensor[BFloat16],"
+        " Tensor[Float16], Tensor[Float32], ...}, but got Tensor[Bool]."
+    ),
+)
+
+OPERATORS: dict[type[ast.operator], tuple[str, Callable[[object, object], object]]] = {
+    ast.Add: ("+", operator.add),
+    ast.Sub: ("-", operator.sub),
+    ast.Mult: ("*", operator.mul),
+    ast.Div: ("/", operator.truediv),
+    ast.FloorDiv: ("//", operator.floordiv),
+    ast.Mod: ("%", operator.mod),
+    ast.Pow: ("**", operator.pow),
+    ast.BitAnd: ("&", operator.and_),
+    ast.BitOr: ("|", operator.or_),
+    ast.BitXor: ("^", operator.xor),
+    ast.LShift: ("<<", operator.lshift),
+    ast.RShift: (">>", operator.rshift),
+    ast.MatMult: ("@", operator.matmul),
+}
+# Arithmetic a Tensor cannot do with None or a str, at every level (measured).
+TENSOR_ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+# What two bool Tensors cannot do (measured: `*`, `/`, `//` compile).
+NOT_FOR_BOOLS = (ast.Add, ast.Sub, ast.Mod, ast.Pow)
+# What a float Tensor cannot do with another Tensor (measured: the bitwise kernels).
+NOT_FOR_FLOATS = (ast.BitAnd, ast.BitOr, ast.BitXor)
+CHEAP = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv)
+BOOL_SAFE = (ast.Mult, ast.Div, ast.FloorDiv)  # two bool Tensors may do these
+# Shifts have no Tensor kernel at all (measured: int, bool and float Tensors, by an int too).
+SHIFTS = (ast.LShift, ast.RShift)
+# What two Python bools cannot do (measured: `True ^ True`, `True << True` fail).
+BOOL_BITS = (ast.BitXor, ast.LShift, ast.RShift)
+UNARY: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
+UNARY_APPLY: dict[type[ast.unaryop], Callable[[Any], object]] = {
+    ast.USub: operator.neg,
+    ast.UAdd: operator.pos,
+    ast.Invert: operator.invert,
+}
+ORDERINGS: dict[type[ast.cmpop], str] = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+# A stand-in of each Python kind: Python's answer to `op` depends only on the kinds (non-zero
+# numbers, so no ZeroDivisionError stands in for a type error). None has none: MindSpore's
+# operators on None are its own (measured: `None + None` compiles).
+STAND_INS: dict[tuple[str, Optional[str]], object] = {
+    ("scalar", "int"): 2,
+    ("scalar", "float"): 1.5,
+    ("scalar", "bool"): True,
+    ("str", None): "s",
+    ("tuple", None): (1,),
+    ("list", None): [1],
+}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
+    if not nodes:
+        return
+    values = _Values(ctx)
+    for node in nodes:
+        if isinstance(node, ast.BinOp):
+            yield from _binop(values, node)
+        elif isinstance(node, ast.UnaryOp):
+            yield from _unary(values, node)
+        elif isinstance(node, ast.Compare):
+            yield from _compare(values, node)
+
+
+def _cannot_fire(node: ast.BinOp) -> bool:
+    """A cheap syntactic exit (most operators): arithmetic with a number literal on one side
+    and a computed value (a call, an operator) on the other can hold no Python value these
+    rules reject, and `*`, `/`, `//` only fail on a side that may be a Python value."""
+    if not isinstance(node.op, CHEAP):
+        return False
+    sides = (node.left, node.right)
+    if any(isinstance(s, ast.Constant) and type(s.value) in (int, float) for s in sides):
+        return any(_computed(s) for s in sides)
+    return isinstance(node.op, BOOL_SAFE) and all(_computed(s) for s in sides)
+
+
+def _computed(expr: ast.expr) -> bool:
+    if isinstance(expr, (ast.BinOp, ast.Compare)):
+        return True
+    return isinstance(expr, ast.Call) and not (
+        isinstance(expr.func, ast.Name) and expr.func.id in ("len", "tuple", "list", "str")
+    )
+
+
+def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
+    if _cannot_fire(node):
+        return
+    symbol, apply = OPERATORS[type(node.op)]
+    left, right = _operand(values, node.left), _operand(values, node.right)
+    if left is None or right is None:
+        return
+    if isinstance(node.op, (*SHIFTS, *NOT_FOR_FLOATS)) or "str" in (left.kind, right.kind):
+        # the decision needs the Tensor's dtype: ask the module for a parameter's
+        left = _operand(values, node.left, rich=True) or left
+        right = _operand(values, node.right, rich=True) or right
+    if left.kind == right.kind == "tensor":
+        yield from _dtypes(node, symbol, left, right)
+        return
+    if "tensor" in (left.kind, right.kind):
+        other = right if left.kind == "tensor" else left
+        tensor = left if left.kind == "tensor" else right
+        side = node.left if left.kind == "tensor" else node.right
+        if not _certain(side, tensor) and (isinstance(node.op, SHIFTS) or other.kind == "str"):
+            return  # a parameter taken for a Tensor may be an int or a str
+        if isinstance(node.op, SHIFTS) or (
+            isinstance(node.op, NOT_FOR_FLOATS) and other.kind == "scalar" and _floating(tensor)
+        ):
+            yield from _dtypes(node, symbol, tensor, tensor)
+            return
+        formats = isinstance(node.op, ast.Mod) and left.kind == "str"
+        if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
+            what = "None" if other.kind == "None" else "a str"
+            yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
+        return
+    if isinstance(node.op, BOOL_BITS) and left.dtype == right.dtype == "bool":
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="two Python bools", takes="ints", cast="int(flag)"
+        )
+        return
+    if left.kind == "None" and right.kind == "scalar" and isinstance(node.op, ast.Add):
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left="None", right=_describe(right))
+        return
+    if isinstance(node.op, ast.Mod) and left.kind == "str":
+        return  # `'%d' % n` formats: its answer depends on the text, not the kinds
+    a, b = _stand_in(left), _stand_in(right)
+    if a is _UNKNOWN or b is _UNKNOWN:
+        return
+    try:
+        apply(a, b)
+    except TypeError:
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left=_describe(left), right=_describe(right))
+    except Exception:  # e.g. an overflow of the stand-ins: not a type error
+        return
+
+
+INT = Value("scalar", "int")
+
+
+class _Values:
+    """The abstract values, asking the module (callers' dtypes, which costs a walk of the
+    module's calls) only for a parameter-like name whose Tensor dtype the function leaves
+    unknown: most operands never need it."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self.types = ctx.types
+        self.plain = Abstract(ctx.types, ctx.fn.node)
+        self._rich: Optional[Abstract] = None
+
+    def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
+        found = self.plain.of(expr)
+        if not rich or found is None or found.kind != "tensor" or found.dtype:
+            return found
+        if not isinstance(expr, ast.Name):
+            return found
+        if self._rich is None:
+            self._rich = Abstract(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+        return self._rich.of(expr) or found
+
+
+def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Value]:
+    """The operand's value; also `x.shape[0]` and `len(v)`, ints the abstract values leave
+    unknown."""
+    found = values.of(expr, rich)
+    if found is not None:
+        return found
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, (ast.Constant, ast.UnaryOp)):
+        inner = expr.value
+        if isinstance(inner, ast.Attribute) and inner.attr == "shape":
+            return INT if values.types.is_tensor(inner.value) else None
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
+        return INT if "len" not in values.types.module.functions else None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.Add, ast.Sub, ast.Mult)):
+        both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
+        return INT if both == (INT, INT) else None
+    return None
+
+
+def _certain(expr: ast.expr, value: Value) -> bool:
+    """A Tensor for sure: its dtype is known, or it is computed (not a bare name, which may be
+    a parameter the types only take for a Tensor)."""
+    return value.dtype is not None or not isinstance(expr, ast.Name)
+
+
+def _floating(value: Value) -> bool:
+    return value.dtype is not None and value.dtype.startswith(("float", "bfloat"))
+
+
+def _unary(values: _Values, node: ast.UnaryOp) -> Iterator[RawFinding]:
+    if isinstance(node.op, ast.Not):
+        return  # `not` of anything but a Tensor of several elements compiles
+    if _computed(node.operand) and not isinstance(node.operand, ast.Compare):
+        return  # `-ops.relu(x)`, `-(a * b)`: a computed Tensor or number (cheap exit)
+    symbol = UNARY[type(node.op)]
+    value = _operand(values, node.operand)
+    if value is None:
+        return
+    if value.kind == "tensor":
+        if isinstance(node.op, ast.USub) and value.dtype == "bool_":
+            yield TENSOR_DTYPE_OPERATOR.finding(
+                node, op=symbol, what="a bool Tensor", takes="numbers", cast="~mask"
+            )
+        return
+    if value.kind == "scalar" and value.dtype == "bool" and isinstance(node.op, ast.USub):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="a Python bool", takes="numbers", cast="-int(flag)"
+        )
+        return
+    stand_in = None if value.kind == "None" else _stand_in(value)
+    if stand_in is _UNKNOWN:
+        return
+    try:
+        UNARY_APPLY[type(node.op)](stand_in)
+    except TypeError:
+        yield PYTHON_OPERANDS.finding(node, op=symbol, left="unary operand", right=_describe(value))
+
+
+def _compare(values: _Values, node: ast.Compare) -> Iterator[RawFinding]:
+    """`x < None`, `'a' > x`: ordering a Tensor against None or a str (`==` compiles)."""
+    operands = [node.left, *node.comparators]
+    for index, op in enumerate(node.ops):
+        if type(op) not in ORDERINGS:
+            continue
+        pair = (_operand(values, operands[index]), _operand(values, operands[index + 1]))
+        if any(v is None for v in pair):
+            continue
+        kinds = {v.kind for v in pair if v is not None}
+        sides = zip(operands[index : index + 2], pair)
+        if "str" in kinds and not all(_certain(e, v) for e, v in sides if v and v.kind == "tensor"):
+            continue
+        if "tensor" in kinds and kinds & {"None", "str"}:
+            other = "None" if "None" in kinds else "a str"
+            yield TENSOR_OPERAND.finding(node, op=ORDERINGS[type(op)], other=other)
+            return
+
+
+def _dtypes(node: ast.BinOp, symbol: str, left: Value, right: Value) -> Iterator[RawFinding]:
+    if isinstance(node.op, SHIFTS):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="Tensors", takes="Python ints", cast="x * 2 ** n"
+        )
+    elif isinstance(node.op, NOT_FOR_BOOLS) and left.dtype == right.dtype == "bool_":
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node, op=symbol, what="two bool Tensors", takes="numbers", cast="a.astype(ms.int32)"
+        )
+    elif isinstance(node.op, NOT_FOR_FLOATS) and (_floating(left) or _floating(right)):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node,
+            op=symbol,
+            what="float Tensors",
+            takes="bool and integer Tensors",
+            cast="a.astype(ms.int32)",
+        )
+
+
+_UNKNOWN = object()
+
+
+def _stand_in(value: Value) -> object:
+    return STAND_INS.get((value.kind, value.dtype if value.kind == "scalar" else None), _UNKNOWN)
+
+
+def _describe(value: Value) -> str:
+    return {"None": "None", "str": "str"}.get(value.kind, value.describe())

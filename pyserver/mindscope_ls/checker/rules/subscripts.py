@@ -1,0 +1,233 @@
+"""MS152, MS154, MS220 (and MS117 for dict reads): subscripts graph mode cannot compile.
+
+Graph mode resolves a constant index into a tuple, list, str or dict written out while
+compiling: one outside the sequence, one that is not an int, or a missing key fails at every
+level. None and numbers cannot be indexed. Under STRICT a Tensor may index a sequence only when
+everything is a constant (a tuple only when it holds functions). Measured with MindSpore 2.10
+on CPU (`generated/subscripts`). Containers whose content the source does not show, or that the
+function may change (a list or dict used other than by reading items), are never reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from . import objects
+from .helpers import names
+from .helpers.abstract import MUTABLE, Abstract, Value
+from .helpers.base import FunctionContext, cacheable
+
+CONSTANT_INDEX = Rule(
+    "MS152",
+    "constant-index-invalid",
+    Group.FAILS,
+    title="Constant index out of range, not an int, or a missing key",
+    message="`{text}`: {problem}; the graph cannot be built.",
+    why=(
+        "Graph mode resolves a constant index into a tuple, list or str, and a constant key "
+        "of a dict, while compiling: an index outside the sequence, one that is not an int, "
+        "or a key the dict lacks fails at every syntax level (where Python would fail only "
+        "when the line runs)."
+    ),
+    remedy=(
+        "Index within the sequence's length with an int (`v[-1]` for the last element), or "
+        "use `d.get(key, default)`."
+    ),
+    mindspore_says="IndexError: TupleGetItem evaluator index should be in range[-3, 3), but got 5.",
+)
+
+NOT_SUBSCRIPTABLE = Rule(
+    "MS154",
+    "not-subscriptable",
+    Group.FAILS,
+    title="Indexing None or a number",
+    message="`{text}`: {kind} cannot be indexed; index the sequence or Tensor itself.",
+    why=(
+        "Graph mode evaluates indexing of Python values with Python's semantics: None and "
+        "numbers have no items, at every syntax level."
+    ),
+    remedy="Index the tuple, list, dict or Tensor the value was meant to be.",
+    mindspore_says="TypeError: 'NoneType' object is not subscriptable",
+)
+
+TENSOR_INDEX_UNDER_STRICT = Rule(
+    "MS220",
+    "tensor-index-on-sequence-under-strict",
+    Group.STRICT,
+    title="A Tensor indexing a tuple, list or str, under STRICT",
+    message=(
+        "Indexing a {kind} with a Tensor {why} under jit_syntax_level=STRICT; index with a "
+        "Python int or `ms.mutable(int)`, or stack the elements into a Tensor."
+    ),
+    why=(
+        "Under STRICT, a Tensor index into a tuple is compiled only when the tuple holds "
+        "functions (a switch between them); a list or str is indexed by the Python fallback, "
+        "which STRICT runs only on constants."
+    ),
+    remedy=(
+        "Index with a Python int or `ms.mutable(int)`, or `ops.stack` the elements into a "
+        "Tensor and index that."
+    ),
+    mindspore_says=(
+        "TypeError: When JIT_SYNTAX_LEVEL is STRICT, using Tensor index to get value from tuple "
+        "requires that all elements in tuple should be function but got tuple abstract"
+    ),
+)
+
+SEQUENCES = frozenset({"tuple", "list"})
+CALLABLE_KINDS = frozenset({"function", "cell"})
+Index = Union[int, float, str]
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    nodes: list[ast.Subscript] = ctx.of(ast.Subscript)
+    if not nodes:
+        return
+    values = Abstract(ctx.types, ctx.fn.node)
+    for node in nodes:
+        if isinstance(node.ctx, ast.Load) and not isinstance(node.slice, ast.Slice):
+            yield from _read(ctx, values, node)
+
+
+def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterator[RawFinding]:
+    target = values.of(node.value)
+    if target is None:
+        return
+    index = node.slice
+    text = ast.unparse(node)
+    if target.kind in ("None", "scalar") and isinstance(node.value, ast.Constant):
+        # only a literal: a local bound to None is often indexed under an `is not None` test
+        kind = "None" if target.kind == "None" else f"a Python {target.dtype or 'number'}"
+        yield NOT_SUBSCRIPTABLE.finding(node, text=text, kind=kind)
+        return
+    if target.kind == "dict":
+        if ctx.types.is_tensor(index):
+            if not ctx.types.is_constant_tensor(index):
+                yield objects.TENSOR_DICT_KEY.finding(index)
+            return
+        key = _constant(index)
+        missing = isinstance(key, str) and target.keys is not None and key not in target.keys
+        if missing and _unchanged(ctx, node.value):
+            yield CONSTANT_INDEX.finding(node, text=text, problem=f"the dict has no key {key!r}")
+        return
+    if target.kind == "tensor":
+        if target.dtype is None:
+            return  # a parameter the types take for a Tensor may be a dict (`output["logits"]`)
+        key = _constant(index)
+        if isinstance(key, (float, str)) and not isinstance(key, bool):
+            kind = "a float" if isinstance(key, float) else "a str"
+            problem = f"a Tensor is indexed by ints, slices, None, `...` or Tensors, not by {kind}"
+            yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+        return
+    if target.kind not in (*SEQUENCES, "str"):
+        return
+    if ctx.types.is_tensor(index):
+        why = _tensor_index_fails(ctx, target, node.value, index)
+        if why:
+            yield TENSOR_INDEX_UNDER_STRICT.finding(node, kind=target.kind, why=why)
+        return
+    problem = _index_problem(ctx, node, target, index)
+    if problem and (target.kind == "tuple" or _unchanged(ctx, node.value)):
+        yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+
+
+def _index_problem(
+    ctx: FunctionContext, node: ast.Subscript, target: Value, index: ast.expr
+) -> str:
+    """What is wrong with a constant index into a sequence whose length the source shows."""
+    if target.kind == "str":
+        if not (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+            return ""
+        size = len(node.value.value)
+        if isinstance(index, ast.Call) and names.callee(ctx.fn.module, index.func) in MUTABLE:
+            return "a str is indexed by a constant int, not by `ms.mutable(...)`"
+        key = _constant(index)
+        if isinstance(key, bool):
+            return "a str is indexed by an int, not a bool"
+    else:
+        if target.items is None:
+            return ""
+        size = len(target.items)
+        key = _constant(index)
+    if isinstance(key, float):
+        return "an index must be an int"
+    if isinstance(key, int) and not isinstance(key, bool) and not -size <= key < size:
+        noun = f"{size} element" + ("" if size == 1 else "s")
+        return f"the {target.kind} has {noun}, so the index must be in [{-size}, {size})"
+    return ""
+
+
+def _constant(index: ast.expr) -> Optional[Index]:
+    if isinstance(index, ast.Constant) and isinstance(index.value, (int, float, str)):
+        return index.value
+    if (
+        isinstance(index, ast.UnaryOp)
+        and isinstance(index.op, ast.USub)
+        and isinstance(index.operand, ast.Constant)
+        and isinstance(index.operand.value, (int, float))
+        and not isinstance(index.operand.value, bool)
+    ):
+        return -index.operand.value
+    return None
+
+
+def _unchanged(ctx: FunctionContext, target: ast.expr) -> bool:
+    """A literal, or a local the function only reads items of: nothing adds or removes any."""
+    if not isinstance(target, ast.Name):
+        return isinstance(target, (ast.List, ast.Dict, ast.Tuple, ast.Constant))
+    loads = [n for n in ctx.of(ast.Name) if n.id == target.id and isinstance(n.ctx, ast.Load)]
+    reads = [
+        s
+        for s in ctx.of(ast.Subscript)
+        if isinstance(s.ctx, ast.Load) and isinstance(s.value, ast.Name) and s.value.id == target.id
+    ]
+    return len(loads) == len(reads)
+
+
+def _is_shape(ctx: FunctionContext, expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Attribute) and expr.attr == "shape" and ctx.types.is_tensor(expr.value)
+    )
+
+
+def _tensor_index_fails(
+    ctx: FunctionContext, target: Value, index_of: ast.expr, index: ast.expr
+) -> str:
+    """Why STRICT cannot index `target` with the Tensor `index` ("" when it can, or when the
+    source does not show enough)."""
+    items = target.items
+    if target.kind == "tuple":
+        if _is_shape(ctx, index_of):
+            return "fails: a shape holds ints, not functions"
+        if not items or any(v is None for v in items):
+            return ""
+        if all(v is not None and v.kind in CALLABLE_KINDS for v in items):
+            return ""
+        return "fails unless the tuple holds functions"
+    # A list or str: the fallback indexes it, on constants only.
+    if target.kind == "list" and items is None:
+        return ""
+    constant_items = target.kind == "str" or all(
+        v is not None and v.kind in ("scalar", "str") for v in items or ()
+    )
+    if constant_items and _constant_tensor(ctx, index):
+        return ""
+    return "runs in the Python fallback, which needs constants"
+
+
+def _constant_tensor(ctx: FunctionContext, index: ast.expr) -> bool:
+    """`Tensor(1, ms.int32)`: built from a literal (and a dtype), folded when compiled."""
+    if ctx.types.is_constant_tensor(index):
+        return True
+    return (
+        isinstance(index, ast.Call)
+        and bool(index.args)
+        and isinstance(index.args[0], (ast.Constant, ast.Tuple, ast.List))
+        and all(isinstance(a, (ast.Attribute, ast.Constant)) for a in index.args[1:])
+        and names.callee(ctx.fn.module, index.func) in names.TENSOR_FACTORIES
+    )
