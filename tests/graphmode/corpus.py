@@ -113,11 +113,22 @@ def materialize(cases: list[Case], folder: Path) -> list[Path]:
     return paths
 
 
+# Each case's compile has its own limit in the runner (120 s); the whole run's limit only
+# catches a runner that stopped answering, so it grows with the corpus (1,700+ cases take
+# ~25 min per level on a loaded 2-core machine, past any fixed limit we had).
+SECONDS_PER_CASE = 3.0
+
+
 def compile_all(
-    cases: list[Case], folder: Path, levels: tuple[str, ...] = LEVELS, timeout: float = 1200
+    cases: list[Case],
+    folder: Path,
+    levels: tuple[str, ...] = LEVELS,
+    timeout: Optional[float] = None,
 ) -> dict[str, dict[str, dict[str, Any]]]:
     """Compile every case at every level: one runner per level, all running at once, each
     forking a fresh process per case. Returns level -> case name -> the runner's result."""
+    if timeout is None:
+        timeout = 600 + SECONDS_PER_CASE * len(cases)
     files = [str(p) for p in materialize(cases, folder)]
     procs = {
         level: subprocess.Popen(

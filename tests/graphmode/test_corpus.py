@@ -2,7 +2,7 @@
 STRICT, each in a fresh process, and hold the checker to what MindSpore does.
 
 Two runners (one per level) run at once, each forking a clean process per case from a parent that
-imported MindSpore once: about 0.3-0.7 s per compile, 3-6 minutes for the whole corpus here.
+imported MindSpore once: about 0.3-0.7 s per compile; `-k` compiles only the selected cases.
 """
 
 from __future__ import annotations
@@ -26,9 +26,19 @@ Runs = dict[str, dict[str, dict[str, Any]]]
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Runs:
+def runs(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Runs:
+    """Compiles the cases this session selected (`-k` picks a few in seconds; CI selects all)."""
     pytest.importorskip("mindspore")
-    return compile_all(CASES, tmp_path_factory.mktemp("graphmode"), LEVELS)
+    selected = {
+        item.callspec.params["case"].name
+        for item in request.session.items
+        if isinstance(item, pytest.Function)
+        and item.module is request.module
+        and hasattr(item, "callspec")
+        and "case" in item.callspec.params
+    }
+    cases = [case for case in CASES if case.name in selected]
+    return compile_all(cases, tmp_path_factory.mktemp("graphmode"), LEVELS)
 
 
 def test_corpus_is_large_and_balanced() -> None:
