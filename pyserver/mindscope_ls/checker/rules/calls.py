@@ -262,17 +262,15 @@ def _assigned(fn: FunctionNode, name: str) -> list[ast.expr]:
     return _bindings(fn).get(name) or []
 
 
-_BINDINGS: dict[int, tuple[FunctionNode, dict[str, Optional[list[ast.expr]]]]] = {}
+_BINDINGS = "_mindscope_calls_bindings"  # kept on the function node: freed with its tree
 
 
 def _bindings(fn: FunctionNode) -> dict[str, Optional[list[ast.expr]]]:
     """name -> the values of its `name = value` bindings, or None when it is bound any other
     way too (one walk per function)."""
-    held = _BINDINGS.get(id(fn))
-    if held is not None and held[0] is fn:
-        return held[1]
-    if len(_BINDINGS) > 64:
-        _BINDINGS.clear()
+    held: Optional[dict[str, Optional[list[ast.expr]]]] = fn.__dict__.get(_BINDINGS)
+    if held is not None:
+        return held
     found: dict[str, Optional[list[ast.expr]]] = {}
     other: set[str] = set()
     for node in ast.walk(fn):
@@ -295,7 +293,7 @@ def _bindings(fn: FunctionNode) -> dict[str, Optional[list[ast.expr]]]:
             other.update(a.arg for a in every + [v for v in (node.vararg, node.kwarg) if v])
     for name in other:
         found[name] = None
-    _BINDINGS[id(fn)] = (fn, found)
+    fn.__dict__[_BINDINGS] = found
     return found
 
 
@@ -340,19 +338,15 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             yield CALL_ARGUMENTS_MISMATCH.finding(call, name=func.id, problem=problem)
 
 
-# One walk per function, not one per node: the last few functions' names (by identity).
-_LOCALS: dict[int, tuple[FunctionNode, set[str]]] = {}
+# One walk per function, not one per node; kept on the function node: freed with its tree.
+_LOCALS = "_mindscope_calls_locals"
 
 
 def _local_names(fn: FunctionNode) -> set[str]:
-    held = _LOCALS.get(id(fn))
-    if held is not None and held[0] is fn:
-        return held[1]
-    if len(_LOCALS) > 64:
-        _LOCALS.clear()
-    names = _walk_local_names(fn)
-    _LOCALS[id(fn)] = (fn, names)
-    return names
+    held: Optional[set[str]] = fn.__dict__.get(_LOCALS)
+    if held is None:
+        held = fn.__dict__[_LOCALS] = _walk_local_names(fn)
+    return held
 
 
 def _walk_local_names(fn: FunctionNode) -> set[str]:
@@ -393,17 +387,15 @@ def _module_function(ctx: FunctionContext, name: str) -> Optional[FunctionNode]:
     return target if once and isinstance(target, ast.FunctionDef) else None
 
 
-_MODULES: dict[int, tuple[ast.Module, dict[str, int], set[str]]] = {}
+_MODULES = "_mindscope_calls_module_names"  # kept on the module tree: freed with it
 
 
 def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
     """How many top-level `def`/`class` statements bind each name, and the names the other
     top-level statements bind (read once per module tree)."""
-    held = _MODULES.get(id(tree))
-    if held is not None and held[0] is tree:
-        return held[1], held[2]
-    if len(_MODULES) > 16:
-        _MODULES.clear()
+    held: Optional[tuple[dict[str, int], set[str]]] = tree.__dict__.get(_MODULES)
+    if held is not None:
+        return held
     defs: dict[str, int] = {}
     rebound: set[str] = set()
     for stmt in tree.body:
@@ -413,7 +405,7 @@ def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
         for n in ast.walk(stmt):
             if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
                 rebound.add(n.id)
-    _MODULES[id(tree)] = (tree, defs, rebound)
+    tree.__dict__[_MODULES] = (defs, rebound)
     return defs, rebound
 
 

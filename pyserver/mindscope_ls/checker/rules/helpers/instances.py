@@ -20,7 +20,7 @@ PROTOCOL = frozenset({"__len__", "__iter__", "__getitem__"})
 OPEN = frozenset({"__getattr__", "__getattribute__", "__slots__", "__dict__"})
 
 
-_CLOSED: dict[int, tuple[ast.Module, frozenset[str]]] = {}
+_CLOSED = "_mindscope_closed_classes"  # kept on the module tree: freed with it
 
 
 def closed_classes(module: ModuleInfo) -> frozenset[str]:
@@ -28,14 +28,11 @@ def closed_classes(module: ModuleInfo) -> frozenset[str]:
     tree = module.tree
     if tree is None:
         return frozenset()
-    held = _CLOSED.get(id(tree))
-    if held is not None and held[0] is tree:
-        return held[1]
-    if len(_CLOSED) > 16:
-        _CLOSED.clear()
-    names = frozenset(name for name, cls in module.classes.items() if _closed(cls))
-    _CLOSED[id(tree)] = (tree, names)
-    return names
+    held: Optional[frozenset[str]] = tree.__dict__.get(_CLOSED)
+    if held is None:
+        held = frozenset(name for name, cls in module.classes.items() if _closed(cls))
+        tree.__dict__[_CLOSED] = held
+    return held
 
 
 def instance_class(module: ModuleInfo, expr: ast.expr) -> Optional[ast.ClassDef]:
