@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from mindscope_ls.checker import Workspace, check_source
 from mindscope_ls.checker.index.sources import decode
 
@@ -72,3 +74,25 @@ def test_decode_non_utf8() -> None:
     assert decode(b"# -*- coding: latin-1 -*-\nx = '\xe9'\n").endswith("x = 'é'\n")
     assert decode(b"# -*- coding: nonsense -*-\nx = 1\n").endswith("x = 1\n")
     assert check_source(decode(b"\xff\xfe\x00garbage"), "b.py") == []
+
+
+def test_a_long_sum_is_judged_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each operator of `x + x + ... + x` was judged by reading the whole chain below it again
+    (cubic: a 3,000-term sum hung the checker once MindSpore's import raised the recursion
+    limit). Counted in calls, not timed."""
+    from mindscope_ls.checker.rules.helpers.types import TensorTypes
+
+    calls = 0
+    original = TensorTypes.is_tensor
+
+    def counting(self: TensorTypes, expr: object) -> bool:
+        nonlocal calls
+        calls += 1
+        return original(self, expr)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(TensorTypes, "is_tensor", counting)
+    terms = 200
+    source = "from mindspore import nn\nclass N(nn.Cell):\n    def construct(self, x):\n"
+    source += "        y = " + " + ".join(["x"] * terms) + "\n        return y\n"
+    assert check_source(source, "d.py") == []
+    assert calls < 40 * terms, calls

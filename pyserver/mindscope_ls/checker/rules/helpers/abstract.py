@@ -118,8 +118,22 @@ class Abstract:
         self._bindings: Optional[dict[str, list[ast.expr]]] = None
         self._stored: Optional[set[str]] = None
         self._arguments: Optional[dict[str, str]] = None
+        self._operators: dict[int, tuple[ast.expr, Optional[Value]]] = {}
 
     def of(self, expr: Optional[ast.expr]) -> Optional[Value]:
+        if not isinstance(expr, ast.BinOp) or self._resolving:
+            return self._of(expr)
+        # An operator's value once per node: rules ask about each operator of a long sum,
+        # and each answer reads the chain below it. Not while a name is being resolved,
+        # whose cycle guard makes answers partial.
+        held = self._operators.get(id(expr))
+        if held is not None and held[0] is expr:
+            return held[1]
+        found = self._of(expr)
+        self._operators[id(expr)] = (expr, found)
+        return found
+
+    def _of(self, expr: Optional[ast.expr]) -> Optional[Value]:
         if expr is None:
             return NONE
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):

@@ -14,6 +14,9 @@ NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
 SCALAR_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "isinstance", "range", "type"})
 
 
+_BINOP = "_mindscope_binop_tensor"  # (inference token, answer) on a BinOp node
+
+
 class TensorTypes:
     """Answers "is this expression a Tensor?" inside one compiled function."""
 
@@ -27,7 +30,9 @@ class TensorTypes:
         self.module = module
         self.cls = cls
         self.names: set[str] = set(tensor_params)
+        self._token: Optional[object] = None  # no answers kept while names are inferred
         self._infer(func)
+        self._token = object()
 
     @classmethod
     def known(
@@ -37,6 +42,7 @@ class TensorTypes:
         and parameters): no inference runs again."""
         types = cls.__new__(cls)
         types.module, types.cls, types.names = module, owner, set(tensor_names)
+        types._token = object()
         return types
 
     def _infer(self, func: FunctionNode) -> None:
@@ -74,6 +80,18 @@ class TensorTypes:
         if isinstance(iterable, (ast.Tuple, ast.List)) and iterable.elts:
             return all(self.is_tensor(e) for e in iterable.elts)
         return False
+
+    def _binop_is_tensor(self, expr: ast.BinOp) -> bool:
+        """Kept on the node, with this inference's token: rules ask about every operator of a
+        long `a + b + ... + z`, and each answer walks the chain below it (cubic without it)."""
+        token = self._token
+        held = expr.__dict__.get(_BINOP)
+        if held is not None and token is not None and held[0] is token:
+            return bool(held[1])
+        found = self.is_tensor(expr.left) or self.is_tensor(expr.right)
+        if token is not None:
+            expr.__dict__[_BINOP] = (token, found)
+        return found
 
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         if isinstance(target, ast.Name):
@@ -118,7 +136,7 @@ class TensorTypes:
         if isinstance(expr, ast.Call):
             return self._is_tensor_call(expr)
         if isinstance(expr, ast.BinOp):
-            return self.is_tensor(expr.left) or self.is_tensor(expr.right)
+            return self._binop_is_tensor(expr)
         if isinstance(expr, ast.UnaryOp):
             return self.is_tensor(expr.operand)
         if isinstance(expr, ast.Compare):
