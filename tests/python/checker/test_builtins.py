@@ -181,3 +181,19 @@ def test_inputs_are_what_the_module_passes_and_a_cached_answer_follows_the_call_
         again = check_source(CALLED % value, "m.py", level="LAX", workspace=workspace)
         fresh = check_source(CALLED % value, "m.py", level="LAX", workspace=Workspace())
         assert [f.code for f in again] == want and again == fresh, value
+
+
+def test_the_ints_a_shape_primitive_returns_are_not_tensors() -> None:
+    # mindocr's `bs, seq_len = self.shape(x)` with `self.shape = ops.Shape()` (compiles).
+    inherited = (
+        "import mindspore as ms\nfrom mindspore import nn, ops\n\n\n"
+        "class Base(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.shape = ops.Shape()\n\n\n"
+        "class Net(Base):\n    def construct(self, x):\n        bs, n = self.shape(x)\n"
+        "        for i in range(bs):\n            x = x * n\n        return x\n"
+    )
+    inline = inherited.replace("self.shape(x)", "ops.Shape()(x)")
+    tensor = inherited.replace("ops.Shape()", "ops.ReduceSum()")
+    for source in (inherited, inline):
+        assert not [f for f in check_source(source, "m.py") if f.code == "MS123"]
+    assert [f.code for f in check_source(tensor, "m.py") if f.code == "MS123"] == ["MS123"]

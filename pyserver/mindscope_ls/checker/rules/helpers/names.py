@@ -70,6 +70,18 @@ def is_ops_call(qualname: Optional[str]) -> bool:
     return last[:1].islower() and last not in NON_TENSOR_OPS
 
 
+# Primitives whose result is not a Tensor: `ops.Shape()(x)` is a tuple of ints, `ops.Rank()(x)`
+# an int, `ops.DType()(x)` a dtype (mindcv/mindocr code does `b, n = self.shape(x)`).
+NON_TENSOR_PRIMITIVES = frozenset({"Shape", "Rank", "DType"})
+
+
+def returns_non_tensor(qualname: Optional[str]) -> bool:
+    """True for a primitive class whose instances' calls return no Tensor (see above)."""
+    if not qualname or not is_primitive_class(qualname):
+        return False
+    return qualname.rsplit(".", 1)[-1] in NON_TENSOR_PRIMITIVES
+
+
 def is_primitive_class(qualname: Optional[str]) -> bool:
     """True for primitive classes such as `ops.ReduceSum` or `P.MatMul`."""
     if not qualname or not qualname.startswith("mindspore.ops."):

@@ -189,12 +189,17 @@ class TensorTypes:
     def _is_tensor_call(self, call: ast.Call) -> bool:
         func = call.func
         if isinstance(func, ast.Call):  # ops.ReduceSum()(x)
-            return names.is_primitive_class(names.callee(self.module, func))
+            qualname = names.callee(self.module, func)
+            return names.is_primitive_class(qualname) and not names.returns_non_tensor(qualname)
         if isinstance(func, ast.Attribute):
             receiver = func.value
             if isinstance(receiver, ast.Name) and receiver.id == "self" and self.cls is not None:
                 attr = self.cls.attr(func.attr)
-                return attr is not None and attr.kind == "cell"
+                return (
+                    attr is not None
+                    and attr.kind == "cell"
+                    and not names.returns_non_tensor(attr.class_qualname)
+                )
             if self.is_tensor(receiver):
                 return func.attr not in names.NON_TENSOR_METHODS
         if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS:
