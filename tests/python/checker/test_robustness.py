@@ -96,3 +96,18 @@ def test_a_long_sum_is_judged_in_linear_work(monkeypatch: pytest.MonkeyPatch) ->
     source += "        y = " + " + ".join(["x"] * terms) + "\n        return y\n"
     assert check_source(source, "d.py") == []
     assert calls < 40 * terms, calls
+
+
+def test_deep_nesting_under_mindspores_recursion_limit() -> None:
+    """Importing MindSpore raises the recursion limit to 10,000: a 3,000-term sum then gets
+    past parsing and indexing into the rules, which must judge it or leave it unknown."""
+    import sys
+
+    nested = "from mindspore import nn\nclass N(nn.Cell):\n    def construct(self, x):\n"
+    nested += "        y = " + " + ".join(["x"] * 3000) + "\n        return y\n"
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(10_000)
+    try:
+        assert check_source(nested, "d.py") == []
+    finally:
+        sys.setrecursionlimit(limit)

@@ -139,12 +139,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     values = _Values(ctx)
     for node in nodes:
-        if isinstance(node, ast.BinOp):
-            yield from _binop(values, node)
-        elif isinstance(node, ast.UnaryOp):
-            yield from _unary(values, node)
-        elif isinstance(node, ast.Compare):
-            yield from _compare(values, node)
+        try:
+            if isinstance(node, ast.BinOp):
+                found = list(_binop(values, node))
+            elif isinstance(node, ast.UnaryOp):
+                found = list(_unary(values, node))
+            else:
+                found = list(_compare(values, node))
+        except RecursionError:
+            continue  # an operand nested too deep to judge is unknown: nothing to report
+        yield from found
 
 
 def _cannot_fire(node: ast.BinOp) -> bool:
