@@ -144,8 +144,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 found = list(_binop(values, node))
             elif isinstance(node, ast.UnaryOp):
                 found = list(_unary(values, node))
-            else:
+            elif isinstance(node, ast.Compare):
                 found = list(_compare(values, node))
+            else:
+                continue
         except RecursionError:
             continue  # an operand nested too deep to judge is unknown: nothing to report
         yield from found
