@@ -356,7 +356,7 @@ def _joined_objects(
             operands = [flow.body, flow.orelse] if isinstance(flow, ast.IfExp) else flow.values[1:]
             spots += [(v, v) for v in operands]
         for at, value in spots:
-            what = graph_returns._object_like(ctx, value)
+            what = graph_returns.object_like(ctx, value)
             if what is not None:
                 yield graph_returns.RETURN_OBJECT_UNDER_STRICT.finding(
                     at, related=[ctx.related(flow, "the Tensor condition")], what=what

@@ -74,7 +74,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 yield RETURN_FUNCTION.finding(value, what=what)
             elif ctx.level == SyntaxLevel.STRICT and _is_construct(ctx):
                 made = _type_call(ctx, value)
-                what = "a class (`type(...)` of a constant)" if made else _object_like(ctx, value)
+                what = "a class (`type(...)` of a constant)" if made else object_like(ctx, value)
                 if what is not None:
                     # MindSpore names the `type(...)` call, not the return.
                     yield RETURN_OBJECT_UNDER_STRICT.finding(made or value, what=what)
@@ -119,7 +119,7 @@ def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     return None
 
 
-def _object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     module = ctx.fn.module
     if isinstance(value, ast.Call):
         qualname = names.callee(module, value.func)
