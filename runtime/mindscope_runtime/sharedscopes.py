@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any, Optional
 
 from mindscope_runtime.irvalues import Location
@@ -275,15 +276,6 @@ def _earlier(first: Optional[Position], second: Optional[Position]) -> bool:
     return first is None or second is None or runs_before(first, second)
 
 
-def closest(candidates: list[str], near: list[str]) -> Optional[str]:
-    """The candidate nearest, summed over `near`, in the scope tree; None on a tie.
-
-    Distances count segments up to the common ancestor and down again, so an op whose
-    producer and consumer are its siblings (`fc1 → act → fc2` in one `mlp`) goes to the
-    candidate beside them, and one fed from and feeding the root's children to the root's."""
-    return CandidateIndex(candidates).nearest(near)
-
-
 class CandidateIndex:
     """Candidates grouped by the segment after their common prefix, so `nearest` scores only
     the few that share more than that prefix with some scope of `near`, plus the two shortest
@@ -309,6 +301,12 @@ class CandidateIndex:
         self.by_length = sorted(candidates, key=lambda c: (len(self.parts[c]), c))
 
     def nearest(self, near: list[str]) -> Optional[str]:
+        """The candidate nearest, summed over `near`, in the scope tree; None on a tie.
+
+        Distances count segments up to the common ancestor and down again, so an op whose
+        producer and consumer are its siblings (`fc1 → act → fc2` in one `mlp`) goes to the
+        candidate beside them, and one fed from and feeding the root's children to the
+        root's."""
         if not near or not self.parts:
             return None
         split = [n.split("/") for n in near]
@@ -317,7 +315,7 @@ class CandidateIndex:
         for n in split:
             if len(n) > depth and n[:depth] == self.prefix:
                 picked.update(self.under.get(n[depth], ()))
-        others = [c for c in self.by_length if c not in picked][:2]
+        others = list(islice((c for c in self.by_length if c not in picked), 2))
         scored = sorted(
             (sum(_distance(self.parts[c], n) for n in split), c) for c in [*picked, *others]
         )
