@@ -80,7 +80,8 @@ def main() -> int:
     parser.add_argument("--peer-sizes", default=None, help="default: all of --sizes")
     args = parser.parse_args()
     sizes = args.sizes.split(",")
-    peer_sizes = set((args.peer_sizes or args.sizes).split(",")) - {""}
+    peer_arg = args.sizes if args.peer_sizes is None else args.peer_sizes
+    peer_sizes = set(peer_arg.split(",")) - {""}
     missing = [s for s in sizes if not (CACHE / f"{s}.mindir").is_file()]
     if missing:
         raise SystemExit(
