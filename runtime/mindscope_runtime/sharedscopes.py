@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from itertools import islice
 from typing import Any, Optional
 
+from mindscope_runtime.candidates import CandidateIndex
 from mindscope_runtime.irvalues import Location
 from mindscope_runtime.scopes import CellInfo, owner_scope, scope_of_cell
 
@@ -185,9 +185,10 @@ class DataFlow:
     def owner(self, node: JsonDict, header: Site, candidates: list[str]) -> Optional[str]:
         if len(candidates) <= 1:
             return candidates[0] if candidates else None
+        index = self._index(candidates)
         feeding = list(self.producers(node["id"]))
         for ref in feeding:
-            found = _containing(self.weight_owners.get(ref), candidates)
+            found = index.containing(self.weight_owners.get(ref))
             if found:
                 return found
         mine = self._position(node["id"], header)
@@ -200,7 +201,6 @@ class DataFlow:
         # Producers first: one call's inputs come from its own Cell's code, while its output
         # may feed many Cells downstream (a residual block's last ReLU feeds the next stage);
         # on a tie (a residual Add reads its own bn3 and the previous block) the nearest.
-        index = self._index(candidates)
         found = index.nearest(before) or index.nearest(before[:1])
         if found is not None:
             return found
@@ -274,68 +274,3 @@ class DataFlow:
 def _earlier(first: Optional[Position], second: Optional[Position]) -> bool:
     """`runs_before`, where unknown positions do not object."""
     return first is None or second is None or runs_before(first, second)
-
-
-class CandidateIndex:
-    """Candidates grouped by the segment after their common prefix, so `nearest` scores only
-    the few that share more than that prefix with some scope of `near`, plus the two shortest
-    others: every other candidate shares exactly the common prefix with each scope, so among
-    them the score grows with length alone. Scoring all 5,000 Layers of stack10k for each of
-    its ops took minutes."""
-
-    def __init__(self, candidates: list[str]) -> None:
-        self.parts = {c: c.split("/") for c in candidates}
-        prefix = next(iter(self.parts.values()), [])
-        for parts in self.parts.values():
-            shared = 0
-            for x, y in zip(prefix, parts):
-                if x != y:
-                    break
-                shared += 1
-            prefix = prefix[:shared]
-        self.prefix = prefix
-        self.under: dict[str, list[str]] = {}
-        for c, parts in self.parts.items():
-            if len(parts) > len(prefix):
-                self.under.setdefault(parts[len(prefix)], []).append(c)
-        self.by_length = sorted(candidates, key=lambda c: (len(self.parts[c]), c))
-
-    def nearest(self, near: list[str]) -> Optional[str]:
-        """The candidate nearest, summed over `near`, in the scope tree; None on a tie.
-
-        Distances count segments up to the common ancestor and down again, so an op whose
-        producer and consumer are its siblings (`fc1 → act → fc2` in one `mlp`) goes to the
-        candidate beside them, and one fed from and feeding the root's children to the
-        root's."""
-        if not near or not self.parts:
-            return None
-        split = [n.split("/") for n in near]
-        depth = len(self.prefix)
-        picked: set[str] = set()
-        for n in split:
-            if len(n) > depth and n[:depth] == self.prefix:
-                picked.update(self.under.get(n[depth], ()))
-        others = list(islice((c for c in self.by_length if c not in picked), 2))
-        scored = sorted(
-            (sum(_distance(self.parts[c], n) for n in split), c) for c in [*picked, *others]
-        )
-        if len(scored) > 1 and scored[0][0] == scored[1][0]:
-            return None
-        return scored[0][1]
-
-
-def _distance(a: list[str], b: list[str]) -> int:
-    shared = 0
-    for x, y in zip(a, b):
-        if x != y:
-            break
-        shared += 1
-    return len(a) + len(b) - 2 * shared
-
-
-def _containing(scope: Optional[str], candidates: list[str]) -> Optional[str]:
-    """The deepest candidate that is `scope` or one of its ancestors."""
-    if not scope:
-        return None
-    inside = [c for c in candidates if scope == c or scope.startswith(c + "/")]
-    return max(inside, key=len) if inside else None

@@ -46,7 +46,8 @@ MERGED = {"vit": _merged("blocks.{k}.attn", 3), "svtr": _merged("backbone.blocks
 KNOWN_GAPS: dict[tuple[str, str], tuple[str, frozenset[tuple[str, str, int, int]]]] = {
     ("mobilenet", "mindir"): (
         "the root pool's ReduceMean goes to the root (it reads what the last SqueezeExcite "
-        "returned): the file names no `pool` Cell at all (no op, no weight, no source chain)",
+        "returned): the file names no `pool` Cell at all (no op, no weight, no source chain; "
+        "its node names carry only local variable names: `input_data`, `x`)",
         frozenset({("", "ReduceMean", 0, 1), ("pool", "ReduceMean", 1, 0)}),
     ),
     ("lstm", "mindir"): (
