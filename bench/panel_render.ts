@@ -8,7 +8,7 @@
 // 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
-//     [--models-only [--model NAME]] [--profile MODEL]
+//     [--models-only [--model NAME] [--no-netron]] [--profile MODEL]
 //
 // `--profile MODEL` loads one of the .mindir documents, records a CPU profile (Chrome DevTools
 // protocol) of opening its biggest Cell and prints the functions with the most self time.
@@ -354,12 +354,22 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
   }
 }
 
+/** The load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
+function loadLine(): string {
+  return `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')}`;
+}
+
 async function realModels(
   browser: Browser,
   p: Page,
   dir: string,
   only: string | undefined,
+  withNetron = true,
 ): Promise<void> {
+  console.log(`  (${loadLine()} at the start)`);
   console.log(
     `\nreal .mindir files (bench/graph_models.py, random weights), one run each; Netron 9.3.3 ` +
       `on the same file: time to its first drawn graph`,
@@ -385,7 +395,8 @@ async function realModels(
   let port = 18_780;
   for (const name of names) {
     const mindir = path.join(CACHE, `${name}.mindir`);
-    const netron = fs.existsSync(mindir) ? await netronFirstGraph(browser, mindir, port++) : '';
+    const netron =
+      withNetron && fs.existsSync(mindir) ? await netronFirstGraph(browser, mindir, port++) : '-';
     const row = ours.get(name);
     if (row) modelRow(name, row.doc, row.r, netron);
     else
@@ -396,6 +407,7 @@ async function realModels(
       );
   }
   if (synth) modelRow('stack50k (synthetic doc)', synth.doc, synth.r, '-');
+  console.log(`  (${loadLine()} at the end)`);
 }
 
 function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: string): void {
@@ -500,7 +512,7 @@ async function main(): Promise<void> {
   if (!args.includes('--models-only'))
     for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
   const only = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
-  await realModels(browser, p, dir, only);
+  await realModels(browser, p, dir, only, !args.includes('--no-netron'));
   if (args.includes('--models-only')) {
     await browser.close();
     return;
