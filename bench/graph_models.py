@@ -1,6 +1,6 @@
 """The `.mindir` files and graph documents the graph benchmarks and the memory test open.
 
-Usage: .venv/bin/python bench/graph_models.py [NAME ...]
+Usage: .venv/bin/python bench/graph_models.py [--rebuild] [NAME ...]
 
 Exports, once, with random weights, into ~/.cache/mindscope/bench/: mindcv's resnet50,
 vit_b_16_224 and mobilenet_v3_large, and a synthetic stack of Cells of 10,000 compute ops
@@ -8,7 +8,9 @@ vit_b_16_224 and mobilenet_v3_large, and a synthetic stack of Cells of 10,000 co
 stack10k's exported graph by bench/compose_mindir.py, since exporting it made no progress in
 55 min of MindSpore's compile; then reads each with
 `python -m mindscope_runtime mindir` into `<name>.json` beside it. Files already there are
-kept. Prints one line per model: file, size, compute ops.
+kept; `--rebuild` reads the documents again from the kept `.mindir` files (a document written by
+an older runtime keeps that runtime's scopes; stack50k's read takes ~20 min on a busy machine).
+Prints one line per model: file, size, compute ops.
 """
 
 from __future__ import annotations
@@ -95,9 +97,9 @@ def export(name: str) -> Path:
     return out
 
 
-def document(mindir: Path) -> Path:
+def document(mindir: Path, rebuild: bool = False) -> Path:
     doc = mindir.with_suffix(".json")
-    if not doc.exists():
+    if rebuild or not doc.exists():
         subprocess.run(
             [sys.executable, "-m", "mindscope_runtime", "mindir", str(mindir), "-o", str(doc)],
             check=True,
@@ -108,10 +110,12 @@ def document(mindir: Path) -> Path:
 
 
 def main() -> None:
-    names = sys.argv[1:] or [*MINDCV, *STACKS, *COMPOSED]
+    args = sys.argv[1:]
+    rebuild = "--rebuild" in args
+    names = [a for a in args if a != "--rebuild"] or [*MINDCV, *STACKS, *COMPOSED]
     for name in names:
         t0 = time.perf_counter()
-        doc = document(export(name))
+        doc = document(export(name), rebuild)
         meta = json.loads(doc.read_text())["meta"]
         print(
             f"{name}: {doc.with_suffix('.mindir')} "

@@ -8,7 +8,8 @@
 // 100,000 events.
 //
 //   node extension/esbuild.mjs && node dist/bench/panel_render.js [--graph doc.json] [--runs 3]
-//     [--models-only [--model NAME]] [--profile MODEL]
+//     [--models-only [--model NAME] [--no-netron]] [--profile MODEL]
+//     [--shot graph|profile DOC OUT [--open CELL,CELL…]]
 //
 // `--profile MODEL` loads one of the .mindir documents, records a CPU profile (Chrome DevTools
 // protocol) of opening its biggest Cell and prints the functions with the most self time.
@@ -354,12 +355,22 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
   }
 }
 
+/** The load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
+function loadLine(): string {
+  return `load average ${os
+    .loadavg()
+    .map((x) => x.toFixed(2))
+    .join(', ')}`;
+}
+
 async function realModels(
   browser: Browser,
   p: Page,
   dir: string,
   only: string | undefined,
+  withNetron = true,
 ): Promise<void> {
+  console.log(`  (${loadLine()} at the start)`);
   console.log(
     `\nreal .mindir files (bench/graph_models.py, random weights), one run each; Netron 9.3.3 ` +
       `on the same file: time to its first drawn graph`,
@@ -385,7 +396,8 @@ async function realModels(
   let port = 18_780;
   for (const name of names) {
     const mindir = path.join(CACHE, `${name}.mindir`);
-    const netron = fs.existsSync(mindir) ? await netronFirstGraph(browser, mindir, port++) : '';
+    const netron =
+      withNetron && fs.existsSync(mindir) ? await netronFirstGraph(browser, mindir, port++) : '-';
     const row = ours.get(name);
     if (row) modelRow(name, row.doc, row.r, netron);
     else
@@ -396,6 +408,7 @@ async function realModels(
       );
   }
   if (synth) modelRow('stack50k (synthetic doc)', synth.doc, synth.r, '-');
+  console.log(`  (${loadLine()} at the end)`);
 }
 
 function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: string): void {
@@ -468,6 +481,35 @@ async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   await cdp.detach();
 }
 
+/**
+ * `--shot graph|profile DOC OUT [--open CELL,CELL…]`: a PNG of the panel on a document, for the
+ * docs and the issue (the graph with the listed Cells opened, in order).
+ */
+async function shot(p: Page, dir: string, args: string[]): Promise<void> {
+  const [kind, file = '', out = ''] = args.slice(args.indexOf('--shot') + 1);
+  const doc = JSON.parse(fs.readFileSync(file, 'utf8')) as GraphDocument & ProfileDocument;
+  if (kind === 'graph') {
+    await loadGraph(p, page(dir, 'graph'), doc);
+    const opens = args.includes('--open') ? (args[args.indexOf('--open') + 1] ?? '') : '';
+    let n = 1;
+    for (const id of opens.split(',').filter(Boolean)) {
+      await settle(p);
+      await act(p, ++n, 'open', 'open', id);
+    }
+    await settle(p);
+  } else {
+    await p.goto(page(dir, 'profile'));
+    await p.waitForFunction(
+      () => (window as unknown as { __messages: Message[] }).__messages.length > 0,
+    );
+    await p.evaluate((d) => window.postMessage({ type: 'load', doc: d, title: 'ViT' }, '*'), doc);
+    await p.waitForSelector('table');
+    await p.waitForTimeout(1000);
+  }
+  await p.screenshot({ path: out });
+  console.log(`${kind} panel on ${file} → ${out}`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const runs = Number(args[args.indexOf('--runs') + 1] ?? 3) || 3;
@@ -479,6 +521,11 @@ async function main(): Promise<void> {
     args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
   });
   const p = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (args.includes('--shot')) {
+    await shot(p, dir, args);
+    await browser.close();
+    return;
+  }
   if (args.includes('--profile')) {
     await profileOpen(p, dir, args[args.indexOf('--profile') + 1] ?? '');
     await browser.close();
@@ -500,7 +547,7 @@ async function main(): Promise<void> {
   if (!args.includes('--models-only'))
     for (const [name, doc] of graphs) report(name, doc, await benchGraph(p, dir, doc, runs));
   const only = args.includes('--model') ? args[args.indexOf('--model') + 1] : undefined;
-  await realModels(browser, p, dir, only);
+  await realModels(browser, p, dir, only, !args.includes('--no-netron'));
   if (args.includes('--models-only')) {
     await browser.close();
     return;

@@ -1,6 +1,6 @@
 // Bundles the extension, its end-to-end test entry and driver, and the unit tests.
 import * as esbuild from 'esbuild';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const watch = process.argv.includes('--watch');
 const production = process.argv.includes('--production');
@@ -8,6 +8,25 @@ const production = process.argv.includes('--production');
 const unitTests = readdirSync('tests/unit')
   .filter((f) => f.endsWith('.test.ts'))
   .map((f) => `tests/unit/${f}`);
+
+/**
+ * `import source from 'elkjs-worker-source'`: the text of elkjs's worker script, from which the
+ * graph view starts its layout worker as a blob: URL (extension/webview/graph/layout/elkWorker.ts).
+ * @type {esbuild.Plugin}
+ */
+const elkWorkerSource = {
+  name: 'elk-worker-source',
+  setup(build) {
+    build.onResolve({ filter: /^elkjs-worker-source$/ }, () => ({
+      path: 'elkjs-worker-source',
+      namespace: 'elk-worker-source',
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'elk-worker-source' }, () => ({
+      contents: readFileSync('node_modules/elkjs/lib/elk-worker.min.js', 'utf8'),
+      loader: 'text',
+    }));
+  },
+};
 
 /** @type {esbuild.BuildOptions[]} */
 const builds = [
@@ -38,6 +57,7 @@ const builds = [
     outdir: 'dist/test/unit',
     // playwright-core: the graph memory test drives Chromium.
     external: ['vscode', 'playwright-core'],
+    plugins: [elkWorkerSource],
   },
   // The webview bundles: browser code that never imports vscode (panels, .mindir editor).
   {
@@ -54,6 +74,7 @@ const builds = [
     target: 'chrome120',
     loader: { '.css': 'css' },
     minify: true,
+    plugins: [elkWorkerSource],
   },
   {
     // The notebook renderer: an ES module VS Code loads into the notebook's webview.
@@ -64,6 +85,7 @@ const builds = [
     target: 'chrome120',
     loader: { '.css': 'text' },
     minify: true,
+    plugins: [elkWorkerSource],
   },
 ].map((b) => ({
   bundle: true,

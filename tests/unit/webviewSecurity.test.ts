@@ -23,6 +23,11 @@ test('the CSP allows only our nonce for scripts and nothing remote', () => {
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /script-src 'nonce-N0nce'(;|$)/);
   assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|https?:\/\/|\*/);
+  // The graph view's layout worker comes from a blob: of its own script; nothing else may run
+  // as a worker, and blob: is no script source of the page.
+  assert.match(csp, /(^|; )worker-src blob:(;|$)/);
+  assert.equal(csp.match(/blob:/g)?.length, 1);
+  assert.doesNotMatch(csp, /child-src|script-src[^;]*blob:/);
   const html = shell('Graph', 'N0nce');
   assert.match(html, /<script nonce="N0nce" src=/);
   assert.equal(html.match(/<script/g)?.length, 1);

@@ -27,6 +27,8 @@ export function contentSecurityPolicy(cspSource: string, nonce: string): string 
     `style-src ${cspSource}`,
     `font-src ${cspSource}`,
     `script-src 'nonce-${nonce}'`,
+    // The graph view lays out in a Web Worker made from its own bundled script text.
+    'worker-src blob:',
   ].join('; ');
 }
 

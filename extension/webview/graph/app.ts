@@ -16,7 +16,7 @@ import {
   type VisibleGraph,
   type VisibleItem,
 } from './fold';
-import { runElk } from './layout/elk';
+import { runElkInWorker } from './layout/elkWorker';
 import type { Layout } from './layout/geometry';
 import { layoutWhole } from './layout/benchWholeLayout';
 import { itemSize } from './layout/layoutInput';
@@ -35,6 +35,8 @@ export interface GraphViewHost {
    * single layout of everything visible, kept to compare the two in bench/.
    */
   layout?: 'levels' | 'whole';
+  /** After how long a layout shows the busy state and a stand-in (tests set 0). */
+  busyAfterMs?: number;
 }
 
 /** Visible items "expand all" may reach before it stops opening scopes. */
@@ -43,6 +45,8 @@ const EXPAND_ALL_LIMIT = 600;
 const PREFETCH_LIMIT = 8;
 /** Cells with more direct items than this are not laid out ahead of time (only when opened). */
 const PREFETCH_MAX_ITEMS = 120;
+/** A layout that takes longer shows "Laying out…" and a stand-in drawing meanwhile. */
+const BUSY_AFTER_MS = 120;
 /** Lets the browser finish showing a drawing before the idle work starts. */
 const PREFETCH_DELAY_MS = 250;
 
@@ -57,9 +61,11 @@ export class GraphView {
   /** Layouts by folding state (most recent last): folding back and forth is instant. */
   private readonly layouts = new Map<string, Layout>();
   /** Lays out the top and each open Cell on its own, and keeps what it laid out. */
-  private readonly layouter = new LevelLayouter(runElk);
+  private readonly layouter = new LevelLayouter(runElkInWorker);
   /** Classes and sizes of the Cells whose content was laid out ahead of time. */
   private readonly prefetched = new Set<string>();
+  /** Layouts past BUSY_AFTER_MS still running: the view shows it is busy while any is. */
+  private busyLayouts = 0;
   private readonly scene: SVGGElement;
   private readonly drawing: GraphScene;
   private readonly svg: SVGSVGElement;
@@ -197,7 +203,11 @@ export class GraphView {
     const t1 = performance.now();
     const key = [...this.expanded].sort().join('\n');
     const known = this.layouts.get(key);
-    const layout = known ?? (await this.layout(graph));
+    const pending = known ? undefined : this.layout(graph);
+    const busy = pending && this.whileBusy(pending, graph, generation, fit);
+    const layout = known ?? (await pending);
+    busy?.();
+    if (!layout) return;
     const t2 = performance.now();
     this.layouts.delete(key);
     this.layouts.set(key, layout);
@@ -221,6 +231,44 @@ export class GraphView {
     });
     performance.measure('mindscope:graph-draw', { start: t2 });
     this.host.rendered?.({ visibleNodes: graph.items.length, layoutMs: layout.ms });
+  }
+
+  /**
+   * When ELK takes longer than a glance, says so and draws a stand-in at once (boxes in rows,
+   * straight edges), so the page never looks frozen; the real layout replaces it. Returns what
+   * ends the busy state.
+   */
+  private whileBusy(
+    pending: Promise<Layout>,
+    graph: VisibleGraph,
+    generation: number,
+    fit: boolean,
+  ): () => void {
+    let finished = false;
+    let shown = false;
+    const timer = setTimeout(() => {
+      if (finished || generation !== this.generation) return;
+      shown = true;
+      this.busyLayouts++;
+      this.root.classList.add('busy');
+      this.status.textContent = `Laying out ${formatCount(graph.items.length)} boxes…`;
+      if (this.host.layout === 'whole') return;
+      void this.layouter.provisional(graph, this.sizes(graph)).then((quick) => {
+        if (finished || generation !== this.generation) return;
+        this.drawing.update(graph, quick);
+        this.minimap.setLayout(quick);
+        if (fit) this.viewport.fit(quick.width, quick.height);
+        performance.mark('mindscope:graph-provisional');
+      });
+    }, this.host.busyAfterMs ?? BUSY_AFTER_MS);
+    const done = (): void => {
+      if (finished) return;
+      finished = true;
+      clearTimeout(timer);
+      if (shown && --this.busyLayouts === 0) this.root.classList.remove('busy');
+    };
+    void pending.then(done, done);
+    return done;
   }
 
   private layout(graph: VisibleGraph): Promise<Layout> {

@@ -6,6 +6,7 @@ import '../styles/base.css';
 import '../styles/graph.css';
 import { vscodeApi } from '../common/vscodeApi';
 import { GraphView } from './app';
+import { startElkWorker } from './layout/elkWorker';
 import { displayText } from '../common/bidi';
 
 const api = vscodeApi<FromGraphView>();
@@ -20,6 +21,7 @@ function show(doc: GraphDocument, title: string, state: PanelState | undefined):
     openSource: (target) => api.postMessage({ type: 'openSource', target }),
     rendered: (info) => api.postMessage({ type: 'rendered', ...info }),
     layout: root.dataset.layout === 'whole' ? 'whole' : 'levels',
+    ...(root.dataset.busyAfterMs ? { busyAfterMs: Number(root.dataset.busyAfterMs) } : {}),
   });
   void view.render();
 }
@@ -47,4 +49,5 @@ window.addEventListener('message', (event: MessageEvent<ToGraphView>) => {
   }
 });
 
+startElkWorker();
 api.postMessage({ type: 'ready' });

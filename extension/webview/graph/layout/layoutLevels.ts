@@ -44,6 +44,17 @@ export class LevelLayouter {
   }
 
   /**
+   * A stand-in to draw at once while `layout` waits for ELK: every level not known yet is laid
+   * out in rows (rankLayout.ts, linear), nothing is kept. The view draws it, then the real one.
+   */
+  async provisional(graph: VisibleGraph, size: ItemSize): Promise<Layout> {
+    const start = performance.now();
+    const plan = planLevels(graph);
+    const { results } = await this.levels(plan, size, plan.levels, false, true);
+    return { ...composeLayout(graph, plan, results), ms: performance.now() - start };
+  }
+
+  /**
    * Lays out, ahead of time, the level of the open Cell `id` in `graph` (a folding the user
    * may ask for next) and the levels inside it, into the cache only.
    */
@@ -59,6 +70,7 @@ export class LevelLayouter {
     size: ItemSize,
     todo: Level[],
     stretch: boolean,
+    quick = false,
   ): Promise<{
     results: Map<string | null, LevelResult>;
     shapes: Map<string | null, LevelShape>;
@@ -93,6 +105,11 @@ export class LevelLayouter {
         } else if (overElkBudget(level)) {
           counts.ranked++;
           result = rankLayout(shape);
+        } else if (quick) {
+          // Not cached: the real layout of this level comes from ELK.
+          counts.ranked++;
+          results.set(level.id, rankLayout(shape));
+          return;
         } else {
           // Equal Cells asked for together (or by a prefetch still running) are laid out once.
           let job = this.pending.get(key);

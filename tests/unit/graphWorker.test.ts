@@ -1,0 +1,226 @@
+// The graph layout off the page's thread: ELK runs in a Web Worker made from its bundled script
+// text under the panels' real CSP (`worker-src blob:`), falls back to the page when no worker
+// can start, and a slow layout shows a busy state and a stand-in drawing before the real one.
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { contentSecurityPolicy } from '../../extension/src/panels/html';
+import { ElkWorker } from '../../extension/webview/graph/layout/elkWorker';
+import { expandWithin, initialExpansion, visibleGraph } from '../../extension/webview/graph/fold';
+import { LevelLayouter } from '../../extension/webview/graph/layout/layoutLevels';
+import { runElk } from '../../extension/webview/graph/layout/elk';
+import { itemSize } from '../../extension/webview/graph/layout/layoutInput';
+import { indexGraph } from '../../extension/webview/graph/model';
+import { chromiumPath } from '../../scripts/workbench/browser';
+import { clickButton, loadGraph, page, painted, type BenchWindow } from './fixtures/graphPage';
+import { synthGraph } from './fixtures/synthGraph';
+
+const tiny = {
+  id: 'root',
+  layoutOptions: { 'elk.algorithm': 'layered' },
+  children: [
+    { id: 'a', width: 40, height: 20 },
+    { id: 'b', width: 40, height: 20 },
+  ],
+  edges: [{ id: 'e0', sources: ['a'], targets: ['b'] }],
+};
+
+/** A stand-in Worker: records what is posted, and lets the test answer or fail. */
+class FakeWorker {
+  onmessage: ((e: MessageEvent) => void) | null = null;
+  onerror: ((e: ErrorEvent) => void) | null = null;
+  posted: { id: number; cmd: string }[] = [];
+  terminated = false;
+  postMessage(m: { id: number; cmd: string }): void {
+    this.posted.push(m);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(data: unknown): void {
+    this.onmessage?.({ data } as MessageEvent);
+  }
+  error(): void {
+    this.onerror?.({ preventDefault: () => undefined } as unknown as ErrorEvent);
+  }
+}
+
+test('layouts go to the worker and come back by id', async () => {
+  const fake = new FakeWorker();
+  const elk = new ElkWorker('/* worker */', () => fake as unknown as Worker);
+  assert.equal(fake.posted[0]?.cmd, 'register');
+  const done = elk.layout(tiny);
+  const job = fake.posted[1];
+  assert.ok(job?.cmd === 'layout');
+  fake.reply({ id: job.id, data: { id: 'root', laidOut: true } });
+  assert.deepEqual(await done, { id: 'root', laidOut: true });
+  assert.ok(elk.inWorker);
+});
+
+test("ELK's error in the worker rejects that layout with its message", async () => {
+  const fake = new FakeWorker();
+  const elk = new ElkWorker('', () => fake as unknown as Worker);
+  const done = elk.layout(tiny);
+  fake.reply({ id: fake.posted[1]?.id, error: { message: 'bad port' } });
+  await assert.rejects(done, /ELK layout failed: bad port/);
+});
+
+test('a worker that fails to start hands its waiting layouts to the page', async () => {
+  const fake = new FakeWorker();
+  const elk = new ElkWorker('', () => fake as unknown as Worker);
+  const waiting = elk.layout(tiny);
+  fake.error();
+  assert.ok(fake.terminated);
+  assert.equal(elk.inWorker, false);
+  const [a, b] = ((await waiting) as { children: { x?: number; y?: number }[] }).children;
+  assert.ok(a?.x !== undefined && b?.x !== undefined, 'laid out in the page');
+  assert.notDeepEqual([a.x, a.y], [b.x, b.y]);
+});
+
+test('where no worker can be made at all, the page lays out', async () => {
+  const elk = new ElkWorker('', () => {
+    throw new Error('SecurityError: refused by CSP');
+  });
+  assert.equal(elk.inWorker, false);
+  const out = (await elk.layout(tiny)) as { width?: number };
+  assert.ok((out.width ?? 0) > 0);
+});
+
+test('the stand-in layout places every item without ELK and keeps nothing', async () => {
+  const index = indexGraph(synthGraph(1, 12));
+  // Everything open: levels with branches, which only ELK lays out for real.
+  const graph = visibleGraph(index, expandWithin(index, initialExpansion(index), 600));
+  const elkRuns = { count: 0 };
+  const layouter = new LevelLayouter((g) => {
+    elkRuns.count++;
+    return runElk(g);
+  });
+  const items = new Map(graph.items.map((i) => [i.id, i]));
+  const size = (id: string): { width: number; height: number } => {
+    const item = items.get(id);
+    return item ? itemSize(index, item) : { width: 80, height: 40 };
+  };
+  const quick = await layouter.provisional(graph, size);
+  // (read through a function: assert.equal narrows the count to 0 for the checker)
+  const runs = (): number => elkRuns.count;
+  assert.equal(runs(), 0);
+  for (const item of graph.items) assert.ok(quick.items.has(item.id), item.id);
+  // Nothing the stand-in made stands in for ELK later.
+  await layouter.layout(graph, size);
+  assert.ok(runs() > 0);
+});
+
+let browser: Browser;
+let p: Page;
+let dir: string;
+
+before(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mindscope-graph-worker-'));
+  browser = await chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files'],
+  });
+  p = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+});
+
+after(async () => {
+  await browser.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+/** Console messages and CSP violations of the next page load. */
+function watch(page: Page): { messages: string[]; violations: string[] } {
+  const seen = { messages: [] as string[], violations: [] as string[] };
+  page.on('console', (m) => {
+    seen.messages.push(m.text());
+    if (/Content Security Policy/.test(m.text())) seen.violations.push(m.text());
+  });
+  page.on('pageerror', (e) => seen.messages.push(String(e)));
+  return seen;
+}
+
+test('under the panels’ CSP the graph is laid out in a worker, with no violation', async () => {
+  const seen = watch(p);
+  await loadGraph(p, page(dir, 'graph'), synthGraph(1, 12));
+  await clickButton(p, 2, 'Expand all');
+  assert.ok(p.workers().length >= 1, 'a layout worker runs');
+  assert.deepEqual(seen.violations, []);
+  assert.ok(!seen.messages.some((m) => /no layout worker/.test(m)), seen.messages.join('\n'));
+  assert.ok((await p.locator('g.node').count()) > 50);
+});
+
+test('under a CSP without worker-src the graph is still drawn, by the page', async () => {
+  const page2 = await browser.newPage();
+  try {
+    const seen = watch(page2);
+    const strict = contentSecurityPolicy('file:', 'benchNonce0').replace(
+      'worker-src blob:',
+      "worker-src 'none'",
+    );
+    await loadGraph(page2, page(dir, 'graph', 'levels', strict), synthGraph(1, 12));
+    await clickButton(page2, 2, 'Expand all');
+    assert.equal(page2.workers().length, 0);
+    assert.ok(
+      seen.messages.some((m) => /no layout worker/.test(m)),
+      `the view says it lays out in the page: ${seen.messages.join('\n')}`,
+    );
+    assert.ok((await page2.locator('g.node').count()) > 50);
+  } finally {
+    await page2.close();
+  }
+});
+
+test('a slow layout shows the busy state and a stand-in drawing before the real one', async () => {
+  await p.goto(page(dir, 'graph'));
+  await p.waitForFunction(() => (window as unknown as BenchWindow).__messages.length > 0);
+  // Busy from the first millisecond (data-busy-after-ms, for tests): a layout that needs ELK
+  // (Expand all, below) always takes longer than that.
+  await p.evaluate(
+    (doc) => {
+      const root = document.getElementById('root');
+      if (!root) throw new Error('no root');
+      root.dataset.busyAfterMs = '0';
+      window.postMessage({ type: 'load', doc, title: 't' }, '*');
+    },
+    synthGraph(1, 12),
+  );
+  await painted(p, 1);
+  await p.evaluate(() => {
+    const root = document.getElementById('root');
+    const seen: string[] = [];
+    (window as unknown as { __seen: string[] }).__seen = seen;
+    new MutationObserver(() => {
+      const busy = root?.classList.contains('busy') ? 'busy' : 'idle';
+      if (seen[seen.length - 1] !== busy) seen.push(busy);
+    }).observe(root as Node, { attributes: true, attributeFilter: ['class'] });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries())
+        if (e.name === 'mindscope:graph-provisional') seen.push('provisional');
+    }).observe({ entryTypes: ['mark'] });
+    const w = window as unknown as BenchWindow;
+    const rendered = w.__messages.filter((m) => m.type === 'rendered').length;
+    // The real drawing is reported by its `rendered` message.
+    const post = w.__messages.push.bind(w.__messages);
+    w.__messages.push = (...m) => {
+      if (m.some((x) => x.type === 'rendered')) seen.push('rendered');
+      return post(...m);
+    };
+    return rendered;
+  });
+  await clickButton(p, 2, 'Expand all');
+  const events = await p.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
+  const at = (e: string): number => events.indexOf(e);
+  const order = events.join(' ');
+  assert.ok(at('busy') >= 0, order);
+  assert.ok(at('provisional') > at('busy'), order);
+  assert.ok(at('rendered') > at('provisional'), order);
+  assert.ok(events.lastIndexOf('idle') > at('provisional'), order);
+  assert.ok(
+    await p.evaluate(() => !document.getElementById('root')?.classList.contains('busy')),
+    'the busy state ends with the drawing',
+  );
+});
