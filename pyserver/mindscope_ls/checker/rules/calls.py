@@ -1,9 +1,12 @@
-"""MS156, MS157, MS225: calls of values that cannot be called, or with the wrong arguments.
+"""MS156, MS157, MS166, MS225, MS229: calls of values that cannot be called, with the wrong
+arguments, with `*` of a Tensor, and calls STRICT rejects.
 
 Measured with MindSpore 2.10 (`generated/calls/`): calling a Tensor, scalar, str or None fails;
-a call to a module function with the wrong arguments fails; under STRICT `setattr` fails. The
-one `check` here also runs the attribute, unpacking and iteration rules (`attributes.py`,
-`unpacking.py`, `iteration.py`), so their nodes are gathered in one pass with one `Abstract`.
+a call to a module function, a method of the Cell, a sub-Cell, a nested `def` or a lambda with
+the wrong arguments fails; so does `f(*t)` of a Tensor. Under STRICT `setattr` and
+`Tensor.sum(x)` of a computed Tensor fail too. The one `check` here also runs the attribute,
+unpacking and iteration rules (`attributes.py`, `unpacking.py`, `iteration.py`), so their
+nodes are gathered in one pass with one `Abstract`.
 """
 
 from __future__ import annotations
@@ -16,10 +19,21 @@ from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import attributes, iteration, unpacking
-from .calls_shared import builtin, describe, instance, local_names, missing_advice
+from .calls_shared import (
+    assigned,
+    assigned_any,
+    builtin,
+    describe,
+    instance,
+    local_names,
+    missing_advice,
+    module_function,
+)
+from .helpers import names
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
+from .helpers.module_values import parameters
 
 CALL_OF_NON_CALLABLE = Rule(
     "MS156",
@@ -66,6 +80,46 @@ SETATTR_UNDER_STRICT = Rule(
 
 
 NOT_CALLABLE = frozenset({"tensor", "scalar", "str", "None", "tuple", "list", "dict"})
+STAR_OF_TENSOR = Rule(
+    "MS166",
+    "star-of-tensor",
+    Group.FAILS,
+    title="`f(*t)` with a Tensor `t`",
+    message=(
+        "`*` unpacks a Tensor into call arguments, which graph mode cannot do; pass a tuple "
+        "(`*ops.unstack(t)`, `*t.shape`) or the Tensor itself."
+    ),
+    why=(
+        "Graph mode builds `f(*args)` from a tuple, list or dict it knows when it compiles; a "
+        "Tensor's rows are not such a sequence."
+    ),
+    remedy="Unpack a tuple (`*ops.unstack(t)`, `*t.shape`), or pass the Tensor as one argument.",
+    mindspore_says=(
+        "RuntimeError: The arguments of UnpackCall operator should be tuple, list or dict, but "
+        "got AbstractTensor(shape: (2, 3), ...)"
+    ),
+)
+
+UNBOUND_TENSOR_METHOD = Rule(
+    "MS229",
+    "unbound-tensor-method-under-strict",
+    Group.STRICT,
+    title="`Tensor.method(t)` called through the class in compiled code",
+    message=(
+        "`Tensor.{method}(...)` of a Tensor computed in the graph is not supported under "
+        "jit_syntax_level=STRICT; call `t.{method}(...)` on the Tensor instead."
+    ),
+    why=(
+        "Under STRICT graph mode resolves `t.method` on the Tensor itself; `Tensor.method` is a "
+        "plain Python function it can only run on constant inputs."
+    ),
+    remedy="Call the method on the Tensor (`x.sum()`), or use the `ops.` function.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
 # Measured: graph mode's print takes no `end` ("Got an unexpected keyword argument 'end'").
 PRINT_UNSUPPORTED = frozenset({"end"})
 
@@ -73,7 +127,7 @@ PRINT_UNSUPPORTED = frozenset({"end"})
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: MS157 reads the `def` of the module function a call names."""
     values = Abstract(ctx.types, ctx.fn.node)
-    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For)
+    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
     for node in nodes:
         if isinstance(node, ast.Attribute):
             yield from attributes.check_attribute(ctx, values, node)
@@ -83,10 +137,24 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from unpacking.check_assign(ctx, values, node)
         elif isinstance(node, ast.For):
             yield from iteration.check_for(ctx, values, node)
+        elif isinstance(node, ast.While) and not ctx.types.is_tensor(node.test):
+            # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at
+            # the read; this one's names are the body's binding and the read.
+            yield from iteration.read_after(ctx, node)
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
+    for arg in call.args:
+        if isinstance(arg, ast.Starred) and _input_tensor(ctx, values, arg.value):
+            yield STAR_OF_TENSOR.finding(arg)
+            return
     func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Attribute)):
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            yield from _self_call(ctx, call, func)
+        elif _unbound_method(ctx, values, call, func):
+            yield UNBOUND_TENSOR_METHOD.finding(call, method=func.attr)
+        return
     if not isinstance(func, ast.Name):
         return
     if func.id == "setattr" and builtin(ctx, "setattr"):
@@ -121,59 +189,87 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
     if value is not None and value.kind in NOT_CALLABLE:
         yield CALL_OF_NON_CALLABLE.finding(call, name=func.id, kind=describe(value))
         return
-    target = _module_function(ctx, func.id)
-    if target is not None:
-        problem = _mismatch(call, target.args)
+    target = module_function(ctx, func.id)
+    params = target.args if target is not None else _local_function(ctx, func.id)
+    if params is not None:
+        problem = _mismatch(call, params)
         if problem:
             yield CALL_ARGUMENTS_MISMATCH.finding(call, name=func.id, problem=problem)
 
 
-def _module_function(ctx: FunctionContext, name: str) -> Optional[FunctionNode]:
-    """The plain module-level `def` a name calls, when nothing else binds that name."""
-    module = ctx.fn.module
-    target = module.functions.get(name)
-    if target is None or target.decorator_list or name in local_names(ctx.fn.node):
+def _self_call(ctx: FunctionContext, call: ast.Call, func: ast.Attribute) -> Iterator[RawFinding]:
+    """`self.helper(x)` against the class's own `def helper(self, ...)`, and `self.block(x)`
+    against the `construct` of the module Cell class `__init__` made it from."""
+    cls = ctx.types.cls
+    if cls is None or "self" not in {a.arg for a in ctx.fn.node.args.args[:1]}:
+        return
+    attr = cls.attr(func.attr)
+    method: Optional[FunctionNode] = None
+    if attr is not None:
+        qualname = attr.class_qualname or ""
+        if attr.kind != "cell" or qualname.startswith("mindspore."):
+            return  # an nn Cell or op: its signature is not in the workspace
+        sub = ctx.classes.resolve(qualname)
+        found = sub.find_method("construct") if sub is not None else None
+        method = found[1] if found is not None else None
+    elif cls.node.name != "Cell":
+        found = cls.find_method(func.attr)
+        method = found[1] if found is not None else None
+    if method is None or method.decorator_list or not method.args.args:
+        return
+    problem = _mismatch(call, method.args, skip=1)
+    if problem:
+        name = f"self.{func.attr}"
+        yield CALL_ARGUMENTS_MISMATCH.finding(call, name=name, problem=problem)
+
+
+def _local_function(ctx: FunctionContext, name: str) -> Optional[ast.arguments]:
+    """The parameters of a `def` or `lambda` the compiled function binds `name` to, once."""
+    fn = ctx.fn.node
+    if not ctx.of(ast.Lambda) and not any(
+        d.name == name and d is not fn for d in ctx.of(ast.FunctionDef)
+    ):
+        return None  # the common case, from the node index: no walk
+    bound = assigned(fn, name)
+    if len(bound) == 1:
+        return bound[0].args if isinstance(bound[0], ast.Lambda) else None
+    if bound or name not in local_names(fn):
         return None
-    if name in module.imports or name in module.classes or module.tree is None:
+    defs = [n for n in ast.walk(fn) if isinstance(n, ast.FunctionDef) and n.name == name]
+    if len(defs) != 1 or defs[0].decorator_list or name in _other_bindings(fn, defs[0]):
         return None
-    defs, rebound = _module_names(module.tree)
-    once = defs.get(name) == 1 and name not in rebound
-    return target if once and isinstance(target, ast.FunctionDef) else None
+    return defs[0].args
 
 
-_MODULES = "_mindscope_calls_module_names"  # kept on the module tree: freed with it
+def _other_bindings(fn: FunctionNode, own: ast.FunctionDef) -> set[str]:
+    """Names bound in `fn` by anything but `own` (imports, classes, other defs, stores)."""
+    names: set[str] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node is not own and node is not fn:
+                names.add(node.name)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+    return names
 
 
-def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
-    """How many top-level `def`/`class` statements bind each name, and the names the other
-    top-level statements bind (read once per module tree)."""
-    held: Optional[tuple[dict[str, int], set[str]]] = tree.__dict__.get(_MODULES)
-    if held is not None:
-        return held
-    defs: dict[str, int] = {}
-    rebound: set[str] = set()
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defs[stmt.name] = defs.get(stmt.name, 0) + 1
-            continue
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-                rebound.add(n.id)
-    tree.__dict__[_MODULES] = (defs, rebound)
-    return defs, rebound
-
-
-def _mismatch(call: ast.Call, params: ast.arguments) -> str:
-    """What is wrong with binding `call`'s arguments to `params`, or ""."""
+def _mismatch(call: ast.Call, params: ast.arguments, skip: int = 0) -> str:
+    """What is wrong with binding `call`'s arguments to `params` (past the first `skip`
+    positional ones: `self`), or ""."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
         return ""  # *args / **kwargs: their length is not in the source
-    positional = [a.arg for a in params.posonlyargs + params.args]
+    positional = [a.arg for a in params.posonlyargs + params.args][skip:]
+    posonly = max(0, len(params.posonlyargs) - skip)
     if len(call.args) > len(positional) and params.vararg is None:
         return f"takes {len(positional)} positional arguments but is given {len(call.args)}"
     named = {k.arg for k in call.keywords if k.arg is not None}
-    known = set(positional[len(params.posonlyargs) :]) | {a.arg for a in params.kwonlyargs}
+    known = set(positional[posonly:]) | {a.arg for a in params.kwonlyargs}
     unknown = sorted(named - known)
     if unknown and params.kwarg is None:
         return f"has no parameter `{unknown[0]}`"
@@ -186,3 +282,26 @@ def _mismatch(call: ast.Call, params: ast.arguments) -> str:
         if d is None and a.arg not in named
     ]
     return f"is not given `{missing[0]}`" if missing else ""
+
+
+def _unbound_method(
+    ctx: FunctionContext, values: Abstract, call: ast.Call, func: ast.Attribute
+) -> bool:
+    """`Tensor.sum(x)` (`ms.Tensor.abs(x)`, ...) with a Tensor the graph computes first."""
+    if not call.args or names.callee(ctx.fn.module, func.value) not in names.TENSOR_FACTORIES:
+        return False
+    if func.attr.startswith("_") or ctx.types.is_constant_tensor(call.args[0]):
+        return False
+    first = values.of(call.args[0])
+    return first is not None and first.kind == "tensor"
+
+
+def _input_tensor(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
+    """A parameter the function never rebinds that holds a Tensor. Not any expression the
+    inference calls a Tensor: `ops.unstack(x)` and other multi-output ops give tuples."""
+    if not isinstance(expr, ast.Name) or assigned_any(ctx.fn.node, expr.id):
+        return False
+    if expr.id not in parameters(ctx.fn.node):
+        return False
+    value = values.of(expr)
+    return value is not None and value.kind == "tensor"

@@ -10,7 +10,16 @@ from typing import Optional
 from ..index.module import FunctionNode
 from .helpers.abstract import Value
 from .helpers.base import FunctionContext
+from .helpers.elements import tensor_shape
 from .helpers.instances import closed_classes, instance_class
+from .helpers.module_values import (
+    argument_values,
+    call_lines,
+    entry_point,
+    note_read,
+    ordered_parameters,
+    parameters,
+)
 
 
 def describe(value: Value) -> str:
@@ -122,3 +131,68 @@ def builtin(ctx: FunctionContext, name: str) -> bool:
         and name not in module.imports
         and name not in module.classes
     )
+
+
+def module_function(ctx: FunctionContext, name: str) -> Optional[FunctionNode]:
+    """The plain module-level `def` a name calls, when nothing else binds that name."""
+    module = ctx.fn.module
+    target = module.functions.get(name)
+    if target is None or target.decorator_list or name in local_names(ctx.fn.node):
+        return None
+    if name in module.imports or name in module.classes or module.tree is None:
+        return None
+    defs, rebound = _module_names(module.tree)
+    once = defs.get(name) == 1 and name not in rebound
+    return target if once and isinstance(target, ast.FunctionDef) else None
+
+
+_MODULES = "_mindscope_calls_module_names"  # kept on the module tree: freed with it
+
+
+def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
+    """How many top-level `def`/`class` statements bind each name, and the names the other
+    top-level statements bind (read once per module tree)."""
+    held: Optional[tuple[dict[str, int], set[str]]] = tree.__dict__.get(_MODULES)
+    if held is not None:
+        return held
+    defs: dict[str, int] = {}
+    rebound: set[str] = set()
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defs[stmt.name] = defs.get(stmt.name, 0) + 1
+            continue
+        for n in ast.walk(stmt):
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
+                rebound.add(n.id)
+    tree.__dict__[_MODULES] = (defs, rebound)
+    return defs, rebound
+
+
+def tensor_shape_of(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[int, ...]]:
+    """The shape of a Tensor the source fixes: a written-out one, a local bound once to one,
+    or an input of an entry point every call in the module passes the same shape."""
+    if isinstance(expr, ast.Name):
+        fn = ctx.fn.node
+        bound = assigned(fn, expr.id)
+        if len(bound) == 1:
+            return tensor_shape(bound[0])
+        if bound or (expr.id in local_names(fn) and expr.id not in parameters(fn)):
+            return None
+        return _input_shape(ctx, expr.id)
+    return tensor_shape(expr)
+
+
+def _input_shape(ctx: FunctionContext, name: str) -> Optional[tuple[int, ...]]:
+    """Read from the module's calls each time (not kept on the node: those calls may change
+    while this function does not)."""
+    fn = ctx.fn.node
+    module = ctx.fn.module
+    entry = entry_point(ctx.types, fn)
+    if entry is None:
+        return None
+    params = ordered_parameters(fn, skip_self=ctx.types.cls is not None)
+    passed = (argument_values(module, entry, params) or {}).get(name)
+    for line in call_lines(module, entry):
+        note_read(ctx.lines, line)
+    shapes = {tensor_shape(v) if v is not None else None for v in passed or ()}
+    return shapes.pop() if len(shapes) == 1 else None

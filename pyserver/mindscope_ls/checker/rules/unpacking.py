@@ -10,10 +10,11 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .calls_shared import describe
-from .helpers.abstract import Abstract
+from .calls_shared import describe, module_function, tensor_shape_of
+from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext
 
 UNPACK_MISMATCH = Rule(
@@ -33,6 +34,8 @@ UNPACK_MISMATCH = Rule(
 )
 
 
+# Multi-output ops and how many items their tuple has.
+TUPLE_COUNTS = {"topk": 2, "sort": 2}
 # Reductions that give a 0-d Tensor when called with no axis.
 REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any"})
 
@@ -50,7 +53,7 @@ def zero_d(values: Abstract, expr: ast.expr) -> bool:
 def check_assign(ctx: FunctionContext, values: Abstract, node: ast.Assign) -> Iterator[RawFinding]:
     for target in node.targets:
         if isinstance(target, (ast.Tuple, ast.List)):
-            problem = _unfillable(values, target, node.value)
+            problem = _unfillable(ctx, values, target, node.value)
             if problem is not None:
                 what, advice = problem
                 count = len(target.elts)
@@ -59,13 +62,17 @@ def check_assign(ctx: FunctionContext, values: Abstract, node: ast.Assign) -> It
 
 
 def _unfillable(
-    values: Abstract, target: ast.Tuple | ast.List, value: ast.expr
+    ctx: FunctionContext, values: Abstract, target: ast.Tuple | ast.List, value: ast.expr
 ) -> Optional[tuple[str, str]]:
     if any(isinstance(e, ast.Starred) for e in target.elts):
         return None
     if zero_d(values, value):
         return "a 0-d Tensor", "index a Tensor with at least one axis"
     known = values.of(value)
+    counted = _counted(ctx, values, value, known)
+    if counted is not None:
+        what, count = counted
+        return (what, f"unpack at most {count} names") if count < len(target.elts) else None
     if known is None:
         return None
     if known.kind in ("None", "scalar"):
@@ -82,7 +89,49 @@ def _unfillable(
         if isinstance(value, (ast.Tuple, ast.List)):
             for sub, item in zip(target.elts, value.elts):
                 if isinstance(sub, (ast.Tuple, ast.List)):
-                    inner = _unfillable(values, sub, item)
+                    inner = _unfillable(ctx, values, sub, item)
                     if inner is not None:
                         return inner
     return None
+
+
+def _counted(
+    ctx: FunctionContext, values: Abstract, value: ast.expr, known: Optional[Value]
+) -> Optional[tuple[str, int]]:
+    """How many items unpacking `value` gives, when the source fixes it: the rank of a Tensor's
+    `.shape`, a Tensor's first axis, a multi-output op's tuple, a module function that always
+    returns a written-out tuple of one length."""
+    if isinstance(value, ast.Attribute) and value.attr == "shape":
+        owner = values.of(value.value)
+        shape = tensor_shape_of(ctx, value.value) if owner and owner.kind == "tensor" else None
+        return (f"a shape of rank {len(shape)}", len(shape)) if shape is not None else None
+    if known is not None and known.kind == "tensor":
+        shape = tensor_shape_of(ctx, value)
+        if shape:  # graph mode unpacks a Tensor along its first axis
+            return f"a Tensor of {shape[0]} rows (shape {shape})", shape[0]
+        return None
+    if known is not None and known.op in TUPLE_COUNTS:
+        return f"the `{known.op}()` result, a tuple of 2", TUPLE_COUNTS[known.op]
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        target = module_function(ctx, value.func.id)
+        count = _returned_count(target) if target is not None else None
+        if count is not None:
+            return f"the `{value.func.id}()` result, a tuple of {count}", count
+    return None
+
+
+def _returned_count(fn: FunctionNode) -> Optional[int]:
+    """The length of the tuple every `return` of `fn` writes out, if they agree."""
+    counts: set[Optional[int]] = set()
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)) and node is not fn:
+            return None  # a nested def's returns are its own: not worth telling apart
+        if isinstance(node, (ast.Yield, ast.YieldFrom)):
+            return None
+        if isinstance(node, ast.Return):
+            value = node.value
+            plain = isinstance(value, ast.Tuple) and not any(
+                isinstance(e, ast.Starred) for e in value.elts
+            )
+            counts.add(len(value.elts) if plain and isinstance(value, ast.Tuple) else None)
+    return counts.pop() if len(counts) == 1 else None
