@@ -15,11 +15,13 @@ from .model import RawFinding
 from .rule import Rule
 from .rules import (
     about_checker,
+    attributes,
     builtins,
     calls,
     deprecated,
     divergence,
     forbidden,
+    iteration,
     joins,
     methods,
     mutation,
@@ -32,6 +34,7 @@ from .rules import (
     statements,
     strict,
     subscripts,
+    unpacking,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -52,6 +55,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     methods,
     divergence,
     calls,
+    attributes,
+    unpacking,
+    iteration,
     deprecated,
     recompile,
     rebuild,

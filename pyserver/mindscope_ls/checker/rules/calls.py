@@ -1,14 +1,12 @@
-"""MS155-MS159, MS223-MS225: attributes, calls, unpacking and loops over values that cannot
-take them.
+"""MS156, MS157, MS166, MS225, MS229: calls of values that cannot be called, with the wrong
+arguments, with `*` of a Tensor, and calls STRICT rejects.
 
-Measured with MindSpore 2.10 (`generated/{attributes,calls,unpacking,iteration}/`): an
-attribute only a Tensor has (`shape`, `dtype`, `ndim`, `data`) fails on a scalar, tuple, list,
-None, str or dict; a Tensor computed in the graph has no `grad`/`name`/`requires_grad`; calling
-a Tensor, scalar, str or None fails; a call to a module function with the wrong arguments
-fails; unpacking fewer items than names, None, a scalar, a dict or a 0-d Tensor fails; so does
-a `for` over None, a scalar or a 0-d Tensor. Under STRICT `x.device`, `x.__class__`, `len()`
-of a str, a `for` over a str and `setattr` fail too. Values the source does not fix are never
-reported.
+Measured with MindSpore 2.10 (`generated/calls/`): calling a Tensor, scalar, str or None fails;
+a call to a module function, a method of the Cell, a sub-Cell, a nested `def` or a lambda with
+the wrong arguments fails; so does `f(*t)` of a Tensor. Under STRICT `setattr` and
+`Tensor.sum(x)` of a computed Tensor fail too. The one `check` here also runs the attribute,
+unpacking and iteration rules (`attributes.py`, `unpacking.py`, `iteration.py`), so their
+nodes are gathered in one pass with one `Abstract`.
 """
 
 from __future__ import annotations
@@ -20,27 +18,22 @@ from typing import Optional
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers.abstract import Abstract, Value
-from .helpers.base import FunctionContext
-from .helpers.instances import closed_classes, instance_class, lacks
-
-ATTRIBUTE_OF_WRONG_KIND = Rule(
-    "MS155",
-    "attribute-of-wrong-kind",
-    Group.FAILS,
-    title="A Tensor attribute read on a value that is not a Tensor",
-    message="`.{attr}` is read on a {kind}, which has no such attribute; {advice}.",
-    why=(
-        "Graph mode resolves an attribute from the value's type when it compiles: a scalar, "
-        "tuple, list, None or str has no `shape`/`dtype`/`ndim`/`data`, and a Tensor computed "
-        "in the graph has no `name`, `grad` or `requires_grad`."
-    ),
-    remedy=(
-        "Read the attribute from a Tensor (`ops.stack(values).shape`, `len(t)` for a tuple), or "
-        "keep the name/grad bookkeeping outside compiled code."
-    ),
-    mindspore_says="AttributeError: 'Tuple' object has no attribute 'shape'",
+from . import attributes, iteration, unpacking
+from .calls_shared import (
+    assigned,
+    assigned_any,
+    builtin,
+    describe,
+    instance,
+    local_names,
+    missing_advice,
+    module_function,
 )
+from .helpers import names
+from .helpers.abstract import Abstract
+from .helpers.base import FunctionContext
+from .helpers.instances import lacks
+from .helpers.module_values import parameters
 
 CALL_OF_NON_CALLABLE = Rule(
     "MS156",
@@ -70,63 +63,6 @@ CALL_ARGUMENTS_MISMATCH = Rule(
     ),
 )
 
-UNPACK_MISMATCH = Rule(
-    "MS158",
-    "unpack-mismatch",
-    Group.FAILS,
-    title="Unpacking a value into targets it cannot fill",
-    message="{count} names are unpacked from {what}; {advice}.",
-    why=(
-        "Graph mode unpacks by indexing the value `0..n-1` when it compiles: a tuple or list of "
-        "another length, None, a scalar, a dict (no key 0) or a 0-d Tensor has no such items."
-    ),
-    remedy="Unpack no more names than the tuple/list has items, or index the value explicitly.",
-    mindspore_says=(
-        "IndexError: TupleGetItem evaluator index should be in range[-2, 2), but got 2."
-    ),
-)
-
-ITERATE_NON_ITERABLE = Rule(
-    "MS159",
-    "iterate-non-iterable",
-    Group.FAILS,
-    title="A `for` loop over a value that cannot be iterated",
-    message="`for` iterates over {what}, which is not iterable; {advice}.",
-    why=(
-        "Graph mode unrolls a `for` over the value's items: None, a scalar and a 0-d Tensor "
-        "have none."
-    ),
-    remedy="Loop over a tuple, list, dict, range or a Tensor with at least one axis.",
-    mindspore_says="TypeError: 'none' object is not iterable",
-)
-
-ATTRIBUTE_UNDER_STRICT = Rule(
-    "MS223",
-    "tensor-attribute-under-strict",
-    Group.STRICT,
-    title="`x.device` / `x.__class__` of a Tensor in compiled code",
-    message="`.{attr}` of a Tensor is not supported under jit_syntax_level=STRICT; {advice}.",
-    why="Under STRICT only the attributes the graph knows for a Tensor can be read.",
-    remedy="Read the attribute outside compiled code, or use the default LAX level.",
-    mindspore_says=(
-        "AttributeError: In JIT strict mode, cannot get attributes device or the Tensor[Float32] "
-        "object has no attribute: 'device'."
-    ),
-)
-
-STR_LENGTH_UNDER_STRICT = Rule(
-    "MS224",
-    "str-length-under-strict",
-    Group.STRICT,
-    title="`len()` of a str or a `for` over a str in compiled code",
-    message="{what} a str is not supported under jit_syntax_level=STRICT; {advice}.",
-    why="Under STRICT a str has no `__len__` in the graph, so neither `len` nor `for` works on it.",
-    remedy="Use a tuple of strs, or the default LAX level.",
-    mindspore_says=(
-        "AttributeError: In JIT strict mode, cannot get attributes __len__ or the String object "
-        "has no attribute: '__len__'."
-    ),
-)
 
 SETATTR_UNDER_STRICT = Rule(
     "MS225",
@@ -142,284 +78,198 @@ SETATTR_UNDER_STRICT = Rule(
     mindspore_says="RuntimeError: The third argument should be a dictionary, but got ",
 )
 
-# Attributes measured to fail on non-Tensor values (a Python scalar, tuple, None, ...).
-TENSOR_ONLY = frozenset({"shape", "dtype", "ndim", "data"})
-# Measured to fail on a Tensor computed in the graph (`requires_grad` fails on a Parameter too;
-# a Parameter's `name`/`grad` are not measured, so only computed Tensors are reported).
-NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
-STRICT_TENSOR_ATTRS = frozenset({"device", "__class__"})
-NOT_A_TENSOR = frozenset({"scalar", "tuple", "list", "None", "str", "dict"})
+
 NOT_CALLABLE = frozenset({"tensor", "scalar", "str", "None", "tuple", "list", "dict"})
+STAR_OF_TENSOR = Rule(
+    "MS166",
+    "star-of-tensor",
+    Group.FAILS,
+    title="`f(*t)` with a Tensor `t`",
+    message=(
+        "`*` unpacks a Tensor into call arguments, which graph mode cannot do; pass a tuple "
+        "(`*ops.unstack(t)`, `*t.shape`) or the Tensor itself."
+    ),
+    why=(
+        "Graph mode builds `f(*args)` from a tuple, list or dict it knows when it compiles; a "
+        "Tensor's rows are not such a sequence."
+    ),
+    remedy="Unpack a tuple (`*ops.unstack(t)`, `*t.shape`), or pass the Tensor as one argument.",
+    mindspore_says=(
+        "RuntimeError: The arguments of UnpackCall operator should be tuple, list or dict, but "
+        "got AbstractTensor(shape: (2, 3), ...)"
+    ),
+)
+
+UNBOUND_TENSOR_METHOD = Rule(
+    "MS229",
+    "unbound-tensor-method-under-strict",
+    Group.STRICT,
+    title="`Tensor.method(t)` called through the class in compiled code",
+    message=(
+        "`Tensor.{method}(...)` of a Tensor computed in the graph is not supported under "
+        "jit_syntax_level=STRICT; call `t.{method}(...)` on the Tensor instead."
+    ),
+    why=(
+        "Under STRICT graph mode resolves `t.method` on the Tensor itself; `Tensor.method` is a "
+        "plain Python function it can only run on constant inputs."
+    ),
+    remedy="Call the method on the Tensor (`x.sum()`), or use the `ops.` function.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
 # Measured: graph mode's print takes no `end` ("Got an unexpected keyword argument 'end'").
 PRINT_UNSUPPORTED = frozenset({"end"})
-# Reductions that give a 0-d Tensor when called with no axis.
-REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: MS157 reads the `def` of the module function a call names."""
     values = Abstract(ctx.types, ctx.fn.node)
-    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For)
+    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
     for node in nodes:
         if isinstance(node, ast.Attribute):
-            yield from _attribute(ctx, values, node)
+            yield from attributes.check_attribute(ctx, values, node)
         elif isinstance(node, ast.Call):
             yield from _call(ctx, values, node)
         elif isinstance(node, ast.Assign):
-            yield from _unpack(ctx, values, node)
+            yield from unpacking.check_assign(ctx, values, node)
         elif isinstance(node, ast.For):
-            yield from _loop(ctx, values, node)
-
-
-def _describe(value: Value) -> str:
-    if value.kind == "None":
-        return "None"
-    if value.kind == "scalar" and value.dtype:
-        return value.dtype
-    return value.kind
-
-
-def _attribute(ctx: FunctionContext, values: Abstract, node: ast.Attribute) -> Iterator[RawFinding]:
-    if not isinstance(node.ctx, ast.Load):
-        return
-    attr = node.attr
-    cls = _instance(ctx, node.value)
-    if cls is not None:
-        if lacks(ctx.fn.module, cls, attr):
-            yield ATTRIBUTE_OF_WRONG_KIND.finding(
-                node, attr=attr, kind=f"`{cls.name}` object", advice=_advice(cls, attr)
-            )
-        return
-    if attr in TENSOR_ONLY:
-        value = values.of(node.value)
-        if value is not None and value.kind in NOT_A_TENSOR:
-            advice = (
-                "use `len()` of the tuple"
-                if value.kind in ("tuple", "list")
-                else ("read it from a Tensor")
-            )
-            yield ATTRIBUTE_OF_WRONG_KIND.finding(
-                node, attr=attr, kind=_describe(value), advice=advice
-            )
-    elif attr in NOT_ON_TENSOR and _computed_tensor(ctx, values, node.value):
-        advice = "read it from the Parameter outside compiled code (in `__init__`)"
-        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Tensor", advice=advice)
-    elif attr in STRICT_TENSOR_ATTRS:
-        value = values.of(node.value)
-        if value is not None and value.kind == "tensor":
-            advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
-            yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
-
-
-def _advice(cls: ast.ClassDef, attr: str) -> str:
-    return f"set `self.{attr}` in `{cls.name}.__init__`, or read an attribute it has"
-
-
-def _instance(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
-    """The module class `expr` is an instance of, through one local `name = value` at most."""
-    if not closed_classes(ctx.fn.module):
-        return None  # the common case: no plain class in the module, nothing to walk
-    if isinstance(expr, ast.Name) and expr.id in _local_names(ctx.fn.node):
-        bound = _assigned(ctx.fn.node, expr.id)
-        if len(bound) != 1 or (isinstance(bound[0], ast.Name) and bound[0].id == expr.id):
-            return None
-        expr = bound[0]
-    return instance_class(ctx.fn.module, expr)
-
-
-def _computed_tensor(
-    ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 0
-) -> bool:
-    """`expr` is a Tensor that cannot be a Parameter: an arithmetic result, or a local name
-    every binding of which is one (a function's parameters may be handed Parameters)."""
-    if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
-        value = values.of(expr)
-        return value is not None and value.kind == "tensor"
-    if not isinstance(expr, ast.Name) or depth > 4:
-        return False
-    fn = ctx.fn.node
-    if fn.name == "construct" and expr.id in {a.arg for a in fn.args.args[1:]}:
-        # What a Cell is called with is a Tensor, not a Parameter (`self.p` is read in place).
-        value = values.of(expr)
-        return value is not None and value.kind == "tensor" and not _assigned_any(fn, expr.id)
-    bound = _assigned(fn, expr.id)
-    return bool(bound) and all(
-        isinstance(v, (ast.BinOp, ast.UnaryOp, ast.Name))
-        and _computed_tensor(ctx, values, v, depth + 1)
-        for v in bound
-    )
-
-
-def _assigned_any(fn: FunctionNode, name: str) -> bool:
-    return any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        for n in ast.walk(fn)
-    )
-
-
-def _assigned(fn: FunctionNode, name: str) -> list[ast.expr]:
-    """The values of `name = value` in `fn`; [] when it is bound any other way too."""
-    return _bindings(fn).get(name) or []
-
-
-_BINDINGS = "_mindscope_calls_bindings"  # kept on the function node: freed with its tree
-
-
-def _bindings(fn: FunctionNode) -> dict[str, Optional[list[ast.expr]]]:
-    """name -> the values of its `name = value` bindings, or None when it is bound any other
-    way too (one walk per function)."""
-    held: Optional[dict[str, Optional[list[ast.expr]]]] = fn.__dict__.get(_BINDINGS)
-    if held is not None:
-        return held
-    found: dict[str, Optional[list[ast.expr]]] = {}
-    other: set[str] = set()
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Assign):
-            for target in node.targets:
-                if isinstance(target, ast.Name):
-                    values = found.setdefault(target.id, [])
-                    if values is not None:
-                        values.append(node.value)
-                else:
-                    other.update(_names_in(target))
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.NamedExpr)):
-            other.update(_names_in(node.target))
-        elif isinstance(node, ast.With):
-            for item in node.items:
-                if item.optional_vars is not None:
-                    other.update(_names_in(item.optional_vars))
-        elif isinstance(node, ast.arguments):
-            every = node.posonlyargs + node.args + node.kwonlyargs
-            other.update(a.arg for a in every + [v for v in (node.vararg, node.kwarg) if v])
-    for name in other:
-        found[name] = None
-    fn.__dict__[_BINDINGS] = found
-    return found
-
-
-def _names_in(target: ast.AST) -> set[str]:
-    return {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            yield from iteration.check_for(ctx, values, node)
+        elif isinstance(node, ast.While) and not ctx.types.is_tensor(node.test):
+            # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at
+            # the read; this one's names are the body's binding and the read.
+            yield from iteration.read_after(ctx, node)
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
+    for arg in call.args:
+        if isinstance(arg, ast.Starred) and _input_tensor(ctx, values, arg.value):
+            yield STAR_OF_TENSOR.finding(arg)
+            return
     func = call.func
+    if isinstance(func, ast.Attribute) and isinstance(func.value, (ast.Name, ast.Attribute)):
+        if isinstance(func.value, ast.Name) and func.value.id == "self":
+            yield from _self_call(ctx, call, func)
+        elif _unbound_method(ctx, values, call, func):
+            yield UNBOUND_TENSOR_METHOD.finding(call, method=func.attr)
+        return
     if not isinstance(func, ast.Name):
         return
-    if func.id == "setattr" and _builtin(ctx, "setattr"):
+    if func.id == "setattr" and builtin(ctx, "setattr"):
         yield SETATTR_UNDER_STRICT.finding(call)
         return
     if func.id == "len" and len(call.args) == 1:
-        cls = _instance(ctx, call.args[0])
-        if cls is not None and lacks(ctx.fn.module, cls, "__len__") and _builtin(ctx, "len"):
-            advice = _advice(cls, "__len__")
+        cls = instance(ctx, call.args[0])
+        if cls is not None and lacks(ctx.fn.module, cls, "__len__") and builtin(ctx, "len"):
+            advice = missing_advice(cls, "__len__")
             kind = f"`{cls.name}` object"
-            yield ATTRIBUTE_OF_WRONG_KIND.finding(call, attr="__len__", kind=kind, advice=advice)
+            yield attributes.ATTRIBUTE_OF_WRONG_KIND.finding(
+                call, attr="__len__", kind=kind, advice=advice
+            )
             return
         value = values.of(call.args[0])
-        if value is not None and value.kind == "None" and _builtin(ctx, "len"):
+        if value is not None and value.kind == "None" and builtin(ctx, "len"):
             advice = "check for None before taking the length"
-            yield ATTRIBUTE_OF_WRONG_KIND.finding(call, attr="__len__", kind="None", advice=advice)
-        if value is not None and value.kind == "str" and _builtin(ctx, "len"):
-            yield STR_LENGTH_UNDER_STRICT.finding(call, what="`len()` of", advice="count a tuple")
+            yield attributes.ATTRIBUTE_OF_WRONG_KIND.finding(
+                call, attr="__len__", kind="None", advice=advice
+            )
+        if value is not None and value.kind == "str" and builtin(ctx, "len"):
+            yield iteration.STR_LENGTH_UNDER_STRICT.finding(
+                call, what="`len()` of", advice="count a tuple"
+            )
         return
-    if func.id == "print" and _builtin(ctx, "print"):
+    if func.id == "print" and builtin(ctx, "print"):
         bad = next((k.arg for k in call.keywords if k.arg in PRINT_UNSUPPORTED), None)
         if bad is not None:
             yield CALL_ARGUMENTS_MISMATCH.finding(call, name="print", problem=f"has no `{bad}`")
         return
     value = values.of(func)
     if value is not None and value.kind in NOT_CALLABLE:
-        yield CALL_OF_NON_CALLABLE.finding(call, name=func.id, kind=_describe(value))
+        yield CALL_OF_NON_CALLABLE.finding(call, name=func.id, kind=describe(value))
         return
-    target = _module_function(ctx, func.id)
-    if target is not None:
-        problem = _mismatch(call, target.args)
+    target = module_function(ctx, func.id)
+    params = target.args if target is not None else _local_function(ctx, func.id)
+    if params is not None:
+        problem = _mismatch(call, params)
         if problem:
             yield CALL_ARGUMENTS_MISMATCH.finding(call, name=func.id, problem=problem)
 
 
-# One walk per function, not one per node; kept on the function node: freed with its tree.
-_LOCALS = "_mindscope_calls_locals"
+def _self_call(ctx: FunctionContext, call: ast.Call, func: ast.Attribute) -> Iterator[RawFinding]:
+    """`self.helper(x)` against the class's own `def helper(self, ...)`, and `self.block(x)`
+    against the `construct` of the module Cell class `__init__` made it from."""
+    cls = ctx.types.cls
+    if cls is None or "self" not in {a.arg for a in ctx.fn.node.args.args[:1]}:
+        return
+    attr = cls.attr(func.attr)
+    method: Optional[FunctionNode] = None
+    if attr is not None:
+        qualname = attr.class_qualname or ""
+        if attr.kind != "cell" or qualname.startswith("mindspore."):
+            return  # an nn Cell or op: its signature is not in the workspace
+        sub = ctx.classes.resolve(qualname)
+        found = sub.find_method("construct") if sub is not None else None
+        method = found[1] if found is not None else None
+    elif cls.node.name != "Cell":
+        found = cls.find_method(func.attr)
+        method = found[1] if found is not None else None
+    if method is None or method.decorator_list or not method.args.args:
+        return
+    problem = _mismatch(call, method.args, skip=1)
+    if problem:
+        name = f"self.{func.attr}"
+        yield CALL_ARGUMENTS_MISMATCH.finding(call, name=name, problem=problem)
 
 
-def _local_names(fn: FunctionNode) -> set[str]:
-    held: Optional[set[str]] = fn.__dict__.get(_LOCALS)
-    if held is None:
-        held = fn.__dict__[_LOCALS] = _walk_local_names(fn)
-    return held
+def _local_function(ctx: FunctionContext, name: str) -> Optional[ast.arguments]:
+    """The parameters of a `def` or `lambda` the compiled function binds `name` to, once."""
+    fn = ctx.fn.node
+    if not ctx.of(ast.Lambda) and not any(
+        d.name == name and d is not fn for d in ctx.of(ast.FunctionDef)
+    ):
+        return None  # the common case, from the node index: no walk
+    bound = assigned(fn, name)
+    if len(bound) == 1:
+        return bound[0].args if isinstance(bound[0], ast.Lambda) else None
+    if bound or name not in local_names(fn):
+        return None
+    defs = [n for n in ast.walk(fn) if isinstance(n, ast.FunctionDef) and n.name == name]
+    if len(defs) != 1 or defs[0].decorator_list or name in _other_bindings(fn, defs[0]):
+        return None
+    return defs[0].args
 
 
-def _walk_local_names(fn: FunctionNode) -> set[str]:
-    names = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+def _other_bindings(fn: FunctionNode, own: ast.FunctionDef) -> set[str]:
+    """Names bound in `fn` by anything but `own` (imports, classes, other defs, stores)."""
+    names: set[str] = set()
     for node in ast.walk(fn):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             names.add(node.id)
-        elif (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and node is not fn
-        ):
-            names.add(node.name)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if node is not own and node is not fn:
+                names.add(node.name)
         elif isinstance(node, (ast.Import, ast.ImportFrom)):
             names.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
     return names
 
 
-def _builtin(ctx: FunctionContext, name: str) -> bool:
-    module = ctx.fn.module
-    return (
-        name not in _local_names(ctx.fn.node)
-        and name not in module.functions
-        and name not in module.imports
-        and name not in module.classes
-    )
-
-
-def _module_function(ctx: FunctionContext, name: str) -> Optional[FunctionNode]:
-    """The plain module-level `def` a name calls, when nothing else binds that name."""
-    module = ctx.fn.module
-    target = module.functions.get(name)
-    if target is None or target.decorator_list or name in _local_names(ctx.fn.node):
-        return None
-    if name in module.imports or name in module.classes or module.tree is None:
-        return None
-    defs, rebound = _module_names(module.tree)
-    once = defs.get(name) == 1 and name not in rebound
-    return target if once and isinstance(target, ast.FunctionDef) else None
-
-
-_MODULES = "_mindscope_calls_module_names"  # kept on the module tree: freed with it
-
-
-def _module_names(tree: ast.Module) -> tuple[dict[str, int], set[str]]:
-    """How many top-level `def`/`class` statements bind each name, and the names the other
-    top-level statements bind (read once per module tree)."""
-    held: Optional[tuple[dict[str, int], set[str]]] = tree.__dict__.get(_MODULES)
-    if held is not None:
-        return held
-    defs: dict[str, int] = {}
-    rebound: set[str] = set()
-    for stmt in tree.body:
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defs[stmt.name] = defs.get(stmt.name, 0) + 1
-            continue
-        for n in ast.walk(stmt):
-            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load):
-                rebound.add(n.id)
-    tree.__dict__[_MODULES] = (defs, rebound)
-    return defs, rebound
-
-
-def _mismatch(call: ast.Call, params: ast.arguments) -> str:
-    """What is wrong with binding `call`'s arguments to `params`, or ""."""
+def _mismatch(call: ast.Call, params: ast.arguments, skip: int = 0) -> str:
+    """What is wrong with binding `call`'s arguments to `params` (past the first `skip`
+    positional ones: `self`), or ""."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
         return ""  # *args / **kwargs: their length is not in the source
-    positional = [a.arg for a in params.posonlyargs + params.args]
+    positional = [a.arg for a in params.posonlyargs + params.args][skip:]
+    posonly = max(0, len(params.posonlyargs) - skip)
     if len(call.args) > len(positional) and params.vararg is None:
         return f"takes {len(positional)} positional arguments but is given {len(call.args)}"
     named = {k.arg for k in call.keywords if k.arg is not None}
-    known = set(positional[len(params.posonlyargs) :]) | {a.arg for a in params.kwonlyargs}
+    known = set(positional[posonly:]) | {a.arg for a in params.kwonlyargs}
     unknown = sorted(named - known)
     if unknown and params.kwarg is None:
         return f"has no parameter `{unknown[0]}`"
@@ -434,78 +284,24 @@ def _mismatch(call: ast.Call, params: ast.arguments) -> str:
     return f"is not given `{missing[0]}`" if missing else ""
 
 
-def _zero_d(values: Abstract, expr: ast.expr) -> bool:
-    """`t.sum()`, `t.mean()`, ... of a Tensor with no axis: a 0-d Tensor."""
-    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute)):
+def _unbound_method(
+    ctx: FunctionContext, values: Abstract, call: ast.Call, func: ast.Attribute
+) -> bool:
+    """`Tensor.sum(x)` (`ms.Tensor.abs(x)`, ...) with a Tensor the graph computes first."""
+    if not call.args or names.callee(ctx.fn.module, func.value) not in names.TENSOR_FACTORIES:
         return False
-    if expr.func.attr not in REDUCTIONS or expr.args or expr.keywords:
+    if func.attr.startswith("_") or ctx.types.is_constant_tensor(call.args[0]):
         return False
-    receiver = values.of(expr.func.value)
-    return receiver is not None and receiver.kind == "tensor"
+    first = values.of(call.args[0])
+    return first is not None and first.kind == "tensor"
 
 
-def _unpack(ctx: FunctionContext, values: Abstract, node: ast.Assign) -> Iterator[RawFinding]:
-    for target in node.targets:
-        if isinstance(target, (ast.Tuple, ast.List)):
-            problem = _unfillable(values, target, node.value)
-            if problem is not None:
-                what, advice = problem
-                count = len(target.elts)
-                yield UNPACK_MISMATCH.finding(node, count=count, what=what, advice=advice)
-                return
-
-
-def _unfillable(
-    values: Abstract, target: ast.Tuple | ast.List, value: ast.expr
-) -> Optional[tuple[str, str]]:
-    if any(isinstance(e, ast.Starred) for e in target.elts):
-        return None
-    if _zero_d(values, value):
-        return "a 0-d Tensor", "index a Tensor with at least one axis"
-    known = values.of(value)
-    if known is None:
-        return None
-    if known.kind in ("None", "scalar"):
-        return _describe(known), "unpack a tuple or list"
-    if known.kind == "dict":
-        return "a dict", "unpack `d.values()` or `d.items()`, or index the dict by key"
-    if known.kind in ("tuple", "list") and known.items is not None and known.op is None:
-        # Graph mode indexes items 0..n-1: more items than names compile, fewer fail.
-        if len(known.items) < len(target.elts):
-            return (
-                f"a {known.kind} of {len(known.items)}",
-                f"unpack at most {len(known.items)} names",
-            )
-        if isinstance(value, (ast.Tuple, ast.List)):
-            for sub, item in zip(target.elts, value.elts):
-                if isinstance(sub, (ast.Tuple, ast.List)):
-                    inner = _unfillable(values, sub, item)
-                    if inner is not None:
-                        return inner
-    return None
-
-
-def _loop(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[RawFinding]:
-    if _zero_d(values, node.iter):
-        yield ITERATE_NON_ITERABLE.finding(
-            node.iter, what="a 0-d Tensor", advice="loop over a Tensor with at least one axis"
-        )
-        return
-    cls = _instance(ctx, node.iter)
-    if cls is not None:
-        module = ctx.fn.module
-        if lacks(module, cls, "__iter__") and lacks(module, cls, "__getitem__"):
-            yield ITERATE_NON_ITERABLE.finding(
-                node.iter, what=f"a `{cls.name}` object", advice=_advice(cls, "__iter__")
-            )
-        return
-    known = values.of(node.iter)
-    if known is None:
-        return
-    if known.kind in ("None", "scalar"):
-        advice = "loop over `range(n)`" if known.kind == "scalar" else "loop over a tuple or list"
-        yield ITERATE_NON_ITERABLE.finding(node.iter, what=_describe(known), advice=advice)
-    elif known.kind == "str":
-        yield STR_LENGTH_UNDER_STRICT.finding(
-            node.iter, what="A `for` over", advice="loop over a tuple of strs"
-        )
+def _input_tensor(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
+    """A parameter the function never rebinds that holds a Tensor. Not any expression the
+    inference calls a Tensor: `ops.unstack(x)` and other multi-output ops give tuples."""
+    if not isinstance(expr, ast.Name) or assigned_any(ctx.fn.node, expr.id):
+        return False
+    if expr.id not in parameters(ctx.fn.node):
+        return False
+    value = values.of(expr)
+    return value is not None and value.kind == "tensor"

@@ -1,0 +1,217 @@
+"""MS155, MS223: attributes read on values that do not have them.
+
+Measured with MindSpore 2.10 (`generated/attributes/`): an attribute only a Tensor has
+(`shape`, `dtype`, `ndim`, `data`) fails on a scalar, tuple, list, None, str or dict; a Tensor
+computed in the graph has no `grad`/`name`/`requires_grad`; an instance of the module's own
+plain class has only the attributes its class sets. Under STRICT `x.device` and `x.__class__`
+of a Tensor fail too. Values the source does not fix are never reported.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import assigned, assigned_any, describe, instance, local_names, missing_advice
+from .helpers import names
+from .helpers.abstract import Abstract
+from .helpers.base import FunctionContext
+from .helpers.instances import lacks
+from .helpers.module_values import global_binding, note_read
+
+ATTRIBUTE_OF_WRONG_KIND = Rule(
+    "MS155",
+    "attribute-of-wrong-kind",
+    Group.FAILS,
+    title="A Tensor attribute read on a value that is not a Tensor",
+    message="`.{attr}` is read on a {kind}, which has no such attribute; {advice}.",
+    why=(
+        "Graph mode resolves an attribute from the value's type when it compiles: a scalar, "
+        "tuple, list, None or str has no `shape`/`dtype`/`ndim`/`data`, and a Tensor computed "
+        "in the graph has no `name`, `grad` or `requires_grad`."
+    ),
+    remedy=(
+        "Read the attribute from a Tensor (`ops.stack(values).shape`, `len(t)` for a tuple), or "
+        "keep the name/grad bookkeeping outside compiled code."
+    ),
+    mindspore_says="AttributeError: 'Tuple' object has no attribute 'shape'",
+)
+
+
+ATTRIBUTE_UNDER_STRICT = Rule(
+    "MS223",
+    "tensor-attribute-under-strict",
+    Group.STRICT,
+    title="`x.device` / `x.__class__` of a Tensor in compiled code",
+    message="`.{attr}` of a Tensor is not supported under jit_syntax_level=STRICT; {advice}.",
+    why="Under STRICT only the attributes the graph knows for a Tensor can be read.",
+    remedy="Read the attribute outside compiled code, or use the default LAX level.",
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes device or the Tensor[Float32] "
+        "object has no attribute: 'device'."
+    ),
+)
+
+
+# Attributes measured to fail on non-Tensor values (a Python scalar, tuple, None, ...).
+TENSOR_ONLY = frozenset({"shape", "dtype", "ndim", "data"})
+# Measured to fail on a Tensor computed in the graph (`requires_grad` fails on a Parameter too;
+# a Parameter's `name`/`grad` are not measured, so only computed Tensors are reported).
+NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
+STRICT_TENSOR_ATTRS = frozenset({"device", "__class__"})
+# Measured on `self.p = Parameter(...)` read in `construct` at LAX: "the 'Parameter' object's
+# method 'device' is not supported in 'construct'" (`dtype`/`shape` compile).
+NOT_ON_PARAMETER = frozenset({"name", "requires_grad", "device"})
+# No Cell of `mindspore.nn` sets these (its 2.10 sources), and `nn.Cell` has neither: reading one
+# on a sub-Cell fails ("object has no attribute 'ndim'"). `shape`/`dtype` are set by many.
+NOT_ON_ANY_CELL = frozenset({"ndim", "data"})
+CELL_BASE = "mindspore.nn.Cell"
+NOT_A_TENSOR = frozenset({"scalar", "tuple", "list", "None", "str", "dict"})
+
+
+def check_attribute(
+    ctx: FunctionContext, values: Abstract, node: ast.Attribute
+) -> Iterator[RawFinding]:
+    if not isinstance(node.ctx, ast.Load):
+        return
+    attr = node.attr
+    cls = instance(ctx, node.value)
+    if cls is not None:
+        if lacks(ctx.fn.module, cls, attr):
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(
+                node, attr=attr, kind=f"`{cls.name}` object", advice=missing_advice(cls, attr)
+            )
+        return
+    if attr in NOT_ON_PARAMETER and _parameter(ctx, node.value):
+        advice = "read it from the Parameter outside compiled code (in `__init__`)"
+        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
+        return
+    if attr in TENSOR_ONLY:
+        value = values.of(node.value)
+        unknown_or_cell = value is None or value.kind == "cell"
+        if unknown_or_cell and _cell_lacks(ctx, node.value, attr):
+            advice = "read it from a Tensor the Cell returns, or set it in the Cell's `__init__`"
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Cell", advice=advice)
+            return
+        if value is not None and value.kind in NOT_A_TENSOR:
+            advice = (
+                "use `len()` of the tuple"
+                if value.kind in ("tuple", "list")
+                else ("read it from a Tensor")
+            )
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(
+                node, attr=attr, kind=describe(value), advice=advice
+            )
+    elif attr in NOT_ON_TENSOR and _computed_tensor(ctx, values, node.value):
+        advice = "read it from the Parameter outside compiled code (in `__init__`)"
+        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Tensor", advice=advice)
+    elif attr in STRICT_TENSOR_ATTRS:
+        value = values.of(node.value)
+        if value is not None and value.kind == "tensor":
+            advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
+            yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
+
+
+def _computed_tensor(
+    ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 0
+) -> bool:
+    """`expr` is a Tensor that cannot be a Parameter: an arithmetic result, or a local name
+    every binding of which is one (a function's parameters may be handed Parameters)."""
+    if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
+        value = values.of(expr)
+        return value is not None and value.kind == "tensor"
+    if not isinstance(expr, ast.Name) or depth > 4:
+        return False
+    fn = ctx.fn.node
+    if fn.name == "construct" and expr.id in {a.arg for a in fn.args.args[1:]}:
+        # What a Cell is called with is a Tensor, not a Parameter (`self.p` is read in place).
+        value = values.of(expr)
+        return value is not None and value.kind == "tensor" and not assigned_any(fn, expr.id)
+    bound = assigned(fn, expr.id)
+    return bool(bound) and all(
+        isinstance(v, (ast.BinOp, ast.UnaryOp, ast.Name))
+        and _computed_tensor(ctx, values, v, depth + 1)
+        for v in bound
+    )
+
+
+def _self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """`X` when `expr` is `self.X`, or a local bound once to `self.X`."""
+    if isinstance(expr, ast.Name):
+        bound = assigned(ctx.fn.node, expr.id)
+        if len(bound) != 1:
+            return None
+        expr = bound[0]
+    return names.self_attribute(expr)
+
+
+def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`self.p` (or a local bound once to it) where `__init__` sets `self.p = Parameter(...)`."""
+    cls = ctx.types.cls
+    name = _self_attr(ctx, expr) if cls is not None else None
+    attr = cls.attr(name) if cls is not None and name is not None else None
+    return attr is not None and attr.kind == "tensor" and attr.class_qualname in names.PARAMETER
+
+
+def _cell_lacks(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:
+    """The Cell `expr` holds has no attribute `attr`: a Cell of the workspace whose classes
+    (up to `nn.Cell`) never set it, or any Cell for `ndim`/`data`."""
+    qualname = _cell_qualname(ctx, expr)
+    if qualname is None:
+        return False
+    info = ctx.classes.resolve(qualname)
+    if info is None:
+        return attr in NOT_ON_ANY_CELL and names.is_cell_qualname(qualname)
+    for each in info.lineage():
+        if attr in each.attrs or each.own_method(attr) is not None:
+            return False
+        if attr in class_names(each.node):
+            return False
+        known = {id(b.node) for b in each.bases}
+        for base in each.node.bases:
+            resolved = ctx.classes.resolve(each.module.qualname(base))
+            if (resolved is None or id(resolved.node) not in known) and (
+                each.module.qualname(base) != CELL_BASE
+            ):
+                return attr in NOT_ON_ANY_CELL  # an nn base may set `shape`/`dtype`
+    return True
+
+
+def class_names(cls: ast.ClassDef) -> set[str]:
+    """What a class body binds (class attributes, methods)."""
+    found: set[str] = set()
+    for stmt in cls.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(stmt.name)
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                found.add(node.id)
+            elif isinstance(node, ast.Attribute) and not isinstance(node.ctx, ast.Load):
+                found.add(node.attr)  # `self.X = ...` in any method, not only `__init__`
+    return found
+
+
+def _cell_qualname(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """The class a sub-Cell was made from: `self.act` set in `__init__`, or a module name
+    bound once to `nn.ReLU()` (through one local `v = ...` at most)."""
+    cls = ctx.types.cls
+    name = _self_attr(ctx, expr)
+    if name is not None:
+        attr = cls.attr(name) if cls is not None else None
+        return attr.class_qualname if attr is not None and attr.kind == "cell" else None
+    if isinstance(expr, ast.Name):
+        bound = assigned(ctx.fn.node, expr.id)
+        if len(bound) == 1 and isinstance(bound[0], ast.Name):
+            expr = bound[0]
+        elif bound:
+            return None
+    if not isinstance(expr, ast.Name) or expr.id in local_names(ctx.fn.node):
+        return None
+    binding = global_binding(ctx.fn.module, expr.id)
+    if binding is None or not isinstance(binding.value, ast.Call):
+        return None
+    note_read(ctx.lines, binding.lineno)
+    return names.callee(ctx.fn.module, binding.value)
