@@ -48,6 +48,15 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = sorted(ops.zeros((2, 4), ms.float32))", "MS126", "MS206"),
         ("y = max(x.shape)", None, None),
         ("y = max(x.shape[0], 2)", None, None),
+        # a Tensor with a number: the Python fallback, which STRICT runs on constants only
+        ("y = max(x.sum(), 2)", None, "MS206"),
+        ("y = min(0.5, x.mean())", None, "MS206"),
+        ("y = max(x.sum(), x.mean())", None, None),
+        # dict(...) is folded by STRICT: constants only (keyword values too)
+        ("d = dict(a=1, b=x)", None, "MS206"),
+        ("d = dict(zip(('a', 'b'), (x, x)))", None, "MS206"),
+        ("d = dict(a=1, b=2)", None, None),
+        ("d = dict(zip(('a', 'b'), (1, 2)))", None, None),
         # any/all/sorted: LAX takes each Tensor's truth in Python; STRICT needs constants
         ("y = any([x, x + 1])", "MS126", "MS206"),
         ("xs = (x, x - 1)\ny = all([t > 0 for t in xs])", "MS126", "MS206"),
@@ -83,6 +92,8 @@ def first(body: str, level: str) -> Optional[str]:
         ("y = tuple(map(ops.relu, (x, x)))", None, None),
         ("y = tuple(filter(lambda v: v > 0, (x.sum(), x.mean())))", "MS127", "MS127"),
         ("y = tuple(filter(lambda v: v > 1, (3, 1, 2)))", None, None),
+        ("y = tuple(filter(lambda v: v > 1, ms.mutable((3, 1, 2))))", "MS127", None),
+        ("t = ms.mutable((3, 1, 2))\ny = tuple(filter(lambda v: v > 1, t))", "MS127", None),
         # int/float/bool: one element
         ("n = int(x)", "MS129", "MS129"),
         ("n = float(x * 2)", "MS129", "MS129"),

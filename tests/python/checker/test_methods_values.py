@@ -63,6 +63,23 @@ def test_unknown_or_supported_is_not_reported(body: str) -> None:
     assert not mine & set(codes(body))
 
 
+def test_a_search_of_one_element_tensors_compiles() -> None:
+    """`[x, x + 1].index(x)` of a 0-d input every call passes compiles (measured: cases/docs/
+    list/doc_list_index_tensor_ok); of a (2, 3) input it fails."""
+
+    def source(shape: str) -> str:
+        return (
+            "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn\n\n\n"
+            "class Net(nn.Cell):\n    def construct(self, x):\n"
+            "        a = [x, x + 1]\n        return a.index(x)\n\n\n"
+            f"def run():\n    return Net()(Tensor(np.ones({shape}, np.float32)))\n"
+        )
+
+    found = [f.code for f in check_source(source("()"), "m.py", level="LAX")]
+    assert "MS138" not in found
+    assert "MS138" in [f.code for f in check_source(source("(2, 3)"), "m.py", level="LAX")]
+
+
 def test_strict_only_rules_are_information_at_lax() -> None:
     source = HEAD + "        t = self.name.find('a')\n        return x\n"
     (finding,) = check_source(source, "m.py", level="LAX")

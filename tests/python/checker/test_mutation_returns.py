@@ -89,6 +89,7 @@ def errors(body: str, level: str = "LAX") -> list[str]:
         ("return self.act", "MS135"),
         ("return ACT", "MS135"),
         ("return self.construct", "MS135"),
+        ("def inner(v):\n    return v\nreturn inner", "MS135"),
     ],
 )
 def test_fails_at_every_level(body: str, code: str) -> None:

@@ -62,6 +62,20 @@ def test_constant_tensor_dict_key_compiles_and_setitem_with_tensor_key_fails() -
     assert errors(src) == [("MS117", 7)]
 
 
+def test_a_dict_key_bound_once_to_a_literal_tensor_is_a_constant() -> None:
+    """Measured: cases/docs/dict/doc_dict_tensor_key_const_ok compiles at LAX and STRICT."""
+    src = """
+    import mindspore as ms
+    from mindspore import Tensor, nn
+    class N(nn.Cell):
+        def construct(self, x):
+            k = Tensor(1, ms.int32)
+            d = {k: x}
+            return d[k]
+    """
+    assert errors(src) == [] and errors(src, "STRICT") == []
+
+
 def test_sub_cell_error_names_the_call_site() -> None:
     src = """
     from mindspore import nn

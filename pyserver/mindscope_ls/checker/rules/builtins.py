@@ -20,6 +20,7 @@ import builtins as python_builtins
 import inspect
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from typing import Optional
 
 from ..facts import FACTS
@@ -126,14 +127,15 @@ FILTER_OVER_TENSORS = Rule(
     "MS127",
     "filter-over-tensors",
     Group.FAILS,
-    title="`filter()` over Tensors",
+    title="`filter()` over Tensors or a `mutable(...)` sequence",
     message=(
-        "`filter()` keeps the elements whose predicate is true at compile time, and these "
-        "elements are Tensors; select with `ops.masked_select`/`ops.where` instead."
+        "`filter()` keeps the elements whose predicate is true at compile time, and {what}; "
+        "select with `ops.masked_select`/`ops.where` instead, or filter constants."
     ),
     why=(
         "The graph's `filter` decides which elements to keep while compiling; a predicate on a "
-        "Tensor is only known when the graph runs."
+        "Tensor, or on the elements of a `mutable(...)` sequence (at LAX), is only known when "
+        "the graph runs."
     ),
     remedy="Use `ops.where`/`ops.masked_select`, or filter a tuple of Python constants.",
     mindspore_says=(
@@ -242,7 +244,9 @@ TRUTH_FIX = {
 }
 # Python classes that STRICT folds like functions (measured); MS204 owns a direct Tensor argument
 # of `str`/`repr`/`type`, this rule a sequence holding one.
-FOLDED_CLASSES = frozenset({"reversed", "type", "str"})
+# `dict(...)` too: `dict(a=1, b=x)` and `dict(zip(keys, (x, y)))` fail STRICT ("the inputs should
+# be constant"), `tuple(x)`/`list(d)` compile (measured).
+FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict"})
 STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
 # STRICT hands the call's source text to its interpreter, which refuses any name of a value
 # computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);
@@ -251,6 +255,20 @@ BY_VALUE = frozenset({"str", "type"})
 # ... but `str` of a `mutable(...)` sequence fails (measured: `cannot get attributes __str__ or
 # the Tuple[Int64*2] object`), while `sorted`/`reversed` of one fold.
 STR_OF_MUTABLE = frozenset({"str"})
+
+
+# `max`/`min` of two or more values, some Tensors and some not, go to the Python fallback
+# (`ms_max`: `_py_interpret("max(data)")`), which STRICT runs only on constants (measured:
+# `max(x, 2)` fails STRICT, `max(x, y)` of Tensors compiles).
+MIXED_FALLBACK = frozenset({"max", "min"})
+# Builtins whose keyword arguments are values like the positional ones (`dict(a=x)`).
+KEYWORD_VALUES = frozenset({"dict"})
+
+
+@cache
+def _known(name: str) -> bool:
+    """A builtin this rule has something to say about: the cheap test every call meets first."""
+    return name in SUPPORT or needs_constant_under_strict(name)
 
 
 def needs_constant_under_strict(name: str) -> bool:
@@ -265,11 +283,20 @@ def needs_constant_under_strict(name: str) -> bool:
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = Elements(ctx.types, ctx.fn.node, ctx.lines)
-    calls = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and not c.keywords]
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Name)
+        and _known(c.func.id)
+        and (not c.keywords or c.func.id in KEYWORD_VALUES)
+    ]
     hidden = _locals(ctx) if calls else set()
+    builtin: dict[str, bool] = {}  # name -> not hidden by a local or a module-level name
     for call in calls:
         name = call.func.id  # type: ignore[attr-defined]
-        if name not in hidden and not _imported(ctx, name):
+        if name not in builtin:
+            builtin[name] = name not in hidden and not _imported(ctx, name)
+        if builtin[name]:
             yield from _builtin(ctx, values, call, name)
     for compare in ctx.of(ast.Compare):
         yield from _contains(ctx, compare)
@@ -285,12 +312,22 @@ def _builtin(
 ) -> Iterator[RawFinding]:
     limit = SUPPORT.get(name)
     if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
-        yield limit.rule.finding(call, name=name, advice=TRUTH_FIX.get(name, ""))
+        what = "these elements are Tensors"
+        yield limit.rule.finding(call, name=name, advice=TRUTH_FIX.get(name, ""), what=what)
         return
-    if not needs_constant_under_strict(name) or not call.args:
+    if name == "filter" and ctx.level in FALLBACK_LEVELS and _filters_mutable(ctx, call):
+        what = "the elements of a `mutable(...)` sequence are not constants"
+        yield FILTER_OVER_TENSORS.finding(call, what=what)
+        return
+    if name in MIXED_FALLBACK and _mixed(values, call):
+        what = "a Tensor it compares with a number"
+        yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+        return
+    arguments = [*call.args, *(k.value for k in call.keywords)]
+    if not needs_constant_under_strict(name) or not arguments:
         return
     by_name = name not in BY_VALUE
-    for arg in call.args:
+    for arg in arguments:
         direct = ctx.types.is_tensor(arg)
         if name in STRICT_ONLY_ELSEWHERE and direct:
             return  # MS204 reports it
@@ -302,6 +339,33 @@ def _builtin(
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
+
+
+def _filters_mutable(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`filter(pred, mutable(...))`: LAX builds the kept list by appending under a predicate
+    known only at run time, and fails (measured: `The pointer[data_abs] is null` in
+    ListAppend); STRICT compiles it."""
+    return len(call.args) == 2 and _mutable(ctx, call.args[1])
+
+
+def _mixed(values: Elements, call: ast.Call) -> bool:
+    """Two or more arguments, one a Tensor computed in the graph and one a number literal."""
+    args = call.args
+    if len(args) < 2 or any(isinstance(a, ast.Starred) for a in args):
+        return False
+    return any(_number(a) for a in args) and any(
+        values.types.is_tensor(a) and values.variable(a) for a in args
+    )
+
+
+def _number(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp):
+        expr = expr.operand
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, (int, float))
+        and not isinstance(expr.value, bool)
+    )
 
 
 def _mutable(ctx: FunctionContext, expr: ast.expr) -> bool:
@@ -342,8 +406,9 @@ def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
 def _contains(ctx: FunctionContext, compare: ast.Compare) -> Iterator[RawFinding]:
     """`a in t` with a Tensor `t`: STRICT folds `in` on a Tensor only when both are constants."""
     for op, right in zip(compare.ops, compare.comparators):
-        tensor = ctx.types.is_tensor(right) and not ctx.types.is_constant_tensor(right)
-        if isinstance(op, (ast.In, ast.NotIn)) and tensor:
+        if not isinstance(op, (ast.In, ast.NotIn)):
+            continue  # the cheap test first: most comparisons are not `in`
+        if ctx.types.is_tensor(right) and not ctx.types.is_constant_tensor(right):
             word = "in" if isinstance(op, ast.In) else "not in"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(
                 compare, name=f"`{word}` on a Tensor", what="this Tensor"

@@ -19,6 +19,7 @@ from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
+from .helpers.elements import Elements
 from .helpers.walk import of_type
 
 SEQUENCE_SEARCH_OF_TENSORS = Rule(
@@ -164,6 +165,12 @@ ADVICE = {"copy": "use the value itself or build a new one (`list(v)`, `dict(d)`
 SEARCHES = frozenset({"index", "count"})
 SEQUENCES = frozenset({"tuple", "list"})
 COPIES = frozenset({"copy.copy", "copy.deepcopy"})
+COPY_NAMES = frozenset(c.rsplit(".", 1)[1] for c in COPIES)
+# The methods a str, list, tuple or dict has in Python: any other called name (`reshape`,
+# `sum`, ...) is no concern of these rules, whatever its receiver.
+RECEIVER_METHODS = frozenset(
+    m for kind in (str, list, tuple, dict) for m in dir(kind) if not m.startswith("__")
+)
 
 
 @cacheable
@@ -181,13 +188,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
     func = call.func
-    qualname = names.callee(ctx.fn.module, func)
-    if qualname in COPIES:
-        if any(_holds_tensor(ctx, values, arg) for arg in call.args):
-            yield COPY_OF_TENSOR_UNDER_STRICT.finding(call, name=qualname)
-        return
-    if not isinstance(func, ast.Attribute):
-        return
+    last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+    if last in COPY_NAMES:  # the cheap test before resolving the callee's module
+        qualname = names.callee(ctx.fn.module, func)
+        if qualname in COPIES:
+            if any(_holds_tensor(ctx, values, arg) for arg in call.args):
+                yield COPY_OF_TENSOR_UNDER_STRICT.finding(call, name=qualname)
+            return
+    if not isinstance(func, ast.Attribute) or func.attr not in RECEIVER_METHODS:
+        return  # e.g. a Tensor method: no str/list/tuple/dict has it, no receiver to infer
     receiver = _kind(ctx, values, func.value)
     if receiver is None:
         return
@@ -215,7 +224,19 @@ def _search(
         why = "with a Tensor argument"
     else:
         return
+    if _one_element(ctx, call):
+        return
     yield SEQUENCE_SEARCH_OF_TENSORS.finding(call, kind=receiver.kind, method=method, why=why)
+
+
+def _one_element(ctx: FunctionContext, call: ast.Call) -> bool:
+    """Every Tensor in the search surely has one element (a 0-d input every call site passes):
+    those compare as scalars and compile (measured: `[x, x + 1].index(x)` of a 0-d `x`)."""
+    assert isinstance(call.func, ast.Attribute)
+    elements = Elements(ctx.types, ctx.fn.node, ctx.lines)
+    written = elements.items(call.func.value) or []
+    tensors = [e for e in [*written, *call.args[:1]] if ctx.types.is_tensor(e)]
+    return bool(tensors) and all(elements.scalar(e) for e in tensors)
 
 
 def _str_method(

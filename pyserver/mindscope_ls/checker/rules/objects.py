@@ -9,7 +9,7 @@ from typing import Optional
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
@@ -150,8 +150,27 @@ def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _tensor_key(ctx: FunctionContext, key: ast.expr) -> Iterator[RawFinding]:
-    if ctx.types.is_tensor(key) and not ctx.types.is_constant_tensor(key):
+    if ctx.types.is_tensor(key) and not constant_key(ctx, key):
         yield TENSOR_DICT_KEY.finding(key)
+
+
+def constant_key(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A Tensor of literals (its dtype given too), or a local bound once to one: a dict key
+    folded at compile time (`k = Tensor(1, ms.int32); d = {k: x}; d[k]` compiles at both
+    levels: measured)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        expr = bound if bound is not None else expr
+    if ctx.types.is_constant_tensor(expr):
+        return True
+    return (
+        isinstance(expr, ast.Call)
+        and len(expr.args) == 2
+        and isinstance(expr.args[0], ast.Constant)
+        and isinstance(expr.args[1], ast.Attribute)
+        and not expr.keywords
+        and names.callee(ctx.fn.module, expr.func) in names.TENSOR_FACTORIES
+    )
 
 
 def _dict_names(fn: ast.AST) -> dict[str, ast.expr]:

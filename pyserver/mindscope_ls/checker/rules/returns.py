@@ -107,6 +107,8 @@ def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
         return "a lambda"
     if isinstance(value, ast.Name) and value.id in module.functions and not _local(ctx, value.id):
         return f"the function `{value.id}`"
+    if isinstance(value, ast.Name) and _nested_def(ctx, value.id):
+        return f"the nested function `{value.id}`"
     if isinstance(value, ast.Name) and globals_.is_cell_instance(ctx, value):
         return f"the Cell `{value.id}`"
     name = names.self_attribute(value)
@@ -183,6 +185,17 @@ def _plain_class(info: ClassInfo) -> bool:
 
 def _is_construct(ctx: FunctionContext) -> bool:
     return ctx.fn.cls is not None and ctx.fn.cls.is_cell and ctx.fn.node.name == "construct"
+
+
+def _nested_def(ctx: FunctionContext, name: str) -> bool:
+    """`name` is a function defined in this function's own body and not bound otherwise
+    (measured: `def f(v): ...; return f` fails, "Function in output is not supported")."""
+    defs = [
+        n
+        for n in ctx.fn.node.body
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name == name
+    ]
+    return bool(defs) and not _local(ctx, name)
 
 
 def _local(ctx: FunctionContext, name: str) -> bool:

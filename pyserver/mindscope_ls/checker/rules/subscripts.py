@@ -107,7 +107,7 @@ def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterat
         return
     if target.kind == "dict":
         if ctx.types.is_tensor(index):
-            if not ctx.types.is_constant_tensor(index):
+            if not objects.constant_key(ctx, index):
                 yield objects.TENSOR_DICT_KEY.finding(index)
             return
         key = _constant(index)

@@ -66,6 +66,8 @@ REDUCTIONS = frozenset(
         "size",
     }
 )
+# Tensor methods that, called with no argument, reduce every axis: one element.
+FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any"})
 SEQUENCES = (ast.Tuple, ast.List)
 MAX_DEPTH = 8  # how far a name is followed to its binding
 
@@ -123,6 +125,35 @@ class Elements:
         if isinstance(expr, ast.Call):
             return self._several_call(expr, depth)
         return False
+
+    def scalar(self, expr: ast.expr, depth: int = 0) -> bool:
+        """True when `expr` is surely a Tensor of one element: an input every call of the
+        function in the module passes as a written-out one-element Tensor, a full reduction
+        (`x.sum()`), or elementwise code over those and numbers."""
+        if depth > MAX_DEPTH:
+            return False
+        if isinstance(expr, ast.Name):
+            if expr.id in self._params:
+                passed = self._calls_pass()
+                shapes = passed.get(expr.id) if passed is not None else None
+                return bool(shapes) and all(
+                    v is not None and tensor_size(v) == 1 for v in shapes or ()
+                )
+            bound = self._binding(expr.id)
+            return bound is not None and self.scalar(bound, depth + 1)
+        if isinstance(expr, ast.BinOp):
+            sides = [e for e in (expr.left, expr.right) if not isinstance(e, ast.Constant)]
+            return bool(sides) and all(self.scalar(e, depth + 1) for e in sides)
+        if isinstance(expr, ast.UnaryOp):
+            return self.scalar(expr.operand, depth + 1)
+        return (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Attribute)
+            and expr.func.attr in FULL_REDUCTIONS
+            and not expr.args
+            and not expr.keywords
+            and self.types.is_tensor(expr.func.value)
+        )
 
     def variable(self, expr: ast.expr, depth: int = 0) -> bool:
         """True when `expr` is computed in the graph: a Tensor that is not a literal, or a
