@@ -138,7 +138,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not nodes:
         return
     values = _Values(ctx)
+    guarded = _none_guarded(ctx.of(ast.IfExp))
     for node in nodes:
+        side = guarded.get(id(node))
+        if side is not None and getattr(_operand(values, side), "kind", None) == "None":
+            continue  # the None operand is the one the test proves is not None here
         try:
             if isinstance(node, ast.BinOp):
                 found = list(_binop(values, node))
@@ -151,6 +155,32 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         except RecursionError:
             continue  # an operand nested too deep to judge is unknown: nothing to report
         yield from found
+
+
+def _none_guarded(ifexps: list[ast.IfExp]) -> dict[int, ast.expr]:
+    """Operators in the branch of `a if n is not None else b` (or `b if n is None else a`) where
+    `n` is not None: the test is decided when compiling, so the other branch is never built
+    (measured: mindone's AudioLDM2 `emb + aug_emb if aug_emb is not None else emb`, with
+    `aug_emb = None`, compiles at LAX and STRICT). Maps each such operator to its `n` side."""
+    guarded: dict[int, ast.expr] = {}
+    for node in ifexps:
+        test = node.test
+        if not (
+            isinstance(test, ast.Compare)
+            and isinstance(test.left, ast.Name)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            continue
+        branch = node.body if isinstance(test.ops[0], ast.IsNot) else node.orelse
+        for n in ast.walk(branch):
+            if isinstance(n, ast.BinOp):
+                for side in (n.left, n.right):
+                    if isinstance(side, ast.Name) and side.id == test.left.id:
+                        guarded[id(n)] = side
+    return guarded
 
 
 def _cannot_fire(node: ast.BinOp) -> bool:

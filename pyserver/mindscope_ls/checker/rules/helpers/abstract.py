@@ -241,13 +241,14 @@ class Abstract:
         func = expr.func
         qualname = names.callee(self.types.module, func)
         if names.is_ops_call(qualname) and qualname and qualname.rsplit(".", 1)[-1] in TUPLE_OPS:
-            return qualname.rsplit(".", 1)[-1]
+            op = qualname.rsplit(".", 1)[-1]
+            return None if op == "unique" and _single_unique(qualname, expr) else op
         if (
             isinstance(func, ast.Attribute)
             and func.attr in TUPLE_OPS
             and self.types.is_tensor(func.value)
         ):
-            return func.attr
+            return None if func.attr == "unique" and _single_unique(None, expr) else func.attr
         return None
 
     def _name(self, name: str) -> Optional[Value]:
@@ -391,3 +392,15 @@ def _dtype_argument(types: TensorTypes, call: ast.Call, position: int) -> Option
     if len(call.args) > position:
         return _dtype_name(types, call.args[position])
     return None
+
+
+def _single_unique(qualname: Optional[str], call: ast.Call) -> bool:
+    """`mint.unique(x)` / `x.unique()` give one Tensor (measured in PyNative) unless asked for
+    `return_inverse`/`return_counts`; `ops.unique(x)` always gives `(output, indices)`."""
+    if qualname is not None and not qualname.startswith("mindspore.mint."):
+        return False
+    asked = {"return_inverse", "return_counts"}
+    return not any(
+        k.arg in asked and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+        for k in call.keywords
+    ) and len(call.args) <= (2 if qualname else 1)

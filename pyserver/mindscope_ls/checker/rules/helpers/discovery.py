@@ -306,7 +306,8 @@ def _param_names(node: FunctionNode, skip_self: bool) -> list[str]:
 
 
 def _tensor_params(node: FunctionNode, skip_self: bool) -> list[str]:
-    """Parameters of a compiled entry point that get Tensors: those without a constant default."""
+    """Parameters of a compiled entry point that get Tensors: those without a constant default
+    or a scalar annotation."""
     args = node.args
     positional = [*args.posonlyargs, *args.args]
     defaults: list[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
@@ -314,7 +315,17 @@ def _tensor_params(node: FunctionNode, skip_self: bool) -> list[str]:
     pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
     if skip_self and positional:
         pairs = pairs[1:]
-    return [a.arg for a, default in pairs if not isinstance(default, ast.Constant)]
+    return [
+        a.arg
+        for a, default in pairs
+        if not isinstance(default, ast.Constant) and not _scalar_annotation(a.annotation)
+    ]
+
+
+def _scalar_annotation(annotation: Optional[ast.expr]) -> bool:
+    """`num_patches: int`: the author says a Python scalar comes in (mindone's MLCD rotary
+    embedding gets `shape // patch` ints from its caller), not a Tensor."""
+    return isinstance(annotation, ast.Name) and annotation.id in ("int", "float", "bool", "str")
 
 
 def discover(workspace: Workspace) -> list[CompiledFunction]:
