@@ -20,6 +20,7 @@ from typing import Optional
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext
 from .helpers.instances import closed_classes, instance_class, lacks
@@ -158,7 +159,7 @@ REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any"})
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: MS157 reads the `def` of the module function a call names."""
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = shared_values.abstract(ctx)
     nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For)
     for node in nodes:
         if isinstance(node, ast.Attribute):
