@@ -9,6 +9,7 @@ module-level names), and notes the lines it reads on `ctx.lines` for the finding
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import cast
 
 from .abstract import Abstract
@@ -26,3 +27,9 @@ def abstract(ctx: FunctionContext, *, module: bool = False) -> Abstract:
         found = Abstract(ctx.types, ctx.fn.node, ctx.lines if module else None)
         ctx.shared[key] = found
     return cast(Abstract, found)
+
+
+def function_only(ctx: FunctionContext) -> Mapping[str, object]:
+    """What `ctx` holds that another context of the same function, types and level may reuse:
+    what was derived from the function alone (not from the module through `ctx.lines`)."""
+    return {key: ctx.shared[key] for key in (_PLAIN,) if key in ctx.shared}
