@@ -13,7 +13,7 @@ from __future__ import annotations
 import ast
 from bisect import bisect_left, bisect_right
 from operator import attrgetter
-from typing import Any, Optional, TypeVar, Union
+from typing import Any, TypeVar, Union
 
 T = TypeVar("T", bound=ast.AST)
 Position = tuple[int, int]
@@ -34,7 +34,6 @@ _SCALARS_OF: dict[type, frozenset[str]] = {
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _START = attrgetter("lineno", "col_offset")
 _UNSORTED = object()
-_SPAN = "span"  # the key of a scope's span among its answers (the others are types)
 
 
 class _Index:
@@ -48,64 +47,47 @@ class _Index:
         self.root = root
         self.nodes = _grouped(root)
         self.keys: dict[type, object] = {}
+        # Each scope asked about, by id (the scopes are in `nodes`, so alive): its nodes by
+        # type, as answered. A function's rules ask for the same few types again and again.
+        self.found: dict[int, dict[type, list[ast.AST]]] = {}
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
-        """`select_one` of each type, joined (a new list each time); types the tree lacks
-        (most, in most queries) skipped. The joined answer is kept on the scope too: several
-        rules ask for the same few types."""
-        answers = self._answers(node)
-        joined = answers.get(types)
-        if joined is None:
-            joined = []
-            present = self.nodes
-            for kind in types:
-                if kind in present:
-                    joined.extend(self.select_one(node, kind))
-            answers[types] = joined
-        return list(joined)
+        """`select_one` of each type, joined; types the tree lacks (most, in most queries)
+        skipped."""
+        found: list[ast.AST] = []
+        present = self.nodes
+        for kind in types:
+            if kind in present:
+                found.extend(self.select_one(node, kind))
+        return found
 
     def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
-        answers = self._answers(node)
-        found = answers.get(kind)
-        if found is not None:
-            return found  # type: ignore[no-any-return]
         nodes = self.nodes.get(kind)
         if not nodes:
             return []
         keys = self.keys.get(kind, _UNSORTED)
         if keys is _UNSORTED:
-            keys = self._sort(kind, nodes)
+            keys = None
+            if hasattr(nodes[0], "lineno"):
+                base = getattr(self.root, "lineno", 0)
+                nodes.sort(key=_START)  # stable: ties keep the walk's order
+                keys = [(line - base, col) for line, col in map(_START, nodes)]
+            self.keys[kind] = keys
         if node is self.root or keys is None:
-            found = nodes
-        else:
-            start, end = answers[_SPAN]
-            positions: list[Position] = keys  # type: ignore[assignment]
-            found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
-        answers[kind] = found
-        return found
-
-    def _sort(self, kind: type, nodes: list[ast.AST]) -> object:
-        keys = None
-        if hasattr(nodes[0], "lineno"):
-            base = getattr(self.root, "lineno", 0)
-            nodes.sort(key=_START)  # stable: ties keep the walk's order
-            keys = [(line - base, col) for line, col in map(_START, nodes)]
-        self.keys[kind] = keys
-        return keys
-
-    def _answers(self, node: ast.AST) -> dict[object, Any]:
-        """The answers kept on `node` (the root or a scope of this tree), which `of_type`
-        reads first, with its span relative to the root's line (the span moves with the
-        block, as the keys do)."""
-        attrs = node.__dict__
-        answers: Optional[dict[object, Any]] = attrs.get(_FOUND)
+            return nodes
+        answers = self.found.get(id(node))
         if answers is None:
+            answers = self.found[id(node)] = {}
+        found = answers.get(kind)
+        if found is None:
+            positions: list[Position] = keys  # type: ignore[assignment]
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
-            span = ((line - base, col), (end_line - base, end_col))
-            answers = attrs[_FOUND] = {_SPAN: span}
-        return answers
+            start, end = (line - base, col), (end_line - base, end_col)
+            found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
+            answers[kind] = found
+        return found
 
 
 class _ModuleIndex:
@@ -138,9 +120,6 @@ class _ModuleIndex:
 # table: an index holds its root and scopes, so a table entry kept its own key alive and no
 # indexed tree was ever freed. On the node, tree and index are one cycle the collector frees.
 _ATTR = "_mindscope_walk"
-# The attribute of the root or a scope that holds its answers (`_Index._answers`): by type, and
-# by tuple of types. A function's rules ask for the same few types again and again.
-_FOUND = "_mindscope_found"
 
 
 def _new_index(node: ast.AST) -> Union[_Index, _ModuleIndex]:
@@ -168,13 +147,7 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     """Nodes of the given types under `node` (itself included): grouped by type in the order
     given, each group in source order. The same list each time for one type (do not change
     it); a new one for several."""
-    attrs = node.__dict__
-    answers = attrs.get(_FOUND)
-    if answers is not None:
-        found = answers.get(types[0] if len(types) == 1 else types)
-        if found is not None:
-            return found if len(types) == 1 else list(found)
-    index: Union[_Index, _ModuleIndex, None] = attrs.get(_ATTR)
+    index: Union[_Index, _ModuleIndex, None] = node.__dict__.get(_ATTR)
     if index is None:
         index = _new_index(node)
     if len(types) == 1:
