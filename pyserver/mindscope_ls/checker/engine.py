@@ -22,7 +22,7 @@ from .rules.about_checker import FILE_DOES_NOT_PARSE, check_crashed, crashed
 from .rules.helpers import callsites
 from .rules.helpers.chains import too_deep
 from .rules.helpers.classes import ClassTable
-from .rules.helpers.discovery import CompiledFunction, discover
+from .rules.helpers.discovery import CompiledFunction, Discovery
 from .suppress import suppressed
 
 log = logging.getLogger(__name__)
@@ -47,7 +47,6 @@ def run_checks(
     errors = _parse_error(source, path) if module.errors and report_parse_errors else []
     active = file_level(module) or normalize_level(level) or DEFAULT_LEVEL
     raw: list[tuple[RawFinding, Optional[CompiledFunction]]] = []
-    classes = ClassTable(ws)
     # A crash in one rule or one function costs its findings only, and says so (MS001).
     try:
         with timing.phase("discovery"):
@@ -56,6 +55,7 @@ def run_checks(
         compiled = []
         log.error("finding the compiled code of %s crashed", path, exc_info=error)
         raw.append((crashed("finding the compiled code", error, Range(1, 0, 1, 0)), None))
+    classes = _class_table(ws)
     for fn in compiled:
         try:
             found = function_findings(fn, fn.level or active, classes, text)
@@ -117,12 +117,26 @@ def compiled_in(ws: Workspace, module: ModuleInfo) -> list[CompiledFunction]:
     cached = ws.cache.get("discovery")
     if cached is None or cached[0] != ws.version:
         by_module: dict[int, list[CompiledFunction]] = {}
-        for fn in discover(ws):
+        discovery = Discovery(ws)
+        for fn in discovery.run():
             by_module.setdefault(id(fn.module), []).append(fn)
         cached = (ws.version, by_module)
         ws.cache["discovery"] = cached
+        ws.cache[_CLASSES] = (ws.version, discovery.classes)
     found: dict[int, list[CompiledFunction]] = cached[1]  # type: ignore[assignment]
     return found.get(id(module), [])
+
+
+_CLASSES = "discovery classes"
+
+
+def _class_table(ws: Workspace) -> ClassTable:
+    """The class infos discovery built for this workspace version (the rules ask about the
+    same classes), or a new table when discovery did not run at this version."""
+    cached = ws.cache.get(_CLASSES)
+    if cached is not None and cached[0] == ws.version:
+        return cached[1]  # type: ignore[return-value]
+    return ClassTable(ws)
 
 
 def _finalize(

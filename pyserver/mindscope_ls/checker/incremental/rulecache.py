@@ -28,6 +28,7 @@ from ..rules.helpers.classes import (
     same_lookups,
 )
 from ..rules.helpers.discovery import CompiledFunction
+from ..rules.helpers.shared_values import function_only
 from . import timing
 from .memo import NodeMemo
 from .rebase import moved_findings
@@ -93,7 +94,8 @@ def function_findings(
             return False
         return same_lookups(classes, entry.looked_up, line)
 
-    entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text), valid)
+    ran: list[FunctionContext] = []  # the cacheable rules' context, when they ran now
+    entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text, ran), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
     ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
@@ -102,9 +104,26 @@ def function_findings(
             found.extend(moved_findings(next(cached), line - entry.line))
         else:
             if ctx is None:
-                ctx = FunctionContext(fn, fn.types(), level, classes, lines)
+                ctx = _uncached_context(fn, level, classes, lines, ran)
             found.extend(_findings(check, ctx))
     return found
+
+
+def _uncached_context(
+    fn: CompiledFunction,
+    level: str,
+    classes: ClassTable,
+    lines: list[str],
+    ran: list[FunctionContext],
+) -> FunctionContext:
+    """The context of the rules that run in every check. After the cacheable rules ran on
+    the function (a cold check), it takes over their types and what they derived from the
+    function alone; not what read the module through their tracked lines."""
+    if not ran:
+        return FunctionContext(fn, fn.types(), level, classes, lines)
+    ctx = FunctionContext(fn, ran[0].types, level, classes, lines)
+    ctx.shared.update(function_only(ran[0]))
+    return ctx
 
 
 def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, ...]:
@@ -123,12 +142,15 @@ def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, .
     return found
 
 
-def _run(fn: CompiledFunction, level: str, classes: ClassTable, text: Text) -> _Entry:
+def _run(
+    fn: CompiledFunction, level: str, classes: ClassTable, text: Text, ran: list[FunctionContext]
+) -> _Entry:
     node = fn.node
     recording = RecordingClassTable(classes, node.lineno)
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
     ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
+    ran.append(ctx)
     findings = tuple(_findings(check, ctx) for check in FUNCTION_CHECKS if check in CACHEABLE)
     whole = tracked.outside or not text.exact
     source = text.source if whole else None

@@ -29,7 +29,7 @@ from .calls_shared import (
     missing_advice,
     module_function,
 )
-from .helpers import names
+from .helpers import names, shared_values
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
@@ -126,7 +126,7 @@ PRINT_UNSUPPORTED = frozenset({"end"})
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: MS157 reads the `def` of the module function a call names."""
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = shared_values.abstract(ctx)
     nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
     for node in nodes:
         if isinstance(node, ast.Attribute):

@@ -9,7 +9,7 @@ from typing import Optional
 from ..fixes.edits import replace_node, segment
 from ..model import Fix, Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers.abstract import Abstract
+from .helpers import shared_values
 from .helpers.base import FunctionContext, cacheable, within
 from .helpers.flow import loads_after
 
@@ -309,7 +309,7 @@ def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
         or not isinstance(func.value, ast.Name)
     ):
         return
-    value = Abstract(ctx.types, ctx.fn.node).of(func.value)
+    value = shared_values.abstract(ctx).of(func.value)
     if value is None or value.kind != "list":
         return
     name = func.value.id

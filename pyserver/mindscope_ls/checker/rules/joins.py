@@ -9,7 +9,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
-from .helpers import names
+from .helpers import names, shared_values
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
@@ -193,7 +193,7 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
+    values = shared_values.abstract(ctx, module=True)
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):

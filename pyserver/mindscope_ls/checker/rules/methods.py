@@ -16,7 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names, receivers
+from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
@@ -175,7 +175,7 @@ RECEIVER_METHODS = frozenset(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = shared_values.abstract(ctx)
     nodes: list[ast.AST] = ctx.of(ast.Call, ast.Assign, ast.AugAssign, ast.BinOp)
     for node in nodes:
         if isinstance(node, ast.Call):

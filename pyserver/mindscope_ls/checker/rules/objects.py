@@ -9,7 +9,7 @@ from typing import Optional
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
-from .helpers import names, receivers
+from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
@@ -104,7 +104,7 @@ UNPACKS_FAIL = frozenset({"scalar"})
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
     dicts = _dict_names(ctx.fn.node)
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = shared_values.abstract(ctx)
     for node in ctx.of(ast.Call, ast.With, ast.AsyncWith, ast.Dict, ast.Subscript):
         if isinstance(node, ast.Call):
             if names.callee(module, node.func) in names.PARAMETER:

@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 
@@ -265,7 +266,7 @@ class _Values:
     def __init__(self, ctx: FunctionContext) -> None:
         self.ctx = ctx
         self.types = ctx.types
-        self.plain = Abstract(ctx.types, ctx.fn.node)
+        self.plain = shared_values.abstract(ctx)
         self._rich: Optional[Abstract] = None
 
     def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
@@ -275,7 +276,7 @@ class _Values:
         if not isinstance(expr, ast.Name):
             return found
         if self._rich is None:
-            self._rich = Abstract(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+            self._rich = shared_values.abstract(self.ctx, module=True)
         return self._rich.of(expr) or found
 
 

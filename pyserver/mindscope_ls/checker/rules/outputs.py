@@ -16,6 +16,7 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import returns as graph_returns  # MS212 is its rule: same MindSpore error
+from .helpers import shared_values
 from .helpers.abstract import NONE, Abstract, Value
 from .helpers.base import FunctionContext, within
 from .helpers.flow import SCOPES, assigned_names, loads_after
@@ -81,7 +82,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     flows = _tensor_flows(ctx)
     if not flows:
         return
-    values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
+    values = shared_values.abstract(ctx, module=True)
     yield from _none_output(ctx, values, returns, flows)  # STRICT's rule: a warning at LAX
     yield from _joined_constants(ctx, values, returns, flows)
     yield from _joined_objects(ctx, returns, flows)

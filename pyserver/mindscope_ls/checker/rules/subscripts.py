@@ -17,7 +17,7 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import objects
-from .helpers import names
+from .helpers import names, shared_values
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 
@@ -88,7 +88,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.Subscript] = ctx.of(ast.Subscript)
     if not nodes:
         return
-    values = Abstract(ctx.types, ctx.fn.node)
+    values = shared_values.abstract(ctx)
     for node in nodes:
         if isinstance(node.ctx, ast.Load) and not isinstance(node.slice, ast.Slice):
             yield from _read(ctx, values, node)

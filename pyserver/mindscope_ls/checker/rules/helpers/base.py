@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from ...model import Range, RawFinding, Related
@@ -36,6 +36,10 @@ class FunctionContext:
     level: str
     classes: ClassTable
     lines: list[str]
+    # What several rules derive from the function (its abstract values, `shared_values.py`),
+    # built once per context by the first rule that asks: one context serves all the rules of
+    # one function in one check, so nothing here outlives the check.
+    shared: dict[str, object] = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> str:
