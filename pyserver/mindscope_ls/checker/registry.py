@@ -25,6 +25,7 @@ from .rules import (
     mutation,
     objects,
     operators,
+    operators_truth,
     outputs,
     rebuild,
     recompile,
@@ -56,6 +57,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     recompile,
     rebuild,
     operators,
+    operators_truth,
     subscripts,
 )
 
@@ -97,6 +99,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence.check,
     calls.check,
     operators.check,
+    operators_truth.check,
     subscripts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
