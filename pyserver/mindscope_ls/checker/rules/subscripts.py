@@ -183,9 +183,9 @@ def _read(
             problem = f"a Tensor is indexed by ints, slices, None, `...` or Tensors, not by {kind}"
             yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
         elif shape is not None:
-            problem = index_problem(shape, index)
-            if problem:
-                yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+            wrong = index_problem(shape, index)
+            if wrong:
+                yield CONSTANT_INDEX.finding(node, text=text, problem=wrong)
         return
     if target.kind == "tuple" and _is_shape(ctx, node.value) and _constant(index) is not None:
         yield from _shape_index(shapes, node, text)
