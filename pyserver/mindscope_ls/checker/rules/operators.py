@@ -1,4 +1,4 @@
-"""MS150, MS151, MS153: operators between values graph mode cannot combine that way.
+"""MS150, MS151, MS153, MS161: operators between values graph mode cannot combine that way.
 
 Graph mode evaluates an operator between two Python values (numbers, str, tuples, lists) at
 compile time with Python's own semantics, so what Python rejects fails at every level (None is
@@ -19,6 +19,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
+from .helpers.shapes import Shapes, matmul_misfit
 
 PYTHON_OPERANDS = Rule(
     "MS150",
@@ -85,6 +86,26 @@ TENSOR_DTYPE_OPERATOR = Rule(
     ),
 )
 
+MATMUL_OPERANDS = Rule(
+    "MS161",
+    "matmul-operands",
+    Group.FAILS,
+    title="`@` between values that are not two Tensors whose inner sizes fit",
+    message="`@` {problem}; {hint}.",
+    why=(
+        "`@` runs MatMul, which takes two Tensors only (no number, tuple or list, at every "
+        "syntax level), and whose last dimension of the left must equal the second-to-last of "
+        "the right (the only one for a 1-D right side): shapes are checked while compiling."
+    ),
+    remedy=(
+        "Multiply by a number with `*`; make a sequence a Tensor first; transpose or reshape "
+        "so the inner sizes match (`x @ w.T`)."
+    ),
+    mindspore_says=(
+        "RuntimeError: For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 2."
+    ),
+)
+
 OPERATORS: dict[type[ast.operator], tuple[str, Callable[[object, object], object]]] = {
     ast.Add: ("+", operator.add),
     ast.Sub: ("-", operator.sub),
@@ -135,10 +156,11 @@ STAND_INS: dict[tuple[str, Optional[str]], object] = {
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
-    if not nodes:
+    augmented = list(_augmented(ctx))
+    if not nodes and not augmented:
         return
     values = _Values(ctx)
-    for node in nodes:
+    for node in [*nodes, *augmented]:
         try:
             if isinstance(node, ast.BinOp):
                 found = list(_binop(values, node))
@@ -151,6 +173,46 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         except RecursionError:
             continue  # an operand nested too deep to judge is unknown: nothing to report
         yield from found
+
+
+def _augmented(ctx: FunctionContext) -> Iterator[ast.BinOp]:
+    """`n op= v` as the operator it runs, `n op v`, where the statement before it in the same
+    block binds `n = value` (nothing between rebinds it): `n = None; n += 1`."""
+    augs = [a for a in ctx.of(ast.AugAssign) if isinstance(a.target, ast.Name)]
+    if not augs:
+        return
+    wanted = {id(a) for a in augs}
+    for body in _bodies(ctx.fn.node):
+        for index, stmt in enumerate(body):
+            if id(stmt) in wanted and isinstance(stmt, ast.AugAssign):
+                assert isinstance(stmt.target, ast.Name)
+                prior = _prior(body[:index], stmt.target.id)
+                if prior is not None and not isinstance(prior, (ast.List, ast.ListComp)):
+                    # (`v += (2,)` extends a list in place, which `v + (2,)` would not)
+                    yield ast.copy_location(ast.BinOp(prior, stmt.op, stmt.value), stmt)
+
+
+def _bodies(fn: ast.AST) -> Iterator[list[ast.stmt]]:
+    for node in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                yield body
+
+
+def _prior(before: list[ast.stmt], name: str) -> Optional[ast.expr]:
+    """The value of the last `name = value` among `before`, if no later statement binds it."""
+    for stmt in reversed(before):
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == name
+        ):
+            return stmt.value
+        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
+            return None  # read or rebound on the way: not followed
+    return None
 
 
 def _cannot_fire(node: ast.BinOp) -> bool:
@@ -180,6 +242,9 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
         return
+    if isinstance(node.op, ast.MatMult) and "tensor" in (left.kind, right.kind):
+        yield from _matmul(values, node, left, right)
+        return
     if isinstance(node.op, (*SHIFTS, *NOT_FOR_FLOATS)) or "str" in (left.kind, right.kind):
         # the decision needs the Tensor's dtype: ask the module for a parameter's
         left = _operand(values, node.left, rich=True) or left
@@ -199,6 +264,8 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
             yield from _dtypes(node, symbol, tensor, tensor)
             return
         formats = isinstance(node.op, ast.Mod) and left.kind == "str"
+        if left.kind == "None":
+            return  # `None * x` compiles at LAX (measured as `n *= x`): only a right None fails
         if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
             what = "None" if other.kind == "None" else "a str"
             yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
@@ -224,6 +291,31 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
 
 
+NOT_MATMUL = frozenset({"scalar", "tuple", "list", "str", "None"})
+
+
+def _matmul(values: _Values, node: ast.BinOp, left: Value, right: Value) -> Iterator[RawFinding]:
+    if left.kind == right.kind == "tensor":
+        a, b = values.shapes.of(node.left), values.shapes.of(node.right)
+        misfit = matmul_misfit(a, b) if a is not None and b is not None else None
+        if misfit is not None:
+            problem = f"of shapes {a} and {b}: the inner sizes {misfit[0]} and {misfit[1]} differ"
+            yield MATMUL_OPERANDS.finding(node, problem=problem, hint="transpose or reshape one")
+        return
+    if "tensor" not in (left.kind, right.kind) or not {left.kind, right.kind} & NOT_MATMUL:
+        return
+    tensor_side = node.left if left.kind == "tensor" else node.right
+    tensor = left if left.kind == "tensor" else right
+    other = right if left.kind == "tensor" else left
+    if not _certain(tensor_side, tensor) and values.shapes.of(tensor_side) is None:
+        return  # a parameter taken for a Tensor may be something else
+    what = _describe(other)
+    article = "an" if what[0] in "aeiou" else "a"
+    problem = f"between a Tensor and {article} {what} cannot be compiled: MatMul takes Tensors"
+    hint = "use `*` to scale by a number" if other.kind == "scalar" else "make it a Tensor first"
+    yield MATMUL_OPERANDS.finding(node, problem=problem, hint=hint)
+
+
 INT = Value("scalar", "int")
 
 
@@ -237,6 +329,13 @@ class _Values:
         self.types = ctx.types
         self.plain = Abstract(ctx.types, ctx.fn.node)
         self._rich: Optional[Abstract] = None
+        self._shapes: Optional[Shapes] = None
+
+    @property
+    def shapes(self) -> Shapes:
+        if self._shapes is None:
+            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+        return self._shapes
 
     def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
         found = self.plain.of(expr)
@@ -316,6 +415,11 @@ def _compare(values: _Values, node: ast.Compare) -> Iterator[RawFinding]:
         if any(v is None for v in pair):
             continue
         kinds = {v.kind for v in pair if v is not None}
+        if "str" in kinds:  # the decision needs a Tensor's dtype: ask the module for it
+            pair = (
+                _operand(values, operands[index], rich=True) or pair[0],
+                _operand(values, operands[index + 1], rich=True) or pair[1],
+            )
         sides = zip(operands[index : index + 2], pair)
         if "str" in kinds and not all(_certain(e, v) for e, v in sides if v and v.kind == "tensor"):
             continue
