@@ -25,6 +25,7 @@ from .rules import (
     mutation,
     objects,
     operators,
+    operators_strict,
     operators_truth,
     outputs,
     rebuild,
@@ -57,6 +58,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     recompile,
     rebuild,
     operators,
+    operators_strict,
     operators_truth,
     subscripts,
 )
@@ -99,6 +101,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence.check,
     calls.check,
     operators.check,
+    operators_strict.check,
     operators_truth.check,
     subscripts.check,
 )

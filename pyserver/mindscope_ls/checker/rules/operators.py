@@ -17,8 +17,10 @@ from typing import Any, Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import instances
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
+from .helpers.module_values import global_binding, note_read
 from .helpers.shapes import Shapes, matmul_misfit
 
 PYTHON_OPERANDS = Rule(
@@ -133,6 +135,21 @@ BOOL_SAFE = (ast.Mult, ast.Div, ast.FloorDiv)  # two bool Tensors may do these
 SHIFTS = (ast.LShift, ast.RShift)
 # What two Python bools cannot do (measured: `True ^ True`, `True << True` fail).
 BOOL_BITS = (ast.BitXor, ast.LShift, ast.RShift)
+OPERATOR_NAMES: dict[type[ast.operator], str] = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "truediv",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "pow",
+    ast.BitAnd: "and",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.LShift: "lshift",
+    ast.RShift: "rshift",
+    ast.MatMult: "matmul",
+}
 UNARY: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
 UNARY_APPLY: dict[type[ast.unaryop], Callable[[Any], object]] = {
     ast.USub: operator.neg,
@@ -241,6 +258,7 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
+        yield from _objects(values, node, symbol, left, right)
         return
     if isinstance(node.op, ast.MatMult) and "tensor" in (left.kind, right.kind):
         yield from _matmul(values, node, left, right)
@@ -289,6 +307,50 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         yield PYTHON_OPERANDS.finding(node, op=symbol, left=_describe(left), right=_describe(right))
     except Exception:  # e.g. an overflow of the stand-ins: not a type error
         return
+
+
+UNARY_DUNDERS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+PYTHON_VALUES = frozenset({"scalar", "str", "None", "tuple", "list"})
+
+
+def object_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
+    """The module's own closed class `expr` is an instance of (`Box()`, a global `OBJ =
+    Custom()`); the lines read are noted for the findings cache."""
+    module = ctx.fn.module
+    if not isinstance(expr, (ast.Name, ast.Call)):
+        return None
+    if isinstance(expr, ast.Name) and expr.id in {
+        n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)
+    }:
+        return None  # a local, not the global
+    cls = instances.instance_class(module, expr)
+    if cls is None:
+        return None
+    binding = global_binding(module, expr.id) if isinstance(expr, ast.Name) else None
+    for node in (cls, binding):
+        if node is not None:
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                note_read(ctx.lines, line)
+    return cls
+
+
+def _objects(
+    values: _Values, node: ast.BinOp, symbol: str, left: Optional[Value], right: Optional[Value]
+) -> Iterator[RawFinding]:
+    """A plain object (or jit_class one) with a Python value, neither defining the operator:
+    Python's TypeError, at every level (measured: `Box() + 3`)."""
+    known, side = (right, node.left) if left is None else (left, node.right)
+    if known is None or known.kind not in PYTHON_VALUES:
+        return
+    cls = object_class(values.ctx, side)
+    name = OPERATOR_NAMES.get(type(node.op))
+    if cls is None or name is None:
+        return
+    if {f"__{name}__", f"__r{name}__"} & instances.attributes(cls):
+        return
+    what = f"{cls.name} object"
+    pair = (what, _describe(known)) if side is node.left else (_describe(known), what)
+    yield PYTHON_OPERANDS.finding(node, op=symbol, left=pair[0], right=pair[1])
 
 
 NOT_MATMUL = frozenset({"scalar", "tuple", "list", "str", "None"})
@@ -384,6 +446,11 @@ def _unary(values: _Values, node: ast.UnaryOp) -> Iterator[RawFinding]:
     symbol = UNARY[type(node.op)]
     value = _operand(values, node.operand)
     if value is None:
+        cls = object_class(values.ctx, node.operand)
+        if cls is not None and UNARY_DUNDERS[type(node.op)] not in instances.attributes(cls):
+            yield PYTHON_OPERANDS.finding(
+                node, op=symbol, left="unary operand", right=f"{cls.name} object"
+            )
         return
     if value.kind == "tensor":
         if isinstance(node.op, ast.USub) and value.dtype == "bool_":

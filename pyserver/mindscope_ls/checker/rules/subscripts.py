@@ -17,10 +17,11 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import objects
-from .helpers import names
+from .helpers import instances, names
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shapes import Shape, Shapes, index_problem
+from .operators import object_class
 
 CONSTANT_INDEX = Rule(
     "MS152",
@@ -45,11 +46,12 @@ NOT_SUBSCRIPTABLE = Rule(
     "MS154",
     "not-subscriptable",
     Group.FAILS,
-    title="Indexing None or a number",
+    title="Indexing None, a number or an object without `__getitem__`",
     message="`{text}`: {kind} cannot be indexed; index the sequence or Tensor itself.",
     why=(
-        "Graph mode evaluates indexing of Python values with Python's semantics: None and "
-        "numbers have no items, at every syntax level."
+        "Graph mode evaluates indexing of Python values with Python's semantics: None, "
+        "numbers and objects whose class defines no `__getitem__` have no items, at every "
+        "syntax level."
     ),
     remedy="Index the tuple, list, dict or Tensor the value was meant to be.",
     mindspore_says="TypeError: 'NoneType' object is not subscriptable",
@@ -153,6 +155,10 @@ def _read(
 ) -> Iterator[RawFinding]:
     target = values.of(node.value)
     if target is None:
+        cls = object_class(ctx, node.value)
+        if cls is not None and "__getitem__" not in instances.attributes(cls):
+            kind = f"a {cls.name} object (its class defines no `__getitem__`)"
+            yield NOT_SUBSCRIPTABLE.finding(node, text=ast.unparse(node), kind=kind)
         return
     index = node.slice
     text = ast.unparse(node)
