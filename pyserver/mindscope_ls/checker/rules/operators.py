@@ -20,8 +20,14 @@ from ..rule import Rule
 from .helpers import instances
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
-from .helpers.module_values import global_binding, note_read
 from .helpers.shapes import Shapes, matmul_misfit
+from .operators_operands import (
+    UNARY_DUNDERS,
+    augmented,
+    describe,
+    object_class,
+    object_operands,
+)
 
 PYTHON_OPERANDS = Rule(
     "MS150",
@@ -135,21 +141,6 @@ BOOL_SAFE = (ast.Mult, ast.Div, ast.FloorDiv)  # two bool Tensors may do these
 SHIFTS = (ast.LShift, ast.RShift)
 # What two Python bools cannot do (measured: `True ^ True`, `True << True` fail).
 BOOL_BITS = (ast.BitXor, ast.LShift, ast.RShift)
-OPERATOR_NAMES: dict[type[ast.operator], str] = {
-    ast.Add: "add",
-    ast.Sub: "sub",
-    ast.Mult: "mul",
-    ast.Div: "truediv",
-    ast.FloorDiv: "floordiv",
-    ast.Mod: "mod",
-    ast.Pow: "pow",
-    ast.BitAnd: "and",
-    ast.BitOr: "or",
-    ast.BitXor: "xor",
-    ast.LShift: "lshift",
-    ast.RShift: "rshift",
-    ast.MatMult: "matmul",
-}
 UNARY: dict[type[ast.unaryop], str] = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}
 UNARY_APPLY: dict[type[ast.unaryop], Callable[[Any], object]] = {
     ast.USub: operator.neg,
@@ -173,11 +164,11 @@ STAND_INS: dict[tuple[str, Optional[str]], object] = {
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
-    augmented = list(_augmented(ctx))
-    if not nodes and not augmented:
+    runs = list(augmented(ctx))
+    if not nodes and not runs:
         return
     values = _Values(ctx)
-    for node in [*nodes, *augmented]:
+    for node in [*nodes, *runs]:
         try:
             if isinstance(node, ast.BinOp):
                 found = list(_binop(values, node))
@@ -190,46 +181,6 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         except RecursionError:
             continue  # an operand nested too deep to judge is unknown: nothing to report
         yield from found
-
-
-def _augmented(ctx: FunctionContext) -> Iterator[ast.BinOp]:
-    """`n op= v` as the operator it runs, `n op v`, where the statement before it in the same
-    block binds `n = value` (nothing between rebinds it): `n = None; n += 1`."""
-    augs = [a for a in ctx.of(ast.AugAssign) if isinstance(a.target, ast.Name)]
-    if not augs:
-        return
-    wanted = {id(a) for a in augs}
-    for body in _bodies(ctx.fn.node):
-        for index, stmt in enumerate(body):
-            if id(stmt) in wanted and isinstance(stmt, ast.AugAssign):
-                assert isinstance(stmt.target, ast.Name)
-                prior = _prior(body[:index], stmt.target.id)
-                if prior is not None and not isinstance(prior, (ast.List, ast.ListComp)):
-                    # (`v += (2,)` extends a list in place, which `v + (2,)` would not)
-                    yield ast.copy_location(ast.BinOp(prior, stmt.op, stmt.value), stmt)
-
-
-def _bodies(fn: ast.AST) -> Iterator[list[ast.stmt]]:
-    for node in ast.walk(fn):
-        for field in ("body", "orelse", "finalbody"):
-            body = getattr(node, field, None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                yield body
-
-
-def _prior(before: list[ast.stmt], name: str) -> Optional[ast.expr]:
-    """The value of the last `name = value` among `before`, if no later statement binds it."""
-    for stmt in reversed(before):
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and stmt.targets[0].id == name
-        ):
-            return stmt.value
-        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
-            return None  # read or rebound on the way: not followed
-    return None
 
 
 def _cannot_fire(node: ast.BinOp) -> bool:
@@ -258,7 +209,9 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
-        yield from _objects(values, node, symbol, left, right)
+        pair = object_operands(values.ctx, node, left, right)
+        if pair is not None:
+            yield PYTHON_OPERANDS.finding(node, op=symbol, left=pair[0], right=pair[1])
         return
     if isinstance(node.op, ast.MatMult) and "tensor" in (left.kind, right.kind):
         yield from _matmul(values, node, left, right)
@@ -307,50 +260,6 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         yield PYTHON_OPERANDS.finding(node, op=symbol, left=_describe(left), right=_describe(right))
     except Exception:  # e.g. an overflow of the stand-ins: not a type error
         return
-
-
-UNARY_DUNDERS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
-PYTHON_VALUES = frozenset({"scalar", "str", "None", "tuple", "list"})
-
-
-def object_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
-    """The module's own closed class `expr` is an instance of (`Box()`, a global `OBJ =
-    Custom()`); the lines read are noted for the findings cache."""
-    module = ctx.fn.module
-    if not isinstance(expr, (ast.Name, ast.Call)):
-        return None
-    if isinstance(expr, ast.Name) and expr.id in {
-        n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)
-    }:
-        return None  # a local, not the global
-    cls = instances.instance_class(module, expr)
-    if cls is None:
-        return None
-    binding = global_binding(module, expr.id) if isinstance(expr, ast.Name) else None
-    for node in (cls, binding):
-        if node is not None:
-            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
-                note_read(ctx.lines, line)
-    return cls
-
-
-def _objects(
-    values: _Values, node: ast.BinOp, symbol: str, left: Optional[Value], right: Optional[Value]
-) -> Iterator[RawFinding]:
-    """A plain object (or jit_class one) with a Python value, neither defining the operator:
-    Python's TypeError, at every level (measured: `Box() + 3`)."""
-    known, side = (right, node.left) if left is None else (left, node.right)
-    if known is None or known.kind not in PYTHON_VALUES:
-        return
-    cls = object_class(values.ctx, side)
-    name = OPERATOR_NAMES.get(type(node.op))
-    if cls is None or name is None:
-        return
-    if {f"__{name}__", f"__r{name}__"} & instances.attributes(cls):
-        return
-    what = f"{cls.name} object"
-    pair = (what, _describe(known)) if side is node.left else (_describe(known), what)
-    yield PYTHON_OPERANDS.finding(node, op=symbol, left=pair[0], right=pair[1])
 
 
 NOT_MATMUL = frozenset({"scalar", "tuple", "list", "str", "None"})
@@ -522,5 +431,4 @@ def _stand_in(value: Value) -> object:
     return STAND_INS.get((value.kind, value.dtype if value.kind == "scalar" else None), _UNKNOWN)
 
 
-def _describe(value: Value) -> str:
-    return {"None": "None", "str": "str"}.get(value.kind, value.describe())
+_describe = describe

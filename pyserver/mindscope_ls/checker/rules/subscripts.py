@@ -21,7 +21,7 @@ from .helpers import instances, names
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shapes import Shape, Shapes, index_problem
-from .operators import object_class
+from .operators_operands import object_class
 
 CONSTANT_INDEX = Rule(
     "MS152",
