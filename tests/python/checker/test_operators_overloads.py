@@ -39,5 +39,6 @@ def test_registered_reads_only_the_named_graph() -> None:
 
 
 def test_a_moved_implementation_is_a_clear_error(tmp_path: Path) -> None:
-    with pytest.raises(OverloadError, match=r"cannot read ops/composite/multitype_ops/add_impl\.py"):
+    moved = r"cannot read ops/composite/multitype_ops/add_impl\.py"
+    with pytest.raises(OverloadError, match=moved):
         operator_overloads(tmp_path)

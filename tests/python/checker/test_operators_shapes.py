@@ -80,9 +80,10 @@ def test_not_reported(body: str) -> None:
     assert errors(body) == []
 
 
-@pytest.mark.parametrize(
-    "body", ["if x:\n    return x\nreturn -x", "return x[5]", "return x.shape[4]", "return 0 < x < 1"]
-)
+UNKNOWN = ["if x:\n    return x\nreturn -x", "return x[5]", "return x.shape[4]", "return 0 < x < 1"]
+
+
+@pytest.mark.parametrize("body", UNKNOWN)
 def test_unknown_shapes_say_nothing(body: str) -> None:
     assert errors(body, call="") == []
     two_shapes = CALL + "Net()(Tensor(np.ones((4, 5, 6), np.float32)))\n"
@@ -105,10 +106,13 @@ def test_shape_arithmetic() -> None:
     assert matmul((5, 2, 3), (3,)) == (5, 2) and matmul((2, 3), (2, 3)) is None
 
     def index(text: str) -> ast.expr:
-        return ast.parse(f"x[{text}]", mode="eval").body.slice  # type: ignore[attr-defined]
+        node = ast.parse(f"x[{text}]", mode="eval").body
+        assert isinstance(node, ast.Subscript)
+        return node.slice
 
     assert indexed((2, 3, 4), index("None, 0, ..., 1:3")) == (1, 3, 2)
     assert indexed((2, 3), index("::2, -1")) == (1,)
-    assert index_problem((2, 3), index("..., 3")) == "index 3 is out of range for dimension 1 of size 3"
+    problem = index_problem((2, 3), index("..., 3"))
+    assert problem == "index 3 is out of range for dimension 1 of size 3"
     assert index_problem((2, 3), index("0, 0, 0")) is not None
     assert index_problem((2, 3), index("i")) is None
