@@ -99,6 +99,13 @@ def test_equality_without_overload_fails_under_strict_only() -> None:
     assert errors("return x == 'ab'", level="STRICT", call="") == []  # x may be a str
 
 
+def test_a_none_local_under_its_none_test_is_not_reported() -> None:
+    source = HEAD + "        b = None\n        return x + b if b is not None else x\n" + CALL
+    assert not [f for f in check_source(source, "m.py", level="LAX") if f.code == "MS151"]
+    source = HEAD + "        b = None\n        return x + b\n" + CALL
+    assert [f.code for f in check_source(source, "m.py", level="LAX")] == ["MS151"]
+
+
 def test_shape_arithmetic() -> None:
     assert broadcast((2, 3), (3,)) == (2, 3) and broadcast((2, 1), (1, 4)) == (2, 4)
     assert broadcast((2, 3), (2,)) is None

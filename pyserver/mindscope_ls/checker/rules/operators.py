@@ -237,6 +237,8 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         formats = isinstance(node.op, ast.Mod) and left.kind == "str"
         if left.kind == "None":
             return  # `None * x` compiles at LAX (measured as `n *= x`): only a right None fails
+        if other.kind == "None" and _none_tested(values.ctx, node.right):
+            return  # `x + b if b is not None else x` (mindone): the test guards it
         if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
             what = "None" if other.kind == "None" else "a str"
             yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
@@ -335,6 +337,20 @@ def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Va
         both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
         return INT if both == (INT, INT) else None
     return None
+
+
+def _none_tested(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A name the function tests with `is None` / `is not None` somewhere."""
+    if not isinstance(expr, ast.Name):
+        return False
+    return any(
+        isinstance(c.left, ast.Name)
+        and c.left.id == expr.id
+        and isinstance(c.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(c.comparators[0], ast.Constant)
+        and c.comparators[0].value is None
+        for c in ctx.of(ast.Compare)
+    )
 
 
 def _certain(expr: ast.expr, value: Value) -> bool:
