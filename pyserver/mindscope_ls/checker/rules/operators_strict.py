@@ -88,11 +88,12 @@ def _missing_overload(
 
 
 def _kind(values: Abstract, expr: ast.expr) -> Optional[str]:
-    """The MindSpore type name of a Tensor (one whose dtype the module shows, so surely one) or
-    of a str; None for anything else."""
+    """The MindSpore type name of a Tensor (one whose dtype the source shows, so surely one: a
+    call like `e.get("type")` the types take for a Tensor may be anything) or of a str, tuple,
+    list, None, number; None for anything else."""
     value: Optional[Value] = values.of(expr)
     if value is None:
         return None
     if value.kind == "tensor":
-        return "Tensor" if value.dtype is not None or not isinstance(expr, ast.Name) else None
+        return "Tensor" if value.dtype is not None else None
     return TYPE_NAMES.get(value.kind)
