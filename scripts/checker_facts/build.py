@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .cases import load
+from .overloads import operator_overloads
 from .tables import TableError, build_static
 
 REPO = Path(__file__).resolve().parents[2]
@@ -71,6 +72,7 @@ def observed(folder: Path = GENERATED) -> dict[str, dict[str, dict[str, bool]]]:
 def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts: dict[str, Any] = {"version": SCHEMA_VERSION, "mindspore": version}
     facts.update(build_static(root))
+    facts["operator_overloads"] = operator_overloads(root)
     facts["tensor_method_returns"] = probe_dtypes(facts["methods"]["tensor"]) if probe else {}
     facts["observed"] = observed()
     return facts

@@ -27,6 +27,8 @@ from .rules import (
     mutation,
     objects,
     operators,
+    operators_strict,
+    operators_truth,
     outputs,
     rebuild,
     recompile,
@@ -62,6 +64,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     recompile,
     rebuild,
     operators,
+    operators_strict,
+    operators_truth,
     subscripts,
 )
 
@@ -103,6 +107,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence.check,
     calls.check,
     operators.check,
+    operators_strict.check,
+    operators_truth.check,
     subscripts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (

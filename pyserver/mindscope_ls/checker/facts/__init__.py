@@ -14,7 +14,7 @@ questions of `FACTS` instead of keeping hand-typed lists.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Optional
@@ -43,6 +43,8 @@ class Facts:
     method_returns: dict[str, dict[str, str]]
     observed_calls: dict[str, dict[str, dict[str, bool]]]
     forbidden_aliases: dict[str, str]  # `mindspore.set_context` -> `mindspore.context.set_context`
+    # operator -> the type signatures its graph overloads take (`+`: ("Tensor", "Number"), ...)
+    operator_overloads: dict[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -87,6 +89,12 @@ class Facts:
         `input_dtype` ("float32", "float16", "int32", "bool"), when it was measured."""
         return self.method_returns.get(method, {}).get(input_dtype)
 
+    def overloaded(self, operator: str, *types: str) -> Optional[bool]:
+        """Whether graph mode has an overload of `operator` for MindSpore types `types`
+        ("Tensor", "String", ...), None when the operator is not in the table."""
+        table = self.operator_overloads.get(operator)
+        return None if table is None else tuple(types) in table
+
     def compiles(self, operation: str, kind: str, level: str) -> Optional[bool]:
         """Whether a call the differential generator tried (`max` on `tuple_tensors`,
         `str_format_tensor` on `call`) compiled in `construct` at `level`, if it tried it."""
@@ -118,6 +126,10 @@ def parse_facts(data: Any) -> Facts:
             forbidden_aliases={str(k): str(v) for k, v in forbidden.get("aliases", {}).items()},
             fallback_modules=_set(data["fallback"]["third_party_modules"]),
             method_returns={k: dict(v) for k, v in data["tensor_method_returns"].items()},
+            operator_overloads={
+                op: frozenset(tuple(sig) for sig in sigs)
+                for op, sigs in data.get("operator_overloads", {}).items()
+            },
             observed_calls={
                 op: {kind: dict(levels) for kind, levels in kinds.items()}
                 for op, kinds in data["observed"].items()

@@ -1,4 +1,4 @@
-"""MS150, MS151, MS153: operators between values graph mode cannot combine that way.
+"""MS150, MS151, MS153, MS161: operators between values graph mode cannot combine that way.
 
 Graph mode evaluates an operator between two Python values (numbers, str, tuples, lists) at
 compile time with Python's own semantics, so what Python rejects fails at every level (None is
@@ -17,9 +17,17 @@ from typing import Any, Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import shared_values
+from .helpers import instances, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
+from .helpers.shapes import Shapes, matmul_misfit
+from .operators_operands import (
+    UNARY_DUNDERS,
+    augmented,
+    describe,
+    object_class,
+    object_operands,
+)
 
 PYTHON_OPERANDS = Rule(
     "MS150",
@@ -86,6 +94,26 @@ TENSOR_DTYPE_OPERATOR = Rule(
     ),
 )
 
+MATMUL_OPERANDS = Rule(
+    "MS161",
+    "matmul-operands",
+    Group.FAILS,
+    title="`@` between values that are not two Tensors whose inner sizes fit",
+    message="`@` {problem}; {hint}.",
+    why=(
+        "`@` runs MatMul, which takes two Tensors only (no number, tuple or list, at every "
+        "syntax level), and whose last dimension of the left must equal the second-to-last of "
+        "the right (the only one for a 1-D right side): shapes are checked while compiling."
+    ),
+    remedy=(
+        "Multiply by a number with `*`; make a sequence a Tensor first; transpose or reshape "
+        "so the inner sizes match (`x @ w.T`)."
+    ),
+    mindspore_says=(
+        "RuntimeError: For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 2."
+    ),
+)
+
 OPERATORS: dict[type[ast.operator], tuple[str, Callable[[object, object], object]]] = {
     ast.Add: ("+", operator.add),
     ast.Sub: ("-", operator.sub),
@@ -136,11 +164,12 @@ STAND_INS: dict[tuple[str, Optional[str]], object] = {
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
-    if not nodes:
+    runs = list(augmented(ctx))
+    if not nodes and not runs:
         return
     values = _Values(ctx)
     guarded = _none_guarded(ctx.of(ast.IfExp))
-    for node in nodes:
+    for node in [*nodes, *runs]:
         side = guarded.get(id(node))
         if side is not None and getattr(_operand(values, side), "kind", None) == "None":
             continue  # the None operand is the one the test proves is not None here
@@ -210,6 +239,12 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
     if left is None or right is None:
+        pair = object_operands(values.ctx, node, left, right)
+        if pair is not None:
+            yield PYTHON_OPERANDS.finding(node, op=symbol, left=pair[0], right=pair[1])
+        return
+    if isinstance(node.op, ast.MatMult) and "tensor" in (left.kind, right.kind):
+        yield from _matmul(values, node, left, right)
         return
     if isinstance(node.op, (*SHIFTS, *NOT_FOR_FLOATS)) or "str" in (left.kind, right.kind):
         # the decision needs the Tensor's dtype: ask the module for a parameter's
@@ -230,6 +265,10 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
             yield from _dtypes(node, symbol, tensor, tensor)
             return
         formats = isinstance(node.op, ast.Mod) and left.kind == "str"
+        if left.kind == "None":
+            return  # `None * x` compiles at LAX (measured as `n *= x`): only a right None fails
+        if other.kind == "None" and _none_tested(values.ctx, node.right):
+            return  # `x + b if b is not None else x` (mindone): the test guards it
         if isinstance(node.op, TENSOR_ARITHMETIC) and other.kind in ("None", "str") and not formats:
             what = "None" if other.kind == "None" else "a str"
             yield TENSOR_OPERAND.finding(node, op=symbol, other=what)
@@ -255,6 +294,31 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
 
 
+NOT_MATMUL = frozenset({"scalar", "tuple", "list", "str", "None"})
+
+
+def _matmul(values: _Values, node: ast.BinOp, left: Value, right: Value) -> Iterator[RawFinding]:
+    if left.kind == right.kind == "tensor":
+        a, b = values.shapes.of(node.left), values.shapes.of(node.right)
+        misfit = matmul_misfit(a, b) if a is not None and b is not None else None
+        if misfit is not None:
+            problem = f"of shapes {a} and {b}: the inner sizes {misfit[0]} and {misfit[1]} differ"
+            yield MATMUL_OPERANDS.finding(node, problem=problem, hint="transpose or reshape one")
+        return
+    if "tensor" not in (left.kind, right.kind) or not {left.kind, right.kind} & NOT_MATMUL:
+        return
+    tensor_side = node.left if left.kind == "tensor" else node.right
+    tensor = left if left.kind == "tensor" else right
+    other = right if left.kind == "tensor" else left
+    if not _certain(tensor_side, tensor) and values.shapes.of(tensor_side) is None:
+        return  # a parameter taken for a Tensor may be something else
+    what = _describe(other)
+    article = "an" if what[0] in "aeiou" else "a"
+    problem = f"between a Tensor and {article} {what} cannot be compiled: MatMul takes Tensors"
+    hint = "use `*` to scale by a number" if other.kind == "scalar" else "make it a Tensor first"
+    yield MATMUL_OPERANDS.finding(node, problem=problem, hint=hint)
+
+
 INT = Value("scalar", "int")
 
 
@@ -268,6 +332,13 @@ class _Values:
         self.types = ctx.types
         self.plain = shared_values.abstract(ctx)
         self._rich: Optional[Abstract] = None
+        self._shapes: Optional[Shapes] = None
+
+    @property
+    def shapes(self) -> Shapes:
+        if self._shapes is None:
+            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+        return self._shapes
 
     def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
         found = self.plain.of(expr)
@@ -298,6 +369,20 @@ def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Va
     return None
 
 
+def _none_tested(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A name the function tests with `is None` / `is not None` somewhere."""
+    if not isinstance(expr, ast.Name):
+        return False
+    return any(
+        isinstance(c.left, ast.Name)
+        and c.left.id == expr.id
+        and isinstance(c.ops[0], (ast.Is, ast.IsNot))
+        and isinstance(c.comparators[0], ast.Constant)
+        and c.comparators[0].value is None
+        for c in ctx.of(ast.Compare)
+    )
+
+
 def _certain(expr: ast.expr, value: Value) -> bool:
     """A Tensor for sure: its dtype is known, or it is computed (not a bare name, which may be
     a parameter the types only take for a Tensor)."""
@@ -316,6 +401,11 @@ def _unary(values: _Values, node: ast.UnaryOp) -> Iterator[RawFinding]:
     symbol = UNARY[type(node.op)]
     value = _operand(values, node.operand)
     if value is None:
+        cls = object_class(values.ctx, node.operand)
+        if cls is not None and UNARY_DUNDERS[type(node.op)] not in instances.attributes(cls):
+            yield PYTHON_OPERANDS.finding(
+                node, op=symbol, left="unary operand", right=f"{cls.name} object"
+            )
         return
     if value.kind == "tensor":
         if isinstance(node.op, ast.USub) and value.dtype == "bool_":
@@ -347,6 +437,11 @@ def _compare(values: _Values, node: ast.Compare) -> Iterator[RawFinding]:
         if any(v is None for v in pair):
             continue
         kinds = {v.kind for v in pair if v is not None}
+        if "str" in kinds:  # the decision needs a Tensor's dtype: ask the module for it
+            pair = (
+                _operand(values, operands[index], rich=True) or pair[0],
+                _operand(values, operands[index + 1], rich=True) or pair[1],
+            )
         sides = zip(operands[index : index + 2], pair)
         if "str" in kinds and not all(_certain(e, v) for e, v in sides if v and v.kind == "tensor"):
             continue
@@ -382,5 +477,4 @@ def _stand_in(value: Value) -> object:
     return STAND_INS.get((value.kind, value.dtype if value.kind == "scalar" else None), _UNKNOWN)
 
 
-def _describe(value: Value) -> str:
-    return {"None": "None", "str": "str"}.get(value.kind, value.describe())
+_describe = describe

@@ -1,4 +1,4 @@
-"""MS152, MS154, MS220 (and MS117 for dict reads): subscripts graph mode cannot compile.
+"""MS152, MS154, MS163, MS220 (and MS117 for dict reads): subscripts graph mode cannot compile.
 
 Graph mode resolves a constant index into a tuple, list, str or dict written out while
 compiling: one outside the sequence, one that is not an int, or a missing key fails at every
@@ -17,9 +17,11 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import objects
-from .helpers import names, shared_values
+from .helpers import instances, names, shared_values
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
+from .helpers.shapes import Shape, Shapes, index_problem
+from .operators_operands import object_class
 
 CONSTANT_INDEX = Rule(
     "MS152",
@@ -44,11 +46,12 @@ NOT_SUBSCRIPTABLE = Rule(
     "MS154",
     "not-subscriptable",
     Group.FAILS,
-    title="Indexing None or a number",
+    title="Indexing None, a number or an object without `__getitem__`",
     message="`{text}`: {kind} cannot be indexed; index the sequence or Tensor itself.",
     why=(
-        "Graph mode evaluates indexing of Python values with Python's semantics: None and "
-        "numbers have no items, at every syntax level."
+        "Graph mode evaluates indexing of Python values with Python's semantics: None, "
+        "numbers and objects whose class defines no `__getitem__` have no items, at every "
+        "syntax level."
     ),
     remedy="Index the tuple, list, dict or Tensor the value was meant to be.",
     mindspore_says="TypeError: 'NoneType' object is not subscriptable",
@@ -78,6 +81,20 @@ TENSOR_INDEX_UNDER_STRICT = Rule(
     ),
 )
 
+STR_ITEM_ASSIGNMENT = Rule(
+    "MS163",
+    "str-item-assignment",
+    Group.FAILS,
+    title="Assigning an item of a str",
+    message="`{text}`: a str cannot be changed item by item; build a new str instead.",
+    why=(
+        "Strings are immutable in graph mode as in Python: the compiler evaluates the write "
+        "with Python's semantics and rejects it at every syntax level."
+    ),
+    remedy="Build a new str (`v = 'z' + v[1:]`), or keep the characters in a list.",
+    mindspore_says="TypeError: 'str' object does not support item assignment",
+)
+
 SEQUENCES = frozenset({"tuple", "list"})
 CALLABLE_KINDS = frozenset({"function", "cell"})
 Index = Union[int, float, str]
@@ -89,14 +106,59 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not nodes:
         return
     values = shared_values.abstract(ctx)
+    shapes = _LazyShapes(ctx)
     for node in nodes:
-        if isinstance(node.ctx, ast.Load) and not isinstance(node.slice, ast.Slice):
-            yield from _read(ctx, values, node)
+        if isinstance(node.slice, ast.Slice):
+            continue
+        if isinstance(node.ctx, ast.Load):
+            yield from _read(ctx, values, shapes, node)
+        elif isinstance(node.ctx, ast.Store):
+            yield from _write(ctx, values, shapes, node)
 
 
-def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterator[RawFinding]:
+class _LazyShapes:
+    """Static shapes, built only when a Tensor or shape is indexed."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self._shapes: Optional[Shapes] = None
+
+    def of(self, expr: ast.expr) -> Optional[Shape]:
+        if self._shapes is None:
+            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
+        return self._shapes.of(expr)
+
+
+def _write(
+    ctx: FunctionContext, values: Abstract, shapes: _LazyShapes, node: ast.Subscript
+) -> Iterator[RawFinding]:
+    """`v[i] = ...`: into a str (immutable), or outside a Tensor's or written-out list's size."""
     target = values.of(node.value)
     if target is None:
+        return
+    text = ast.unparse(node)
+    if target.kind == "str":
+        yield STR_ITEM_ASSIGNMENT.finding(node, text=text)
+    elif target.kind == "tensor":
+        shape = shapes.of(node.value)
+        problem = index_problem(shape, node.slice) if shape is not None else None
+        if problem:
+            yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+    elif target.kind == "list" and target.items and _unchanged(ctx, node.value, writes=True):
+        problem = _index_problem(ctx, node, target, node.slice)
+        if problem:
+            yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+
+
+def _read(
+    ctx: FunctionContext, values: Abstract, shapes: _LazyShapes, node: ast.Subscript
+) -> Iterator[RawFinding]:
+    target = values.of(node.value)
+    if target is None:
+        cls = object_class(ctx, node.value)
+        if cls is not None and "__getitem__" not in instances.attributes(cls):
+            kind = f"a {cls.name} object (its class defines no `__getitem__`)"
+            yield NOT_SUBSCRIPTABLE.finding(node, text=ast.unparse(node), kind=kind)
         return
     index = node.slice
     text = ast.unparse(node)
@@ -116,13 +178,23 @@ def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterat
             yield CONSTANT_INDEX.finding(node, text=text, problem=f"the dict has no key {key!r}")
         return
     if target.kind == "tensor":
-        if target.dtype is None:
-            return  # a parameter the types take for a Tensor may be a dict (`output["logits"]`)
+        # A parameter the types take for a Tensor may be a dict (`output["logits"]`): only one
+        # whose dtype or shape the source shows is surely a Tensor.
+        shape = shapes.of(node.value)
+        if target.dtype is None and shape is None:
+            return
         key = _constant(index)
         if isinstance(key, (float, str)) and not isinstance(key, bool):
             kind = "a float" if isinstance(key, float) else "a str"
             problem = f"a Tensor is indexed by ints, slices, None, `...` or Tensors, not by {kind}"
             yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+        elif shape is not None:
+            wrong = index_problem(shape, index)
+            if wrong:
+                yield CONSTANT_INDEX.finding(node, text=text, problem=wrong)
+        return
+    if target.kind == "tuple" and _is_shape(ctx, node.value) and _constant(index) is not None:
+        yield from _shape_index(shapes, node, text)
         return
     if target.kind not in (*SEQUENCES, "str"):
         return
@@ -133,6 +205,19 @@ def _read(ctx: FunctionContext, values: Abstract, node: ast.Subscript) -> Iterat
         return
     problem = _index_problem(ctx, node, target, index)
     if problem and (target.kind == "tuple" or _unchanged(ctx, node.value)):
+        yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
+
+
+def _shape_index(shapes: _LazyShapes, node: ast.Subscript, text: str) -> Iterator[RawFinding]:
+    """`x.shape[i]` with `i` outside the rank of a Tensor whose shape the source fixes."""
+    assert isinstance(node.value, ast.Attribute)
+    shape = shapes.of(node.value.value)
+    key = _constant(node.slice)
+    if shape is None or not isinstance(key, int) or isinstance(key, bool):
+        return
+    rank = len(shape)
+    if not -rank <= key < rank:
+        problem = f"the shape has {rank} elements, so the index must be in [{-rank}, {rank})"
         yield CONSTANT_INDEX.finding(node, text=text, problem=problem)
 
 
@@ -176,17 +261,35 @@ def _constant(index: ast.expr) -> Optional[Index]:
     return None
 
 
-def _unchanged(ctx: FunctionContext, target: ast.expr) -> bool:
-    """A literal, or a local the function only reads items of: nothing adds or removes any."""
+def _unchanged(ctx: FunctionContext, target: ast.expr, writes: bool = False) -> bool:
+    """A literal, or a local the function only reads items of (and, with `writes`, sets items
+    of: a list keeps its length, where a dict would gain keys): nothing adds or removes any."""
     if not isinstance(target, ast.Name):
         return isinstance(target, (ast.List, ast.Dict, ast.Tuple, ast.Constant))
     loads = [n for n in ctx.of(ast.Name) if n.id == target.id and isinstance(n.ctx, ast.Load)]
     reads = [
         s
         for s in ctx.of(ast.Subscript)
-        if isinstance(s.ctx, ast.Load) and isinstance(s.value, ast.Name) and s.value.id == target.id
+        if isinstance(s.value, ast.Name)
+        and s.value.id == target.id
+        and (isinstance(s.ctx, ast.Load) or (writes and _item_write(s)))
     ]
-    return len(loads) == len(reads)
+    returned = [n for n in _returned(ctx) if n.id == target.id]
+    return len(loads) == len(reads) + len(returned)
+
+
+def _returned(ctx: FunctionContext) -> Iterator[ast.Name]:
+    """Names returned as they are (`return v`, `return x, v`): a use that changes nothing."""
+    for ret in ctx.of(ast.Return):
+        value = ret.value
+        for item in value.elts if isinstance(value, ast.Tuple) else [value]:
+            if isinstance(item, ast.Name):
+                yield item
+
+
+def _item_write(node: ast.Subscript) -> bool:
+    """`v[i] = ...` keeps the list's length (a slice write may not)."""
+    return isinstance(node.ctx, ast.Store) and not isinstance(node.slice, ast.Slice)
 
 
 def _is_shape(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -1,0 +1,120 @@
+"""Where operators' operands come from beyond plain expressions: augmented assignments (`n += 1`
+runs `n + 1` on the value bound just before) and instances of the module's own classes (a plain
+or jit_class object has an operator only if its class defines the dunder: Python's TypeError
+otherwise, at every level, measured in `generated/operators/`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from .helpers import instances
+from .helpers.abstract import Value
+from .helpers.base import FunctionContext
+from .helpers.module_values import global_binding, note_read
+
+OPERATOR_NAMES: dict[type[ast.operator], str] = {
+    ast.Add: "add",
+    ast.Sub: "sub",
+    ast.Mult: "mul",
+    ast.Div: "truediv",
+    ast.FloorDiv: "floordiv",
+    ast.Mod: "mod",
+    ast.Pow: "pow",
+    ast.BitAnd: "and",
+    ast.BitOr: "or",
+    ast.BitXor: "xor",
+    ast.LShift: "lshift",
+    ast.RShift: "rshift",
+    ast.MatMult: "matmul",
+}
+
+
+def augmented(ctx: FunctionContext) -> Iterator[ast.BinOp]:
+    """`n op= v` as the operator it runs, `n op v`, where the statement before it in the same
+    block binds `n = value` (nothing between rebinds it): `n = None; n += 1`."""
+    augs = [a for a in ctx.of(ast.AugAssign) if isinstance(a.target, ast.Name)]
+    if not augs:
+        return
+    wanted = {id(a) for a in augs}
+    for body in _bodies(ctx.fn.node):
+        for index, stmt in enumerate(body):
+            if id(stmt) in wanted and isinstance(stmt, ast.AugAssign):
+                assert isinstance(stmt.target, ast.Name)
+                prior = _prior(body[:index], stmt.target.id)
+                if prior is not None and not isinstance(prior, (ast.List, ast.ListComp)):
+                    # (`v += (2,)` extends a list in place, which `v + (2,)` would not)
+                    yield ast.copy_location(ast.BinOp(prior, stmt.op, stmt.value), stmt)
+
+
+def _bodies(fn: ast.AST) -> Iterator[list[ast.stmt]]:
+    for node in ast.walk(fn):
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                yield body
+
+
+def _prior(before: list[ast.stmt], name: str) -> Optional[ast.expr]:
+    """The value of the last `name = value` among `before`, if no later statement binds it."""
+    for stmt in reversed(before):
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == name
+        ):
+            return stmt.value
+        if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
+            return None  # read or rebound on the way: not followed
+    return None
+
+
+UNARY_DUNDERS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}
+PYTHON_VALUES = frozenset({"scalar", "str", "None", "tuple", "list"})
+
+
+def object_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
+    """The module's own closed class `expr` is an instance of (`Box()`, a global `OBJ =
+    Custom()`); the lines read are noted for the findings cache."""
+    module = ctx.fn.module
+    if not isinstance(expr, (ast.Name, ast.Call)):
+        return None
+    if isinstance(expr, ast.Name) and expr.id in {
+        n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)
+    }:
+        return None  # a local, not the global
+    cls = instances.instance_class(module, expr)
+    if cls is None:
+        return None
+    binding = global_binding(module, expr.id) if isinstance(expr, ast.Name) else None
+    for node in (cls, binding):
+        if node is not None:
+            for line in range(node.lineno, (node.end_lineno or node.lineno) + 1):
+                note_read(ctx.lines, line)
+    return cls
+
+
+def object_operands(
+    ctx: FunctionContext, node: ast.BinOp, left: Optional[Value], right: Optional[Value]
+) -> Optional[tuple[str, str]]:
+    """A plain object (or jit_class one) with a Python value, neither defining the operator:
+    Python's TypeError, at every level (measured: `Box() + 3`)."""
+    known, side = (right, node.left) if left is None else (left, node.right)
+    if known is None or known.kind not in PYTHON_VALUES:
+        return None
+    cls = object_class(ctx, side)
+    name = OPERATOR_NAMES.get(type(node.op))
+    if cls is None or name is None:
+        return None
+    if {f"__{name}__", f"__r{name}__"} & instances.attributes(cls):
+        return None
+    what = f"{cls.name} object"
+    other = describe(known)
+    return (what, other) if side is node.left else (other, what)
+
+
+def describe(value: Value) -> str:
+    return {"None": "None", "str": "str"}.get(value.kind, value.describe())
