@@ -149,6 +149,8 @@ class Abstract:
             keys = [k.value for k in expr.keys if isinstance(k, ast.Constant)]
             text = [k for k in keys if isinstance(k, str)]
             return Value("dict", keys=frozenset(text) if len(text) == len(expr.keys) else None)
+        if isinstance(expr, ast.DictComp):
+            return Value("dict")
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
             return Value("tuple")
         if isinstance(expr, ast.JoinedStr):
@@ -175,6 +177,26 @@ class Abstract:
         if self.types.is_tensor(expr):
             return Value("tensor", self.dtype(expr))
         return None
+
+    def kind(self, expr: Optional[ast.expr]) -> Optional[str]:
+        """The kind `expr` has on every path even where its values differ (dicts of other keys
+        are both dicts): through conditional expressions and each binding of a local."""
+        if isinstance(expr, ast.IfExp):
+            body = self.kind(expr.body)
+            return body if body == self.kind(expr.orelse) else None
+        if isinstance(expr, ast.Name) and expr.id not in self._resolving:
+            if self._bindings is None:
+                self._bindings = _simple_bindings(self.fn)
+            bound = self._bindings.get(expr.id)
+            if bound:
+                self._resolving.add(expr.id)
+                try:
+                    kinds = {self.kind(v) for v in bound}
+                finally:
+                    self._resolving.discard(expr.id)
+                return kinds.pop() if len(kinds) == 1 else None
+        value = self.of(expr)
+        return value.kind if value is not None else None
 
     def dtype(self, expr: ast.expr) -> Optional[str]:
         """The dtype of a Tensor expression when the source fixes it, else None."""
