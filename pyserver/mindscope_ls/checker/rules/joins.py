@@ -195,6 +195,21 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = Abstract(ctx.types, ctx.fn.node, ctx.lines)
+    found = list(_check(ctx, values))
+    yield from found
+    if found:
+        return
+    # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
+    # first that cannot join fails (the dtype-free checks found nothing above, so only joins
+    # that depend on the parameters' dtypes can appear here).
+    for signature in values.signatures():
+        found = list(_check(ctx, Abstract(ctx.types, ctx.fn.node, ctx.lines, signature)))
+        if found:
+            yield from found
+            return
+
+
+def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):

@@ -16,6 +16,7 @@ from ...index.module import FunctionNode
 from . import names
 from .module_values import (
     argument_dtypes,
+    argument_signatures,
     call_lines,
     entry_point,
     global_binding,
@@ -107,10 +108,18 @@ class Abstract:
 
     With `lines` (the rule context's lines), what the module says is used too: module-level
     names bound once, and the dtypes an entry point's callers in the module pass it; each line
-    read that way is read from `lines`, so cached findings are tied to the whole text."""
+    read that way is read from `lines`, so cached findings are tied to the whole text. With
+    `signature`, the parameters get those dtypes (one of `signatures()`) instead."""
 
-    def __init__(self, types: TensorTypes, fn: FunctionNode, lines: Optional[list[str]] = None):
+    def __init__(
+        self,
+        types: TensorTypes,
+        fn: FunctionNode,
+        lines: Optional[list[str]] = None,
+        signature: Optional[dict[str, str]] = None,
+    ):
         self.types = types
+        self._signature = signature
         self.fn = fn
         self.lines = lines
         self._names: dict[str, Optional[Value]] = {}
@@ -331,10 +340,29 @@ class Abstract:
             if entry is not None:
                 module = self.types.module
                 params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
-                self._arguments = argument_dtypes(module, entry, params)
+                self._arguments = (
+                    dict(self._signature)
+                    if self._signature is not None
+                    else argument_dtypes(module, entry, params)
+                )
                 for line in call_lines(module, entry):
                     self._read_line(line)
         return self._arguments
+
+    def signatures(self) -> list[dict[str, str]]:
+        """The parameter dtypes of each distinct call signature of this entry point in the
+        module, when there are several (each is compiled as its own graph); else []."""
+        entry = self._entry() if self.lines is not None else None
+        if entry is None or not parameters(self.fn):
+            return []
+        module = self.types.module
+        params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
+        found = argument_signatures(module, entry, params)
+        if len(found) < 2:
+            return []
+        for line in call_lines(module, entry):
+            self._read_line(line)
+        return found
 
     def _entry(self) -> Optional[str]:
         return entry_point(self.types, self.fn)
