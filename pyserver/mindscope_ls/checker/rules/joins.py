@@ -202,6 +202,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
     # first that cannot join fails (the dtype-free checks found nothing above, so only joins
     # that depend on the parameters' dtypes can appear here).
+    condition = ctx.types.is_condition
+    flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
+    if not any(condition(n.test) for n in flows):
+        return
     for signature in values.signatures():
         found = list(_check(ctx, Abstract(ctx.types, ctx.fn.node, ctx.lines, signature)))
         if found:
