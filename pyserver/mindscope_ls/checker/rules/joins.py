@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Optional
 
 from ..model import Group, RawFinding, Related
@@ -194,6 +195,25 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = shared_values.abstract(ctx, module=True)
+    found = list(_check(ctx, values))
+    yield from found
+    if found:
+        return
+    # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
+    # first that cannot join fails (the dtype-free checks found nothing above, so only joins
+    # that depend on the parameters' dtypes can appear here).
+    condition = ctx.types.is_condition
+    flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
+    if not any(condition(n.test) for n in flows):
+        return
+    for signature in values.signatures():
+        found = list(_check(ctx, Abstract(ctx.types, ctx.fn.node, ctx.lines, signature)))
+        if found:
+            yield from found
+            return
+
+
+def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
@@ -380,8 +400,10 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
         if use is None:
             continue
         if not bound_before(fn, name, node):
+            related = _bound_here(ctx, name, where, node.test)
+            related.append(ctx.related(use, f"`{name}` is used here, after the loop"))
             yield BOUND_IN_TENSOR_WHILE.finding(
-                use, related=_bound_here(ctx, name, where, node.test), name=name
+                _defined_at(node, name) or use, related=related, name=name
             )
             continue
         before = _binding_before(fn, name, node)
@@ -389,7 +411,53 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
             continue
         found = clash(values, last[name][1], before[1])
         if found is not None:
-            yield _report(ctx, found, f"`{name}` is", use, before[0], node.test)
+            # MindSpore names the loop, whose carried value fails to join (then the read).
+            finding = _report(
+                ctx, found, f"The `while` body makes `{name}`", node, before[0], node.test
+            )
+            finding.related.append(ctx.related(use, f"`{name}` is read here, after the loop"))
+            yield replace(finding, range=keyword_range(node, "while"))
+
+
+def _defined_at(loop: ast.While, name: str) -> Optional[ast.AST]:
+    """Where MindSpore places a name first bound in a Tensor `while`: the node that makes the
+    value of its first binding in the body (`z = x * 2` names `x * 2`; `y = x` names the `x`
+    that `x = x * 2` made before it, or the loop's own read of a carried `x`). None when the
+    value comes from outside the loop (MindSpore then names the read after it)."""
+    bindings = _body_bindings(loop.body)
+    first = next((i for i, (n, _) in enumerate(bindings) if n == name), None)
+    if first is None:
+        return None
+    value = bindings[first][1]
+    carried = {n for n, _ in bindings}
+    while isinstance(value, ast.Name):
+        earlier = [v for n, v in bindings[:first] if n == value.id]
+        if earlier:
+            first = max(i for i, (n, _) in enumerate(bindings[:first]) if n == value.id)
+            value = earlier[-1]
+            continue
+        if value.id not in carried:
+            return None
+        return next(
+            (
+                n
+                for n in ast.walk(loop.test)
+                if isinstance(n, ast.Name) and n.id == value.id and isinstance(n.ctx, ast.Load)
+            ),
+            None,
+        )
+    return value
+
+
+def _body_bindings(block: Block) -> list[tuple[str, ast.expr]]:
+    """`name = value` statements at the top of a loop body, in order."""
+    return [
+        (stmt.targets[0].id, stmt.value)
+        for stmt in block
+        if isinstance(stmt, ast.Assign)
+        and len(stmt.targets) == 1
+        and isinstance(stmt.targets[0], ast.Name)
+    ]
 
 
 def _while_returns(

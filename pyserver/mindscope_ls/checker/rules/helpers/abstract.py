@@ -16,6 +16,7 @@ from ...index.module import FunctionNode
 from . import names
 from .module_values import (
     argument_dtypes,
+    argument_signatures,
     call_lines,
     entry_point,
     global_binding,
@@ -107,10 +108,18 @@ class Abstract:
 
     With `lines` (the rule context's lines), what the module says is used too: module-level
     names bound once, and the dtypes an entry point's callers in the module pass it; each line
-    read that way is read from `lines`, so cached findings are tied to the whole text."""
+    read that way is read from `lines`, so cached findings are tied to the whole text. With
+    `signature`, the parameters get those dtypes (one of `signatures()`) instead."""
 
-    def __init__(self, types: TensorTypes, fn: FunctionNode, lines: Optional[list[str]] = None):
+    def __init__(
+        self,
+        types: TensorTypes,
+        fn: FunctionNode,
+        lines: Optional[list[str]] = None,
+        signature: Optional[dict[str, str]] = None,
+    ):
         self.types = types
+        self._signature = signature
         self.fn = fn
         self.lines = lines
         self._names: dict[str, Optional[Value]] = {}
@@ -149,6 +158,8 @@ class Abstract:
             keys = [k.value for k in expr.keys if isinstance(k, ast.Constant)]
             text = [k for k in keys if isinstance(k, str)]
             return Value("dict", keys=frozenset(text) if len(text) == len(expr.keys) else None)
+        if isinstance(expr, ast.DictComp):
+            return Value("dict")
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
             return Value("tuple")
         if isinstance(expr, ast.JoinedStr):
@@ -175,6 +186,26 @@ class Abstract:
         if self.types.is_tensor(expr):
             return Value("tensor", self.dtype(expr))
         return None
+
+    def kind(self, expr: Optional[ast.expr]) -> Optional[str]:
+        """The kind `expr` has on every path even where its values differ (dicts of other keys
+        are both dicts): through conditional expressions and each binding of a local."""
+        if isinstance(expr, ast.IfExp):
+            body = self.kind(expr.body)
+            return body if body == self.kind(expr.orelse) else None
+        if isinstance(expr, ast.Name) and expr.id not in self._resolving:
+            if self._bindings is None:
+                self._bindings = _simple_bindings(self.fn)
+            bound = self._bindings.get(expr.id)
+            if bound:
+                self._resolving.add(expr.id)
+                try:
+                    kinds = {self.kind(v) for v in bound}
+                finally:
+                    self._resolving.discard(expr.id)
+                return kinds.pop() if len(kinds) == 1 else None
+        value = self.of(expr)
+        return value.kind if value is not None else None
 
     def dtype(self, expr: ast.expr) -> Optional[str]:
         """The dtype of a Tensor expression when the source fixes it, else None."""
@@ -310,10 +341,29 @@ class Abstract:
             if entry is not None:
                 module = self.types.module
                 params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
-                self._arguments = argument_dtypes(module, entry, params)
+                self._arguments = (
+                    dict(self._signature)
+                    if self._signature is not None
+                    else argument_dtypes(module, entry, params)
+                )
                 for line in call_lines(module, entry):
                     self._read_line(line)
         return self._arguments
+
+    def signatures(self) -> list[dict[str, str]]:
+        """The parameter dtypes of each distinct call signature of this entry point in the
+        module, when there are several (each is compiled as its own graph); else []."""
+        entry = self._entry() if self.lines is not None else None
+        if entry is None or not parameters(self.fn):
+            return []
+        module = self.types.module
+        params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
+        found = argument_signatures(module, entry, params)
+        if len(found) < 2:
+            return []
+        for line in call_lines(module, entry):
+            self._read_line(line)
+        return found
 
     def _entry(self) -> Optional[str]:
         return entry_point(self.types, self.fn)

@@ -93,6 +93,25 @@ def argument_dtypes(
     return agreed
 
 
+def argument_signatures(module: ModuleInfo, entry: str, params: list[str]) -> list[dict[str, str]]:
+    """The written-out dtypes each call of entry point `entry` passes, one dict per distinct
+    call signature: MindSpore compiles one graph per signature, so each must compile."""
+    found = table(module)
+    sites = found.calls.get(entry) if found is not None else None
+    if found is None or not sites:
+        return []
+    signatures: list[dict[str, str]] = []
+    for call, scope in sites:
+        signature = {}
+        for index, param in enumerate(params):
+            dtype = _argument_dtype(module, found, call, scope, index, param, 0)
+            if dtype is not None:
+                signature[param] = dtype
+        if signature and signature not in signatures:
+            signatures.append(signature)
+    return signatures
+
+
 def entry_point(types: TensorTypes, fn: FunctionNode) -> Optional[str]:
     """The module-level name whose calls reach `fn`: its class for a Cell's `construct`, itself
     for a module-level function; None for anything else."""
