@@ -205,7 +205,10 @@ def _name_spans(ctx: FunctionContext) -> dict[str, tuple[int, int]]:
     """name -> (the line of its first binding, the line of its last read), in the function
     and its nested scopes."""
     fn = ctx.fn.node
-    held: Optional[dict[str, tuple[int, int]]] = fn.__dict__.get(_SPANS)
+    # Keyed on the def's line: a re-check keeps an unchanged function's node but moves its
+    # lines when text above it changes, and these spans are absolute line numbers.
+    kept: Optional[tuple[int, dict[str, tuple[int, int]]]] = fn.__dict__.get(_SPANS)
+    held = kept[1] if kept is not None and kept[0] == fn.lineno else None
     if held is None:
         first: dict[str, int] = {}
         last: dict[str, int] = {}
@@ -215,7 +218,7 @@ def _name_spans(ctx: FunctionContext) -> dict[str, tuple[int, int]]:
             elif name.id not in first or name.lineno < first[name.id]:
                 first[name.id] = name.lineno
         held = {n: (line, last[n]) for n, line in first.items() if n in last}
-        fn.__dict__[_SPANS] = held
+        fn.__dict__[_SPANS] = (fn.lineno, held)
     return held
 
 

@@ -359,11 +359,9 @@ class Abstract:
         module = self.types.module
         params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
         found = argument_signatures(module, entry, params)
-        if len(found) < 2:
-            return []
         for line in call_lines(module, entry):
-            self._read_line(line)
-        return found
+            self._read_line(line)  # even "one signature" depends on the call sites
+        return found if len(found) >= 2 else []
 
     def _entry(self) -> Optional[str]:
         return entry_point(self.types, self.fn)

@@ -165,10 +165,17 @@ def _passed(call: ast.Call, index: int, param: str) -> Optional[ast.expr]:
     return value
 
 
+WHOLE_MODULE = 0  # a "line" standing for every line: the answer hangs on the whole file
+
+
 def note_read(lines: Optional[list[str]], line: int) -> None:
     """Reads `line` of the file's lines, which notes it for the findings cache (`cacheable`):
     a finding that depends on code outside its function is re-checked when that code changes."""
-    if lines is not None and 0 < line <= len(lines):
+    if lines is None:
+        return
+    if line == WHOLE_MODULE:
+        iter(lines)  # the tracked lines note any iteration as a read outside the function
+    elif 0 < line <= len(lines):
         lines[line - 1]
 
 
@@ -178,8 +185,10 @@ def call_lines(module: ModuleInfo, entry: str, depth: int = 0) -> list[int]:
     found, so a cached finding is re-checked when any of them changes."""
     found = table(module)
     sites = found.calls.get(entry) if found is not None else None
-    if found is None or not sites or depth > MAX_DEPTH:
+    if depth > MAX_DEPTH:
         return []
+    if found is None or not sites:
+        return [WHOLE_MODULE]  # no call today: a call written anywhere later changes the answer
     lines: list[int] = []
     for call, scope in sites:
         lines.extend(range(call.lineno, (call.end_lineno or call.lineno) + 1))
