@@ -309,3 +309,51 @@ def test_a_finding_that_points_into_another_block_moves_with_it() -> None:
     ):
         assert_same(text, "two.py", workspace, "LAX")
         assert_same(TWO_CLASSES, "two.py", workspace, "LAX")
+
+
+CALLED_LATER = """\
+import numpy as np
+import mindspore as ms
+from mindspore import Tensor
+
+
+@ms.jit
+def forward(x):
+    if x.sum() > 0:
+        return 1
+    return x
+
+
+def run():
+    {call}
+"""
+
+
+def test_a_call_written_later_reaches_the_callee_findings() -> None:
+    """With no call of `forward`, its findings know no dtype; once a call passes a float32
+    Tensor they do. The cached findings must not keep the first answer."""
+    workspace = Workspace()
+    before = CALLED_LATER.format(call="pass")
+    after = CALLED_LATER.format(call="return forward(Tensor(np.ones((2, 3), np.float32)))")
+    assert_same(before, "m.py", workspace, "LAX")
+    found = assert_same(after, "m.py", workspace, "LAX")
+    assert any("float32" in f.message for f in found), found
+
+
+LOOP_MOVED = """\
+import mindspore as ms
+{above}
+
+@ms.jit
+def forward(x):
+    for i in range(3):
+        x = x + i
+    return x + i
+"""
+
+
+def test_a_loop_name_read_after_the_loop_is_found_after_lines_move() -> None:
+    workspace = Workspace()
+    assert_same(LOOP_MOVED.format(above=""), "m.py", workspace, "LAX")
+    found = assert_same(LOOP_MOVED.format(above="\n\n# moved\n"), "m.py", workspace, "LAX")
+    assert [f.code for f in found if f.code == "MS165"], found
