@@ -332,13 +332,10 @@ class _Values:
         self.types = ctx.types
         self.plain = shared_values.abstract(ctx)
         self._rich: Optional[Abstract] = None
-        self._shapes: Optional[Shapes] = None
 
     @property
     def shapes(self) -> Shapes:
-        if self._shapes is None:
-            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
-        return self._shapes
+        return shared_values.shapes(self.ctx)
 
     def of(self, expr: ast.expr, rich: bool = False) -> Optional[Value]:
         found = self.plain.of(expr)

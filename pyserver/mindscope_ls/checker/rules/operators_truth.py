@@ -15,6 +15,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shapes import Shape, Shapes, broadcast, size
 
@@ -70,13 +71,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 class _Judge:
     def __init__(self, ctx: FunctionContext) -> None:
         self.ctx = ctx
-        self._shapes: Optional[Shapes] = None
 
     @property
     def shapes(self) -> Shapes:
-        if self._shapes is None:
-            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
-        return self._shapes
+        return shared_values.shapes(self.ctx)
 
     def tested(self, expr: ast.expr, where: str) -> Iterator[RawFinding]:
         if isinstance(expr, ast.BoolOp):

@@ -20,7 +20,7 @@ from . import objects
 from .helpers import instances, names, shared_values
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
-from .helpers.shapes import Shape, Shapes, index_problem
+from .helpers.shapes import Shape, index_problem
 from .operators_operands import object_class
 
 CONSTANT_INDEX = Rule(
@@ -117,16 +117,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 class _LazyShapes:
-    """Static shapes, built only when a Tensor or shape is indexed."""
+    """Static shapes, asked of the function's shared ones only when a Tensor or shape is
+    indexed."""
 
     def __init__(self, ctx: FunctionContext) -> None:
         self.ctx = ctx
-        self._shapes: Optional[Shapes] = None
 
     def of(self, expr: ast.expr) -> Optional[Shape]:
-        if self._shapes is None:
-            self._shapes = Shapes(self.ctx.types, self.ctx.fn.node, self.ctx.lines)
-        return self._shapes.of(expr)
+        return shared_values.shapes(self.ctx).of(expr)
 
 
 def _write(

@@ -14,9 +14,11 @@ from typing import cast
 
 from .abstract import Abstract
 from .base import FunctionContext
+from .shapes import Shapes
 
 _PLAIN = "abstract"
 _MODULE = "abstract+module"
+_SHAPES = "shapes"
 
 
 def abstract(ctx: FunctionContext, *, module: bool = False) -> Abstract:
@@ -27,6 +29,16 @@ def abstract(ctx: FunctionContext, *, module: bool = False) -> Abstract:
         found = Abstract(ctx.types, ctx.fn.node, ctx.lines if module else None)
         ctx.shared[key] = found
     return cast(Abstract, found)
+
+
+def shapes(ctx: FunctionContext) -> Shapes:
+    """The function's static Tensor shapes (they read callers through `ctx.lines`), built on
+    first use and shared by the rules that index, compare or multiply Tensors."""
+    found = ctx.shared.get(_SHAPES)
+    if found is None:
+        found = Shapes(ctx.types, ctx.fn.node, ctx.lines)
+        ctx.shared[_SHAPES] = found
+    return cast(Shapes, found)
 
 
 def function_only(ctx: FunctionContext) -> Mapping[str, object]:
