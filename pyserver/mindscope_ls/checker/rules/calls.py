@@ -209,18 +209,38 @@ def _self_call(ctx: FunctionContext, call: ast.Call, func: ast.Attribute) -> Ite
         qualname = attr.class_qualname or ""
         if attr.kind != "cell" or qualname.startswith("mindspore."):
             return  # an nn Cell or op: its signature is not in the workspace
+        if cls.attr_varies(func.attr):
+            return  # `self.norm = A(...) if flag else B(...)`: either construct may be called
         sub = ctx.classes.resolve(qualname)
         found = sub.find_method("construct") if sub is not None else None
         method = found[1] if found is not None else None
     elif cls.node.name != "Cell":
         found = cls.find_method(func.attr)
         method = found[1] if found is not None else None
+        if method is not None and _abstract(method):
+            return  # a base class's placeholder: `self` is a subclass that overrides it
     if method is None or method.decorator_list or not method.args.args:
         return
     problem = _mismatch(call, method.args, skip=1)
     if problem:
         name = f"self.{func.attr}"
         yield CALL_ARGUMENTS_MISMATCH.finding(call, name=name, problem=problem)
+
+
+def _abstract(method: FunctionNode) -> bool:
+    """A body that only documents, passes or raises NotImplementedError: the method is there
+    to be overridden, and the compiled `self` is an instance of a subclass that does."""
+    for stmt in method.body:
+        if isinstance(stmt, ast.Pass) or (
+            isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant)
+        ):
+            continue
+        if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+            exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+            if isinstance(exc, ast.Name) and exc.id == "NotImplementedError":
+                continue
+        return False
+    return True
 
 
 def _local_function(ctx: FunctionContext, name: str) -> Optional[ast.arguments]:

@@ -76,6 +76,15 @@ class ClassInfo:
                 return info.attrs[name]
         return None
 
+    def attr_varies(self, name: str) -> bool:
+        """The class that sets `self.<name>` sets it to values of more than one callee
+        (`self.pool = Identity()` in one branch, `ops.ReduceMean()` in another): `attr` holds
+        only the first, so a rule that needs the one class it holds must not trust it."""
+        for info in self.lineage():
+            if name in info.attrs:
+                return info._local is not None and name in info._local.varied
+        return False
+
     def signature(self) -> tuple[object, ...]:
         """All that type inference and the rules read from this class and its bases (kinds,
         positions for related locations): results that depend on the class are kept between
@@ -89,7 +98,9 @@ class ClassInfo:
                 attrs = _attrs_signature(self.attrs, self.node.lineno)
             where = local.position if local is not None else position(self.node, self.node.lineno)
             own = (self.module.path, self.name, where, self.is_cell, self.is_jit_class)
-            self._signature = (*own, attrs, tuple(base.signature() for base in self.bases))
+            varied = local.varied if local is not None else frozenset()
+            bases = tuple(base.signature() for base in self.bases)
+            self._signature = (*own, attrs, tuple(sorted(varied)), bases)
         return self._signature
 
     def anchors(self) -> tuple[tuple[str, int], ...]:
@@ -110,6 +121,7 @@ class _Local:
     methods: dict[str, FunctionNode]  # the first definition of each name, as Python's would be
     position: Optional[tuple[int, int, int, int]]  # relative to the class's first line
     attrs_signature: Optional[tuple[object, ...]]  # when no attribute's kind waits on a lookup
+    varied: frozenset[str] = frozenset()  # attributes set to values of different callees
 
 
 _LOCAL: NodeMemo[_Local] = NodeMemo()
@@ -229,7 +241,8 @@ def _local(module: ModuleInfo, node: ast.ClassDef) -> _Local:
         for d in node.decorator_list
     )
     attrs: list[tuple[str, Optional[Attr], Optional[str], ast.expr]] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # name -> what its first value calls
+    varied: set[str] = set()
     for stmt in node.body:
         if not isinstance(stmt, ast.FunctionDef) or stmt.name == "construct":
             continue
@@ -242,16 +255,35 @@ def _local(module: ModuleInfo, node: ast.ClassDef) -> _Local:
                 continue
             for target in targets:
                 name = names.self_attribute(target)
-                if name is not None and name not in seen:
-                    seen.add(name)
+                if name is None:
+                    continue
+                maker = _maker(module, value)
+                if name not in seen:
+                    seen[name] = maker
                     attrs.append((name, *_attr_kind(module, value), value))
+                elif seen[name] != maker:
+                    varied.add(name)
     known = {name: attr for name, attr, _, _ in attrs if attr is not None}
     complete = len(known) == len(attrs)
     base = node.lineno  # positions are kept relative to the class: it may move
     signature = _attrs_signature(known, base) if complete else None
     return _Local(
-        bases, is_jit_class, tuple(attrs), _methods(node), position(node, base), signature
+        bases,
+        is_jit_class,
+        tuple(attrs),
+        _methods(node),
+        position(node, base),
+        signature,
+        frozenset(varied),
     )
+
+
+def _maker(module: ModuleInfo, value: ast.expr) -> str:
+    """What an attribute's value is made by: the callee's dotted name, else the node type
+    (two `None`s, two lists are alike; a `Cell()` and an op are not)."""
+    if isinstance(value, ast.Call):
+        return names.callee(module, value) or ast.dump(value.func)
+    return type(value).__name__
 
 
 def _methods(node: ast.ClassDef) -> dict[str, FunctionNode]:
