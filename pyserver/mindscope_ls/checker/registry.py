@@ -115,6 +115,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     methods.check,
     divergence.check,
     divergence_inplace.check,
+    divergence_inplace.check_grad,
     divergence_python.check,
     divergence_python.check_globals,
     divergence_state.check,

@@ -1,0 +1,208 @@
+"""Snippets of silent divergence (issue 13): programs that may compile and compute something
+other than PyNative. In-place Tensor methods on locals, inputs and Parameters, in loops with
+branches; results of `map`/`filter`/`zip` read twice; Python run while compiling (random
+numbers, module-level lists and dicts); `is` between Tensors; writes to the caller's Tensor.
+Near misses (`sub_`, `copy_`, `y = y.add_(1)`, `reversed`, a single read) are here too.
+
+Each entry is data; nothing here knows what MindSpore will do. The first line of a body holding
+one of DIVERGING's marks is the operation's line (else the first line).
+"""
+
+from __future__ import annotations
+
+from .program import Snippet
+
+# Two calls of the compiled code: whether they agree (GRAPH_MODE keeps what it compiled).
+TWICE = (
+    "net = {call}",
+    "first = net({input})",
+    "second = net({input})",
+    "return repr(first) == repr(second)",
+)
+TWICE_JIT = (
+    "first = {call}({input})",
+    "second = {call}({input})",
+    "return repr(first) == repr(second)",
+)
+# The caller reads its argument after the call.
+CALLER_READS = ("t = {input}", "out = {call}(t)", "return out, t")
+
+MODULE = (
+    "import random",
+    "",
+    "LOG = []",
+    "STATE = {'calls': 0}",
+    "",
+    "",
+    "def loss_inplace(v):",
+    "    y = v * 1",
+    "    for i in range(3):",
+    "        if i % 2 == 0:",
+    "            y.add_(v)",
+    "    return (y * v).sum()",
+)
+
+# name -> (body, run lines)
+VALUES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    # in-place methods
+    "add_loop_branch": (
+        (
+            "s = x * 1",
+            "for i in range(3):",
+            "    if i % 2 == 0:",
+            "        s.add_(1)",
+            "return s",
+        ),
+        (),
+    ),
+    "add_loop_tensor_cond": (
+        (
+            "s = x * 1",
+            "for i in range(3):",
+            "    if s.sum() < 10:",
+            "        s.add_(1)",
+            "return s",
+        ),
+        (),
+    ),
+    "mul_local": (("y = x * 1", "y.mul_(2)", "return y"), ()),
+    "div_input": (("x.div_(2)", "return x * 1"), ()),
+    "floor_divide_local": (("y = x * 1", "y.floor_divide_(2)", "return y"), ()),
+    "remainder_local": (("y = x * 1", "y.remainder_(2)", "return y"), ()),
+    "add_held_in_tuple": (("t = (x, x * 2)", "x.add_(1)", "return t[0]"), ()),
+    "add_read_through_alias": (("y = x * 1", "z = y", "y.add_(1)", "return z"), ()),
+    "add_input_caller_reads": (("x.add_(1)", "return x * 1"), CALLER_READS),
+    "add_through_grad": (("return ms.grad(loss_inplace)(x)",), ()),
+    "add_rebound": (("y = x * 1", "y = y.add_(1)", "return y"), ()),
+    "add_result_used": (("y = x * 1", "z = y.add_(1)", "return z"), ()),
+    "sub_local": (("y = x * 1", "y.sub_(1)", "return y"), ()),
+    "copy_local": (("y = x * 1", "y.copy_(x * 2)", "return y"), ()),
+    # in-place operators and item writes on the caller's Tensor
+    "iadd_input_caller_reads": (("x += 1", "return x * 1"), CALLER_READS),
+    "setitem_input_caller_reads": (("x[0] = 7.0", "return x * 1"), CALLER_READS),
+    "iadd_local_loop_branch": (
+        (
+            "s = x * 1",
+            "for i in range(3):",
+            "    if s.sum() < 10:",
+            "        s += Tensor(1.0, ms.float32)",
+            "return s",
+        ),
+        (),
+    ),
+    # iterators read twice
+    "map_read_twice": (
+        ("m = map(lambda v: v * 2, [1, 2])", "a = list(m)", "b = list(m)", "return x, a, b"),
+        (),
+    ),
+    "filter_read_twice": (
+        ("m = filter(lambda v: v > 1, [1, 2, 3])", "a = list(m)", "b = list(m)", "return x, a, b"),
+        (),
+    ),
+    "zip_looped_twice": (
+        (
+            "m = zip([1, 2], [3, 4])",
+            "s = 0",
+            "for a, b in m:",
+            "    s = s + a * b",
+            "for a, b in m:",
+            "    s = s + a",
+            "return x * s",
+        ),
+        (),
+    ),
+    "enumerate_read_twice": (
+        ("m = enumerate([5, 6])", "a = list(m)", "b = list(m)", "return x, a, b"),
+        (),
+    ),
+    "map_tensors_read_twice": (
+        ("m = map(lambda v: v * 2, (x, x))", "a = tuple(m)", "b = tuple(m)", "return a, len(b)"),
+        (),
+    ),
+    "reversed_read_twice": (
+        ("m = reversed([5, 6])", "a = list(m)", "b = list(m)", "return x, a, b"),
+        (),
+    ),
+    "map_read_once": (("m = map(lambda v: v * 2, [1, 2])", "return x, list(m)"), ()),
+    # Python run once, while compiling
+    "np_random_rand": (("r = np.random.rand()", "return x * r"), TWICE),
+    "np_random_tensor": (
+        ("r = Tensor(np.random.randn(2, 3).astype(np.float32))", "return x + r"),
+        TWICE,
+    ),
+    "random_random": (("r = random.random()", "return x * r"), TWICE),
+    "module_list_append": (("LOG.append(1)", "return x * len(LOG)"), TWICE),
+    "module_dict_counter": (("STATE['calls'] += 1", "return x * STATE['calls']"), TWICE),
+    "ops_rand": (("r = ops.rand(2, 3)", "return x + r"), TWICE),
+    # identity of Tensors
+    "is_alias": (("y = x", "if y is x:", "    return x * 2", "return x"), ()),
+    "is_not_output": (("y = x", "return x, x is not y"), ()),
+    "is_none": (("return x, x is None",), ()),
+}
+
+DIVERGING = (
+    "_(",
+    "+=",
+    "] = ",
+    "np.random",
+    "random.random",
+    "ops.rand",
+    "LOG.",
+    " is ",
+    "loss_inplace",
+)
+
+
+def _op_line(body: tuple[str, ...]) -> int:
+    uses = [i for i, b in enumerate(body) if "(m)" in b or b.endswith(" in m:")]
+    if body[0].startswith("m = ") and uses:
+        return uses[1] if len(uses) > 1 else uses[0]  # an iterator: its second use differs
+    for i, line in enumerate(body):
+        if any(mark in line for mark in DIVERGING):
+            return i
+    return 0
+
+
+def values() -> list[Snippet]:
+    out = []
+    for op, (body, run) in VALUES.items():
+        line = _op_line(body)
+        if run is TWICE:  # the Cell called twice, and the `@ms.jit` function called twice
+            out.append(
+                Snippet(
+                    "diverge",
+                    op,
+                    "value",
+                    body,
+                    line,
+                    module=MODULE,
+                    run=TWICE,
+                    contexts=("construct",),
+                )
+            )
+            out.append(
+                Snippet(
+                    "diverge",
+                    op,
+                    "value",
+                    body,
+                    line,
+                    module=MODULE,
+                    run=TWICE_JIT,
+                    contexts=("jit",),
+                )
+            )
+        else:
+            out.append(
+                Snippet(
+                    "diverge",
+                    op,
+                    "value",
+                    body,
+                    line,
+                    module=MODULE,
+                    run=run,
+                    contexts=("construct", "jit"),
+                )
+            )
+    return out
