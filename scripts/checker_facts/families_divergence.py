@@ -140,6 +140,41 @@ VALUES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "is_none": (("return x, x is None",), ()),
 }
 
+# Division of Tensors known at compile time (folded by the compiler) and near misses.
+DIVISION_MODULE = ("A_INT = Tensor(7, ms.int32)", "B_INT = Tensor(2, ms.int32)")
+DIVISIONS: dict[str, tuple[str, ...]] = {
+    "int_consts_div": ("a = Tensor(7, ms.int32)", "b = Tensor(2, ms.int32)", "return x, a / b"),
+    "int_literals_div": ("a = Tensor(7)", "b = Tensor(2)", "return x, a / b"),
+    "int_arrays_div": (
+        "a = Tensor(np.array([7, 8], np.int32))",
+        "b = Tensor(np.array([2, 3], np.int32))",
+        "return x, a / b",
+    ),
+    "module_int_consts_div": ("return x, A_INT / B_INT",),
+    "int_float_consts_div": (
+        "a = Tensor(7, ms.int32)",
+        "b = Tensor(2.0, ms.float32)",
+        "return x, a / b",
+    ),
+    "int_consts_ops_div": (
+        "a = Tensor(7, ms.int32)",
+        "b = Tensor(2, ms.int32)",
+        "return x, ops.div(a, b)",
+    ),
+    "int_consts_div_times_input": (
+        "a = Tensor(7, ms.int32)",
+        "b = Tensor(2, ms.int32)",
+        "return x * (a / b)",
+    ),
+    "float_consts_div": (
+        "a = Tensor(7.0, ms.float32)",
+        "b = Tensor(2.0, ms.float32)",
+        "return x, a / b",
+    ),
+    "int_const_div_number": ("a = Tensor(7, ms.int32)", "return x, a / 2"),
+    "int_input_div_const": ("y = x.astype(ms.int32)", "b = Tensor(2, ms.int32)", "return y / b"),
+}
+
 DIVERGING = (
     "_(",
     "+=",
@@ -149,6 +184,8 @@ DIVERGING = (
     "ops.rand",
     "LOG.",
     " is ",
+    " / ",
+    "ops.div(",
     "loss_inplace",
 )
 
@@ -205,4 +242,16 @@ def values() -> list[Snippet]:
                     contexts=("construct", "jit"),
                 )
             )
+    for op, body in DIVISIONS.items():
+        out.append(
+            Snippet(
+                "diverge",
+                op,
+                "value",
+                body,
+                _op_line(body),
+                module=DIVISION_MODULE,
+                contexts=("construct", "jit"),
+            )
+        )
     return out
