@@ -171,6 +171,16 @@ DIVISIONS: dict[str, tuple[str, ...]] = {
         "b = Tensor(2.0, ms.float32)",
         "return x, a / b",
     ),
+    "int_cast_left_div": (
+        "a = Tensor(7, ms.int32)",
+        "b = Tensor(2, ms.int32)",
+        "return x, a.astype(ms.float32) / b",
+    ),
+    "int_consts_div_cast_result": (
+        "a = Tensor(7, ms.int32)",
+        "b = Tensor(2, ms.int32)",
+        "return x, (a / b).astype(ms.float32)",
+    ),
     "int_const_div_number": ("a = Tensor(7, ms.int32)", "return x, a / 2"),
     "int_input_div_const": ("y = x.astype(ms.int32)", "b = Tensor(2, ms.int32)", "return y / b"),
 }

@@ -1,11 +1,13 @@
-"""MS315: graph mode folds the division of two constant integer Tensors into a Float64 Tensor.
+"""MS315: graph mode folds a division of constant Tensors, one integer, into a Float64 Tensor.
 
 Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: `a / b` (and
 `ops.div(a, b)`) where both are integer Tensors known when compiling (`Tensor(7, ms.int32)`
 built in the function, a module-level constant Tensor, a Tensor attribute of the Cell) is
 computed by the compiler, which gives a Float64 Tensor; PyNative gives Float32 (the values agree).
-The same division with a Tensor input, a Python number, or float constants stays Float32, and
-multiplying the result with a Float32 input brings it back to Float32: the dtype shows where the
+One integer side is enough (`Tensor(7, ms.int32) / Tensor(2.0, ms.float32)`, and
+`a.astype(ms.float32) / b` with `b` int32, gave Float64). The same division with a Tensor input,
+a Python number, or float constants only stays Float32; casting the result, or multiplying it
+with a Float32 input, brings it back to Float32: the dtype shows where the
 result is returned or its dtype matters (a Float32 Parameter update, a concatenation, a dtype
 check).
 """
@@ -24,20 +26,21 @@ CONSTANT_INT_DIVISION = Rule(
     "MS315",
     "constant-int-division-float64",
     Group.DIVERGES,
-    title="Dividing two constant integer Tensors gives Float64 in graph mode",
+    title="Dividing constant Tensors, one of them integer, gives Float64 in graph mode",
     message=(
-        "`{text}` divides two integer Tensors known at compile time: graph mode folds it into a "
-        "Float64 Tensor, PyNative gives Float32; cast first (`{left}.astype(ms.float32)`) or "
-        "divide by a Python number."
+        "`{text}` divides Tensors known at compile time, one of them integer: graph mode folds it "
+        "into a "
+        "Float64 Tensor, PyNative gives Float32; cast the result (`({text}).astype(ms.float32)`) "
+        "or divide by a Python number."
     ),
     why=(
-        "Graph mode computes `a / b` itself when both are integer Tensors it knows while "
-        "compiling, and its folded result is Float64 (PyNative's is Float32: GRAPH_MODE "
-        "returned Tensor(3.5, Float64) where PyNative returned Tensor(3.5, Float32))."
+        "Graph mode computes `a / b` itself when both are Tensors it knows while compiling and "
+        "one is an integer Tensor, and its folded result is Float64 (PyNative's is Float32: "
+        "GRAPH_MODE returned Tensor(3.5, Float64) where PyNative returned Tensor(3.5, Float32))."
     ),
     remedy=(
-        "Cast one side to the float dtype you want (`a.astype(ms.float32) / b`), or make the "
-        "constants float Tensors."
+        "Cast the result, `(a / b).astype(ms.float32)`, or both sides to a float dtype; casting "
+        "one side only still folds to Float64."
     ),
     mindspore_says="(compiles; result differs from PyNative)",
 )
@@ -45,6 +48,7 @@ CONSTANT_INT_DIVISION = Rule(
 INT_DTYPES = frozenset({"int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"})
 FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
 TENSOR_CLASSES = frozenset({"mindspore.Tensor", "mindspore.common.tensor.Tensor"})
+CASTS = frozenset({"astype", "float", "half", "int", "to"})
 NUMPY_ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
 DIVISIONS = frozenset({"mindspore.ops.div", "mindspore.ops.true_divide", "mindspore.ops.divide"})
 
@@ -73,7 +77,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _promoted_back(ctx: FunctionContext, node: ast.expr, binops: list[ast.BinOp]) -> bool:
     """`x * (a / b)` with `x` not a constant: the Float32 operand brings the dtype back
-    (measured: the product was Float32 in both modes)."""
+    (measured: the product was Float32 in both modes); `(a / b).astype(...)` casts it."""
+    for call in ctx.of(ast.Call):
+        if (
+            isinstance(call.func, ast.Attribute)
+            and call.func.value is node
+            and call.func.attr in CASTS
+        ):
+            return True
     for parent in binops:
         if parent.left is node or parent.right is node:
             other = parent.right if parent.left is node else parent.left
@@ -82,7 +93,17 @@ def _promoted_back(ctx: FunctionContext, node: ast.expr, binops: list[ast.BinOp]
 
 
 def _constant_kind(ctx: FunctionContext, expr: ast.expr, at: ast.AST) -> Optional[str]:
-    """ "int" or "float" for a Tensor known at compile time, else None."""
+    """`int` or `float` for a Tensor known at compile time, else None (a cast of a constant is
+    one: measured, `a.astype(ms.float32) / b` still folded to Float64 with `b` an int32)."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "astype"
+        and len(expr.args) == 1
+        and _constant_kind(ctx, expr.func.value, at) is not None
+    ):
+        name = _dtype_name(expr.args[0])
+        return "int" if name in INT_DTYPES else "float" if name in FLOAT_DTYPES else None
     value = _definition(ctx, expr, at)
     return _tensor_kind(ctx, value) if value is not None else None
 
