@@ -22,6 +22,7 @@ from .rules import (
     divergence,
     divergence_constants,
     divergence_inplace,
+    divergence_inputs,
     divergence_python,
     divergence_state,
     forbidden,
@@ -64,6 +65,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence,
     divergence_constants,
     divergence_inplace,
+    divergence_inputs,
     divergence_python,
     divergence_state,
     calls,
@@ -132,6 +134,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
     recompile.check_module,
     rebuild.check_module,
+    divergence_inputs.check_module,
 )
 
 
