@@ -56,13 +56,15 @@ DIVISIONS = frozenset({"mindspore.ops.div", "mindspore.ops.true_divide", "mindsp
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Reads module-level constants (the module's tree): not cacheable."""
     binops: list[ast.BinOp] = ctx.of(ast.BinOp)
-    for node in ctx.of(ast.BinOp, ast.Call):
+    nodes: list[ast.expr] = [*binops, *ctx.of(ast.Call)]
+    for node in nodes:
         if isinstance(node, ast.BinOp):
             if not isinstance(node.op, ast.Div):
                 continue
             left, right = node.left, node.right
         elif (
-            ctx.fn.module.qualname(node.func) in DIVISIONS
+            isinstance(node, ast.Call)
+            and ctx.fn.module.qualname(node.func) in DIVISIONS
             and len(node.args) == 2
             and not node.keywords
         ):
