@@ -140,6 +140,22 @@ VALUES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "is_none": (("return x, x is None",), ()),
 }
 
+# Tensors the Cell holds, updated in place and read on the next call: (init lines, body).
+HELD_STATE: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "parameter_add_": (
+        ("self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name='p')",),
+        ("self.p.add_(1)", "return x + self.p"),
+    ),
+    "tensor_attr_mul_": (
+        ("self.t = Tensor(np.ones((2, 3), np.float32))",),
+        ("self.t.mul_(2)", "return x + self.t"),
+    ),
+    "parameter_assign": (
+        ("self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name='p')",),
+        ("ops.assign(self.p, self.p + 1)", "return x + self.p"),
+    ),
+}
+
 # Division of Tensors known at compile time (folded by the compiler) and near misses.
 DIVISION_MODULE = ("A_INT = Tensor(7, ms.int32)", "B_INT = Tensor(2, ms.int32)")
 DIVISIONS: dict[str, tuple[str, ...]] = {
@@ -252,6 +268,21 @@ def values() -> list[Snippet]:
                     contexts=("construct", "jit"),
                 )
             )
+    for op, (init, body) in HELD_STATE.items():
+        out.append(
+            Snippet(
+                "diverge",
+                op,
+                "state",
+                body,
+                _op_line(body),
+                needs_self=True,
+                init=init,
+                module=MODULE,
+                run=TWICE,
+                contexts=("construct",),
+            )
+        )
     for op, body in DIVISIONS.items():
         out.append(
             Snippet(

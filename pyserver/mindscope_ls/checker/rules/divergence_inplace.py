@@ -76,7 +76,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             isinstance(receiver, ast.Attribute)
             and isinstance(receiver.value, ast.Name)
             and receiver.value.id == "self"
-            and ctx.types.is_tensor(receiver)
+            and (ctx.types.is_tensor(receiver) or _tensor_attribute(ctx, receiver.attr))
         ):
             reader = "the next call (the Cell keeps the updated Tensor)"
             name = ast.unparse(receiver)
@@ -156,6 +156,13 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
         ):
             return call, func.value.id
     return None
+
+
+def _tensor_attribute(ctx: FunctionContext, name: str) -> bool:
+    """`self.<name>` set to a Tensor (not only a Parameter) in the Cell's `__init__`."""
+    cls = ctx.fn.cls
+    attr = cls.attr(name) if cls is not None else None
+    return attr is not None and attr.kind in ("tensor", "const_tensor")
 
 
 def _parameters(fn: ast.AST) -> set[str]:
