@@ -10,7 +10,7 @@ Measured with MindSpore 2.10 on CPU (LAX and STRICT unless said), against PyNati
   numbers (two calls gave equal results in GRAPH_MODE, different ones in PyNative); a helper that
   appends to a module-level list or bumps a module-level counter item (`LOG.append(1)`,
   `STATE[0] += 1`) does so once, at compile time (the second call returned x * 1 where PyNative
-  returned x * 2).
+  returned x * 2); measured alike for `extend`, `insert`, `pop`, `update` and item writes.
 - `a is b` between Tensors compares graph nodes: `x is x` was False at LAX (True in PyNative);
   STRICT fails to compile it (MS238).
 """
