@@ -18,6 +18,7 @@ from pathlib import Path
 from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_calls2 import attributes, calls, iteration, unpacking
+from .families_divergence import values
 from .families_flow import joins, loops, recursion
 from .families_ops import operators, subscripts
 from .families_state import divergence, mutation, returns, statements
@@ -37,6 +38,7 @@ FAMILIES = {
     "mutation": mutation,
     "returns": returns,
     "divergence": divergence,
+    "diverge": values,
     "statements": statements,
     "unpacking": unpacking,
     "attributes": attributes,

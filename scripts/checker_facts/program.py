@@ -65,6 +65,10 @@ class Snippet:
     # level -> (rule code, regex the message must match): given only where a rule of today's
     # checker clearly covers this behaviour
     codes: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # The body of `run()` when the default (one call on INPUT) cannot show the behaviour, e.g.
+    # two calls, or the caller reading its argument afterwards: `{call}` is `Net()` or
+    # `compute`, `{input}` the input Tensor's expression.
+    run: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -116,7 +120,8 @@ def render(snippet: Snippet, context: str) -> Program:
         if snippet.members:
             lines += ["", *_indent(snippet.members, 1)]
         call = "Net()"
-    lines += ["", "", "def run():", f"    return {call}({INPUT})", ""]
+    body = [line.format(call=call, input=INPUT) for line in snippet.run]
+    lines += ["", "", "def run():", *_indent(tuple(body or [f"return {call}({INPUT})"]), 1), ""]
     return Program(snippet, context, "\n".join(lines), start + snippet.op_line + 1)
 
 
