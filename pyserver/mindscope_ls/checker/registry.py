@@ -15,12 +15,14 @@ from .model import RawFinding
 from .rule import Rule
 from .rules import (
     about_checker,
+    arguments,
     attributes,
     builtins,
     calls,
     deprecated,
     divergence,
     divergence_state,
+    dynamic,
     forbidden,
     iteration,
     joins,
@@ -37,6 +39,7 @@ from .rules import (
     returns,
     statements,
     strict,
+    strict_values,
     subscripts,
     unpacking,
 )
@@ -71,6 +74,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     operators_strict,
     operators_truth,
     subscripts,
+    arguments,
+    dynamic,
+    strict_values,
 )
 
 
@@ -116,6 +122,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     operators_strict.check,
     operators_truth.check,
     subscripts.check,
+    arguments.check,
+    dynamic.check,
+    strict_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
