@@ -19,6 +19,7 @@ from .rules import (
     attributes,
     builtins,
     calls,
+    closures,
     deprecated,
     divergence,
     divergence_state,
@@ -29,6 +30,7 @@ from .rules import (
     methods,
     mutation,
     objects,
+    objects_strict,
     operators,
     operators_strict,
     operators_truth,
@@ -77,6 +79,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     arguments,
     dynamic,
     strict_values,
+    closures,
+    objects_strict,
 )
 
 
@@ -125,6 +129,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     arguments.check,
     dynamic.check,
     strict_values.check,
+    closures.check,
+    objects_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

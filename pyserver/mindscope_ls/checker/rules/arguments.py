@@ -129,7 +129,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 # ---- MS170
 
 
-def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
     """The nodes of `scope`, not descending into the functions, lambdas and classes in it
     (their own nodes), but yielding those nested scopes themselves."""
     stack = list(ast.iter_child_nodes(scope))
@@ -195,7 +195,7 @@ def _defaulted(scope: Scope) -> list[tuple[str, int, ast.expr]]:
 def _defaults(
     ctx: FunctionContext, fn: FunctionNode, calls: list[ast.Call]
 ) -> Iterator[RawFinding]:
-    own = list(_own_nodes(fn))
+    own = list(own_nodes(fn))
     scopes = [
         n
         for n in own
