@@ -18,6 +18,7 @@ from pathlib import Path
 from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_calls2 import attributes, calls, iteration, unpacking
+from .families_errors import errors
 from .families_flow import joins, loops, recursion
 from .families_ops import operators, subscripts
 from .families_state import divergence, mutation, returns, statements
@@ -44,6 +45,7 @@ FAMILIES = {
     "iteration": iteration,
     "operators": operators,
     "subscripts": subscripts,
+    "errors": errors,
 }
 
 
