@@ -10,6 +10,12 @@ attribute and name of class members can be assigned", "The arguments of UnpackCa
 should be tuple, list or dict", "Not support setattr during JIT Fallback disabled", "is not
 defined, or not supported in graph mode"). Each list is data (construct x values); nothing
 here knows what MindSpore will do with it: the generator compiles each program.
+
+To keep CI's compile time down, only failures and the passing look-alikes closest to them are
+kept here; about 75 further probes that compiled and ran alike in both modes (builtins on
+constants such as `divmod`, `eval`, `round`, `hex`, `int('3')`, `slice(0, 1)`, generator
+expressions, annotated and chained assignments, `x[:, ::-1]`, class attributes, static methods
+and properties, `astype(int)`, `Tensor([1.0, 2.0])`, ...) are listed in docs/checker-errors.md.
 """
 
 from __future__ import annotations
@@ -37,22 +43,8 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         BOTH,
     ),
-    "parameter_created_const": (
-        ("p = Parameter(Tensor(np.ones((2, 3), np.float32)), name='q')", "return x + p"),
-        0,
-        (),
-        CONSTRUCT,
-    ),
-    "relu_created": (("act = nn.ReLU()", "return act(x)"), 0, (), BOTH),
-    "primitive_created": (("op = ops.ReduceSum(keep_dims=True)", "return op(x, 1)"), 0, (), BOTH),
     # ---- attribute writes (C++: set attribute for a parameter / class members)
     "param_set_name": (("self.p.name = 'q'", "return x + self.p"), 0, PARAM_INIT, CONSTRUCT),
-    "param_set_requires_grad": (
-        ("self.p.requires_grad = False", "return x + self.p"),
-        0,
-        PARAM_INIT,
-        CONSTRUCT,
-    ),
     "list_item_attr_write": (
         ("self.items[0].value = 2", "return x * self.items[0].value"),
         0,
@@ -65,7 +57,6 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         CONSTRUCT,
     ),
-    "tensor_attr_write": (("y = x + 1", "y.flag = 1", "return y"), 1, (), CONSTRUCT),
     "module_obj_attr_write": (("OBJ.value = 2", "return x * OBJ.value"), 0, (), BOTH),
     "self_obj_attr_write": (
         ("self.obj.value = 2", "return x * self.obj.value"),
@@ -79,12 +70,6 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         0,
         (),
         BOTH,
-    ),
-    "nested_default_list": (
-        ("def inner(v, w=[1, 2]):", "    return v * w[0]", "y = inner(x)", "return y"),
-        0,
-        (),
-        CONSTRUCT,
     ),
     "nested_default_int": (
         ("def inner(v, w=2):", "    return v * w", "y = inner(x)", "return y"),
@@ -105,55 +90,16 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
     "star_dict_arg": (("y = add2(**{'a': x, 'b': x})", "return y"), 0, (), CONSTRUCT),
     "star_str_arg": (("y = x * len(add2(*'ab'))", "return y"), 0, (), CONSTRUCT),
     "star_range_arg": (("y = x * add2(*range(2))", "return y"), 0, (), CONSTRUCT),
-    "star_mutable_arg": (("y = x * add2(*ms.mutable((1, 2)))", "return y"), 0, (), CONSTRUCT),
-    "star_zip_arg": (("y = add2(*zip((x, x), (x, x)))", "return y[0]"), 0, (), CONSTRUCT),
-    # ---- builtins the graph does not translate (C++: not defined, or not supported)
-    "divmod_const": (("q, r = divmod(7, 2)", "return x * q + r"), 0, (), BOTH),
-    "pow_const": (("n = pow(2, 3)", "return x * n"), 0, (), CONSTRUCT),
-    "pow_tensor": (("y = pow(x, 2)", "return y"), 0, (), CONSTRUCT),
-    "round_const": (("n = round(2.6)", "return x * n"), 0, (), CONSTRUCT),
-    "round_tensor": (("y = round(x.sum())", "return y"), 0, (), CONSTRUCT),
-    "abs_tensor": (("y = abs(x)", "return y"), 0, (), CONSTRUCT),
-    "chr_ord": (("n = ord('a')", "return x * n"), 0, (), CONSTRUCT),
-    "hex_const": (("s = hex(255)", "return x, s"), 0, (), CONSTRUCT),
-    "eval_const": (("n = eval('1 + 2')", "return x * n"), 0, (), BOTH),
+    # ---- builtins on strs and graph print's keywords
     "locals_call": (("n = len(locals())", "return x * n"), 0, (), CONSTRUCT),
-    "globals_call": (("n = len(globals())", "return x * n"), 0, (), CONSTRUCT),
-    "vars_object": (("n = len(vars(OBJ))", "return x * n"), 0, (), CONSTRUCT),
-    "issubclass_const": (("b = issubclass(Custom, object)", "return x, b"), 0, (), CONSTRUCT),
-    "callable_tensor": (("b = callable(x)", "return x, b"), 0, (), CONSTRUCT),
-    "frozenset_const": (("s = frozenset((1, 2))", "return x * len(s)"), 0, (), CONSTRUCT),
     "bytes_const": (("s = bytes(3)", "return x * len(s)"), 0, (), CONSTRUCT),
-    "object_const": (("o = object()", "return x"), 0, (), CONSTRUCT),
-    "format_builtin": (("s = format(3, 'd')", "return x, s"), 0, (), CONSTRUCT),
-    "int_of_str": (("n = int('3')", "return x * n"), 0, (), BOTH),
-    "float_of_str": (("n = float('2.5')", "return x * n"), 0, (), CONSTRUCT),
-    "bool_of_str": (("b = bool('a')", "return x, b"), 0, (), CONSTRUCT),
     "list_of_str": (("v = list('ab')", "return x, v"), 0, (), CONSTRUCT),
-    "str_of_int": (("s = str(3)", "return x, s"), 0, (), CONSTRUCT),
-    "slice_object": (("s = slice(0, 1)", "return x[s]"), 0, (), BOTH),
     "print_sep": (("print('v', x, sep=',')", "return x"), 0, (), CONSTRUCT),
     "print_end": (("print(x, end='')", "return x"), 0, (), CONSTRUCT),
-    "isinstance_custom": (("b = isinstance(OBJ, Custom)", "return x, b"), 0, (), CONSTRUCT),
-    "isinstance_ndarray": (("b = isinstance(x, np.ndarray)", "return x, b"), 0, (), CONSTRUCT),
     # ---- Tensor construction and constant inputs
     "tensor_of_tensors": (("y = Tensor([x.sum(), x.mean()])", "return y"), 0, (), BOTH),
     "tensor_of_tensor": (("y = Tensor(x)", "return y"), 0, (), CONSTRUCT),
     "tensor_of_shape": (("y = Tensor(x.shape)", "return y"), 0, (), CONSTRUCT),
-    "tensor_of_list": (("y = Tensor([1.0, 2.0, 3.0])", "return x + y"), 0, (), CONSTRUCT),
-    "zeros_var_shape": (
-        ("n = int(x.max())", "y = ops.zeros((n, 2), ms.float32)", "return y"),
-        1,
-        (),
-        CONSTRUCT,
-    ),
-    "primitive_var_attr": (
-        ("op = ops.ReduceSum(keep_dims=bool(x.sum() > 0))", "return op(x, 1)"),
-        0,
-        (),
-        CONSTRUCT,
-    ),
-    "astype_str": (("y = x.astype('float16')", "return y"), 0, (), CONSTRUCT),
     # ---- indexing (compile_utils / constexpr_utils)
     "index_neg_step": (("y = x[:, ::-1]", "return y"), 0, (), BOTH),
     "index_mutable_list": (("y = x[ms.mutable([0, 1])]", "return y"), 0, (), CONSTRUCT),
@@ -163,17 +109,7 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         CONSTRUCT,
     ),
-    "index_bool_list": (("y = x[[True, False]]", "return y"), 0, (), CONSTRUCT),
-    "setitem_tuple_value": (("x[0] = (1.0, 2.0, 3.0)", "return x"), 0, (), CONSTRUCT),
-    "setitem_int_tensor_value": (
-        ("x[0] = Tensor([1, 2, 3], ms.int32)", "return x"),
-        0,
-        (),
-        CONSTRUCT,
-    ),
-    "setitem_mutable_index": (("x[ms.mutable(0)] = 1.0", "return x"), 0, (), CONSTRUCT),
     # ---- sequences (C++: ListExtend, dynamic length)
-    "list_extend_tensor": (("v = [x]", "v.extend(x)", "return v[1]"), 1, (), CONSTRUCT),
     "mutable_dynamic_mixed": (
         ("v = ms.mutable([1, 2.0], True)", "return x * v[0]"),
         0,
@@ -191,15 +127,8 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         CONSTRUCT,
     ),
-    "sum_of_str": (("n = sum((1, 2), 3)", "return x * n"), 0, (), CONSTRUCT),
     "max_empty_default": (("n = max((), default=0)", "return x * n"), 0, (), CONSTRUCT),
     "max_key": (("n = max((1, 3, 2), key=lambda v: -v)", "return x * n"), 0, (), CONSTRUCT),
-    "sorted_key_reverse": (
-        ("v = sorted((1, 3, 2), reverse=True)", "return x * v[0]"),
-        0,
-        (),
-        CONSTRUCT,
-    ),
     # ---- defaults that read the enclosing graph's values (measured: "Illegal AnfNode")
     "nested_default_local_int": (
         ("n = 2", "def inner(v, w=n):", "    return v * w", "y = inner(x)", "return y"),
@@ -251,12 +180,6 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
     ),
     # ---- more `*` arguments
     "star_dict_keys_arg": (("y = add2(*{'a': x, 'b': x})", "return x, y"), 0, (), CONSTRUCT),
-    "star_dict_values_arg": (
-        ("y = add2(*{'a': x, 'b': x}.values())", "return y"),
-        0,
-        (),
-        CONSTRUCT,
-    ),
     "star_str_local": (("s = 'ab'", "y = add2(*s)", "return x, y"), 1, (), CONSTRUCT),
     "star_str_attr": (("y = add2(*self.tag)", "return x, y"), 0, ("self.tag = 'ab'",), CONSTRUCT),
     "star_0d_rows": (("y = add2(*x[0, :2])", "return y"), 0, (), CONSTRUCT),
@@ -285,7 +208,6 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
     ),
     "print_flush": (("print(x, flush=True)", "return x"), 0, (), CONSTRUCT),
     "print_file": (("print(x, file=None)", "return x"), 0, (), CONSTRUCT),
-    "getattr_default_kw": (("v = getattr(x, 'ndim')", "return x * v"), 0, (), CONSTRUCT),
     # ---- dynamic-length sequences (mutable(..., True))
     "dynamic_map": (
         ("v = tuple(map(lambda a: a * 2, ms.mutable([1, 2], True)))", "return x * v[0]"),
@@ -340,7 +262,6 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         CONSTRUCT,
     ),
     "tensor_of_item": (("y = Tensor([x[0, 0], 1.0])", "return y"), 0, (), CONSTRUCT),
-    "tensor_of_input_dtype": (("y = Tensor(x, ms.float16)", "return y"), 0, (), CONSTRUCT),
     "index_tuple_with_tensor": (
         ("i = x.argmax() % 2", "y = x[(0, i)]", "return y"),
         1,
@@ -393,6 +314,44 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         CONSTRUCT,
     ),
+    # ---- Python ints are int64 in the graph (ScalarMul/ScalarAdd overflow checks)
+    "int_overflow": (("n = 2 ** 63", "return x, n"), 0, (), BOTH),
+    "big_int_mul": (("n = 10 ** 10 * 10 ** 10", "return x, n"), 0, (), CONSTRUCT),
+    "int_add_overflow": (("n = 2 ** 62 + 2 ** 62", "return x, n"), 0, (), CONSTRUCT),
+    "int_local_mul_overflow": (("n = 10 ** 10", "m = n * n", "return x, m"), 1, (), BOTH),
+    "int_sub_overflow": (("n = -(2 ** 62) - 2 ** 62 - 1", "return x, n"), 0, (), CONSTRUCT),
+    "int_mul_fits": (("n = 10 ** 9 * 10 ** 9", "return x, n"), 0, (), CONSTRUCT),
+    "float_mul_big": (("n = 1e10 * 1e10", "return x, n"), 0, (), CONSTRUCT),
+}
+
+# op -> (body, operation line, extra lines of the Cell's class body): methods and class
+# attributes the body reaches through `self`
+MEMBER_ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...]]] = {
+    "staticmethod_self": (
+        ("return self.twice(x)",),
+        0,
+        ("@staticmethod", "def twice(v):", "    return v * 2"),
+    ),
+    "classmethod_self": (
+        ("return self.scaled(x)",),
+        0,
+        ("SCALE = 3", "", "@classmethod", "def scaled(cls, v):", "    return v * cls.SCALE"),
+    ),
+    "classmethod_class": (
+        ("return Net.scaled(x)",),
+        0,
+        ("SCALE = 3", "", "@classmethod", "def scaled(cls, v):", "    return v * cls.SCALE"),
+    ),
+    "classmethod_type_self": (
+        ("return type(self).scaled(x)",),
+        0,
+        ("SCALE = 3", "", "@classmethod", "def scaled(cls, v):", "    return v * cls.SCALE"),
+    ),
+    "classmethod_no_args": (
+        ("return x * self.scale()",),
+        0,
+        ("@classmethod", "def scale(cls):", "    return 3"),
+    ),
 }
 
 
@@ -419,6 +378,19 @@ def errors() -> list[Snippet]:
                 init=init,
                 module=_helpers(body),
                 contexts=contexts,
+            )
+        )
+    for op, (body, line, members) in MEMBER_ERRORS.items():
+        out.append(
+            Snippet(
+                "errors",
+                op,
+                "program",
+                body,
+                line,
+                needs_self=True,
+                members=members,
+                contexts=CONSTRUCT,
             )
         )
     return out

@@ -39,6 +39,7 @@ from .rules import (
     rebuild,
     recompile,
     returns,
+    scalars,
     statements,
     strict,
     strict_values,
@@ -81,6 +82,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     strict_values,
     closures,
     objects_strict,
+    scalars,
 )
 
 
@@ -131,6 +133,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict_values.check,
     closures.check,
     objects_strict.check,
+    scalars.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

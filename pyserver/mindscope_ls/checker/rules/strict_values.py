@@ -22,10 +22,11 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .calls_shared import builtin
+from .calls_shared import assigned_any, builtin
 from .helpers import names, shared_values
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
+from .helpers.module_values import parameters
 
 TENSOR_OF_GRAPH_VALUE = Rule(
     "MS230",
@@ -120,11 +121,47 @@ def _short(expr: ast.expr) -> str:
 
 
 def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, str]]:
-    if ctx.types.is_tensor(data):
+    if _certain_tensor(ctx, data):
         return "a Tensor", "use the Tensor itself, or `.astype(dtype)` to change its dtype"
-    if isinstance(data, (ast.List, ast.Tuple)) and any(ctx.types.is_tensor(e) for e in data.elts):
+    if isinstance(data, (ast.List, ast.Tuple)) and any(_certain_tensor(ctx, e) for e in data.elts):
         return "a list holding Tensors", "use `ops.stack([...])` of the elements"
     return None
+
+
+def _certain_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A Tensor the graph computes, as far as the source shows without doubt: a Tensor
+    parameter the function neither rebinds nor tests the type of (`if not
+    ops.is_tensor(t): t = Tensor([t])` is the usual guard), and a method call, index or
+    arithmetic on such a Tensor that gives a Tensor."""
+    if isinstance(expr, ast.Name):
+        return (
+            expr.id in parameters(ctx.fn.node)
+            and ctx.types.is_tensor(expr)
+            and not assigned_any(ctx.fn.node, expr.id)
+            and expr.id not in _type_tested(ctx)
+        )
+    if not ctx.types.is_tensor(expr):
+        return False
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        return _certain_tensor(ctx, expr.func.value)
+    if isinstance(expr, ast.Subscript):
+        return _certain_tensor(ctx, expr.value)
+    if isinstance(expr, ast.BinOp):
+        return _certain_tensor(ctx, expr.left) or _certain_tensor(ctx, expr.right)
+    return False
+
+
+def _type_tested(ctx: FunctionContext) -> set[str]:
+    """Names the function tests the type of: `isinstance(t, ...)`, `is_tensor(t)`, `type(t)`."""
+    tested: set[str] = set()
+    for call in ctx.of(ast.Call):
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name in ("isinstance", "is_tensor", "type") and call.args:
+            first = call.args[0]
+            if isinstance(first, ast.Name):
+                tested.add(first.id)
+    return tested
 
 
 def _unfoldable_list(ctx: FunctionContext, index: ast.expr) -> Optional[str]:
