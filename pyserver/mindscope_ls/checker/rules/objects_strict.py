@@ -29,7 +29,7 @@ OBJECT_REREAD_UNDER_STRICT = Rule(
     title="Reading back an attribute written on a plain object, under STRICT",
     message=(
         "`{target}` was written on a plain `{cls}` object earlier in this graph; "
-        "jit_syntax_level=STRICT cannot read it back. Keep the value in a local variable."
+        "jit_syntax_level=STRICT cannot read it back; keep the value in a local variable."
     ),
     why=(
         "The graph writes a plain Python object's attribute through its Python interpreter; "
