@@ -247,6 +247,36 @@ ERRORS: dict[str, tuple[tuple[str, ...], int, tuple[str, ...], tuple[str, ...]]]
         (),
         CONSTRUCT,
     ),
+    "dynamic_append": (
+        ("v = ms.mutable([1, 2], True)", "v.append(3)", "return x * v[2]"),
+        1,
+        (),
+        CONSTRUCT,
+    ),
+    "dynamic_extend": (
+        ("v = ms.mutable([1, 2], True)", "v.extend([3])", "return x * v[2]"),
+        1,
+        (),
+        CONSTRUCT,
+    ),
+    "dynamic_reverse": (
+        ("v = ms.mutable([1, 2], True)", "v.reverse()", "return x * v[0]"),
+        1,
+        (),
+        CONSTRUCT,
+    ),
+    "dynamic_pop": (
+        ("v = ms.mutable([1, 2], True)", "n = v.pop()", "return x * n"),
+        1,
+        (),
+        CONSTRUCT,
+    ),
+    "dynamic_concat": (
+        ("v = ms.mutable([1, 2], True)", "w = v + [3]", "return x * w[2]"),
+        1,
+        (),
+        CONSTRUCT,
+    ),
     "dynamic_tensor_float": (
         ("v = ms.mutable([x, 2.0], True)", "return v[0]"),
         0,

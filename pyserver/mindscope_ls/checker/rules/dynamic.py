@@ -7,7 +7,9 @@ From MindSpore 2.10 (the C++ checks of `lib/libmindspore_frontend.so` and measur
 sequence holds elements of one type ("In graph mode, the element type of dynamic length array
 must be the same": `[1, 2.0]`, `[1, True]`, `[x, 2.0]` fail). `for v in dyn`, `len(dyn)`,
 `dyn[0]`, `mutable([x, x + 1], True)`, `mutable([(1, 2), (3, 4)], True)` and a fixed-length
-`mutable([1, 2.0])` compile.
+`mutable([1, 2.0])` compile. Of the list methods, `extend` ("ListExtend does not support dynamic
+length list"), `reverse` and `pop` ("Can not get size for dynamic length sequence") fail;
+`append`, `insert`, item assignment and `+` compile.
 """
 
 from __future__ import annotations
@@ -31,8 +33,9 @@ DYNAMIC_SEQUENCE = Rule(
     message="{problem}; {advice}.",
     why=(
         "`mutable(seq, True)` makes a sequence whose length is known only when the graph runs. "
-        "Graph mode can index it, take its length and loop over it, but `zip`, `enumerate` and "
-        "`map` need the length when compiling, and all its elements must share one type."
+        "Graph mode can index it, take its length, loop over it and append to it, but `zip`, "
+        "`enumerate`, `map` and the list methods `extend`, `reverse` and `pop` need the length "
+        "when compiling, and all its elements must share one type."
     ),
     remedy=(
         "Drop `dynamic_len=True` (a fixed-length `mutable(seq)` keeps the values variable), or "
@@ -44,6 +47,8 @@ DYNAMIC_SEQUENCE = Rule(
 )
 
 ITERATING = {"zip": "zip", "enumerate": "zip", "map": "map"}
+# List methods that need the length when compiling (measured); `append`/`insert` do not.
+SIZED_METHODS = frozenset({"extend", "reverse", "pop"})
 
 
 def _dynamic(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
@@ -95,6 +100,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if dynamic is not None and dynamic.args:
             yield from _mixed(ctx, values, dynamic)
         func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in SIZED_METHODS:
+            source = func.value
+            if isinstance(source, ast.Name) and source.id in once:
+                source = once[source.id]
+            if _dynamic(ctx, source) is not None:
+                problem = (
+                    f"`.{func.attr}()` of a dynamic-length list (`mutable(..., True)`) needs its "
+                    "length when compiling"
+                )
+                advice = "build a new list with `+`, or drop `dynamic_len=True`"
+                yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+            continue
         if isinstance(func, ast.Name) and func.id in ITERATING and builtin(ctx, func.id):
             inputs = call.args[1:] if func.id == "map" else call.args
             for arg in inputs:
