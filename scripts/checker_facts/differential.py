@@ -19,6 +19,7 @@ from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_calls2 import attributes, calls, iteration, unpacking
 from .families_divergence import values
+from .families_errors import errors
 from .families_flow import joins, loops, recursion
 from .families_ops import operators, subscripts
 from .families_state import divergence, mutation, returns, statements
@@ -46,6 +47,7 @@ FAMILIES = {
     "iteration": iteration,
     "operators": operators,
     "subscripts": subscripts,
+    "errors": errors,
 }
 
 

@@ -22,9 +22,16 @@ CASES = REPO / "tests/graphmode/cases"
 GENERATED = CASES / "generated"
 HELDOUT = CASES / "heldout"
 HELDOUT_BELOW = 52  # of 256: 20.3%
+# Families whose would-be held-out cases were read while their rules were written: a slice
+# that was seen measures nothing, so all of their cases are ordinary generated ones.
+# `errors`: its author's comparison script printed the misses of every program, before the
+# split (session 23).
+SEEN_FAMILIES = frozenset({"errors"})
 
 
 def held_out(family: str, name: str) -> bool:
+    if family in SEEN_FAMILIES:
+        return False
     return hashlib.sha256(f"{family}/{name}".encode()).digest()[0] < HELDOUT_BELOW
 
 

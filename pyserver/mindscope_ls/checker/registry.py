@@ -15,9 +15,11 @@ from .model import RawFinding
 from .rule import Rule
 from .rules import (
     about_checker,
+    arguments,
     attributes,
     builtins,
     calls,
+    closures,
     deprecated,
     divergence,
     divergence_constants,
@@ -25,12 +27,14 @@ from .rules import (
     divergence_inputs,
     divergence_python,
     divergence_state,
+    dynamic,
     forbidden,
     iteration,
     joins,
     methods,
     mutation,
     objects,
+    objects_strict,
     operators,
     operators_strict,
     operators_truth,
@@ -39,8 +43,10 @@ from .rules import (
     rebuild,
     recompile,
     returns,
+    scalars,
     statements,
     strict,
+    strict_values,
     subscripts,
     unpacking,
 )
@@ -79,6 +85,12 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     operators_strict,
     operators_truth,
     subscripts,
+    arguments,
+    dynamic,
+    strict_values,
+    closures,
+    objects_strict,
+    scalars,
 )
 
 
@@ -129,6 +141,12 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     operators_strict.check,
     operators_truth.check,
     subscripts.check,
+    arguments.check,
+    dynamic.check,
+    strict_values.check,
+    closures.check,
+    objects_strict.check,
+    scalars.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

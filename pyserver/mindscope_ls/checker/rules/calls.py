@@ -120,8 +120,9 @@ UNBOUND_TENSOR_METHOD = Rule(
     ),
 )
 
-# Measured: graph mode's print takes no `end` ("Got an unexpected keyword argument 'end'").
-PRINT_UNSUPPORTED = frozenset({"end"})
+# Measured: graph mode's print takes no `end`, `sep`, `file` or `flush` ("Got an unexpected
+# keyword argument 'end'"; generated/errors/print_*).
+PRINT_UNSUPPORTED = frozenset({"end", "sep", "file", "flush"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:

@@ -1,0 +1,144 @@
+"""MS173: dynamic-length sequences (`mutable(seq, True)`) where graph mode needs a fixed length
+or one element type.
+
+From MindSpore 2.10 (the C++ checks of `lib/libmindspore_frontend.so` and measured compiles,
+`generated/errors/`): `zip`, `enumerate` (built on zip) and `map` refuse a dynamic-length input
+("For 'zip', the dynamic length input is unsupported in graph mode"), and a dynamic-length
+sequence holds elements of one type ("In graph mode, the element type of dynamic length array
+must be the same": `[1, 2.0]`, `[1, True]`, `[x, 2.0]` fail). `for v in dyn`, `len(dyn)`,
+`dyn[0]`, `mutable([x, x + 1], True)`, `mutable([(1, 2), (3, 4)], True)` and a fixed-length
+`mutable([1, 2.0])` compile. Of the list methods, `extend` ("ListExtend does not support dynamic
+length list"), `reverse` and `pop` ("Can not get size for dynamic length sequence") fail;
+`append`, `insert`, item assignment and `+` compile.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import builtin
+from .helpers import names, shared_values
+from .helpers.abstract import MUTABLE, Abstract, Value
+from .helpers.base import FunctionContext, cacheable
+
+DYNAMIC_SEQUENCE = Rule(
+    "MS173",
+    "dynamic-sequence-unsupported",
+    Group.FAILS,
+    title="A dynamic-length sequence used where graph mode needs a fixed one",
+    message="{problem}; {advice}.",
+    why=(
+        "`mutable(seq, True)` makes a sequence whose length is known only when the graph runs. "
+        "Graph mode can index it, take its length, loop over it and append to it, but `zip`, "
+        "`enumerate`, `map` and the list methods `extend`, `reverse` and `pop` need the length "
+        "when compiling, and all its elements must share one type."
+    ),
+    remedy=(
+        "Drop `dynamic_len=True` (a fixed-length `mutable(seq)` keeps the values variable), or "
+        "index the sequence in a `for i in range(len(seq))` loop."
+    ),
+    mindspore_says=(
+        "RuntimeError: For 'zip', the dynamic length input is unsupported in graph mode."
+    ),
+)
+
+ITERATING = {"zip": "zip", "enumerate": "zip", "map": "map"}
+# List methods that need the length when compiling (measured); `append`/`insert` do not.
+SIZED_METHODS = frozenset({"extend", "reverse", "pop"})
+
+
+def _dynamic(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
+    """The `mutable(seq, True)` (or `dynamic_len=True`) call `expr` is, if any."""
+    if not isinstance(expr, ast.Call) or names.callee(ctx.fn.module, expr.func) not in MUTABLE:
+        return None
+    flag: Optional[ast.expr] = expr.args[1] if len(expr.args) > 1 else None
+    flag = names.keyword(expr, "dynamic_len") or flag
+    if isinstance(flag, ast.Constant) and flag.value is True:
+        return expr
+    return None
+
+
+def _bound_once(ctx: FunctionContext) -> dict[str, ast.expr]:
+    """Locals bound exactly once in the function by a plain `name = value`."""
+    seen: dict[str, list[ast.expr]] = {}
+    plain: set[int] = set()  # the target nodes of those assignments
+    for node in ctx.of(ast.Assign):
+        target = node.targets[0]
+        if len(node.targets) == 1 and isinstance(target, ast.Name):
+            seen.setdefault(target.id, []).append(node.value)
+            plain.add(id(target))
+    other = {
+        n.id for n in ctx.of(ast.Name) if not isinstance(n.ctx, ast.Load) and id(n) not in plain
+    }
+    return {k: v[0] for k, v in seen.items() if len(v) == 1 and k not in other}
+
+
+def _element_type(values: Abstract, ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    if isinstance(expr, ast.Constant) and not isinstance(expr.value, str):
+        return type(expr.value).__name__  # bool before int: its own type
+    if ctx.types.is_tensor(expr):
+        return "Tensor"
+    known: Optional[Value] = values.of(expr)
+    if known is not None and known.kind in ("str", "None"):
+        return known.kind
+    return None
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls = ctx.of(ast.Call)
+    if not any(_dynamic(ctx, c) for c in calls):
+        return
+    values = shared_values.abstract(ctx)
+    once = _bound_once(ctx)
+    for call in calls:
+        dynamic = _dynamic(ctx, call)
+        if dynamic is not None and dynamic.args:
+            yield from _mixed(ctx, values, dynamic)
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in SIZED_METHODS:
+            source = func.value
+            if isinstance(source, ast.Name) and source.id in once:
+                source = once[source.id]
+            if _dynamic(ctx, source) is not None:
+                problem = (
+                    f"`.{func.attr}()` of a dynamic-length list (`mutable(..., True)`) needs its "
+                    "length when compiling"
+                )
+                advice = "build a new list with `+`, or drop `dynamic_len=True`"
+                yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+            continue
+        if isinstance(func, ast.Name) and func.id in ITERATING and builtin(ctx, func.id):
+            inputs = call.args[1:] if func.id == "map" else call.args
+            for arg in inputs:
+                source = arg
+                if isinstance(arg, ast.Name) and arg.id in once:
+                    source = once[arg.id]
+                if _dynamic(ctx, source) is not None:
+                    problem = (
+                        f"`{func.id}()` of a dynamic-length sequence (`mutable(..., True)`): "
+                        f"graph mode's `{ITERATING[func.id]}` needs its length when compiling"
+                    )
+                    advice = "loop over `range(len(seq))` and index, or drop `dynamic_len=True`"
+                    yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+                    break
+
+
+def _mixed(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
+    seq = call.args[0]
+    if not isinstance(seq, (ast.List, ast.Tuple)):
+        return
+    kinds = [_element_type(values, ctx, e) for e in seq.elts]
+    if None in kinds or len(set(kinds)) < 2:
+        return
+    problem = (
+        f"a dynamic-length sequence holds elements of one type, and this one mixes "
+        f"{' and '.join(sorted(set(k for k in kinds if k)))}"
+    )
+    yield DYNAMIC_SEQUENCE.finding(
+        call, problem=problem, advice="convert the elements to one type or drop `dynamic_len=True`"
+    )

@@ -1,0 +1,186 @@
+"""MS175-MS176: Python-level operations the graph evaluates with its own semantics.
+
+- MS175: the graph computes Python ints as int64 (`ScalarMul`, `ScalarAdd`, ... in
+  `libmindspore_core.so`), and checks each operation: "Overflow of the mul of two signed number"
+  (also sum, sub, div, mod). Measured: `10 ** 10 * 10 ** 10` fails at LAX and STRICT, while
+  PyNative's Python ints have no bound. Only operands the source fixes are judged: int literals
+  and expressions of them, and locals bound once to such an expression.
+- MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
+  whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
+  the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
+  methods compile).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable
+
+INT64_OVERFLOW = Rule(
+    "MS175",
+    "int64-overflow",
+    Group.FAILS,
+    title="Python int arithmetic beyond int64",
+    message=(
+        "`{expr}` is {value}, beyond int64: graph mode computes Python ints as int64 and "
+        "fails on overflow; use a float or a smaller value."
+    ),
+    why=(
+        "Compiled code represents Python ints as 64-bit integers and checks each `+`, `-`, "
+        "`*`, `/`, `%` for overflow when it folds them; Python's ints are unbounded."
+    ),
+    remedy="Compute with floats (`1e20`), or keep the value outside the compiled function.",
+    mindspore_says=(
+        "ValueError: For prim 'ScalarMul' Overflow of the mul of two signed number x: "
+        "10000000000, y: 10000000000."
+    ),
+)
+
+CLASSMETHOD_THROUGH_SELF = Rule(
+    "MS176",
+    "classmethod-in-graph",
+    Group.FAILS,
+    title="A `@classmethod` called in compiled code",
+    message=(
+        "`{name}` is a `@classmethod`, which graph mode compiles as a plain function without "
+        "binding `{first}`; make it a `@staticmethod` or a regular method."
+    ),
+    why=(
+        "The graph compiler resolves `self.m` (`type(self).m`, `Net.m`) to the function under "
+        "the `classmethod` wrapper and calls it with the call's own arguments only, so its "
+        "first parameter is missing."
+    ),
+    remedy="Use a `@staticmethod` (reading class constants by name) or a regular method.",
+    mindspore_says=(
+        "TypeError: The parameters number of the function is 2, but the number of provided "
+        "arguments is 1."
+    ),
+)
+
+INT64 = (-(2**63), 2**63 - 1)
+CHECKED = (ast.Add, ast.Sub, ast.Mult)
+MAX_BITS = 4096  # never fold anything bigger (`10 ** 10 ** 10`)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _classmethods(ctx)
+    ops: list[ast.BinOp] = ctx.of(ast.BinOp)
+    if not ops:
+        return
+    constants = _constant_locals(ctx)
+    reported: set[int] = set()
+    for node in ops:
+        if not isinstance(node.op, CHECKED) or id(node) in reported:
+            continue
+        value = _fold(node, constants)
+        if value is not None and not INT64[0] <= value <= INT64[1]:
+            left, right = _fold(node.left, constants), _fold(node.right, constants)
+            if left is None or right is None:
+                continue
+            if not (INT64[0] <= left <= INT64[1] and INT64[0] <= right <= INT64[1]):
+                continue  # an operand overflowed first: that one is reported
+            reported.add(id(node))
+            yield INT64_OVERFLOW.finding(node, expr=_short(node), value=_magnitude(value))
+
+
+def _short(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _magnitude(value: int) -> str:
+    return f"about {'-' if value < 0 else ''}10**{len(str(abs(value))) - 1}"
+
+
+def _constant_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
+    """Locals the function binds once, by `name = <int expression of literals>`."""
+    counts: dict[str, int] = {}
+    for name in ctx.of(ast.Name):
+        if not isinstance(name.ctx, ast.Load):
+            counts[name.id] = counts.get(name.id, 0) + 1
+    found: dict[str, ast.expr] = {}
+    for assign in ctx.of(ast.Assign):
+        target = assign.targets[0]
+        if len(assign.targets) != 1 or not isinstance(target, ast.Name):
+            continue
+        if counts.get(target.id) == 1 and _fold(assign.value, {}) is not None:
+            found[target.id] = assign.value
+    return found
+
+
+def _fold(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Optional[int]:
+    """The int `expr` computes when the source fixes it (int literals, `-`, `+ - * // % **`)."""
+    if depth > 20:
+        return None
+    if isinstance(expr, ast.Constant):
+        value = expr.value
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if isinstance(expr, ast.Name) and expr.id in constants:
+        return _fold(constants[expr.id], {}, depth + 1)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        inner = _fold(expr.operand, constants, depth + 1)
+        return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
+    if not isinstance(expr, ast.BinOp):
+        return None
+    left = _fold(expr.left, constants, depth + 1)
+    right = _fold(expr.right, constants, depth + 1)
+    if left is None or right is None:
+        return None
+    if isinstance(expr.op, ast.Add):
+        return left + right
+    if isinstance(expr.op, ast.Sub):
+        return left - right
+    if isinstance(expr.op, ast.Mult):
+        if left.bit_length() + right.bit_length() > MAX_BITS:
+            return None
+        return left * right
+    if isinstance(expr.op, (ast.FloorDiv, ast.Mod)) and right != 0:
+        return left // right if isinstance(expr.op, ast.FloorDiv) else left % right
+    if isinstance(expr.op, ast.Pow) and right >= 0 and left.bit_length() * right <= MAX_BITS:
+        return int(left**right)
+    return None
+
+
+def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.types.cls
+    args = ctx.fn.node.args.posonlyargs + ctx.fn.node.args.args
+    if cls is None or not args or args[0].arg != "self":
+        return
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and _own_class(func.value, cls.node.name)):
+            continue
+        if cls.attr(func.attr) is not None:
+            continue  # an attribute set in `__init__` shadows the method
+        found = cls.find_method(func.attr)
+        if found is None:
+            continue
+        method = found[1]
+        decorators = [d.id for d in method.decorator_list if isinstance(d, ast.Name)]
+        if decorators != ["classmethod"]:
+            continue
+        params = method.args.posonlyargs + method.args.args
+        first = params[0].arg if params else "cls"
+        name = f"{ast.unparse(func.value)}.{func.attr}"
+        yield CLASSMETHOD_THROUGH_SELF.finding(call, name=name, first=first)
+
+
+def _own_class(receiver: ast.expr, class_name: str) -> bool:
+    """`self`, `type(self)` or the class's own name."""
+    if isinstance(receiver, ast.Name):
+        return receiver.id in ("self", class_name)
+    return (
+        isinstance(receiver, ast.Call)
+        and isinstance(receiver.func, ast.Name)
+        and receiver.func.id == "type"
+        and len(receiver.args) == 1
+        and isinstance(receiver.args[0], ast.Name)
+        and receiver.args[0].id == "self"
+    )

@@ -1,0 +1,177 @@
+"""MS230-MS232: values STRICT cannot handle without LAX's Python fallback.
+
+Measured with MindSpore 2.10 in a Cell's `construct` (`generated/errors/`; an `@ms.jit`
+function is compiled at LAX whatever the context level, so these compile there):
+
+- MS230: `Tensor(data)` is run by the fallback (`Tensor(input_data, dtype, ...)` as a script),
+  which under STRICT needs constant inputs: `Tensor(x)`, `Tensor(x, ms.float16)`,
+  `Tensor([x.sum(), x.mean()])`, `Tensor([x[0, 0], 1.0])` fail; `Tensor(x.shape)`,
+  `Tensor(n)` of a shape-derived int and `Tensor([1.0, 2.0])` compile.
+- MS231: indexing a Tensor with a list the graph cannot fold (`x[[0, i]]` with a Tensor `i`,
+  `x[ms.mutable([0, 1])]`) goes through the fallback's `all(isinstance(i, bool) for i in
+  list_index)` (`_compile_utils.py`), which STRICT refuses; a tuple (`x[(0, i)]`) and a list
+  of constants compile.
+- MS232: `list(s)` / `tuple(s)` of a str: STRICT has no `__len__` of a String object.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import assigned_any, builtin
+from .helpers import names, shared_values
+from .helpers.abstract import MUTABLE
+from .helpers.base import FunctionContext, cacheable
+from .helpers.module_values import parameters
+
+TENSOR_OF_GRAPH_VALUE = Rule(
+    "MS230",
+    "tensor-of-graph-value-under-strict",
+    Group.STRICT,
+    title="`Tensor(...)` of a value computed in the graph, under STRICT",
+    message=(
+        "`Tensor({arg})` builds a Tensor from {what} computed in the graph, which "
+        "jit_syntax_level=STRICT cannot do; {advice}."
+    ),
+    why=(
+        "Inside compiled code `Tensor(data)` runs through the Python fallback, which under "
+        "STRICT accepts only constants; a Tensor or a list holding one is a graph value."
+    ),
+    remedy=(
+        "Use the value itself (`x`), `x.astype(dtype)` / `ops.cast`, or `ops.stack` of the "
+        "elements; or use the default LAX level."
+    ),
+    mindspore_says=(
+        "ValueError: When handling script 'Tensor(input_data, dtype, shape, init, const_arg, "
+        "device) in graph mode', the inputs should be constant, but found variable "
+        "'input_data' to be nonconstant."
+    ),
+)
+
+INDEX_LIST_UNDER_STRICT = Rule(
+    "MS231",
+    "index-list-under-strict",
+    Group.STRICT,
+    title="A Tensor indexed by a list holding graph values, under STRICT",
+    message=(
+        "the index `{index}` is a list the compiler cannot fold ({what}), which "
+        "jit_syntax_level=STRICT cannot handle; index with a tuple or a Tensor of indices."
+    ),
+    why=(
+        "A list index is checked with a Python expression the graph runs through its fallback "
+        "unless every element is a constant; STRICT has no fallback."
+    ),
+    remedy="Index with `ops.stack([...])` / a Tensor of indices, or a tuple of constants.",
+    mindspore_says=(
+        "ValueError: When handling script 'all(isinstance(i, bool) for i in list_index) in "
+        "graph mode', the inputs should be constant, but found variable 'list_index' to be "
+        "nonconstant."
+    ),
+)
+
+SEQUENCE_OF_STR_UNDER_STRICT = Rule(
+    "MS232",
+    "sequence-of-str-under-strict",
+    Group.STRICT,
+    title="`list(s)` / `tuple(s)` of a str under STRICT",
+    message=(
+        "`{name}()` of a str needs the str's length, which jit_syntax_level=STRICT does not "
+        "have; write the characters out (`('a', 'b')`)."
+    ),
+    why="Under STRICT a String object has no `__len__`, so it cannot be turned into a sequence.",
+    remedy="Write the tuple of characters out, or use the default LAX level.",
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes __len__ or the String object "
+        "has no attribute: '__len__'."
+    ),
+)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    module = ctx.fn.module
+    for call in ctx.of(ast.Call):
+        func = call.func
+        qualname = names.callee(module, func)
+        if qualname in names.TENSOR_FACTORIES and call.args:
+            what = _graph_value(ctx, call.args[0])
+            if what is not None:
+                yield TENSOR_OF_GRAPH_VALUE.finding(
+                    call, arg=_short(call.args[0]), what=what[0], advice=what[1]
+                )
+        elif isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1:
+            value = shared_values.abstract(ctx).of(call.args[0])
+            if value is not None and value.kind == "str" and builtin(ctx, func.id):
+                yield SEQUENCE_OF_STR_UNDER_STRICT.finding(call, name=func.id)
+    for sub in ctx.of(ast.Subscript):
+        if not isinstance(sub.ctx, ast.Load) or not ctx.types.is_tensor(sub.value):
+            continue
+        problem = _unfoldable_list(ctx, sub.slice)
+        if problem is not None:
+            yield INDEX_LIST_UNDER_STRICT.finding(sub, index=_short(sub.slice), what=problem)
+
+
+def _short(expr: ast.expr) -> str:
+    text = ast.unparse(expr)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, str]]:
+    if _certain_tensor(ctx, data):
+        return "a Tensor", "use the Tensor itself, or `.astype(dtype)` to change its dtype"
+    if isinstance(data, (ast.List, ast.Tuple)) and any(_certain_tensor(ctx, e) for e in data.elts):
+        return "a list holding Tensors", "use `ops.stack([...])` of the elements"
+    return None
+
+
+def _certain_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A Tensor the graph computes, as far as the source shows without doubt: a Tensor
+    parameter the function neither rebinds nor tests the type of (`if not
+    ops.is_tensor(t): t = Tensor([t])` is the usual guard), and a method call, index or
+    arithmetic on such a Tensor that gives a Tensor."""
+    if isinstance(expr, ast.Name):
+        return (
+            expr.id in parameters(ctx.fn.node)
+            and ctx.types.is_tensor(expr)
+            and not assigned_any(ctx.fn.node, expr.id)
+            and expr.id not in _type_tested(ctx)
+        )
+    if not ctx.types.is_tensor(expr):
+        return False
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
+        return _certain_tensor(ctx, expr.func.value)
+    if isinstance(expr, ast.Subscript):
+        return _certain_tensor(ctx, expr.value)
+    if isinstance(expr, ast.BinOp):
+        return _certain_tensor(ctx, expr.left) or _certain_tensor(ctx, expr.right)
+    return False
+
+
+def _type_tested(ctx: FunctionContext) -> set[str]:
+    """Names the function tests the type of: `isinstance(t, ...)`, `is_tensor(t)`, `type(t)`."""
+    tested: set[str] = set()
+    for call in ctx.of(ast.Call):
+        func = call.func
+        name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+        if name in ("isinstance", "is_tensor", "type") and call.args:
+            first = call.args[0]
+            if isinstance(first, ast.Name):
+                tested.add(first.id)
+    return tested
+
+
+def _unfoldable_list(ctx: FunctionContext, index: ast.expr) -> Optional[str]:
+    if isinstance(index, ast.List) and any(ctx.types.is_tensor(e) for e in index.elts):
+        return "it holds a Tensor"
+    if (
+        isinstance(index, ast.Call)
+        and names.callee(ctx.fn.module, index.func) in MUTABLE
+        and index.args
+        and isinstance(index.args[0], ast.List)
+    ):
+        return "a `mutable` list"
+    return None
