@@ -195,6 +195,13 @@ def _defaulted(scope: Scope) -> list[tuple[str, int, ast.expr]]:
 def _defaults(
     ctx: FunctionContext, fn: FunctionNode, calls: list[ast.Call]
 ) -> Iterator[RawFinding]:
+    nested: list[Scope] = [*ctx.of(ast.FunctionDef), *ctx.of(ast.AsyncFunctionDef)]
+    nested += ctx.of(ast.Lambda)
+    if not any(
+        n is not fn and (n.args.defaults or any(d is not None for d in n.args.kw_defaults))
+        for n in nested
+    ):
+        return  # the common case, from the node index: no nested default, no walk
     own = list(own_nodes(fn))
     scopes = [
         n

@@ -25,6 +25,7 @@ from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
 from .helpers import names
 from .helpers.flow import loads_after
+from .helpers.walk import of_type
 
 INPUT_WRITTEN_IN_PLACE = Rule(
     "MS316",
@@ -69,21 +70,29 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name not in jits
     ]
     seen: set[tuple[int, int]] = set()
+    writes: dict[int, dict[str, list[tuple[ast.stmt, str]]]] = {}  # per compiled function
     for caller in callers:
-        for call in _calls(caller):
-            target = _target(call, caller, cells, jits)
+        calls = _calls(caller)
+        if not any(_may_target(call, cells, jits) for call in calls):
+            continue  # most functions call no compiled code: no walk for their bindings
+        bound = _bound_classes(caller)
+        for call in calls:
+            target = _target(call, bound, cells, jits)
             if target is None:
                 continue
             params = [a.arg for a in (*target.args.posonlyargs, *target.args.args)]
             if params and params[0] == "self":
                 params = params[1:]
+            if id(target) not in writes:
+                writes[id(target)] = _input_writes(target, params)
             for arg, param in zip(call.args, params):
-                if not isinstance(arg, ast.Name):
-                    continue
+                written = writes[id(target)].get(param)
+                if not written or not isinstance(arg, ast.Name):
+                    continue  # the common case: construct writes no input, no flow walk
                 read = loads_after(caller, arg.id, call)
                 if read is None:
                     continue
-                for write, effect in _writes(target, param):
+                for write, effect in written:
                     key = (write.lineno, write.col_offset)
                     if key in seen:
                         continue
@@ -124,13 +133,23 @@ def _calls(caller: ast.AST) -> list[ast.Call]:
             stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
         ):
             continue
-        out += [n for n in ast.walk(stmt) if isinstance(n, ast.Call)]
+        out += of_type(stmt, ast.Call)
     return out
+
+
+def _may_target(
+    call: ast.Call, cells: dict[str, FunctionNode], jits: dict[str, FunctionNode]
+) -> bool:
+    """A cheap first look: `jit_fn(...)`, `Net()(...)` or `name(...)` (maybe `name = Net()`)."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in jits or bool(cells)
+    return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id in cells
 
 
 def _target(
     call: ast.Call,
-    caller: ast.AST,
+    bound: dict[str, Optional[str]],
     cells: dict[str, FunctionNode],
     jits: dict[str, FunctionNode],
 ) -> Optional[FunctionNode]:
@@ -138,61 +157,64 @@ def _target(
     if isinstance(func, ast.Name):
         if func.id in jits:
             return jits[func.id]
-        bound = _bound_class(caller, func.id)
-        return cells.get(bound) if bound else None
+        cls = bound.get(func.id)
+        return cells.get(cls) if cls else None
     if isinstance(func, ast.Call) and isinstance(func.func, ast.Name):
         return cells.get(func.func.id)
     return None
 
 
-def _bound_class(caller: ast.AST, name: str) -> Optional[str]:
-    """`name = Cls(...)`, the only binding of `name` in the caller's own code."""
-    found = []
-    for node in ast.walk(caller):
-        if isinstance(node, ast.Assign) and any(
-            isinstance(t, ast.Name) and t.id == name for t in node.targets
-        ):
-            found.append(node.value)
-    if len(found) != 1:
-        return None
-    value = found[0]
-    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-        return value.func.id
-    return None
+def _bound_classes(caller: ast.AST) -> dict[str, Optional[str]]:
+    """Each name the caller's own code assigns once to `Cls(...)`: the class's name (None for
+    a name assigned more than once, or to anything else). One walk per caller."""
+    found: dict[str, list[ast.expr]] = {}
+    for node in of_type(caller, ast.Assign):
+        for t in node.targets:
+            if isinstance(t, ast.Name):
+                found.setdefault(t.id, []).append(node.value)
+    out: dict[str, Optional[str]] = {}
+    for name, values in found.items():
+        value = values[0] if len(values) == 1 else None
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            out[name] = value.func.id
+        else:
+            out[name] = None
+    return out
 
 
-def _writes(fn: FunctionNode, param: str) -> Iterator[tuple[ast.stmt, str]]:
-    """`param += ...` and `param[...] = ...` while `param` still holds the input."""
-    rebound = min(
-        (
-            (n.lineno, n.col_offset)
-            for n in ast.walk(fn)
-            if isinstance(n, ast.Assign)
-            and any(isinstance(t, ast.Name) and t.id == param for t in n.targets)
-        ),
-        default=None,
-    )
-    for node in ast.walk(fn):
-        if rebound is not None and node_position(node) > rebound:
-            continue
+def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[ast.stmt, str]]]:
+    """Per parameter, `param += ...` and `param[...] = ...` while `param` still holds the input
+    (before its first plain assignment). One walk of the function for all of them."""
+    rebound: dict[str, tuple[int, int]] = {}
+    found: list[tuple[str, ast.stmt, str]] = []
+    for node in of_type(fn, ast.AugAssign, ast.Assign):
         if isinstance(node, ast.AugAssign):
-            target = node.target
-            if isinstance(target, ast.Name) and target.id == param:
-                yield node, AUGMENTED
-        elif isinstance(node, ast.Assign) and any(_item_of(t, param) for t in node.targets):
-            yield node, ITEM
+            if isinstance(node.target, ast.Name) and node.target.id in params:
+                found.append((node.target.id, node, AUGMENTED))
+        elif isinstance(node, ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name) and t.id in params:
+                    here = node_position(node)
+                    rebound[t.id] = min(rebound.get(t.id, here), here)
+                elif (item := _item_of(t, params)) is not None:
+                    found.append((item, node, ITEM))
+    out: dict[str, list[tuple[ast.stmt, str]]] = {}
+    for param, node, effect in found:
+        if param in rebound and node_position(node) > rebound[param]:
+            continue
+        out.setdefault(param, []).append((node, effect))
+    return out
 
 
 def node_position(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
-def _item_of(target: ast.expr, param: str) -> bool:
-    return (
-        isinstance(target, ast.Subscript)
-        and isinstance(target.value, ast.Name)
-        and target.value.id == param
-    )
+def _item_of(target: ast.expr, params: list[str]) -> Optional[str]:
+    """The parameter `target` writes an item of (`x[i] = ...`), if any."""
+    if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
+        return target.value.id if target.value.id in params else None
+    return None
 
 
 def _text(node: ast.stmt) -> str:
