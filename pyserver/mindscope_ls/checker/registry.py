@@ -112,6 +112,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence.check,
     divergence_state.check,
     calls.check,
+    calls.check_outside,
     operators.check,
     operators_strict.check,
     operators_truth.check,

@@ -3,10 +3,11 @@
 An edit re-parses one top-level block; the functions of every other block keep their nodes (the
 blocks below an inserted line too, re-numbered), so their findings are taken from the previous
 check when nothing else they depend on changed: the level, the Tensor parameters, the module's
-names, the class (attributes, bases, positions), the classes the rules looked up, and (rarely)
-the rest of the text. Findings are kept with the function's line and moved with it: the classes
-they may point into are part of the key by where they are relative to that line, so a finding
-is reused only where everything it points at moved by the same number of lines.
+names (and which of its classes are plain, closed ones), the class (attributes, bases,
+positions), the classes the rules looked up, and (rarely) the rest of the text. Findings are
+kept with the function's line and moved with it: the classes they may point into are part of
+the key by where they are relative to that line, so a finding is reused only where everything
+it points at moved by the same number of lines.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..rules.helpers.classes import (
     same_lookups,
 )
 from ..rules.helpers.discovery import CompiledFunction
+from ..rules.helpers.instances import closed_classes
 from ..rules.helpers.shared_values import function_only
 from . import timing
 from .memo import NodeMemo
@@ -85,6 +87,7 @@ def function_findings(
         fn.module.env,
         cls.signature() if cls is not None else None,
         relative_anchors(cls, line) if cls is not None else None,
+        closed_classes(fn.module),  # whether a name may be a plain object (`calls.py`)
     )
 
     def valid(entry: _Entry) -> bool:

@@ -4,15 +4,22 @@ arguments, with `*` of a Tensor, and calls STRICT rejects.
 Measured with MindSpore 2.10 (`generated/calls/`): calling a Tensor, scalar, str or None fails;
 a call to a module function, a method of the Cell, a sub-Cell, a nested `def` or a lambda with
 the wrong arguments fails; so does `f(*t)` of a Tensor. Under STRICT `setattr` and
-`Tensor.sum(x)` of a computed Tensor fail too. The one `check` here also runs the attribute,
+`Tensor.sum(x)` of a computed Tensor fail too. The checks here also run the attribute,
 unpacking and iteration rules (`attributes.py`, `unpacking.py`, `iteration.py`), so their
 nodes are gathered in one pass with one `Abstract`.
+
+The nodes are split in two by what judging them may read (`_reads_outside`, decided from the
+function, its class and the module's names alone): `check` (cacheable) judges the nodes that
+read nothing else, `check_outside` (run in every check) the few that may read another `def`
+(a module function's or method's parameters, a helper's `return`s), a class body (a sub-Cell's
+attributes, a plain class's instances) or a module-level binding. Each node is judged by the
+same code whichever check it falls to, so the findings are those of one pass.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Optional
 
 from ..index.module import FunctionNode
@@ -31,8 +38,8 @@ from .calls_shared import (
 )
 from .helpers import names, shared_values
 from .helpers.abstract import Abstract
-from .helpers.base import FunctionContext
-from .helpers.instances import lacks
+from .helpers.base import FunctionContext, cacheable
+from .helpers.instances import closed_classes, lacks
 from .helpers.module_values import parameters
 
 CALL_OF_NON_CALLABLE = Rule(
@@ -124,23 +131,124 @@ UNBOUND_TENSOR_METHOD = Rule(
 PRINT_UNSUPPORTED = frozenset({"end"})
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """Not cacheable: MS157 reads the `def` of the module function a call names."""
+    """The nodes whose findings depend on the function (its class and module names) alone."""
     values = shared_values.abstract(ctx)
-    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
-    for node in nodes:
-        if isinstance(node, ast.Attribute):
-            yield from attributes.check_attribute(ctx, values, node)
-        elif isinstance(node, ast.Call):
-            yield from _call(ctx, values, node)
-        elif isinstance(node, ast.Assign):
-            yield from unpacking.check_assign(ctx, values, node)
-        elif isinstance(node, ast.For):
-            yield from iteration.check_for(ctx, values, node)
-        elif isinstance(node, ast.While) and not ctx.types.is_tensor(node.test):
+    outside = _outside_test(ctx)
+    for node in _nodes(ctx):
+        if isinstance(node, ast.For):
+            if not outside(node):
+                yield from iteration.iterated(ctx, values, node)
+        elif not isinstance(node, ast.While) and not outside(node):
+            yield from _node(ctx, values, node)
+
+
+def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """Not cacheable: the nodes whose findings may read another `def`, a class body or a
+    module-level binding (MS157 of a module function's or method's call, ...), and MS165,
+    whose message names the line of a read (a cached finding moves its range, not its text)."""
+    values: Optional[Abstract] = None
+    outside = _outside_test(ctx)
+    for node in _nodes(ctx):
+        if isinstance(node, ast.For):
+            yield from iteration.read_after(ctx, node)
+        elif isinstance(node, ast.While):
             # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at
             # the read; this one's names are the body's binding and the read.
-            yield from iteration.read_after(ctx, node)
+            if not ctx.types.is_tensor(node.test):
+                yield from iteration.read_after(ctx, node)
+            continue
+        if outside(node):
+            if values is None:
+                values = shared_values.abstract(ctx)
+            if isinstance(node, ast.For):
+                yield from iteration.iterated(ctx, values, node)
+            else:
+                yield from _node(ctx, values, node)
+
+
+def _nodes(ctx: FunctionContext) -> list[ast.AST]:
+    return ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
+
+
+def _outside_test(ctx: FunctionContext) -> Callable[[ast.AST], bool]:
+    """Whether judging a node may read beyond the function, its class's signature and its
+    module's names (what a cached finding is keyed on; `closed_classes` is in that key too):
+    a superset of the nodes that do, decided from those alone."""
+    fn = ctx.fn.node
+    module = ctx.fn.module
+    closed = bool(closed_classes(module))
+    cls = ctx.types.cls
+
+    def module_call(expr: ast.expr) -> bool:  # `module_function` may answer: reads its `def`
+        return (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id in module.functions
+            and expr.func.id not in local_names(fn)
+        )
+
+    def maybe_instance(expr: ast.expr) -> bool:  # `instance` may answer: reads the module
+        if not closed:
+            return False
+        if isinstance(expr, ast.Name) and expr.id in local_names(fn):
+            bound = assigned(fn, expr.id)
+            if len(bound) != 1:
+                return False
+            expr = bound[0]
+        return isinstance(expr, ast.Name) or (
+            isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+        )
+
+    def maybe_cell(expr: ast.expr) -> bool:  # `_cell_qualname` may answer: reads classes
+        name = attributes.self_attr(ctx, expr)
+        if name is not None:
+            attr = cls.attr(name) if cls is not None else None
+            return attr is not None and attr.kind == "cell"
+        if isinstance(expr, ast.Name):
+            bound = assigned(fn, expr.id)
+            if len(bound) == 1 and isinstance(bound[0], ast.Name):
+                expr = bound[0]
+            elif bound:
+                return False
+        return isinstance(expr, ast.Name) and expr.id not in local_names(fn)
+
+    def outside(node: ast.AST) -> bool:
+        if isinstance(node, ast.Attribute):
+            return isinstance(node.ctx, ast.Load) and (
+                maybe_instance(node.value)
+                or (node.attr in attributes.TENSOR_ONLY and maybe_cell(node.value))
+            )
+        if isinstance(node, ast.Call):
+            func = node.func
+            if isinstance(func, ast.Attribute):
+                return isinstance(func.value, ast.Name) and func.value.id == "self"
+            return module_call(node) or (
+                isinstance(func, ast.Name)
+                and func.id == "len"
+                and len(node.args) == 1
+                and maybe_instance(node.args[0])
+            )
+        if isinstance(node, ast.Assign):  # unpacking: `a, b = helper(x)` reads its `return`s
+            return any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and any(
+                isinstance(n, ast.expr) and module_call(n) for n in ast.walk(node.value)
+            )
+        if isinstance(node, ast.For):
+            return maybe_instance(node.iter)
+        return False
+
+    return outside
+
+
+def _node(ctx: FunctionContext, values: Abstract, node: ast.AST) -> Iterator[RawFinding]:
+    """An attribute, call or assignment (`for` and `while` loops are judged apart)."""
+    if isinstance(node, ast.Attribute):
+        yield from attributes.check_attribute(ctx, values, node)
+    elif isinstance(node, ast.Call):
+        yield from _call(ctx, values, node)
+    elif isinstance(node, ast.Assign):
+        yield from unpacking.check_assign(ctx, values, node)
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
