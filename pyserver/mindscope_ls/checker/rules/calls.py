@@ -22,6 +22,7 @@ import ast
 from collections.abc import Callable, Iterator
 from typing import Optional
 
+from ..incremental.memo import NodeMemo
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -135,12 +136,13 @@ PRINT_UNSUPPORTED = frozenset({"end"})
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """The nodes whose findings depend on the function (its class and module names) alone."""
     values = shared_values.abstract(ctx)
-    outside = _outside_test(ctx)
+    outside = {id(node) for node in _judged_outside(ctx)}
     for node in _nodes(ctx):
+        if id(node) in outside or isinstance(node, ast.While):
+            continue
         if isinstance(node, ast.For):
-            if not outside(node):
-                yield from iteration.iterated(ctx, values, node)
-        elif not isinstance(node, ast.While) and not outside(node):
+            yield from iteration.iterated(ctx, values, node)
+        else:
             yield from _node(ctx, values, node)
 
 
@@ -148,28 +150,40 @@ def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: the nodes whose findings may read another `def`, a class body or a
     module-level binding (MS157 of a module function's or method's call, ...), and MS165,
     whose message names the line of a read (a cached finding moves its range, not its text)."""
-    values: Optional[Abstract] = None
-    outside = _outside_test(ctx)
-    for node in _nodes(ctx):
-        if isinstance(node, ast.For):
-            yield from iteration.read_after(ctx, node)
-        elif isinstance(node, ast.While):
-            # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at
-            # the read; this one's names are the body's binding and the read.
-            if not ctx.types.is_tensor(node.test):
-                yield from iteration.read_after(ctx, node)
-            continue
-        if outside(node):
-            if values is None:
-                values = shared_values.abstract(ctx)
+    outside = _judged_outside(ctx)
+    if outside:
+        values = shared_values.abstract(ctx)
+        for node in outside:
             if isinstance(node, ast.For):
-                yield from iteration.iterated(ctx, values, node)
-            else:
-                yield from _node(ctx, values, node)
+                continue  # after its MS165, as in one pass
+            yield from _node(ctx, values, node)
+    iterated = {id(node) for node in outside if isinstance(node, ast.For)}
+    for loop in ctx.of(ast.For):
+        yield from iteration.read_after(ctx, loop)
+        if id(loop) in iterated:
+            yield from iteration.iterated(ctx, shared_values.abstract(ctx), loop)
+    for loop in ctx.of(ast.While):
+        # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at the
+        # read; this one's names are the body's binding and the read.
+        if not ctx.types.is_tensor(loop.test):
+            yield from iteration.read_after(ctx, loop)
 
 
 def _nodes(ctx: FunctionContext) -> list[ast.AST]:
     return ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
+
+
+_OUTSIDE: NodeMemo[list[ast.AST]] = NodeMemo()
+
+
+def _judged_outside(ctx: FunctionContext) -> list[ast.AST]:
+    """The nodes `check_outside` judges, in `_nodes` order: kept on the function's node while
+    what `_outside_test` reads is unchanged (the module's names and closed classes, the
+    class's signature), so a re-check does not test every node again."""
+    module = ctx.fn.module
+    cls = ctx.types.cls
+    deps = (module.env, closed_classes(module), cls.signature() if cls is not None else None)
+    return _OUTSIDE.get(ctx.fn.node, deps, lambda: list(filter(_outside_test(ctx), _nodes(ctx))))
 
 
 def _outside_test(ctx: FunctionContext) -> Callable[[ast.AST], bool]:
