@@ -58,6 +58,7 @@ PARTS = {
         "        self.ndim = 2\n\n    def construct(self, x):\n        return x\n",
         "class Sub(nn.Cell):\n    def construct(self, x):\n        return x\n",
         "class Sub(nn.Cell):\n    ndim = 2\n    def construct(self, x, y):\n        return x\n",
+        "class Sub(nn.Cell):\n    nodim = 2\n    def construct(self, x):\n        return x\n",
     ],
     "box": [
         "class Box:\n    def __init__(self):\n        self.a = 1\n",
@@ -82,8 +83,12 @@ def test_edits_of_the_blocks_calls_read_reach_their_findings() -> None:
     codes = {f.code for f in assert_same(_text(first), "m.py", Workspace(), "LAX")}
     assert {"MS155", "MS158", "MS159"} <= codes, codes
     for level in ("LAX", "STRICT"):
-        rng = random.Random(1)
         workspace, choice = Workspace(), dict(first)
+        for name, variants in PARTS.items():  # each block through its variants, then back
+            for variant in [*range(1, len(variants)), 0]:
+                choice[name] = variant
+                assert_same(_text(choice), "m.py", workspace, level)
+        rng = random.Random(1)
         for _ in range(100):
             name = rng.choice(list(PARTS))
             choice[name] = rng.randrange(len(PARTS[name]))

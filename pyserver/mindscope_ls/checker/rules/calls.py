@@ -19,7 +19,7 @@ same code whichever check it falls to, so the findings are those of one pass.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Optional
 
 from ..incremental.memo import NodeMemo
@@ -134,29 +134,48 @@ PRINT_UNSUPPORTED = frozenset({"end"})
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """The nodes whose findings depend on the function (its class and module names) alone."""
+    """The nodes whose findings depend on the function (its class and module names) alone;
+    notes the others for `check_outside`."""
     values = shared_values.abstract(ctx)
-    outside = {id(node) for node in _judged_outside(ctx)}
-    for node in _nodes(ctx):
-        if id(node) in outside or isinstance(node, ast.While):
-            continue
-        if isinstance(node, ast.For):
-            yield from iteration.iterated(ctx, values, node)
+    test = _OutsideTest(ctx)
+    outside: list[ast.AST] = []
+    for node in ctx.of(ast.Attribute):
+        if test.attribute(node):
+            outside.append(node)
         else:
-            yield from _node(ctx, values, node)
+            yield from attributes.check_attribute(ctx, values, node)
+    for call in ctx.of(ast.Call):
+        if test.call(call):
+            outside.append(call)
+        else:
+            yield from _call(ctx, values, call)
+    for assign in ctx.of(ast.Assign):
+        if test.assign(assign):
+            outside.append(assign)
+        else:
+            yield from unpacking.check_assign(ctx, values, assign)
+    for loop in ctx.of(ast.For):
+        if test.loop(loop):
+            outside.append(loop)
+        else:
+            yield from iteration.iterated(ctx, values, loop)
+    _OUTSIDE.get(ctx.fn.node, _outside_deps(ctx), lambda: outside)
 
 
 def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: the nodes whose findings may read another `def`, a class body or a
     module-level binding (MS157 of a module function's or method's call, ...), and MS165,
     whose message names the line of a read (a cached finding moves its range, not its text)."""
-    outside = _judged_outside(ctx)
+    outside = _OUTSIDE.get(ctx.fn.node, _outside_deps(ctx), lambda: _OutsideTest(ctx).select())
     if outside:
         values = shared_values.abstract(ctx)
         for node in outside:
-            if isinstance(node, ast.For):
-                continue  # after its MS165, as in one pass
-            yield from _node(ctx, values, node)
+            if isinstance(node, ast.Attribute):
+                yield from attributes.check_attribute(ctx, values, node)
+            elif isinstance(node, ast.Call):
+                yield from _call(ctx, values, node)
+            elif isinstance(node, ast.Assign):
+                yield from unpacking.check_assign(ctx, values, node)
     iterated = {id(node) for node in outside if isinstance(node, ast.For)}
     for loop in ctx.of(ast.For):
         yield from iteration.read_after(ctx, loop)
@@ -169,43 +188,77 @@ def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from iteration.read_after(ctx, loop)
 
 
-def _nodes(ctx: FunctionContext) -> list[ast.AST]:
-    return ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
-
-
+# The nodes `check_outside` judges (attributes, calls, assignments, `for` loops, in that
+# order), kept on the function's node while what `_OutsideTest` reads is unchanged: a re-check
+# does not test every node again.
 _OUTSIDE: NodeMemo[list[ast.AST]] = NodeMemo()
 
 
-def _judged_outside(ctx: FunctionContext) -> list[ast.AST]:
-    """The nodes `check_outside` judges, in `_nodes` order: kept on the function's node while
-    what `_outside_test` reads is unchanged (the module's names and closed classes, the
-    class's signature), so a re-check does not test every node again."""
+def _outside_deps(ctx: FunctionContext) -> tuple[object, ...]:
     module = ctx.fn.module
     cls = ctx.types.cls
-    deps = (module.env, closed_classes(module), cls.signature() if cls is not None else None)
-    return _OUTSIDE.get(ctx.fn.node, deps, lambda: list(filter(_outside_test(ctx), _nodes(ctx))))
+    return (module.env, closed_classes(module), cls.signature() if cls is not None else None)
 
 
-def _outside_test(ctx: FunctionContext) -> Callable[[ast.AST], bool]:
+class _OutsideTest:
     """Whether judging a node may read beyond the function, its class's signature and its
     module's names (what a cached finding is keyed on; `closed_classes` is in that key too):
-    a superset of the nodes that do, decided from those alone."""
-    fn = ctx.fn.node
-    module = ctx.fn.module
-    closed = bool(closed_classes(module))
-    cls = ctx.types.cls
+    true of a superset of the nodes that do, decided from those alone."""
 
-    def module_call(expr: ast.expr) -> bool:  # `module_function` may answer: reads its `def`
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self.fn = ctx.fn.node
+        self.module = ctx.fn.module
+        self.closed = bool(closed_classes(self.module))
+        self._stores: Optional[set[str]] = None  # a subset of `local_names(fn)`
+        self._aliases: set[str] = set()  # names some `name = self.x` / `name = other` binds
+
+    def select(self) -> list[ast.AST]:
+        ctx = self.ctx
+        return [
+            *filter(self.attribute, ctx.of(ast.Attribute)),
+            *filter(self.call, ctx.of(ast.Call)),
+            *filter(self.assign, ctx.of(ast.Assign)),
+            *filter(self.loop, ctx.of(ast.For)),
+        ]
+
+    def attribute(self, node: ast.Attribute) -> bool:
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        if self.closed and self._maybe_instance(node.value):
+            return True
+        return node.attr in attributes.TENSOR_ONLY and self._maybe_cell(node.value)
+
+    def call(self, node: ast.Call) -> bool:
+        func = node.func
+        if isinstance(func, ast.Attribute):  # `self.helper(x)`: reads the method's `def`
+            return isinstance(func.value, ast.Name) and func.value.id == "self"
+        return self._module_call(node) or (
+            self.closed
+            and isinstance(func, ast.Name)
+            and func.id == "len"
+            and len(node.args) == 1
+            and self._maybe_instance(node.args[0])
+        )
+
+    def assign(self, node: ast.Assign) -> bool:  # `a, b = helper(x)` reads its `return`s
+        return any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and any(
+            isinstance(n, ast.expr) and self._module_call(n) for n in ast.walk(node.value)
+        )
+
+    def loop(self, node: ast.For) -> bool:
+        return self.closed and self._maybe_instance(node.iter)
+
+    def _module_call(self, expr: ast.expr) -> bool:  # `module_function` may answer
         return (
             isinstance(expr, ast.Call)
             and isinstance(expr.func, ast.Name)
-            and expr.func.id in module.functions
-            and expr.func.id not in local_names(fn)
+            and expr.func.id in self.module.functions
+            and expr.func.id not in local_names(self.fn)
         )
 
-    def maybe_instance(expr: ast.expr) -> bool:  # `instance` may answer: reads the module
-        if not closed:
-            return False
+    def _maybe_instance(self, expr: ast.expr) -> bool:  # `instance` may answer
+        fn = self.fn
         if isinstance(expr, ast.Name) and expr.id in local_names(fn):
             bound = assigned(fn, expr.id)
             if len(bound) != 1:
@@ -215,54 +268,26 @@ def _outside_test(ctx: FunctionContext) -> Callable[[ast.AST], bool]:
             isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
         )
 
-    def maybe_cell(expr: ast.expr) -> bool:  # `_cell_qualname` may answer: reads classes
-        name = attributes.self_attr(ctx, expr)
-        if name is not None:
-            attr = cls.attr(name) if cls is not None else None
-            return attr is not None and attr.kind == "cell"
+    def _maybe_cell(self, expr: ast.expr) -> bool:  # `attributes._cell_qualname` may answer
         if isinstance(expr, ast.Name):
-            bound = assigned(fn, expr.id)
-            if len(bound) == 1 and isinstance(bound[0], ast.Name):
-                expr = bound[0]
-            elif bound:
-                return False
-        return isinstance(expr, ast.Name) and expr.id not in local_names(fn)
-
-    def outside(node: ast.AST) -> bool:
-        if isinstance(node, ast.Attribute):
-            return isinstance(node.ctx, ast.Load) and (
-                maybe_instance(node.value)
-                or (node.attr in attributes.TENSOR_ONLY and maybe_cell(node.value))
-            )
-        if isinstance(node, ast.Call):
-            func = node.func
-            if isinstance(func, ast.Attribute):
-                return isinstance(func.value, ast.Name) and func.value.id == "self"
-            return module_call(node) or (
-                isinstance(func, ast.Name)
-                and func.id == "len"
-                and len(node.args) == 1
-                and maybe_instance(node.args[0])
-            )
-        if isinstance(node, ast.Assign):  # unpacking: `a, b = helper(x)` reads its `return`s
-            return any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and any(
-                isinstance(n, ast.expr) and module_call(n) for n in ast.walk(node.value)
-            )
-        if isinstance(node, ast.For):
-            return maybe_instance(node.iter)
-        return False
-
-    return outside
-
-
-def _node(ctx: FunctionContext, values: Abstract, node: ast.AST) -> Iterator[RawFinding]:
-    """An attribute, call or assignment (`for` and `while` loops are judged apart)."""
-    if isinstance(node, ast.Attribute):
-        yield from attributes.check_attribute(ctx, values, node)
-    elif isinstance(node, ast.Call):
-        yield from _call(ctx, values, node)
-    elif isinstance(node, ast.Assign):
-        yield from unpacking.check_assign(ctx, values, node)
+            stores = self._stores
+            if stores is None:
+                ctx = self.ctx
+                self._aliases = {
+                    target.id
+                    for assign in ctx.of(ast.Assign)
+                    if isinstance(assign.value, ast.Name) or names.self_attribute(assign.value)
+                    for target in assign.targets
+                    if isinstance(target, ast.Name)
+                }
+                stores = {n.id for n in ctx.of(ast.Name) if not isinstance(n.ctx, ast.Load)}
+                stores.update(a.arg for a in ast.walk(self.fn.args) if isinstance(a, ast.arg))
+                self._stores = stores
+            return expr.id in self._aliases or expr.id not in stores
+        name = names.self_attribute(expr)
+        cls = self.ctx.types.cls
+        attr = cls.attr(name) if cls is not None and name is not None else None
+        return attr is not None and attr.kind == "cell"
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
