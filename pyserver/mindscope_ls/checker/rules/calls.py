@@ -181,11 +181,11 @@ def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield from iteration.read_after(ctx, loop)
         if id(loop) in iterated:
             yield from iteration.iterated(ctx, shared_values.abstract(ctx), loop)
-    for loop in ctx.of(ast.While):
+    for whiles in ctx.of(ast.While):
         # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at the
         # read; this one's names are the body's binding and the read.
-        if not ctx.types.is_tensor(loop.test):
-            yield from iteration.read_after(ctx, loop)
+        if not ctx.types.is_tensor(whiles.test):
+            yield from iteration.read_after(ctx, whiles)
 
 
 # The nodes `check_outside` judges (attributes, calls, assignments, `for` loops, in that
