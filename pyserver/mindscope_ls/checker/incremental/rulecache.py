@@ -101,15 +101,37 @@ def function_findings(
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text, ran), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
+    delta = line - entry.line
     ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
-    for check in FUNCTION_CHECKS:
-        if check in CACHEABLE:
-            found.extend(moved_findings(next(cached), line - entry.line))
+    for check, cacheable in _plan():
+        if cacheable:
+            kept = next(cached)
+            if kept:  # most rules find nothing in most functions
+                found.extend(moved_findings(kept, delta) if delta else kept)
         else:
             if ctx is None:
                 ctx = _uncached_context(fn, level, classes, lines, ran)
             found.extend(_findings(check, ctx))
     return found
+
+
+@dataclass
+class _Plan:
+    checks: tuple[FunctionCheck, ...] = ()
+    marked: int = 0
+    steps: tuple[tuple[FunctionCheck, bool], ...] = ()
+
+
+_PLAN = _Plan()
+
+
+def _plan() -> tuple[tuple[FunctionCheck, bool], ...]:
+    """Each function check, in order, and whether it is cacheable: asked once for the checks
+    and marks there are (a test may replace `FUNCTION_CHECKS`)."""
+    if _PLAN.checks is not FUNCTION_CHECKS or _PLAN.marked != len(CACHEABLE):
+        _PLAN.checks, _PLAN.marked = FUNCTION_CHECKS, len(CACHEABLE)
+        _PLAN.steps = tuple((check, check in CACHEABLE) for check in FUNCTION_CHECKS)
+    return _PLAN.steps
 
 
 def _uncached_context(
