@@ -167,17 +167,19 @@ def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
     module-level binding (MS157 of a module function's or method's call, ...), and MS165,
     whose message names the line of a read (a cached finding moves its range, not its text)."""
     outside = _OUTSIDE.get(ctx.fn.node, _outside_deps(ctx), lambda: _OutsideTest(ctx).select())
-    if outside:
-        values = shared_values.abstract(ctx)
-        for node in outside:
-            if isinstance(node, ast.Attribute):
-                yield from attributes.check_attribute(ctx, values, node)
-            elif isinstance(node, ast.Call):
-                yield from _call(ctx, values, node)
-            elif isinstance(node, ast.Assign):
-                yield from unpacking.check_assign(ctx, values, node)
-    iterated = {id(node) for node in outside if isinstance(node, ast.For)}
-    for loop in ctx.of(ast.For):
+    for node in outside:
+        if isinstance(node, ast.Call) and _plain_self_call(node):
+            assert isinstance(node.func, ast.Attribute)
+            yield from _self_call(ctx, node, node.func)  # what `_call` does, without values
+        elif isinstance(node, ast.Attribute):
+            yield from attributes.check_attribute(ctx, shared_values.abstract(ctx), node)
+        elif isinstance(node, ast.Call):
+            yield from _call(ctx, shared_values.abstract(ctx), node)
+        elif isinstance(node, ast.Assign):
+            yield from unpacking.check_assign(ctx, shared_values.abstract(ctx), node)
+    loops = ctx.of(ast.For)
+    iterated = {id(node) for node in outside if isinstance(node, ast.For)} if loops else ()
+    for loop in loops:
         yield from iteration.read_after(ctx, loop)
         if id(loop) in iterated:
             yield from iteration.iterated(ctx, shared_values.abstract(ctx), loop)
@@ -186,6 +188,17 @@ def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
         # read; this one's names are the body's binding and the read.
         if not ctx.types.is_tensor(whiles.test):
             yield from iteration.read_after(ctx, whiles)
+
+
+def _plain_self_call(call: ast.Call) -> bool:
+    """`self.helper(x)` with no `*` argument: `_call` judges only its arguments' count."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+        and not any(isinstance(arg, ast.Starred) for arg in call.args)
+    )
 
 
 # The nodes `check_outside` judges (attributes, calls, assignments, `for` loops, in that
