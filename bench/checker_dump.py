@@ -16,14 +16,16 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 EDITS = ("x", "\n", " + 1", "(", ")")
 
 
-def _rows(found: list[object]) -> list[str]:
-    return [json.dumps(dataclasses.asdict(f), default=str, sort_keys=True) for f in found]  # type: ignore[call-overload]
+def _rows(found: Sequence[Any]) -> list[str]:
+    return [json.dumps(dataclasses.asdict(f), default=str, sort_keys=True) for f in found]
 
 
 def main() -> None:
