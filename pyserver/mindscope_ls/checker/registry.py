@@ -137,6 +137,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_python.check_globals,
     divergence_state.check,
     calls.check,
+    calls.check_outside,
     operators.check,
     operators_strict.check,
     operators_truth.check,

@@ -3,10 +3,11 @@
 An edit re-parses one top-level block; the functions of every other block keep their nodes (the
 blocks below an inserted line too, re-numbered), so their findings are taken from the previous
 check when nothing else they depend on changed: the level, the Tensor parameters, the module's
-names, the class (attributes, bases, positions), the classes the rules looked up, and (rarely)
-the rest of the text. Findings are kept with the function's line and moved with it: the classes
-they may point into are part of the key by where they are relative to that line, so a finding
-is reused only where everything it points at moved by the same number of lines.
+names (and which of its classes are plain, closed ones), the class (attributes, bases,
+positions), the classes the rules looked up, and (rarely) the rest of the text. Findings are
+kept with the function's line and moved with it: the classes they may point into are part of
+the key by where they are relative to that line, so a finding is reused only where everything
+it points at moved by the same number of lines.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ..rules.helpers.classes import (
     same_lookups,
 )
 from ..rules.helpers.discovery import CompiledFunction
+from ..rules.helpers.instances import closed_classes
 from ..rules.helpers.shared_values import function_only
 from . import timing
 from .memo import NodeMemo
@@ -85,6 +87,7 @@ def function_findings(
         fn.module.env,
         cls.signature() if cls is not None else None,
         relative_anchors(cls, line) if cls is not None else None,
+        closed_classes(fn.module),  # whether a name may be a plain object (`calls.py`)
     )
 
     def valid(entry: _Entry) -> bool:
@@ -98,15 +101,37 @@ def function_findings(
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text, ran), valid)
     found: list[RawFinding] = []
     cached = iter(entry.findings)
+    delta = line - entry.line
     ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
-    for check in FUNCTION_CHECKS:
-        if check in CACHEABLE:
-            found.extend(moved_findings(next(cached), line - entry.line))
+    for check, cacheable in _plan():
+        if cacheable:
+            kept = next(cached)
+            if kept:  # most rules find nothing in most functions
+                found.extend(moved_findings(kept, delta) if delta else kept)
         else:
             if ctx is None:
                 ctx = _uncached_context(fn, level, classes, lines, ran)
             found.extend(_findings(check, ctx))
     return found
+
+
+@dataclass
+class _Plan:
+    checks: tuple[FunctionCheck, ...] = ()
+    marked: int = 0
+    steps: tuple[tuple[FunctionCheck, bool], ...] = ()
+
+
+_PLAN = _Plan()
+
+
+def _plan() -> tuple[tuple[FunctionCheck, bool], ...]:
+    """Each function check, in order, and whether it is cacheable: asked once for the checks
+    and marks there are (a test may replace `FUNCTION_CHECKS`)."""
+    if _PLAN.checks is not FUNCTION_CHECKS or _PLAN.marked != len(CACHEABLE):
+        _PLAN.checks, _PLAN.marked = FUNCTION_CHECKS, len(CACHEABLE)
+        _PLAN.steps = tuple((check, check in CACHEABLE) for check in FUNCTION_CHECKS)
+    return _PLAN.steps
 
 
 def _uncached_context(

@@ -138,7 +138,7 @@ def _computed_tensor(
     )
 
 
-def _self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+def self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """`X` when `expr` is `self.X`, or a local bound once to `self.X`."""
     if isinstance(expr, ast.Name):
         bound = assigned(ctx.fn.node, expr.id)
@@ -151,7 +151,7 @@ def _self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
 def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
     """`self.p` (or a local bound once to it) where `__init__` sets `self.p = Parameter(...)`."""
     cls = ctx.types.cls
-    name = _self_attr(ctx, expr) if cls is not None else None
+    name = self_attr(ctx, expr) if cls is not None else None
     attr = cls.attr(name) if cls is not None and name is not None else None
     return attr is not None and attr.kind == "tensor" and attr.class_qualname in names.PARAMETER
 
@@ -198,7 +198,7 @@ def _cell_qualname(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """The class a sub-Cell was made from: `self.act` set in `__init__`, or a module name
     bound once to `nn.ReLU()` (through one local `v = ...` at most)."""
     cls = ctx.types.cls
-    name = _self_attr(ctx, expr)
+    name = self_attr(ctx, expr)
     if name is not None:
         attr = cls.attr(name) if cls is not None else None
         return attr.class_qualname if attr is not None and attr.kind == "cell" else None

@@ -4,9 +4,16 @@ arguments, with `*` of a Tensor, and calls STRICT rejects.
 Measured with MindSpore 2.10 (`generated/calls/`): calling a Tensor, scalar, str or None fails;
 a call to a module function, a method of the Cell, a sub-Cell, a nested `def` or a lambda with
 the wrong arguments fails; so does `f(*t)` of a Tensor. Under STRICT `setattr` and
-`Tensor.sum(x)` of a computed Tensor fail too. The one `check` here also runs the attribute,
+`Tensor.sum(x)` of a computed Tensor fail too. The checks here also run the attribute,
 unpacking and iteration rules (`attributes.py`, `unpacking.py`, `iteration.py`), so their
 nodes are gathered in one pass with one `Abstract`.
+
+The nodes are split in two by what judging them may read (`_reads_outside`, decided from the
+function, its class and the module's names alone): `check` (cacheable) judges the nodes that
+read nothing else, `check_outside` (run in every check) the few that may read another `def`
+(a module function's or method's parameters, a helper's `return`s), a class body (a sub-Cell's
+attributes, a plain class's instances) or a module-level binding. Each node is judged by the
+same code whichever check it falls to, so the findings are those of one pass.
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..incremental.memo import NodeMemo
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -31,8 +39,8 @@ from .calls_shared import (
 )
 from .helpers import names, shared_values
 from .helpers.abstract import Abstract
-from .helpers.base import FunctionContext
-from .helpers.instances import lacks
+from .helpers.base import FunctionContext, cacheable
+from .helpers.instances import closed_classes, lacks
 from .helpers.module_values import parameters
 
 CALL_OF_NON_CALLABLE = Rule(
@@ -125,23 +133,175 @@ UNBOUND_TENSOR_METHOD = Rule(
 PRINT_UNSUPPORTED = frozenset({"end", "sep", "file", "flush"})
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """Not cacheable: MS157 reads the `def` of the module function a call names."""
+    """The nodes whose findings depend on the function (its class and module names) alone;
+    notes the others for `check_outside`."""
     values = shared_values.abstract(ctx)
-    nodes: list[ast.AST] = ctx.of(ast.Attribute, ast.Call, ast.Assign, ast.For, ast.While)
-    for node in nodes:
-        if isinstance(node, ast.Attribute):
+    test = _OutsideTest(ctx)
+    outside: list[ast.AST] = []
+    for node in ctx.of(ast.Attribute):
+        if test.attribute(node):
+            outside.append(node)
+        else:
             yield from attributes.check_attribute(ctx, values, node)
+    for call in ctx.of(ast.Call):
+        if test.call(call):
+            outside.append(call)
+        else:
+            yield from _call(ctx, values, call)
+    for assign in ctx.of(ast.Assign):
+        if test.assign(assign):
+            outside.append(assign)
+        else:
+            yield from unpacking.check_assign(ctx, values, assign)
+    for loop in ctx.of(ast.For):
+        if test.loop(loop):
+            outside.append(loop)
+        else:
+            yield from iteration.iterated(ctx, values, loop)
+    _OUTSIDE.get(ctx.fn.node, _outside_deps(ctx), lambda: outside)
+
+
+def check_outside(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """Not cacheable: the nodes whose findings may read another `def`, a class body or a
+    module-level binding (MS157 of a module function's or method's call, ...), and MS165,
+    whose message names the line of a read (a cached finding moves its range, not its text)."""
+    outside = _OUTSIDE.get(ctx.fn.node, _outside_deps(ctx), lambda: _OutsideTest(ctx).select())
+    for node in outside:
+        if isinstance(node, ast.Call) and _plain_self_call(node):
+            assert isinstance(node.func, ast.Attribute)
+            yield from _self_call(ctx, node, node.func)  # what `_call` does, without values
+        elif isinstance(node, ast.Attribute):
+            yield from attributes.check_attribute(ctx, shared_values.abstract(ctx), node)
         elif isinstance(node, ast.Call):
-            yield from _call(ctx, values, node)
+            yield from _call(ctx, shared_values.abstract(ctx), node)
         elif isinstance(node, ast.Assign):
-            yield from unpacking.check_assign(ctx, values, node)
-        elif isinstance(node, ast.For):
-            yield from iteration.check_for(ctx, values, node)
-        elif isinstance(node, ast.While) and not ctx.types.is_tensor(node.test):
-            # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at
-            # the read; this one's names are the body's binding and the read.
-            yield from iteration.read_after(ctx, node)
+            yield from unpacking.check_assign(ctx, shared_values.abstract(ctx), node)
+    loops = ctx.of(ast.For)
+    iterated = {id(node) for node in outside if isinstance(node, ast.For)} if loops else ()
+    for loop in loops:
+        yield from iteration.read_after(ctx, loop)
+        if id(loop) in iterated:
+            yield from iteration.iterated(ctx, shared_values.abstract(ctx), loop)
+    for whiles in ctx.of(ast.While):
+        # A `while` on a Tensor condition is MS114's (joins.py), which MindSpore names at the
+        # read; this one's names are the body's binding and the read.
+        if not ctx.types.is_tensor(whiles.test):
+            yield from iteration.read_after(ctx, whiles)
+
+
+def _plain_self_call(call: ast.Call) -> bool:
+    """`self.helper(x)` with no `*` argument: `_call` judges only its arguments' count."""
+    func = call.func
+    return (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "self"
+        and not any(isinstance(arg, ast.Starred) for arg in call.args)
+    )
+
+
+# The nodes `check_outside` judges (attributes, calls, assignments, `for` loops, in that
+# order), kept on the function's node while what `_OutsideTest` reads is unchanged: a re-check
+# does not test every node again.
+_OUTSIDE: NodeMemo[list[ast.AST]] = NodeMemo()
+
+
+def _outside_deps(ctx: FunctionContext) -> tuple[object, ...]:
+    module = ctx.fn.module
+    cls = ctx.types.cls
+    return (module.env, closed_classes(module), cls.signature() if cls is not None else None)
+
+
+class _OutsideTest:
+    """Whether judging a node may read beyond the function, its class's signature and its
+    module's names (what a cached finding is keyed on; `closed_classes` is in that key too):
+    true of a superset of the nodes that do, decided from those alone."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self.fn = ctx.fn.node
+        self.module = ctx.fn.module
+        self.closed = bool(closed_classes(self.module))
+        self._stores: Optional[set[str]] = None  # a subset of `local_names(fn)`
+        self._aliases: set[str] = set()  # names some `name = self.x` / `name = other` binds
+
+    def select(self) -> list[ast.AST]:
+        ctx = self.ctx
+        return [
+            *filter(self.attribute, ctx.of(ast.Attribute)),
+            *filter(self.call, ctx.of(ast.Call)),
+            *filter(self.assign, ctx.of(ast.Assign)),
+            *filter(self.loop, ctx.of(ast.For)),
+        ]
+
+    def attribute(self, node: ast.Attribute) -> bool:
+        if not isinstance(node.ctx, ast.Load):
+            return False
+        if self.closed and self._maybe_instance(node.value):
+            return True
+        return node.attr in attributes.TENSOR_ONLY and self._maybe_cell(node.value)
+
+    def call(self, node: ast.Call) -> bool:
+        func = node.func
+        if isinstance(func, ast.Attribute):  # `self.helper(x)`: reads the method's `def`
+            return isinstance(func.value, ast.Name) and func.value.id == "self"
+        return self._module_call(node) or (
+            self.closed
+            and isinstance(func, ast.Name)
+            and func.id == "len"
+            and len(node.args) == 1
+            and self._maybe_instance(node.args[0])
+        )
+
+    def assign(self, node: ast.Assign) -> bool:  # `a, b = helper(x)` reads its `return`s
+        return any(isinstance(t, (ast.Tuple, ast.List)) for t in node.targets) and any(
+            isinstance(n, ast.expr) and self._module_call(n) for n in ast.walk(node.value)
+        )
+
+    def loop(self, node: ast.For) -> bool:
+        return self.closed and self._maybe_instance(node.iter)
+
+    def _module_call(self, expr: ast.expr) -> bool:  # `module_function` may answer
+        return (
+            isinstance(expr, ast.Call)
+            and isinstance(expr.func, ast.Name)
+            and expr.func.id in self.module.functions
+            and expr.func.id not in local_names(self.fn)
+        )
+
+    def _maybe_instance(self, expr: ast.expr) -> bool:  # `instance` may answer
+        fn = self.fn
+        if isinstance(expr, ast.Name) and expr.id in local_names(fn):
+            bound = assigned(fn, expr.id)
+            if len(bound) != 1:
+                return False
+            expr = bound[0]
+        return isinstance(expr, ast.Name) or (
+            isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name)
+        )
+
+    def _maybe_cell(self, expr: ast.expr) -> bool:  # `attributes._cell_qualname` may answer
+        if isinstance(expr, ast.Name):
+            stores = self._stores
+            if stores is None:
+                ctx = self.ctx
+                self._aliases = {
+                    target.id
+                    for assign in ctx.of(ast.Assign)
+                    if isinstance(assign.value, ast.Name) or names.self_attribute(assign.value)
+                    for target in assign.targets
+                    if isinstance(target, ast.Name)
+                }
+                stores = {n.id for n in ctx.of(ast.Name) if not isinstance(n.ctx, ast.Load)}
+                stores.update(a.arg for a in ast.walk(self.fn.args) if isinstance(a, ast.arg))
+                self._stores = stores
+            return expr.id in self._aliases or expr.id not in stores
+        name = names.self_attribute(expr)
+        cls = self.ctx.types.cls
+        attr = cls.attr(name) if cls is not None and name is not None else None
+        return attr is not None and attr.kind == "cell"
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:

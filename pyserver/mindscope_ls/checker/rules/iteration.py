@@ -73,12 +73,8 @@ STR_LENGTH_UNDER_STRICT = Rule(
 )
 
 
-def check_for(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[RawFinding]:
-    yield from read_after(ctx, node)
-    yield from _iterated(ctx, values, node)
-
-
-def _iterated(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[RawFinding]:
+def iterated(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[RawFinding]:
+    """What the `for` iterates (its names read after the loop: `read_after`)."""
     if zero_d(values, node.iter):
         yield ITERATE_NON_ITERABLE.finding(
             node.iter, what="a 0-d Tensor", advice="loop over a Tensor with at least one axis"

@@ -39,7 +39,7 @@ def augmented(ctx: FunctionContext) -> Iterator[ast.BinOp]:
     if not augs:
         return
     wanted = {id(a) for a in augs}
-    for body in _bodies(ctx.fn.node):
+    for body in _bodies(ctx):
         for index, stmt in enumerate(body):
             if id(stmt) in wanted and isinstance(stmt, ast.AugAssign):
                 assert isinstance(stmt.target, ast.Name)
@@ -49,8 +49,27 @@ def augmented(ctx: FunctionContext) -> Iterator[ast.BinOp]:
                     yield ast.copy_location(ast.BinOp(prior, stmt.op, stmt.value), stmt)
 
 
-def _bodies(fn: ast.AST) -> Iterator[list[ast.stmt]]:
-    for node in ast.walk(fn):
+# What holds statement lists (`body`, `orelse`, `finalbody`): read from the node index, not
+# a walk of every node of the function.
+_BLOCKS: tuple[type[ast.AST], ...] = (
+    ast.FunctionDef,
+    ast.AsyncFunctionDef,
+    ast.ClassDef,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.If,
+    ast.With,
+    ast.AsyncWith,
+    ast.Try,
+    *((ast.TryStar,) if hasattr(ast, "TryStar") else ()),
+    ast.ExceptHandler,
+    ast.match_case,
+)
+
+
+def _bodies(ctx: FunctionContext) -> Iterator[list[ast.stmt]]:
+    for node in ctx.of(*_BLOCKS):
         for field in ("body", "orelse", "finalbody"):
             body = getattr(node, field, None)
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):

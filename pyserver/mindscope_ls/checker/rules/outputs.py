@@ -13,6 +13,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
+from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import returns as graph_returns  # MS212 is its rule: same MindSpore error
@@ -101,7 +102,18 @@ def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
     return found
 
 
+# Each construct's flows, kept on its node while what its types are inferred from is the same
+# (the Tensor parameters, the module's names, the class): `check` runs in every check.
+_FLOWS: NodeMemo[list[Flow]] = NodeMemo()
+
+
 def _tensor_flows(ctx: FunctionContext) -> list[Flow]:
+    fn = ctx.fn
+    deps = (frozenset(fn.tensor_params), fn.module.env, fn.cls.signature() if fn.cls else None)
+    return _FLOWS.get(fn.node, deps, lambda: _find_tensor_flows(ctx))
+
+
+def _find_tensor_flows(ctx: FunctionContext) -> list[Flow]:
     """Tensor conditions that stay in the graph: an `if`/`while` that returns or binds a name
     read after it, an IfExp or `t and y` that is returned or bound to a name read later (an
     unused one is dropped before the backend sees it)."""

@@ -166,10 +166,8 @@ class Discovery:
             init = info.own_method("__init__") if info.is_cell else None
             if init is None:
                 continue
-            for call in of_type(init, ast.Call):
-                if not isinstance(call.func, (ast.Name, ast.Attribute)):
-                    continue  # `super().__init__()` and the like name no class
-                held = self.classes.resolve(module.qualname(call.func))
+            for qualname in _HELD.get(init, module.env, partial(_called_names, module, init)):
+                held = self.classes.resolve(qualname)
                 if held is not None and held.is_cell and held.node is not cls_node:
                     yield held.node
 
@@ -252,6 +250,20 @@ class Discovery:
         if found is None:
             return None
         return found[0].module, found[1], found[0]
+
+
+# The dotted names an `__init__` calls, kept on its node while the module's names are the same
+# (`ModuleInfo.qualname` reads nothing else): every check asks them of every Cell.
+_HELD: NodeMemo[tuple[Optional[str], ...]] = NodeMemo()
+
+
+def _called_names(module: ModuleInfo, init: FunctionNode) -> tuple[Optional[str], ...]:
+    return tuple(
+        module.qualname(call.func)
+        for call in of_type(init, ast.Call)
+        # `super().__init__()` and the like name no class
+        if isinstance(call.func, (ast.Name, ast.Attribute))
+    )
 
 
 def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:

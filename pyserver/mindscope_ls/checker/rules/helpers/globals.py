@@ -45,15 +45,7 @@ def is_cell_instance(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 def _instances(module: ModuleInfo) -> dict[str, str]:
     assert module.tree is not None
-    counts: dict[str, int] = {}
     found: dict[str, str] = {}
-    # The shared per-statement node lists: after an edit only the re-parsed block is walked.
-    for node in of_type(module.tree, ast.Name):
-        if isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    for declared in of_type(module.tree, ast.Global):
-        for name in declared.names:
-            counts[name] = counts.get(name, 0) + 2  # rebound somewhere: not known
     for stmt in module.tree.body:
         if (
             isinstance(stmt, ast.Assign)
@@ -64,7 +56,18 @@ def _instances(module: ModuleInfo) -> dict[str, str]:
             qualname = names.callee(module, stmt.value.func)
             if qualname:
                 found[stmt.targets[0].id] = qualname
-    return {name: q for name, q in found.items() if counts.get(name) == 1}
+    if not found:
+        return found  # the common case: no `NAME = Cls(...)`, no name of the module to count
+    counts = dict.fromkeys(found, 0)
+    # The shared per-statement node lists: after an edit only the re-parsed block is walked.
+    for node in of_type(module.tree, ast.Name):
+        if node.id in counts and isinstance(node.ctx, ast.Store):
+            counts[node.id] += 1
+    for declared in of_type(module.tree, ast.Global):
+        for name in declared.names:
+            if name in counts:
+                counts[name] += 2  # rebound somewhere: not known
+    return {name: q for name, q in found.items() if counts[name] == 1}
 
 
 def _bound_in(ctx: FunctionContext, name: str) -> bool:
