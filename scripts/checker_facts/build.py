@@ -3,7 +3,8 @@
 usage: python -m scripts.checker_facts [--mindspore DIR] [--out FILE] [--no-probe]
 
 Static tables come from the parser's sources (tables.py, no import); the dtypes Tensor methods
-return are measured in a child process (probe_dtypes.py); which calls compile on which value
+return are measured in a child process (probe_dtypes.py), and so are the members (methods,
+properties, attributes) of Tensor, Parameter and nn.Cell (probe_members.py); which calls compile on which value
 kind at which level comes from the differential generator's cases (`observed`). Writes
 pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the checker loads.
 """
@@ -24,6 +25,7 @@ from .tables import TableError, build_static
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "pyserver/mindscope_ls/checker/facts/mindspore_facts.json"
 PROBE = Path(__file__).with_name("probe_dtypes.py")
+PROBE_MEMBERS = Path(__file__).with_name("probe_members.py")
 SCHEMA_VERSION = 1
 PROBE_TIMEOUT = 600
 GENERATED = REPO / "tests/graphmode/cases/generated"
@@ -43,8 +45,18 @@ def installed_mindspore() -> tuple[Path, str]:
 
 
 def probe_dtypes(methods: list[str]) -> dict[str, Any]:
+    return _probe(PROBE, methods, "dtype")
+
+
+def probe_members() -> dict[str, Any]:
+    """Every public member of Tensor, Parameter and nn.Cell, by kind (method, property,
+    attribute), read from the installed MindSpore in a child process."""
+    return _probe(PROBE_MEMBERS, [], "members")
+
+
+def _probe(script: Path, args: list[str], what: str) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, str(PROBE), *methods],
+        [sys.executable, str(script), *args],
         capture_output=True,
         text=True,
         timeout=PROBE_TIMEOUT,
@@ -52,7 +64,7 @@ def probe_dtypes(methods: list[str]) -> dict[str, Any]:
     )
     if done.returncode != 0 or not done.stdout.strip():
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise TableError(f"the dtype probe failed: {tail[0]}")
+        raise TableError(f"the {what} probe failed: {tail[0]}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
@@ -75,6 +87,7 @@ def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts["operator_overloads"] = operator_overloads(root)
     facts["tensor_method_returns"] = probe_dtypes(facts["methods"]["tensor"]) if probe else {}
     facts["observed"] = observed()
+    facts["members"] = probe_members() if probe else {}
     return facts
 
 
