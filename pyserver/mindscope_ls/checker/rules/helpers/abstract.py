@@ -25,6 +25,7 @@ from .module_values import (
     ordered_parameters,
     parameters,
 )
+from .reaching import reaching
 from .types import TensorTypes
 from .walk import of_type
 
@@ -98,6 +99,7 @@ class Value:
         return self.kind
 
 
+FLOWING = "<flow>"  # in `_resolving` while a binding's value is read
 NONE = Value("None")
 CELL = Value("cell")
 FUNCTION = Value("function")
@@ -125,6 +127,7 @@ class Abstract:
         self.lines = lines
         self._names: dict[str, Optional[Value]] = {}
         self._resolving: set[str] = set()
+        self._flowing: set[int] = set()  # bindings whose value is being read (cycle guard)
         self._bindings: Optional[dict[str, list[ast.expr]]] = None
         self._stored: Optional[set[str]] = None
         self._arguments: Optional[dict[str, str]] = None
@@ -182,7 +185,7 @@ class Abstract:
         if op is not None:
             return Value("tuple", op=op)
         if isinstance(expr, ast.Name):
-            known = self._name(expr.id)
+            known = self._flowed(expr) or self._name(expr.id)
             if known is not None:
                 return known
         if self.types.is_tensor(expr):
@@ -283,6 +286,22 @@ class Abstract:
         ):
             return None if func.attr == "unique" and _single_unique(None, expr) else func.attr
         return None
+
+    def _flowed(self, read: ast.Name) -> Optional[Value]:
+        """The value the bindings reaching `read` agree on, when each is `name = value`
+        (`y = [y]` then `y + 1`: a list here whatever `y` was before)."""
+        flow = reaching(self.fn)
+        defs = flow.of(read)
+        if defs is None or any(d not in flow.values or d in self._flowing for d in defs):
+            return None
+        self._flowing |= defs
+        self._resolving.add(FLOWING)  # answers met under the cycle guard are not kept
+        try:
+            values = {self.of(flow.values[d]) for d in defs}
+        finally:
+            self._flowing -= defs
+            self._resolving.discard(FLOWING)
+        return values.pop() if len(values) == 1 else None
 
     def _name(self, name: str) -> Optional[Value]:
         """The value every binding of a local gives, when they all agree (flow-insensitive: a

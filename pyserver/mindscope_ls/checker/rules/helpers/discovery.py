@@ -42,6 +42,7 @@ class Facts:
 
     tensor_names: frozenset[str]
     calls: tuple[CallPlan, ...]
+    tensor_defs: frozenset[int] = frozenset()  # the bindings that give Tensors (ids of nodes)
 
 
 _FACTS: NodeMemo[Facts] = NodeMemo()
@@ -83,7 +84,10 @@ class CompiledFunction:
         return self._facts[1]
 
     def types(self) -> TensorTypes:
-        return TensorTypes.known(self.module, self.cls, self.facts().tensor_names)
+        facts = self.facts()
+        return TensorTypes.known(
+            self.module, self.cls, facts.tensor_names, self.node, facts.tensor_defs
+        )
 
 
 class Discovery:
@@ -274,7 +278,7 @@ def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
                 (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
             )
             plans.append(CallPlan(call, target, args, keywords))
-    return Facts(frozenset(types.names), tuple(plans))
+    return Facts(frozenset(types.names), tuple(plans), frozenset(types.tensor_defs))
 
 
 def _target_of(
@@ -433,7 +437,8 @@ class _Evidence:
             self._passed_read = True
             types = TensorTypes.known(self.module, self.cls, frozenset())
             entry = entry_point(types, self.node)
-            if entry is not None:
+            # no `Name(` in the module: no call to read (spares building its call table)
+            if entry is not None and f"{entry}(" in self.module.source:
                 params = ordered_parameters(self.node, skip_self=self.cls is not None)
                 self._passed = argument_values(self.module, entry, params)
         passed = (self._passed or {}).get(name)

@@ -1,4 +1,6 @@
-"""A light, flow-insensitive inference of which names in a compiled function hold Tensors."""
+"""A light inference of which names in a compiled function hold Tensors: the names any binding
+gives a Tensor, then, for a name bound more than once, the bindings that reach each read
+(`reaching.py`): `x = x.shape` makes the later reads of `x` a tuple's, not a Tensor's."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Optional
 from ...index.module import FunctionNode, ModuleInfo
 from . import names
 from .classes import ClassInfo
+from .reaching import Reaching, reaching
 from .walk import of_type
 
 NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -30,18 +33,32 @@ class TensorTypes:
         self.module = module
         self.cls = cls
         self.names: set[str] = set(tensor_params)
+        self._flow: Optional[Reaching] = reaching(func)
+        args = func.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+        # the bindings (ids of their Name or arg nodes) that give a Tensor
+        self.tensor_defs: set[int] = {
+            id(a) for a in every if a is not None and a.arg in tensor_params
+        }
         self._token: Optional[object] = None  # no answers kept while names are inferred
         self._infer(func)
         self._token = object()
 
     @classmethod
     def known(
-        cls, module: ModuleInfo, owner: Optional[ClassInfo], tensor_names: frozenset[str]
+        cls,
+        module: ModuleInfo,
+        owner: Optional[ClassInfo],
+        tensor_names: frozenset[str],
+        func: Optional[FunctionNode] = None,
+        tensor_defs: frozenset[int] = frozenset(),
     ) -> TensorTypes:
-        """Types whose Tensor names were inferred before (with the same module names, class
-        and parameters): no inference runs again."""
+        """Types whose Tensor names (and bindings) were inferred before (with the same module
+        names, class and parameters): no inference runs again."""
         types = cls.__new__(cls)
         types.module, types.cls, types.names = module, owner, set(tensor_names)
+        types._flow = reaching(func) if func is not None else None
+        types.tensor_defs = set(tensor_defs)
         types._token = object()
         return types
 
@@ -53,10 +70,10 @@ class TensorTypes:
         for comp in comps:
             body.extend(comp.generators)  # comprehension nodes carry no position
         for _ in range(3):  # loops can use a name before its (lexically later) assignment
-            before = len(self.names)
+            before = (len(self.names), len(self.tensor_defs))
             for node in body:
                 self._learn(node)
-            if len(self.names) == before:
+            if (len(self.names), len(self.tensor_defs)) == before:
                 break
 
     def _learn(self, node: ast.AST) -> None:
@@ -65,14 +82,17 @@ class TensorTypes:
                 self._bind(target, node.value)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                if self.is_tensor(node.value):
-                    self.names.add(node.target.id)
+                # `x += v` holds a Tensor when `v` is one, or `x` was one before
+                if self.is_tensor(node.value) or (
+                    node.target.id in self.names and self._reaches_tensor(node.target)
+                ):
+                    self._add(node.target)
             else:
                 self._bind(node.target, node.value)
         elif isinstance(node, (ast.For, ast.comprehension)):
             iterable = node.iter
             if isinstance(node.target, ast.Name) and self._iterates_tensors(iterable):
-                self.names.add(node.target.id)
+                self._add(node.target)
 
     def _iterates_tensors(self, iterable: ast.expr) -> bool:
         if self.is_tensor(iterable):
@@ -96,7 +116,7 @@ class TensorTypes:
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         if isinstance(target, ast.Name):
             if self.is_tensor(value):
-                self.names.add(target.id)
+                self._add(target)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for sub_target, sub_value in zip(target.elts, value.elts):
@@ -107,7 +127,19 @@ class TensorTypes:
                 elements = target.elts[:1] if self._is_cell_call(value) else target.elts
                 for element in elements:
                     if isinstance(element, ast.Name):
-                        self.names.add(element.id)
+                        self._add(element)
+
+    def _add(self, target: ast.Name) -> None:
+        """`target` (a Name being stored) binds a Tensor."""
+        self.names.add(target.id)
+        self.tensor_defs.add(id(target))
+
+    def _reaches_tensor(self, read: ast.Name) -> bool:
+        """A read of a name some binding gives a Tensor: whether a binding that reaches this
+        read does (always, when the name is not followed: bound once, or read in a nested
+        scope)."""
+        defs = self._flow.of(read) if self._flow is not None else None
+        return defs is None or not defs.isdisjoint(self.tensor_defs)
 
     def _is_cell_call(self, value: ast.expr) -> bool:
         if not isinstance(value, ast.Call):
@@ -130,7 +162,7 @@ class TensorTypes:
         if expr is None:
             return False
         if isinstance(expr, ast.Name):
-            return expr.id in self.names
+            return expr.id in self.names and self._reaches_tensor(expr)
         if isinstance(expr, ast.Attribute):
             return self._is_tensor_attribute(expr)
         if isinstance(expr, ast.Call):
