@@ -47,6 +47,8 @@ class Facts:
     operator_overloads: dict[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     # "tensor" / "parameter" / "cell" -> public member -> "method" | "property" | "attribute"
     members: dict[str, dict[str, str]] = field(default_factory=dict)
+    # "parameter" / "cell" -> member -> level -> "ok" | "refused" | "other", compiled
+    graph_members: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -96,6 +98,13 @@ class Facts:
         MindSpore: "method", "property", "attribute", or None when it has no such member."""
         return self.members.get(kind, {}).get(name)
 
+    def graph_member(self, kind: str, name: str, level: str) -> Optional[str]:
+        """What compiling `return x, self.w.<name>` (kind "parameter") or `self.sub.<name>`
+        / `self.sub.<name>()` (kind "cell") did at `level`: "ok", "refused" (MindSpore named
+        the member), "other" (failed for another reason), None when not measured."""
+        level = "STRICT" if level.upper() == "STRICT" else "LAX"
+        return self.graph_members.get(kind, {}).get(name, {}).get(level)
+
     def overloaded(self, operator: str, *types: str) -> Optional[bool]:
         """Whether graph mode has an overload of `operator` for MindSpore types `types`
         ("Tensor", "String", ...), None when the operator is not in the table."""
@@ -140,6 +149,10 @@ def parse_facts(data: Any) -> Facts:
             members={
                 k: {str(n): str(m) for n, m in v.items()}
                 for k, v in data.get("members", {}).items()
+            },
+            graph_members={
+                k: {str(n): dict(levels) for n, levels in v.items()}
+                for k, v in data.get("graph_members", {}).items()
             },
             observed_calls={
                 op: {kind: dict(levels) for kind, levels in kinds.items()}
