@@ -362,7 +362,6 @@ PYTHON_TYPES = frozenset(
         "Callable",
         "Type",
         "type",
-        "object",
     }
 )
 UNIONS = frozenset({"Optional", "Union"})
