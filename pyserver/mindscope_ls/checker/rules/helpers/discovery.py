@@ -151,8 +151,11 @@ class Discovery:
             if id(node) in self._sub_cells:
                 # Built by another Cell, it is called by it: its first input is the data, the
                 # others (flags, caches) are what the caller passes, learnt where the call
-                # resolves. Measured: a bool flag passed through a CellList compiles.
-                params = params[:1]
+                # resolves. Measured: a bool flag passed through a CellList compiles. When the
+                # first input is not a Tensor (`hidden_states: List[Tensor]`, `num_h: int`), the
+                # next one is not taken in its place: none is.
+                first = _param_names(construct, skip_self=True)[:1]
+                params = [p for p in params if p in first]
             self._add(
                 CompiledFunction(
                     module,
