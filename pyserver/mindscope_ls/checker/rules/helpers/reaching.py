@@ -39,6 +39,7 @@ class Reaching:
     reads: dict[int, frozenset[int]] = field(default_factory=dict)
     # id of a binding `name = value` (its only target) -> the value
     values: dict[int, ast.expr] = field(default_factory=dict)
+    params: set[int] = field(default_factory=set)  # ids of the parameters' `ast.arg` nodes
 
     def of(self, read: ast.expr) -> Optional[frozenset[int]]:
         """The bindings that reach `read`; None when it is not followed (bound once, read in
@@ -99,6 +100,7 @@ class _Walker:
         args = self.fn.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
         state: State = {a.arg: frozenset({id(a)}) for a in every if a is not None}
+        self.result.params.update(id(a) for a in every if a is not None)
         self._block(self.fn.body, state)
         return self.result
 

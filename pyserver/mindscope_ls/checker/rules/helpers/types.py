@@ -135,11 +135,16 @@ class TensorTypes:
         self.tensor_defs.add(id(target))
 
     def _reaches_tensor(self, read: ast.Name) -> bool:
-        """A read of a name some binding gives a Tensor: whether a binding that reaches this
-        read does (always, when the name is not followed: bound once, or read in a nested
-        scope)."""
-        defs = self._flow.of(read) if self._flow is not None else None
-        return defs is None or not defs.isdisjoint(self.tensor_defs)
+        """A read of a name some binding gives a Tensor: unless every binding that reaches this
+        read gives a Python value (`x = x.shape`, `n = len(x)`, `y = [y]`, a parameter that
+        is not a Tensor), it may hold that Tensor. A binding of unknown value (a helper's
+        result) keeps the answer every binding gives. Always, when the name is not followed
+        (bound once, read in a nested scope)."""
+        flow = self._flow
+        defs = flow.of(read) if flow is not None else None
+        if flow is None or defs is None or not defs.isdisjoint(self.tensor_defs):
+            return True
+        return not all(d in flow.params or python_value(flow.values.get(d)) for d in defs)
 
     def _is_cell_call(self, value: ast.expr) -> bool:
         if not isinstance(value, ast.Call):
@@ -240,6 +245,44 @@ class TensorTypes:
         if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
             return True
         return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
+
+
+PYTHON_CALLS = SCALAR_BUILTINS | {"tuple", "list", "dict"}
+
+
+def python_value(expr: Optional[ast.expr]) -> bool:
+    """`expr` is surely no Tensor: a literal, a display, an f-string, a lambda, `x.shape`
+    (and its items), `len(...)`, `int(...)`, arithmetic of those."""
+    if expr is None:
+        return False
+    if isinstance(
+        expr,
+        (
+            ast.Constant,
+            ast.Tuple,
+            ast.List,
+            ast.Dict,
+            ast.Set,
+            ast.JoinedStr,
+            ast.Lambda,
+            ast.ListComp,
+            ast.DictComp,
+            ast.SetComp,
+        ),
+    ):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in names.NON_TENSOR_ATTRS
+    if isinstance(expr, ast.Subscript):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr in names.NON_TENSOR_ATTRS
+    if isinstance(expr, ast.Call):
+        return isinstance(expr.func, ast.Name) and expr.func.id in PYTHON_CALLS
+    if isinstance(expr, ast.BinOp):
+        return python_value(expr.left) and python_value(expr.right)
+    if isinstance(expr, ast.UnaryOp):
+        return python_value(expr.operand)
+    return False
 
 
 def _is_literal(expr: ast.expr) -> bool:
