@@ -34,6 +34,7 @@ class TensorTypes:
         self.cls = cls
         self.names: set[str] = set(tensor_params)
         self._flow: Optional[Reaching] = reaching(func)
+        self._optional = _none_defaults(func)
         args = func.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
         # the bindings (ids of their Name or arg nodes) that give a Tensor
@@ -58,6 +59,7 @@ class TensorTypes:
         types = cls.__new__(cls)
         types.module, types.cls, types.names = module, owner, set(tensor_names)
         types._flow = reaching(func) if func is not None else None
+        types._optional = _none_defaults(func) if func is not None else frozenset()
         types.tensor_defs = set(tensor_defs)
         types._token = object()
         return types
@@ -137,14 +139,18 @@ class TensorTypes:
     def _reaches_tensor(self, read: ast.Name) -> bool:
         """A read of a name some binding gives a Tensor: unless every binding that reaches this
         read gives a Python value (`x = x.shape`, `n = len(x)`, `y = [y]`, a parameter that
-        is not a Tensor), it may hold that Tensor. A binding of unknown value (a helper's
+        is not a Tensor, save one defaulting to None: `mask=None` is mostly given a Tensor),
+        it may hold that Tensor. A binding of unknown value (a helper's
         result) keeps the answer every binding gives. Always, when the name is not followed
         (bound once, read in a nested scope)."""
         flow = self._flow
         defs = flow.of(read) if flow is not None else None
         if flow is None or defs is None or not defs.isdisjoint(self.tensor_defs):
             return True
-        return not all(d in flow.params or python_value(flow.values.get(d)) for d in defs)
+        return not all(
+            (d in flow.params and d not in self._optional) or python_value(flow.values.get(d))
+            for d in defs
+        )
 
     def _is_cell_call(self, value: ast.expr) -> bool:
         if not isinstance(value, ast.Call):
@@ -248,6 +254,15 @@ class TensorTypes:
 
 
 PYTHON_CALLS = SCALAR_BUILTINS | {"tuple", "list", "dict"}
+
+
+def _none_defaults(func: FunctionNode) -> frozenset[int]:
+    """ids of the parameters whose default is None (`attention_mask=None`)."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return frozenset(id(a) for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
 
 
 def python_value(expr: Optional[ast.expr]) -> bool:
