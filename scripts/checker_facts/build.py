@@ -3,9 +3,12 @@
 usage: python -m scripts.checker_facts [--mindspore DIR] [--out FILE] [--no-probe]
 
 Static tables come from the parser's sources (tables.py, no import); the dtypes Tensor methods
-return are measured in a child process (probe_dtypes.py); which calls compile on which value
-kind at which level comes from the differential generator's cases (`observed`). Writes
-pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the checker loads.
+return are measured in a child process (probe_dtypes.py), and so are the members (methods,
+properties, attributes) of Tensor, Parameter and nn.Cell (probe_members.py) and which of a
+Parameter's and a sub-Cell's members `construct` may use, compiled (probe_graph_members.py);
+which calls compile on which value kind at which level comes from the differential generator's
+cases (`observed`). Writes pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the
+checker loads.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ import argparse
 import json
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,8 +28,9 @@ from .tables import TableError, build_static
 REPO = Path(__file__).resolve().parents[2]
 OUT = REPO / "pyserver/mindscope_ls/checker/facts/mindspore_facts.json"
 PROBE = Path(__file__).with_name("probe_dtypes.py")
+PROBE_MEMBERS = Path(__file__).with_name("probe_members.py")
 SCHEMA_VERSION = 1
-PROBE_TIMEOUT = 600
+PROBE_TIMEOUT = 1800
 GENERATED = REPO / "tests/graphmode/cases/generated"
 # Families whose cases say which call compiles on which kind at which level.
 OBSERVED_FAMILIES = ("builtins", "methods", "comprehensions")
@@ -43,8 +48,30 @@ def installed_mindspore() -> tuple[Path, str]:
 
 
 def probe_dtypes(methods: list[str]) -> dict[str, Any]:
+    return _probe(PROBE, methods, "dtype")
+
+
+def probe_members() -> dict[str, Any]:
+    """Every public member of Tensor, Parameter and nn.Cell, by kind (method, property,
+    attribute), read from the installed MindSpore in a child process."""
+    return _probe(PROBE_MEMBERS, [], "members")
+
+
+def probe_graph_members(members: dict[str, Any]) -> dict[str, Any]:
+    """Which Parameter and sub-Cell members `construct` may read or call, at LAX and STRICT:
+    one small program compiled per member and level (probe_graph_members.py, a few minutes)."""
+    with tempfile.TemporaryDirectory() as folder:
+        table = Path(folder) / "members.json"
+        table.write_text(json.dumps(members))
+        return _probe(
+            None, ["-m", "scripts.checker_facts.probe_graph_members", str(table)], "graph"
+        )
+
+
+def _probe(script: Path | None, args: list[str], what: str) -> dict[str, Any]:
     done = subprocess.run(
-        [sys.executable, str(PROBE), *methods],
+        [sys.executable, *([str(script)] if script else []), *args],
+        cwd=REPO,
         capture_output=True,
         text=True,
         timeout=PROBE_TIMEOUT,
@@ -52,7 +79,7 @@ def probe_dtypes(methods: list[str]) -> dict[str, Any]:
     )
     if done.returncode != 0 or not done.stdout.strip():
         tail = done.stderr.strip().splitlines()[-1:] or ["no output"]
-        raise TableError(f"the dtype probe failed: {tail[0]}")
+        raise TableError(f"the {what} probe failed: {tail[0]}")
     result: dict[str, Any] = json.loads(done.stdout)
     return result
 
@@ -75,6 +102,8 @@ def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts["operator_overloads"] = operator_overloads(root)
     facts["tensor_method_returns"] = probe_dtypes(facts["methods"]["tensor"]) if probe else {}
     facts["observed"] = observed()
+    facts["members"] = probe_members() if probe else {}
+    facts["graph_members"] = probe_graph_members(facts["members"]) if probe else {}
     return facts
 
 

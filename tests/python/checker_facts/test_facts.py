@@ -79,3 +79,19 @@ def test_observed_calls_come_from_generated_cases_only() -> None:
     assert FACTS.compiles("list_sort", "statement", "STRICT") is False
     # all__mutable_ints__construct is in the held-out slice: rules must not learn from it
     assert FACTS.compiles("all", "mutable_ints", "LAX") is None
+
+
+def test_graph_members_are_members_compiled_at_both_levels() -> None:
+    """Every compiled Parameter / sub-Cell member is one the members table lists, measured at
+    LAX and STRICT (probe_graph_members.py): what MS155 and MS130 read instead of hand lists."""
+    for kind in ("parameter", "cell"):
+        table = FACTS.graph_members[kind]
+        assert table, kind
+        for name, levels in table.items():
+            assert FACTS.member(kind, name) is not None, (kind, name)
+            assert set(levels) == {"LAX", "STRICT"}
+            assert set(levels.values()) <= {"ok", "refused", "fails", "other"}
+    assert FACTS.graph_member("parameter", "name", "LAX") == "refused"
+    assert FACTS.graph_member("parameter", "shape", "STRICT") == "ok"
+    assert FACTS.graph_member("cell", "training", "COMPATIBLE") == "ok"
+    assert FACTS.graph_member("cell", "cells_and_names", "LAX") == "fails"

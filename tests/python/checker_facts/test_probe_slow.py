@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from scripts.checker_facts.build import probe_dtypes
+from mindscope_ls.checker.facts import DATA
+from scripts.checker_facts.build import probe_dtypes, probe_graph_members, probe_members
 
 pytestmark = pytest.mark.slow
 
@@ -16,3 +19,28 @@ def test_probe_measures_return_dtypes() -> None:
     assert got["isnan"]["float16"] == "Tensor[Bool]"
     assert got["sort"]["float32"] == "tuple[Tensor[Float32], Tensor[Int32]]"
     assert "add_" not in got and "no_such_method" not in got  # in-place: never called blind
+
+
+def test_members_table_is_what_the_installed_mindspore_has() -> None:
+    """Fails when MindSpore changed and nobody ran `make facts`."""
+    pytest.importorskip("mindspore")
+    got = probe_members()
+    assert json.loads(DATA.read_text())["members"] == got
+    assert got["parameter"]["name"] == "property" and got["cell"]["training"] == "attribute"
+    assert got["cell"]["cells_and_names"] == "method" and got["tensor"]["shape"] == "property"
+
+
+def test_graph_members_table_agrees_with_a_fresh_compile() -> None:
+    """A sample of the compiled table (`graph_members`), compiled again with the installed
+    MindSpore: a Parameter's refused and readable members, a sub-Cell's readable flag and a
+    method whose own code graph mode cannot compile."""
+    pytest.importorskip("mindspore")
+    sample = {
+        "parameter": {"name": "property", "shape": "property"},
+        "cell": {"training": "attribute", "cells_and_names": "method"},
+    }
+    got = probe_graph_members(sample)
+    table = json.loads(DATA.read_text())["graph_members"]
+    for kind, names in sample.items():
+        for name in names:
+            assert got[kind][name] == table[kind][name], (kind, name)

@@ -45,6 +45,10 @@ class Facts:
     forbidden_aliases: dict[str, str]  # `mindspore.set_context` -> `mindspore.context.set_context`
     # operator -> the type signatures its graph overloads take (`+`: ("Tensor", "Number"), ...)
     operator_overloads: dict[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
+    # "tensor" / "parameter" / "cell" -> public member -> "method" | "property" | "attribute"
+    members: dict[str, dict[str, str]] = field(default_factory=dict)
+    # "parameter" / "cell" -> member -> level -> "ok" | "refused" | "other", compiled
+    graph_members: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -89,6 +93,18 @@ class Facts:
         `input_dtype` ("float32", "float16", "int32", "bool"), when it was measured."""
         return self.method_returns.get(method, {}).get(input_dtype)
 
+    def member(self, kind: str, name: str) -> Optional[str]:
+        """What `name` is on a `kind` ("tensor", "parameter", "cell") in the installed
+        MindSpore: "method", "property", "attribute", or None when it has no such member."""
+        return self.members.get(kind, {}).get(name)
+
+    def graph_member(self, kind: str, name: str, level: str) -> Optional[str]:
+        """What compiling `return x, self.w.<name>` (kind "parameter") or `self.sub.<name>`
+        / `self.sub.<name>()` (kind "cell") did at `level`: "ok", "refused" (MindSpore named
+        the member), "other" (failed for another reason), None when not measured."""
+        level = "STRICT" if level.upper() == "STRICT" else "LAX"
+        return self.graph_members.get(kind, {}).get(name, {}).get(level)
+
     def overloaded(self, operator: str, *types: str) -> Optional[bool]:
         """Whether graph mode has an overload of `operator` for MindSpore types `types`
         ("Tensor", "String", ...), None when the operator is not in the table."""
@@ -129,6 +145,14 @@ def parse_facts(data: Any) -> Facts:
             operator_overloads={
                 op: frozenset(tuple(sig) for sig in sigs)
                 for op, sigs in data.get("operator_overloads", {}).items()
+            },
+            members={
+                k: {str(n): str(m) for n, m in v.items()}
+                for k, v in data.get("members", {}).items()
+            },
+            graph_members={
+                k: {str(n): dict(levels) for n, levels in v.items()}
+                for k, v in data.get("graph_members", {}).items()
             },
             observed_calls={
                 op: {kind: dict(levels) for kind, levels in kinds.items()}

@@ -13,10 +13,11 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import assigned, assigned_any, describe, instance, local_names, missing_advice
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
@@ -62,9 +63,10 @@ TENSOR_ONLY = frozenset({"shape", "dtype", "ndim", "data"})
 # a Parameter's `name`/`grad` are not measured, so only computed Tensors are reported).
 NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
 STRICT_TENSOR_ATTRS = frozenset({"device", "__class__"})
-# Measured on `self.p = Parameter(...)` read in `construct` at LAX: "the 'Parameter' object's
-# method 'device' is not supported in 'construct'" (`dtype`/`shape` compile).
-NOT_ON_PARAMETER = frozenset({"name", "requires_grad", "device"})
+# Which members of a Parameter (`self.w.name`) and of a sub-Cell (`self.sub.cell_init_args`)
+# `construct` may read comes from the facts table, compiled for every member of the installed
+# MindSpore at LAX and STRICT (`graph_members`): "the 'Parameter' object's method 'name' is not
+# supported in 'construct'"; `shape`, `dtype` and `data` compile.
 # No Cell of `mindspore.nn` sets these (its 2.10 sources), and `nn.Cell` has neither: reading one
 # on a sub-Cell fails ("object has no attribute 'ndim'"). `shape`/`dtype` are set by many.
 NOT_ON_ANY_CELL = frozenset({"ndim", "data"})
@@ -85,9 +87,13 @@ def check_attribute(
                 node, attr=attr, kind=f"`{cls.name}` object", advice=missing_advice(cls, attr)
             )
         return
-    if attr in NOT_ON_PARAMETER and _parameter(ctx, node.value):
+    if _refused("parameter", attr, ctx) and _parameter(ctx, node.value):
         advice = "read it from the Parameter outside compiled code (in `__init__`)"
         yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
+        return
+    if _refused("cell", attr, ctx) and _sub_cell_member(ctx, node.value, attr):
+        advice = "graph mode does not resolve `nn.Cell`'s own attribute; read it in `__init__`"
+        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Cell", advice=advice)
         return
     if attr in TENSOR_ONLY:
         value = values.of(node.value)
@@ -113,6 +119,31 @@ def check_attribute(
         if value is not None and value.kind == "tensor":
             advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
             yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
+
+
+def _refused(kind: str, attr: str, ctx: FunctionContext) -> bool:
+    """Reading member `attr` (not a method: calls are MS130's) of a Parameter / sub-Cell was
+    refused by MindSpore at this level, in the facts' compiles."""
+    return (
+        FACTS.member(kind, attr) in ("property", "attribute")
+        and FACTS.graph_member(kind, attr, ctx.level) == "refused"
+    )
+
+
+def _sub_cell_member(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:
+    """`expr` is a sub-Cell (`self.sub`, `self.blocks[i]`) whose `attr` is `nn.Cell`'s own: no
+    class of the workspace in its lineage defines or sets it."""
+    if isinstance(expr, ast.Name) and expr.id == "self":
+        return False  # measured on sub-Cells
+    if receivers.kind_of(ctx, expr) != receivers.CELL:
+        return False
+    info = receivers.workspace_class(ctx, expr)
+    if info is None:
+        return True
+    return not any(
+        attr in each.attrs or each.own_method(attr) is not None or attr in class_names(each.node)
+        for each in info.lineage()
+    )
 
 
 def _computed_tensor(

@@ -83,8 +83,18 @@ OWNERS = {
     receivers.CELL: ("Cell",),
 }
 
+# nn.Cell's own methods that a compile of `self.sub.<name>()` in `construct` refused or failed
+# on (facts `graph_members`: `cells_and_names()` holds a `yield`, `parameters_dict()` calls
+# the forbidden `get_parameters`, `buffers()`, ...), at any level.
+CELL_METHODS_FAILING = frozenset(
+    name
+    for name, levels in FACTS.graph_members.get("cell", {}).items()
+    if FACTS.member("cell", name) == "method" and {"refused", "fails"} & set(levels.values())
+)
 # The names of forbidden methods, to pass over every other call at once.
-METHOD_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in FACTS.forbidden_functions)
+METHOD_NAMES = (
+    frozenset(q.rsplit(".", 1)[-1] for q in FACTS.forbidden_functions) | CELL_METHODS_FAILING
+)
 
 
 @cacheable
@@ -134,6 +144,13 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
     return None
 
 
+def _cell_method_fails(ctx: FunctionContext, name: str) -> bool:
+    return name in CELL_METHODS_FAILING and FACTS.graph_member("cell", name, ctx.level) in (
+        "refused",
+        "fails",
+    )
+
+
 def _forbidden_method(ctx: FunctionContext, func: ast.Attribute) -> Optional[str]:
     """`self.p.set_data`, `self.get_parameters`, `self.sub.register_forward_hook`: a method
     the facts table forbids on the receiver's kind, unless the workspace class defines its own."""
@@ -142,6 +159,8 @@ def _forbidden_method(ctx: FunctionContext, func: ast.Attribute) -> Optional[str
     if not owners and ctx.types.is_tensor(func.value):
         owners = ("Tensor",)
     owner = next((o for o in owners if FACTS.forbidden_method(o, func.attr)), None)
+    if owner is None and kind == receivers.CELL and _cell_method_fails(ctx, func.attr):
+        owner = "Cell"
     if owner is None:
         return None
     info = receivers.workspace_class(ctx, func.value) if kind == receivers.CELL else None

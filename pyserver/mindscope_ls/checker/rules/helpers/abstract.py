@@ -17,6 +17,7 @@ from . import names
 from .module_values import (
     argument_dtypes,
     argument_signatures,
+    argument_values,
     call_lines,
     entry_point,
     global_binding,
@@ -24,6 +25,7 @@ from .module_values import (
     ordered_parameters,
     parameters,
 )
+from .reaching import reaching
 from .types import TensorTypes
 from .walk import of_type
 
@@ -97,6 +99,7 @@ class Value:
         return self.kind
 
 
+FLOWING = "<flow>"  # in `_resolving` while a binding's value is read
 NONE = Value("None")
 CELL = Value("cell")
 FUNCTION = Value("function")
@@ -124,9 +127,11 @@ class Abstract:
         self.lines = lines
         self._names: dict[str, Optional[Value]] = {}
         self._resolving: set[str] = set()
+        self._flowing: set[int] = set()  # bindings whose value is being read (cycle guard)
         self._bindings: Optional[dict[str, list[ast.expr]]] = None
         self._stored: Optional[set[str]] = None
         self._arguments: Optional[dict[str, str]] = None
+        self._passed: Optional[dict[str, list[Optional[ast.expr]]]] = None
         self._operators: dict[int, tuple[ast.expr, Optional[Value]]] = {}
 
     def of(self, expr: Optional[ast.expr]) -> Optional[Value]:
@@ -180,7 +185,7 @@ class Abstract:
         if op is not None:
             return Value("tuple", op=op)
         if isinstance(expr, ast.Name):
-            known = self._name(expr.id)
+            known = self._flowed(expr) or self._name(expr.id)
             if known is not None:
                 return known
         if self.types.is_tensor(expr):
@@ -282,6 +287,22 @@ class Abstract:
             return None if func.attr == "unique" and _single_unique(None, expr) else func.attr
         return None
 
+    def _flowed(self, read: ast.Name) -> Optional[Value]:
+        """The value the bindings reaching `read` agree on, when each is `name = value`
+        (`y = [y]` then `y + 1`: a list here whatever `y` was before)."""
+        flow = reaching(self.fn)
+        defs = flow.of(read)
+        if defs is None or any(d not in flow.values or d in self._flowing for d in defs):
+            return None
+        self._flowing |= defs
+        self._resolving.add(FLOWING)  # answers met under the cycle guard are not kept
+        try:
+            values = {self.of(flow.values[d]) for d in defs}
+        finally:
+            self._flowing -= defs
+            self._resolving.discard(FLOWING)
+        return values.pop() if len(values) == 1 else None
+
     def _name(self, name: str) -> Optional[Value]:
         """The value every binding of a local gives, when they all agree (flow-insensitive: a
         name bound twice to different values is unknown)."""
@@ -319,7 +340,9 @@ class Abstract:
             return None
         if name in parameters(self.fn):
             dtype = self._argument_dtypes().get(name)
-            return Value("tensor", dtype) if dtype is not None else None
+            if dtype is not None:
+                return Value("tensor", dtype)
+            return None if name in self.types.names else self._passed_value(name)
         module = self.types.module
         if name in module.functions:
             return FUNCTION
@@ -349,6 +372,20 @@ class Abstract:
                 for line in call_lines(module, entry):
                     self._read_line(line)
         return self._arguments
+
+    def _passed_value(self, name: str) -> Optional[Value]:
+        """The Python value every call of this entry point in the module passes for parameter
+        `name`, when each call writes out one of the same kind (`grow(x.shape, x)`: a tuple).
+        Only values that mean the same in any scope: literals, displays, `.shape`."""
+        if self._passed is None:
+            self._argument_dtypes()  # reads the call lines
+            entry = self._entry()
+            params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
+            found = argument_values(self.types.module, entry, params) if entry else None
+            self._passed = found or {}
+        values = {_scope_free(v) for v in self._passed.get(name) or [None]}
+        value = values.pop() if len(values) == 1 else None
+        return value if value is not None and value.kind != "tensor" else None
 
     def signatures(self) -> list[dict[str, str]]:
         """The parameter dtypes of each distinct call signature of this entry point in the
@@ -407,6 +444,23 @@ def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
         for name, bound in found.items()
         if name not in params and stores.get(name) == len(bound)
     }
+
+
+def _scope_free(expr: Optional[ast.expr]) -> Optional[Value]:
+    """The value of an argument as a caller writes it, read without the caller's names."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
+        expr = expr.operand
+    if isinstance(expr, ast.Constant):
+        return _constant(expr.value)
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return Value("tuple" if isinstance(expr, ast.Tuple) else "list")
+    if isinstance(expr, (ast.Dict, ast.DictComp)):
+        return Value("dict")
+    if isinstance(expr, ast.JoinedStr):
+        return Value("str")
+    if isinstance(expr, ast.Attribute) and expr.attr == "shape":
+        return Value("tuple")
+    return None
 
 
 def _constant(value: object) -> Optional[Value]:

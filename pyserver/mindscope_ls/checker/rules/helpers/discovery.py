@@ -15,6 +15,7 @@ from ...index.workspace import Workspace
 from ...model import SyntaxLevel
 from . import names
 from .classes import ClassInfo, ClassTable
+from .module_values import argument_values, entry_point, ordered_parameters
 from .types import TensorTypes
 from .walk import of_type
 
@@ -41,6 +42,7 @@ class Facts:
 
     tensor_names: frozenset[str]
     calls: tuple[CallPlan, ...]
+    tensor_defs: frozenset[int] = frozenset()  # the bindings that give Tensors (ids of nodes)
 
 
 _FACTS: NodeMemo[Facts] = NodeMemo()
@@ -82,7 +84,10 @@ class CompiledFunction:
         return self._facts[1]
 
     def types(self) -> TensorTypes:
-        return TensorTypes.known(self.module, self.cls, self.facts().tensor_names)
+        facts = self.facts()
+        return TensorTypes.known(
+            self.module, self.cls, facts.tensor_names, self.node, facts.tensor_defs
+        )
 
 
 class Discovery:
@@ -142,12 +147,15 @@ class Discovery:
             return
         construct = info.own_method("construct")
         if construct is not None:
-            params = _tensor_params(construct, skip_self=True)
+            params = self._tensor_params(module, construct, info)
             if id(node) in self._sub_cells:
                 # Built by another Cell, it is called by it: its first input is the data, the
                 # others (flags, caches) are what the caller passes, learnt where the call
-                # resolves. Measured: a bool flag passed through a CellList compiles.
-                params = params[:1]
+                # resolves. Measured: a bool flag passed through a CellList compiles. When the
+                # first input is not a Tensor (`hidden_states: List[Tensor]`, `num_h: int`), the
+                # next one is not taken in its place: none is.
+                first = _param_names(construct, skip_self=True)[:1]
+                params = [p for p in params if p in first]
             self._add(
                 CompiledFunction(
                     module,
@@ -186,7 +194,7 @@ class Discovery:
             full = names.keyword(jit_expr, "fullgraph")
             if isinstance(full, ast.Constant) and full.value is True:
                 level = SyntaxLevel.STRICT
-        params = _tensor_params(node, skip_self=cls is not None)
+        params = self._tensor_params(module, node, cls)
         return CompiledFunction(module, node, cls, reason, level, set(params))
 
     def _wrapper_root(self, module: ModuleInfo, call: ast.Call) -> None:
@@ -194,6 +202,14 @@ class Discovery:
         if isinstance(target, ast.Name) and target.id in module.functions:
             fn = module.functions[target.id]
             self._add(self._jit_root(module, fn, None, call, "wrapped by ms.jit(...)"))
+
+    def _tensor_params(
+        self, module: ModuleInfo, node: FunctionNode, cls: Optional[ClassInfo]
+    ) -> list[str]:
+        """An entry point's parameters that get Tensors: those without a constant default and
+        without evidence of another kind of value (`_Evidence`)."""
+        evidence = _Evidence(self, module, node, cls)
+        return [p for p in _tensor_params(node, cls is not None) if not evidence.not_tensor(p)]
 
     def _enclosing_class(self, module: ModuleInfo, node: FunctionNode) -> Optional[ClassInfo]:
         owners = self._owners.get(id(module))
@@ -277,7 +293,7 @@ def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
                 (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
             )
             plans.append(CallPlan(call, target, args, keywords))
-    return Facts(frozenset(types.names), tuple(plans))
+    return Facts(frozenset(types.names), tuple(plans), frozenset(types.tensor_defs))
 
 
 def _target_of(
@@ -332,6 +348,152 @@ def _tensor_params(node: FunctionNode, skip_self: bool) -> list[str]:
         for a, default in pairs
         if not isinstance(default, ast.Constant) and not _scalar_annotation(a.annotation)
     ]
+
+
+# Annotations naming a Python value that is never a Tensor (`List[Tensor]` is a list).
+PYTHON_TYPES = frozenset(
+    {
+        "int",
+        "float",
+        "bool",
+        "str",
+        "bytes",
+        "complex",
+        "tuple",
+        "list",
+        "dict",
+        "set",
+        "frozenset",
+        "List",
+        "Tuple",
+        "Dict",
+        "Set",
+        "FrozenSet",
+        "Sequence",
+        "Mapping",
+        "MutableMapping",
+        "Iterable",
+        "Iterator",
+        "Callable",
+        "Type",
+        "type",
+    }
+)
+UNIONS = frozenset({"Optional", "Union"})
+# Builtins whose call gives a Python value (passed by a caller: the parameter is not a Tensor).
+PYTHON_VALUE_CALLS = frozenset({"len", "int", "float", "bool", "str", "tuple", "list", "dict"})
+DTYPE_TYPES = ("mindspore.dtype", "mindspore.Type", "mindspore.common.dtype.")
+
+
+class _Evidence:
+    """What says an entry point's parameter holds no Tensor: its annotation (a Python type, a
+    workspace class, a dtype, a Cell), or every call of the entry point in its module passing a
+    Python value (`Net()(Session(), x)`, a literal, a shape tuple). Without evidence the
+    parameter stays a Tensor: what MindSpore is usually given. The body is no evidence: an
+    attribute no Tensor has (`y.requires_grad`, `x.device`) is more often a port's mistake on a
+    Tensor (MS155) than an object's interface."""
+
+    def __init__(
+        self, discovery: Discovery, module: ModuleInfo, node: FunctionNode, cls: Optional[ClassInfo]
+    ):
+        self.discovery, self.module, self.node, self.cls = discovery, module, node, cls
+        self._args = {
+            a.arg: a for a in [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        }
+        self._passed: Optional[dict[str, list[Optional[ast.expr]]]] = None
+        self._passed_read = False
+
+    def not_tensor(self, name: str) -> bool:
+        arg = self._args.get(name)
+        if arg is not None and arg.annotation is not None and self._annotation(arg.annotation):
+            return True
+        return self._callers_pass_python(name)
+
+    def _annotation(self, ann: ast.expr) -> bool:
+        if isinstance(ann, ast.Constant):
+            if ann.value is None:
+                return True
+            if isinstance(ann.value, str):  # a forward reference: "InferenceSession"
+                try:
+                    parsed = ast.parse(ann.value, mode="eval").body
+                except SyntaxError:
+                    return False
+                return not isinstance(parsed, ast.Constant) and self._annotation(parsed)
+            return False
+        if isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr):  # `int | None`
+            return self._annotation(ann.left) and self._annotation(ann.right)
+        if isinstance(ann, ast.Subscript):
+            base = _last(ann.value)
+            if base in UNIONS:
+                inner = ann.slice
+                members = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+                return all(self._annotation(m) for m in members)
+            return base in PYTHON_TYPES
+        if not isinstance(ann, (ast.Name, ast.Attribute)):
+            return False
+        if isinstance(ann, ast.Name) and ann.id in PYTHON_TYPES:
+            return True
+        qualname = self.module.qualname(ann)
+        if qualname is None:
+            return False
+        if qualname.startswith(DTYPE_TYPES) or names.is_cell_qualname(qualname):
+            return True
+        if qualname.startswith("typing."):
+            return qualname.rsplit(".", 1)[-1] in PYTHON_TYPES
+        return self._workspace_object(qualname)
+
+    def _workspace_object(self, qualname: str) -> bool:
+        info = self.discovery.classes.resolve(qualname)
+        return info is not None and _plain_object(info)
+
+    def _callers_pass_python(self, name: str) -> bool:
+        if not self._passed_read:
+            self._passed_read = True
+            types = TensorTypes.known(self.module, self.cls, frozenset())
+            entry = entry_point(types, self.node)
+            # no `Name(` in the module: no call to read (spares building its call table)
+            if entry is not None and f"{entry}(" in self.module.source:
+                params = ordered_parameters(self.node, skip_self=self.cls is not None)
+                self._passed = argument_values(self.module, entry, params)
+        passed = (self._passed or {}).get(name)
+        return bool(passed) and all(self._python_value(v) for v in passed or [])
+
+    def _python_value(self, expr: Optional[ast.expr]) -> bool:
+        if expr is None:
+            return False
+        if isinstance(
+            expr,
+            (ast.Constant, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.JoinedStr, ast.Lambda),
+        ):
+            return True
+        if isinstance(expr, (ast.ListComp, ast.DictComp, ast.SetComp)):
+            return True
+        if isinstance(expr, ast.Attribute) and expr.attr in ("shape", "dtype", "ndim"):
+            return True
+        if isinstance(expr, ast.Call):
+            func = expr.func
+            if isinstance(func, ast.Name) and func.id in PYTHON_VALUE_CALLS:
+                return True
+            if isinstance(func, ast.Name) and func.id in self.module.classes:
+                info = self.discovery.classes.info(self.module, self.module.classes[func.id])
+                return not info.is_cell and _plain_object(info)
+        return False
+
+
+def _plain_object(info: ClassInfo) -> bool:
+    """A class of the workspace that does not derive from a Tensor (a Cell is no Tensor
+    either)."""
+    return not any(
+        "Tensor" in (_last(b) or "") or "Parameter" in (_last(b) or "")
+        for c in info.lineage()
+        for b in c.node.bases
+    )
+
+
+def _last(expr: ast.expr) -> Optional[str]:
+    if isinstance(expr, ast.Attribute):
+        return expr.attr
+    return expr.id if isinstance(expr, ast.Name) else None
 
 
 def _scalar_annotation(annotation: Optional[ast.expr]) -> bool:

@@ -16,7 +16,7 @@ from typing import Optional
 from ...incremental.memo import NodeMemo
 from ...index.module import FunctionNode, ModuleInfo
 from .types import TensorTypes
-from .walk import of_type
+from .walk import _fields, of_type
 
 # numpy / MindSpore dtype names -> the dtype a Tensor built from them holds.
 DTYPE_NAMES = {
@@ -409,7 +409,7 @@ def parameters(scope: ast.AST) -> set[str]:
 def _own_nodes(scope: ast.AST) -> list[ast.AST]:
     """The nodes of a scope, without those inside the functions and classes nested in it."""
     out: list[ast.AST] = []
-    stack = list(ast.iter_child_nodes(scope))
+    stack = _children(scope)
     while stack:
         node = stack.pop()
         out.append(node)
@@ -417,5 +417,17 @@ def _own_nodes(scope: ast.AST) -> list[ast.AST]:
             if not isinstance(node, ast.Lambda):
                 stack.extend(node.decorator_list)
             continue
-        stack.extend(ast.iter_child_nodes(node))
+        stack.extend(_children(node))
     return out
+
+
+def _children(node: ast.AST) -> list[ast.AST]:
+    """`ast.iter_child_nodes(node)` as a list, through the walk's table of node fields."""
+    found: list[ast.AST] = []
+    for name in _fields(node.__class__):
+        value = getattr(node, name, None)
+        if value.__class__ is list:
+            found.extend(v for v in value if isinstance(v, ast.AST))
+        elif isinstance(value, ast.AST):
+            found.append(value)
+    return found

@@ -1,4 +1,6 @@
-"""A light, flow-insensitive inference of which names in a compiled function hold Tensors."""
+"""A light inference of which names in a compiled function hold Tensors: the names any binding
+gives a Tensor, then, for a name bound more than once, the bindings that reach each read
+(`reaching.py`): `x = x.shape` makes the later reads of `x` a tuple's, not a Tensor's."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ from typing import Optional
 from ...index.module import FunctionNode, ModuleInfo
 from . import names
 from .classes import ClassInfo
+from .reaching import Reaching, reaching
 from .walk import of_type
 
 NON_TENSOR_COMPARE = (ast.Is, ast.IsNot, ast.In, ast.NotIn)
@@ -30,18 +33,34 @@ class TensorTypes:
         self.module = module
         self.cls = cls
         self.names: set[str] = set(tensor_params)
+        self._flow: Optional[Reaching] = reaching(func)
+        self._optional = _none_defaults(func)
+        args = func.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+        # the bindings (ids of their Name or arg nodes) that give a Tensor
+        self.tensor_defs: set[int] = {
+            id(a) for a in every if a is not None and a.arg in tensor_params
+        }
         self._token: Optional[object] = None  # no answers kept while names are inferred
         self._infer(func)
         self._token = object()
 
     @classmethod
     def known(
-        cls, module: ModuleInfo, owner: Optional[ClassInfo], tensor_names: frozenset[str]
+        cls,
+        module: ModuleInfo,
+        owner: Optional[ClassInfo],
+        tensor_names: frozenset[str],
+        func: Optional[FunctionNode] = None,
+        tensor_defs: frozenset[int] = frozenset(),
     ) -> TensorTypes:
-        """Types whose Tensor names were inferred before (with the same module names, class
-        and parameters): no inference runs again."""
+        """Types whose Tensor names (and bindings) were inferred before (with the same module
+        names, class and parameters): no inference runs again."""
         types = cls.__new__(cls)
         types.module, types.cls, types.names = module, owner, set(tensor_names)
+        types._flow = reaching(func) if func is not None else None
+        types._optional = _none_defaults(func) if func is not None else frozenset()
+        types.tensor_defs = set(tensor_defs)
         types._token = object()
         return types
 
@@ -53,10 +72,10 @@ class TensorTypes:
         for comp in comps:
             body.extend(comp.generators)  # comprehension nodes carry no position
         for _ in range(3):  # loops can use a name before its (lexically later) assignment
-            before = len(self.names)
+            before = (len(self.names), len(self.tensor_defs))
             for node in body:
                 self._learn(node)
-            if len(self.names) == before:
+            if (len(self.names), len(self.tensor_defs)) == before:
                 break
 
     def _learn(self, node: ast.AST) -> None:
@@ -65,14 +84,17 @@ class TensorTypes:
                 self._bind(target, node.value)
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
             if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                if self.is_tensor(node.value):
-                    self.names.add(node.target.id)
+                # `x += v` holds a Tensor when `v` is one, or `x` was one before
+                if self.is_tensor(node.value) or (
+                    node.target.id in self.names and self._reaches_tensor(node.target)
+                ):
+                    self._add(node.target)
             else:
                 self._bind(node.target, node.value)
         elif isinstance(node, (ast.For, ast.comprehension)):
             iterable = node.iter
             if isinstance(node.target, ast.Name) and self._iterates_tensors(iterable):
-                self.names.add(node.target.id)
+                self._add(node.target)
 
     def _iterates_tensors(self, iterable: ast.expr) -> bool:
         if self.is_tensor(iterable):
@@ -96,7 +118,7 @@ class TensorTypes:
     def _bind(self, target: ast.expr, value: ast.expr) -> None:
         if isinstance(target, ast.Name):
             if self.is_tensor(value):
-                self.names.add(target.id)
+                self._add(target)
         elif isinstance(target, (ast.Tuple, ast.List)):
             if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
                 for sub_target, sub_value in zip(target.elts, value.elts):
@@ -107,7 +129,28 @@ class TensorTypes:
                 elements = target.elts[:1] if self._is_cell_call(value) else target.elts
                 for element in elements:
                     if isinstance(element, ast.Name):
-                        self.names.add(element.id)
+                        self._add(element)
+
+    def _add(self, target: ast.Name) -> None:
+        """`target` (a Name being stored) binds a Tensor."""
+        self.names.add(target.id)
+        self.tensor_defs.add(id(target))
+
+    def _reaches_tensor(self, read: ast.Name) -> bool:
+        """A read of a name some binding gives a Tensor: unless every binding that reaches this
+        read gives a Python value (`x = x.shape`, `n = len(x)`, `y = [y]`, a parameter that
+        is not a Tensor, save one defaulting to None: `mask=None` is mostly given a Tensor),
+        it may hold that Tensor. A binding of unknown value (a helper's
+        result) keeps the answer every binding gives. Always, when the name is not followed
+        (bound once, read in a nested scope)."""
+        flow = self._flow
+        defs = flow.of(read) if flow is not None else None
+        if flow is None or defs is None or not defs.isdisjoint(self.tensor_defs):
+            return True
+        return not all(
+            (d in flow.params and d not in self._optional) or python_value(flow.values.get(d))
+            for d in defs
+        )
 
     def _is_cell_call(self, value: ast.expr) -> bool:
         if not isinstance(value, ast.Call):
@@ -130,7 +173,7 @@ class TensorTypes:
         if expr is None:
             return False
         if isinstance(expr, ast.Name):
-            return expr.id in self.names
+            return expr.id in self.names and self._reaches_tensor(expr)
         if isinstance(expr, ast.Attribute):
             return self._is_tensor_attribute(expr)
         if isinstance(expr, ast.Call):
@@ -208,6 +251,53 @@ class TensorTypes:
         if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
             return True
         return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
+
+
+PYTHON_CALLS = SCALAR_BUILTINS | {"tuple", "list", "dict"}
+
+
+def _none_defaults(func: FunctionNode) -> frozenset[int]:
+    """ids of the parameters whose default is None (`attention_mask=None`)."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return frozenset(id(a) for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
+
+
+def python_value(expr: Optional[ast.expr]) -> bool:
+    """`expr` is surely no Tensor: a literal, a display, an f-string, a lambda, `x.shape`
+    (and its items), `len(...)`, `int(...)`, arithmetic of those."""
+    if expr is None:
+        return False
+    if isinstance(
+        expr,
+        (
+            ast.Constant,
+            ast.Tuple,
+            ast.List,
+            ast.Dict,
+            ast.Set,
+            ast.JoinedStr,
+            ast.Lambda,
+            ast.ListComp,
+            ast.DictComp,
+            ast.SetComp,
+        ),
+    ):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in names.NON_TENSOR_ATTRS
+    if isinstance(expr, ast.Subscript):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr in names.NON_TENSOR_ATTRS
+    if isinstance(expr, ast.Call):
+        return isinstance(expr.func, ast.Name) and expr.func.id in PYTHON_CALLS
+    if isinstance(expr, ast.BinOp):
+        return python_value(expr.left) and python_value(expr.right)
+    if isinstance(expr, ast.UnaryOp):
+        return python_value(expr.operand)
+    return False
 
 
 def _is_literal(expr: ast.expr) -> bool:

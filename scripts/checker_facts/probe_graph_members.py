@@ -1,0 +1,121 @@
+"""Which members of a Parameter and of a sub-Cell graph mode lets `construct` use, compiled.
+
+usage: python -m scripts.checker_facts.probe_graph_members MEMBERS.json > OUT.json
+
+MEMBERS.json is the `members` table (probe_members.py). For each Parameter property or
+attribute, `return x, self.w.<name>`; for each nn.Cell property or attribute,
+`return x, self.sub.<name>`; for each nn.Cell method that takes no argument,
+`return x, self.sub.<name>()` (a value the graph does not use is dropped before it is
+resolved: measured, `v = self.w.name` alone compiles). Each program is compiled in GRAPH_MODE
+at LAX and at STRICT in a child forked from a parent that imported MindSpore once
+(forkrun.py). A result is "ok" (compiles), "refused" (MindSpore names the member: "the
+'Parameter' object's method 'name' is not supported in 'construct'", "cannot get attributes
+name"), "fails" (another error: a method whose own code the graph cannot compile, e.g.
+`cells_and_names()`'s "Unsupported expression 'Yield'"), or "other" (the value cannot be an
+output: "Illegal type in the graph").
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import sys
+import tempfile
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from .forkrun import failure, in_fork, load_program, mindspore_on_cpu
+
+LEVELS = ("LAX", "STRICT")
+TIMEOUT = 60
+HEAD = """import numpy as np
+import mindspore as ms
+from mindspore import nn, Parameter, Tensor
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.w = Parameter(Tensor(np.ones((2,), np.float32)), name="w")
+        self.sub = nn.ReLU()
+
+    def construct(self, x):
+        return x, {expr}
+
+
+def run():
+    return Net()(Tensor(np.ones((2,), np.float32)))
+"""
+
+
+def programs(members: dict[str, dict[str, str]]) -> list[tuple[str, str, str]]:
+    """(kind, member, expression) for every member to try."""
+    from mindspore import nn
+
+    found: list[tuple[str, str, str]] = []
+    for name, kind in sorted(members["parameter"].items()):
+        if kind != "method":
+            found.append(("parameter", name, f"self.w.{name}"))
+    for name, kind in sorted(members["cell"].items()):
+        if kind != "method":
+            found.append(("cell", name, f"self.sub.{name}"))
+        elif name != "construct" and _no_arguments(getattr(nn.Cell, name, None)):
+            found.append(("cell", name, f"self.sub.{name}()"))
+    return found
+
+
+def _no_arguments(method: Any) -> bool:
+    try:
+        signature = inspect.signature(method)
+    except (TypeError, ValueError):
+        return False
+    rest = list(signature.parameters.values())[1:]
+    if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in rest):
+        return False  # `set_inputs(*inputs)`, `recompute(**kwargs)`: no call without them is real
+    return all(p.default is not p.empty for p in rest)
+
+
+def _compile(path: str, index: int, level: str) -> dict[str, Any]:
+    import mindspore as ms
+
+    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, level))
+    try:
+        load_program(path, f"mindscope_probe_{index}").run()
+        return {"ok": True}
+    except BaseException as error:
+        return failure(error, path, 2000)
+
+
+def verdict(result: dict[str, Any], name: str) -> str:
+    if result.get("ok"):
+        return "ok"
+    message = str(result.get("msg", ""))
+    named = (f"'{name}'", f".{name}'", f"attributes {name} ", f"'{name}()'")
+    if any(n in message for n in named):
+        return "refused"
+    # the value read cannot be an output (a TypeVar, a set): says nothing of the read itself
+    return "other" if message.startswith("Illegal type in the graph") else "fails"
+
+
+def main() -> None:
+    members = json.loads(Path(sys.argv[1]).read_text())
+    out = mindspore_on_cpu()
+    table: dict[str, dict[str, dict[str, str]]] = {"parameter": {}, "cell": {}}
+    with tempfile.TemporaryDirectory() as folder:
+        for index, (kind, name, expr) in enumerate(programs(members)):
+            path = Path(folder) / f"probe_{index}.py"
+            path.write_text(HEAD.format(expr=expr))
+            row = {}
+            for level in LEVELS:
+                work = partial(_compile, str(path), index, level)
+                result = in_fork(work, TIMEOUT, 2000)
+                row[level] = verdict(result, name)
+                said = str(result.get("msg", "")).strip().splitlines()[:1]
+                print("probe", kind, name, level, row[level], said, file=sys.stderr, flush=True)
+            table[kind][name] = row
+    print(json.dumps(table, sort_keys=True), file=out)
+
+
+if __name__ == "__main__":
+    main()
