@@ -51,12 +51,21 @@ TENSOR_CLASSES = frozenset({"mindspore.Tensor", "mindspore.common.tensor.Tensor"
 CASTS = frozenset({"astype", "float", "half", "int", "to"})
 NUMPY_ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
 DIVISIONS = frozenset({"mindspore.ops.div", "mindspore.ops.true_divide", "mindspore.ops.divide"})
+DIVISION_NAMES = frozenset(q.rsplit(".", 1)[1] for q in DIVISIONS)  # a cheap first look
+
+
+def _maybe_division(func: ast.expr) -> bool:
+    if isinstance(func, ast.Attribute):
+        return func.attr in DIVISION_NAMES
+    return isinstance(func, ast.Name)
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Reads module-level constants (the module's tree): not cacheable."""
     binops: list[ast.BinOp] = ctx.of(ast.BinOp)
-    nodes: list[ast.expr] = [*binops, *ctx.of(ast.Call)]
+    # `ops.div(...)` by its attribute; a bare name may be an alias (`from ... import div as d`)
+    calls = [c for c in ctx.of(ast.Call) if _maybe_division(c.func)]
+    nodes: list[ast.expr] = [*binops, *calls]
     for node in nodes:
         if isinstance(node, ast.BinOp):
             if not isinstance(node.op, ast.Div):

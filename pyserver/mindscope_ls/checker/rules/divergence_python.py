@@ -201,11 +201,22 @@ def _written_global(node: ast.AST) -> Optional[str]:
     return None
 
 
+_CONTAINERS = "_mindscope_module_containers"  # kept on the module tree: freed with it
+
+
 def _module_containers(ctx: FunctionContext) -> dict[str, str]:
-    """Module-level names bound (once) to a list or dict display."""
+    """Module-level names bound (once) to a list or dict display (read once per module tree,
+    not once per function)."""
     tree = ctx.fn.module.tree
     if tree is None:
         return {}
+    held: Optional[dict[str, str]] = tree.__dict__.get(_CONTAINERS)
+    if held is None:
+        held = tree.__dict__[_CONTAINERS] = _containers(tree)
+    return held
+
+
+def _containers(tree: ast.Module) -> dict[str, str]:
     found: dict[str, str] = {}
     bound: dict[str, int] = {}
     for stmt in tree.body:

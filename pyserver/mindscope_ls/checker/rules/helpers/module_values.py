@@ -317,19 +317,58 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
     return found
 
 
+@dataclass(frozen=True)
+class _Own:
+    """The nodes of a scope the call table reads, each kind in the order `_own_nodes` gives."""
+
+    stores: tuple[str, ...]  # names of Store Names
+    assigns: tuple[ast.Assign, ...]  # `name = value`
+    calls: tuple[ast.Call, ...]
+    loads: tuple[ast.Name, ...]
+
+
+# Kept on a function's node: the block parser hands back the nodes of the top-level blocks an
+# edit did not touch, so a re-check walks only the edited function (and the module's own code).
+_OWN: NodeMemo[_Own] = NodeMemo()
+
+
+def _own(scope: ast.AST) -> _Own:
+    if isinstance(scope, ast.Module):
+        return _split(scope)  # a new tree on every check: nothing to keep
+    return _OWN.get(scope, None, lambda: _split(scope))
+
+
+def _split(scope: ast.AST) -> _Own:
+    stores: list[str] = []
+    assigns: list[ast.Assign] = []
+    calls: list[ast.Call] = []
+    loads: list[ast.Name] = []
+    for node in _own_nodes(scope):
+        if isinstance(node, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                stores.append(node.id)
+            elif isinstance(node.ctx, ast.Load):
+                loads.append(node)
+        elif isinstance(node, ast.Assign):
+            if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                assigns.append(node)
+        elif isinstance(node, ast.Call):
+            calls.append(node)
+    return _Own(tuple(stores), tuple(assigns), tuple(calls), tuple(loads))
+
+
 def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None:
     """A scope's once-bound locals, and its direct calls of entry points: `f(...)`,
     `Net(...)(...)`, `net(...)` after `net = Net(...)`."""
-    body = _own_nodes(scope)
+    own = _own(scope)
     stores: dict[str, int] = {}
     assigned: dict[str, ast.Assign] = {}
-    for node in body:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            stores[node.id] = stores.get(node.id, 0) + 1
-        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
-            target = node.targets[0]
-            if isinstance(target, ast.Name):
-                assigned[target.id] = node
+    for name in own.stores:
+        stores[name] = stores.get(name, 0) + 1
+    for assign in own.assigns:
+        target = assign.targets[0]
+        assert isinstance(target, ast.Name)
+        assigned[target.id] = assign
     once = {n: a for n, a in assigned.items() if stores.get(n) == 1}
     found.locals[id(scope)] = once
     found.stored[id(scope)] = set(stores)
@@ -349,12 +388,10 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
             if name not in shadowed and created is not None:
                 instances[name] = created
     direct: set[int] = set()
-    for node in body:
-        if not isinstance(node, ast.Call):
-            continue
-        func, entry = node.func, None
+    for call in own.calls:
+        func, entry = call.func, None
         if isinstance(func, ast.Name) and func.id == "super":
-            direct.update(id(a) for a in node.args)  # super(Net, self)
+            direct.update(id(a) for a in call.args)  # super(Net, self)
         elif _instance_of(func, classes) is not None:
             entry = _instance_of(func, classes)  # Net()(x)
             kept.add(id(func))
@@ -370,16 +407,16 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
         direct.add(id(func))
         sites = found.calls.get(entry) if entry is not None else None
         if sites is not None:
-            sites.append((node, id(scope)))
-    for node in body:
-        created = _instance_of(node, classes)
-        if created is not None and isinstance(node, ast.Call):
-            if id(node) not in kept:
+            sites.append((call, id(scope)))
+    for call in own.calls:
+        created = _instance_of(call, classes)
+        if created is not None:
+            if id(call) not in kept:
                 found.calls[created] = None  # stored where its calls are not seen
-            direct.add(id(node.func))
-    for node in body:
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load) and id(node) not in direct:
-            name = instances.get(node.id, node.id)
+            direct.add(id(call.func))
+    for load in own.loads:
+        if id(load) not in direct:
+            name = instances.get(load.id, load.id)
             if name in found.calls:
                 found.calls[name] = None  # passed on, not only called: callers unseen
 
