@@ -339,6 +339,8 @@ def _own(scope: ast.AST) -> _Own:
 
 
 def _split(scope: ast.AST) -> _Own:
+    if not isinstance(scope, ast.Module) and len(of_type(scope, *DEFS)) == 1:
+        return _split_indexed(scope)
     stores: list[str] = []
     assigns: list[ast.Assign] = []
     calls: list[ast.Call] = []
@@ -355,6 +357,19 @@ def _split(scope: ast.AST) -> _Own:
         elif isinstance(node, ast.Call):
             calls.append(node)
     return _Own(tuple(stores), tuple(assigns), tuple(calls), tuple(loads))
+
+
+def _split_indexed(scope: ast.AST) -> _Own:
+    """A function with no function, lambda or class in it owns every node under it: the node
+    index has them by kind, in source order, without a walk."""
+    names: list[ast.Name] = of_type(scope, ast.Name)
+    assigns: list[ast.Assign] = of_type(scope, ast.Assign)
+    return _Own(
+        tuple(n.id for n in names if isinstance(n.ctx, ast.Store)),
+        tuple(a for a in assigns if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)),
+        tuple(of_type(scope, ast.Call)),
+        tuple(n for n in names if isinstance(n.ctx, ast.Load)),
+    )
 
 
 def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None:
