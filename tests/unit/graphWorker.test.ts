@@ -61,7 +61,7 @@ test('layouts go to the worker and come back by id', async () => {
   assert.ok(elk.inWorker);
 });
 
-test('the worker is warm once it answered a layout; warmUp lays out two boxes at boot', async () => {
+test('the worker is warm once it answered a layout; warmUp lays out two boxes at boot', () => {
   const fake = new FakeWorker();
   const elk = new ElkWorker('/* worker */', () => fake as unknown as Worker);
   elk.warmUp();
