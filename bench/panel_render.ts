@@ -457,7 +457,9 @@ async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   const doc =
     name === 'synth50k'
       ? synthStack(10, 50, 25, 600)
-      : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
+      : name === 'synth10k'
+        ? synthStack(5, 20, 25)
+        : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
   const cdp = await p.context().newCDPSession(p);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
