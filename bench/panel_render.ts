@@ -452,7 +452,7 @@ function topSelf(
     console.log(`  ${ms(t).padStart(8)}  ${where}`);
 }
 
-/** CPU profiles of loading `name`'s document and of opening its biggest Cell at once. */
+/** CPU profiles of loading `name`'s document, opening its biggest Cell at once, Expand all. */
 async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   const doc =
     name === 'synth50k'
@@ -484,6 +484,17 @@ async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   const step = await act(p, 2, 'open', 'open', biggest);
   console.log(
     `${name}: open ${biggest}: ${ms(step.ms)} (fold/layout/draw ${step.split.map(ms).join(' / ')}); top self time:`,
+  );
+  topSelf(await stop());
+  await cdp.send('Profiler.start');
+  const all = await clickButton(p, 3, 'Expand all');
+  const allSplit = await p.evaluate(() =>
+    ['fold', 'layout', 'draw'].map((k) =>
+      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
+    ),
+  );
+  console.log(
+    `${name}: Expand all: ${ms(all)} (fold/layout/draw since the open ${allSplit.map(ms).join(' / ')}); top self time:`,
   );
   topSelf(await stop());
   await cdp.detach();
