@@ -97,7 +97,13 @@ interface DenseIndex {
   /** Scope number of each shown id (position in `index.shown`); -1: an input or no scope. */
   opScope: Int32Array;
   isInput: Uint8Array;
+  /** Every scope path: the index's, and any an op or a parent names that it lacks. */
   scopes: string[];
+  scopeNumber: Map<string, number>;
+  /** Parent scope number; -1 at the top. */
+  scopeParent: Int32Array;
+  /** 1: a Cell that opens with its parent (`opensWithParent`). */
+  transparent: Uint8Array;
   edgeFrom: Int32Array;
   edgeTo: Int32Array;
 }
@@ -111,6 +117,16 @@ function denseIndex(index: GraphIndex): DenseIndex {
   const position = new Map<string, number>();
   const scopeNumber = new Map<string, number>();
   const scopes: string[] = [];
+  const number = (path: string): number => {
+    let k = scopeNumber.get(path);
+    if (k === undefined) {
+      k = scopes.length;
+      scopeNumber.set(path, k);
+      scopes.push(path);
+    }
+    return k;
+  };
+  for (const path of index.scopes.keys()) number(path);
   const opScope = new Int32Array(n);
   const isInput = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
@@ -122,33 +138,69 @@ function denseIndex(index: GraphIndex): DenseIndex {
       continue;
     }
     const scope = index.nodes.get(id)?.scope ?? '';
-    if (!scope) {
-      opScope[i] = -1;
-      continue;
-    }
-    let k = scopeNumber.get(scope);
-    if (k === undefined) {
-      k = scopes.length;
-      scopeNumber.set(scope, k);
-      scopes.push(scope);
-    }
-    opScope[i] = k;
+    opScope[i] = scope ? number(scope) : -1;
   }
+  // (the list may grow while this runs: a parent the index lacks is numbered too)
+  const parents: number[] = [];
+  for (let k = 0; k < scopes.length; k++) {
+    const parent = index.scopes.get(scopes[k] ?? '')?.parent ?? null;
+    parents.push(parent ? number(parent) : -1);
+  }
+  const scopeParent = Int32Array.from(parents);
+  const transparent = Uint8Array.from(scopes, (path) => (opensWithParent(index, path) ? 1 : 0));
   const edgeFrom = new Int32Array(index.edges.length);
   const edgeTo = new Int32Array(index.edges.length);
   index.edges.forEach(([a, b], k) => {
     edgeFrom[k] = position.get(a) ?? -1;
     edgeTo[k] = position.get(b) ?? -1;
   });
-  const dense = { opScope, isInput, scopes, edgeFrom, edgeTo };
+  const dense = {
+    opScope,
+    isInput,
+    scopes,
+    scopeNumber,
+    scopeParent,
+    transparent,
+    edgeFrom,
+    edgeTo,
+  };
   denseIndexes.set(index, dense);
   return dense;
 }
 
+/**
+ * `collapsedAncestor` for every scope number at once, memoized: the number of the outermost
+ * folded Cell on the scope's path, or -1 when every Cell on it is open.
+ */
+function foldedAbove(dense: DenseIndex, expanded: ReadonlySet<string>): (k: number) => number {
+  const { scopeNumber, scopeParent, transparent } = dense;
+  const open = new Uint8Array(scopeParent.length);
+  for (const path of expanded) {
+    const k = scopeNumber.get(path);
+    if (k !== undefined) open[k] = 1;
+  }
+  const known = new Int32Array(scopeParent.length).fill(-2);
+  const path: number[] = [];
+  return (k) => {
+    let c = k;
+    while (c >= 0 && known[c] === -2) {
+      path.push(c);
+      c = scopeParent[c] ?? -1;
+    }
+    let above = c < 0 ? -1 : (known[c] ?? -1);
+    for (let s = path.pop(); s !== undefined; s = path.pop()) {
+      if (above === -1 && !open[s] && !transparent[s]) above = s;
+      known[s] = above;
+    }
+    return known[k] ?? -1;
+  };
+}
+
 export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): VisibleGraph {
-  const { opScope, isInput, scopes, edgeFrom, edgeTo } = denseIndex(index);
+  const dense = denseIndex(index);
+  const { opScope, isInput, scopes, edgeFrom, edgeTo } = dense;
   const n = opScope.length;
-  const cache = new Map<string, string | null>();
+  const folds = foldedAbove(dense, expanded);
   const items: VisibleItem[] = [];
   const usedGroups = new Set<string>();
   // Many ops share a scope: find each scope's box once.
@@ -180,7 +232,8 @@ export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): 
     let r = k < 0 ? -2 : (scopeRep[k] ?? -1);
     if (r === -1) {
       const scope = scopes[k] ?? '';
-      const outer = collapsedAncestor(index, scope, expanded, cache);
+      const c = folds(k);
+      const outer = c < 0 ? null : (scopes[c] ?? null);
       if (outer === null) {
         r = -2;
         scopeBox[k] = boxOf(scope);
