@@ -1,5 +1,6 @@
 // Measures MindScope's webviews in headless Chromium, on the real bundles in dist/webview:
-// graph load (document posted → folded graph on screen) and opening Cells (double-click →
+// graph load (document posted → folded graph on screen; and to the first drawing, the stand-in
+// shown while ELK works, for the real models) and opening Cells (double-click →
 // re-laid out and on screen: the first, inside it, again after folding, another) for 1k- and
 // 10k-op graphs, with the per-Cell cached layout and the previous whole-graph layout side by
 // side; the real .mindir files of bench/graph_models.py (mindcv models, 10k- and 50k-op stacks:
@@ -27,6 +28,7 @@ import { chromiumPath } from '../scripts/workbench/browser';
 import {
   clickButton,
   expandSession,
+  firstDrawing,
   foldedCells,
   heapPeak,
   painted,
@@ -251,6 +253,8 @@ const NETRON = path.join(os.homedir(), '.cache', 'mindscope', 'netron-venv', 'bi
 
 interface ModelResult {
   load: number;
+  /** From the post to the first drawing on screen: the stand-in, or the real one if sooner. */
+  first: number;
   open: number;
   expandAll: number;
   search: number;
@@ -264,6 +268,7 @@ interface ModelResult {
 async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<ModelResult> {
   const heap = await heapPeak(p);
   const load = await loadGraph(p, page(dir, 'graph'), doc);
+  const first = await firstDrawing(p);
   const loadSplit = await p.evaluate(() =>
     ['parse', 'index', 'fold', 'layout', 'draw'].map((k) =>
       performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
@@ -287,6 +292,7 @@ async function benchModel(p: Page, dir: string, doc: GraphDocument): Promise<Mod
   const search = (await painted(p, ++n)).at - t0;
   return {
     load,
+    first,
     open,
     expandAll,
     search,
@@ -376,7 +382,7 @@ async function realModels(
       `on the same file: time to its first drawn graph`,
   );
   console.log(
-    `  ${'model'.padEnd(24)}${'ops'.padStart(8)}${'load'.padStart(8)}${'open'.padStart(8)}` +
+    `  ${'model'.padEnd(24)}${'ops'.padStart(8)}${'load'.padStart(8)}${'first'.padStart(8)}${'open'.padStart(8)}` +
       `${'expand'.padStart(8)}${'search'.padStart(8)}${'heap'.padStart(9)}${'Netron'.padStart(34)}   Netron/load     load: parse/index/draw`,
   );
   // MindScope's rows first, then Netron on each file: a closing Netron tab (a 350 MB model)
@@ -414,7 +420,7 @@ async function realModels(
 function modelRow(name: string, doc: GraphDocument, r: ModelResult, netron: string): void {
   const ratio = Number(netron) / r.load;
   console.log(
-    `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(8)}${ms(r.load).padStart(8)}` +
+    `  ${name.padEnd(24)}${String(doc.meta.counts.computeOps).padStart(8)}${ms(r.load).padStart(8)}${ms(r.first).padStart(8)}` +
       `${ms(r.open).padStart(8)}${ms(r.expandAll).padStart(8)}${ms(r.search).padStart(8)}` +
       `${`${r.heapMB.toFixed(0)} MB`.padStart(9)}${(Number.isNaN(Number(netron)) ? netron : `${netron} ms`).padStart(34)}` +
       `   ${(Number.isNaN(ratio) ? '-' : `${ratio.toFixed(1)}×`).padEnd(11)}` +
@@ -446,12 +452,14 @@ function topSelf(
     console.log(`  ${ms(t).padStart(8)}  ${where}`);
 }
 
-/** CPU profiles of loading `name`'s document and of opening its biggest Cell at once. */
+/** CPU profiles of loading `name`'s document, opening its biggest Cell at once, Expand all. */
 async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   const doc =
     name === 'synth50k'
       ? synthStack(10, 50, 25, 600)
-      : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
+      : name === 'synth10k'
+        ? synthStack(5, 20, 25)
+        : (JSON.parse(fs.readFileSync(path.join(CACHE, `${name}.json`), 'utf8')) as GraphDocument);
   const cdp = await p.context().newCDPSession(p);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 500 });
@@ -476,6 +484,17 @@ async function profileOpen(p: Page, dir: string, name: string): Promise<void> {
   const step = await act(p, 2, 'open', 'open', biggest);
   console.log(
     `${name}: open ${biggest}: ${ms(step.ms)} (fold/layout/draw ${step.split.map(ms).join(' / ')}); top self time:`,
+  );
+  topSelf(await stop());
+  await cdp.send('Profiler.start');
+  const all = await clickButton(p, 3, 'Expand all');
+  const allSplit = await p.evaluate(() =>
+    ['fold', 'layout', 'draw'].map((k) =>
+      performance.getEntriesByName(`mindscope:graph-${k}`).reduce((a, e) => a + e.duration, 0),
+    ),
+  );
+  console.log(
+    `${name}: Expand all: ${ms(all)} (fold/layout/draw since the open ${allSplit.map(ms).join(' / ')}); top self time:`,
   );
   topSelf(await stop());
   await cdp.detach();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chainLayout } from '../../extension/webview/graph/layout/chain';
+import { chainLayout, parallelLayout } from '../../extension/webview/graph/layout/chain';
 import { composeLayout } from '../../extension/webview/graph/layout/compose';
 import { runElk } from '../../extension/webview/graph/layout/elk';
 import {
@@ -19,6 +19,7 @@ import { planLevels, type Level } from '../../extension/webview/graph/layout/lev
 import { indexGraph, type GraphIndex } from '../../extension/webview/graph/model';
 import { stretchLevel, type LevelShape } from '../../extension/webview/graph/layout/stretch';
 import { synthGraph } from './fixtures/synthGraph';
+import { synthStack } from './fixtures/synthStack';
 
 const STAGE = 'Default/stage0-CellList';
 const LAYER0 = `${STAGE}/0-EncoderLayer`;
@@ -544,4 +545,64 @@ test('laid out with ELK: a prefetched Cell opens without running ELK', async () 
   const both = await layouter.layout(g3, sizer(index, g3));
   assert.equal(both.levels.laidOut, 0);
   assertDrawable(g3, both);
+});
+
+test('a part of a wide fan (children joined only through its ports) is one row, without ELK', async () => {
+  // A stack with a 300-way fan: the fan Cell is split into parts of independent Muls.
+  const index = indexGraph(synthStack(1, 1, 2, 300));
+  const fan = [...index.scopes.values()].find((s) => s.path.endsWith('head-Fan'));
+  const part = fan?.children[0];
+  assert.ok(fan && part);
+  const fanOpen = withExpanded(index, initialExpansion(index), [fan.path]);
+  const expanded = withExpanded(index, fanOpen, [part]);
+  const graph = visibleGraph(index, expanded);
+  const level = planLevels(graph).byId.get(part);
+  assert.ok(level && level.children.length > 10, 'the part holds many ops');
+  let elkRuns = 0;
+  const layouter = new LevelLayouter((g) => {
+    elkRuns++;
+    return runElk(g);
+  });
+  const before = visibleGraph(index, fanOpen);
+  await layouter.layout(before, sizer(index, before));
+  const runs = elkRuns;
+  // Opening the part: its level is placed directly, the levels around it stretch; no ELK run.
+  const layout = await layouter.layout(graph, sizer(index, graph));
+  assertDrawable(graph, layout);
+  assert.equal(elkRuns, runs);
+  assert.equal(layout.levels.laidOut, 0, JSON.stringify(layout.levels));
+  const sizes = sizer(index, graph);
+  const shape: LevelShape = {
+    level,
+    sizes: level.children.map((id) => sizes(id)),
+    ports: level.children.map(() => null),
+    inner: new Map(),
+  };
+  const row = parallelLayout(shape);
+  assert.ok(row, 'a fan part is placed directly');
+  // One row, left to right, apart; each edge goes straight down from the Cell's top port to
+  // its op, and from the op to the Cell's bottom port.
+  const ys = new Set(row.children.map((r) => r.y + r.height / 2));
+  assert.equal(ys.size, 1);
+  row.children.forEach((r, i) => {
+    const next = row.children[i + 1];
+    if (next) assert.ok(r.x + r.width < next.x, `child ${i} overlaps the next`);
+  });
+  for (const points of row.edges) {
+    const [a, b] = [points[0], points[points.length - 1]];
+    assert.ok(a && b && a[0] === b[0] && a[1] < b[1], JSON.stringify(points));
+  }
+  assert.equal(row.ports.length, level.inPorts.length + level.outPorts.length);
+  // A level where two children are joined is not a fan part.
+  const joined: LevelShape = {
+    ...shape,
+    level: {
+      ...level,
+      edges: [
+        ...level.edges,
+        { from: { node: level.children[0] ?? '' }, to: { node: level.children[1] ?? '' } },
+      ],
+    },
+  };
+  assert.equal(parallelLayout(joined), undefined);
 });

@@ -7,6 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import type { GraphDocument } from '../../extension/src/contracts/graphDocument';
 import { contentSecurityPolicy } from '../../extension/src/panels/html';
 import { ElkWorker } from '../../extension/webview/graph/layout/elkWorker';
 import { expandWithin, initialExpansion, visibleGraph } from '../../extension/webview/graph/fold';
@@ -16,7 +17,7 @@ import { itemSize } from '../../extension/webview/graph/layout/layoutInput';
 import { indexGraph } from '../../extension/webview/graph/model';
 import { chromiumPath } from '../../scripts/workbench/browser';
 import { clickButton, loadGraph, page, painted, type BenchWindow } from './fixtures/graphPage';
-import { synthGraph } from './fixtures/synthGraph';
+import { graphDocument, layer, op, scope, synthGraph, type Builder } from './fixtures/synthGraph';
 
 const tiny = {
   id: 'root',
@@ -58,6 +59,21 @@ test('layouts go to the worker and come back by id', async () => {
   fake.reply({ id: job.id, data: { id: 'root', laidOut: true } });
   assert.deepEqual(await done, { id: 'root', laidOut: true });
   assert.ok(elk.inWorker);
+});
+
+test('the worker is warm once it answered a layout; warmUp lays out two boxes at boot', () => {
+  const fake = new FakeWorker();
+  const elk = new ElkWorker('/* worker */', () => fake as unknown as Worker);
+  elk.warmUp();
+  const warmUp = fake.posted[1];
+  assert.ok(warmUp?.cmd === 'layout', 'a first layout is posted at once');
+  assert.equal(elk.warm, false, 'not warm before the worker answered');
+  fake.reply({ id: fake.posted[0]?.id, data: {} });
+  assert.equal(elk.warm, false, 'registering is not a layout');
+  fake.reply({ id: warmUp.id, data: { id: 'warm-up' } });
+  assert.equal(elk.warm, true);
+  fake.error();
+  assert.equal(elk.warm, false, 'a failed worker is not warm: the page lays out');
 });
 
 test("ELK's error in the worker rejects that layout with its message", async () => {
@@ -112,6 +128,28 @@ test('the stand-in layout places every item without ELK and keeps nothing', asyn
   await layouter.layout(graph, size);
   assert.ok(runs() > 0);
 });
+
+/** One encoder layer: its first view (attention, norms, the residual adds) has branches, so
+ * ELK lays it out (a chain would be stacked without ELK). */
+function branchyTop(): GraphDocument {
+  const b: Builder = { nodes: [], edges: [], params: [], n: 0 };
+  b.params.push({
+    id: '%para_x',
+    name: 'x',
+    kind: 'input',
+    dtype: 'Float32',
+    shape: [8, 64],
+    size: 512,
+    graph: null,
+  });
+  const { out, tree } = layer(b, 'Default/0-EncoderLayer', '%para_x', 64);
+  op(b, 'Default', 'Return', [out], [8, 64], 'control');
+  return graphDocument(b, [scope('Default', [tree])], {
+    capture: 'ir-dump',
+    target: 'synthetic:layer',
+    inputs: [{ shape: [8, 64], dtype: 'Float32' }],
+  });
+}
 
 let browser: Browser;
 let p: Page;
@@ -171,6 +209,45 @@ test('under a CSP without worker-src the graph is still drawn, by the page', asy
     assert.ok((await page2.locator('g.node').count()) > 50);
   } finally {
     await page2.close();
+  }
+});
+
+test('the first drawing does not wait for the layout worker to start', async () => {
+  const fresh = await browser.newPage({ viewport: { width: 1200, height: 800 } });
+  try {
+    await fresh.goto(page(dir, 'graph'));
+    await fresh.waitForFunction(() => (window as unknown as BenchWindow).__messages.length > 0);
+    // A busy delay far longer than any layout: only the first drawing of a cold worker may
+    // show the stand-in before the real one.
+    const seen = await fresh.evaluate((doc) => {
+      const root = document.getElementById('root');
+      if (!root) throw new Error('no root');
+      root.dataset.busyAfterMs = '100000';
+      const order: string[] = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries())
+          if (e.name === 'mindscope:graph-provisional') order.push('provisional');
+      }).observe({ entryTypes: ['mark'] });
+      (window as unknown as { __order: string[] }).__order = order;
+      const w = window as unknown as BenchWindow;
+      const post = w.__messages.push.bind(w.__messages);
+      w.__messages.push = (...m) => {
+        if (m.some((x) => x.type === 'rendered')) order.push('rendered');
+        return post(...m);
+      };
+      window.postMessage({ type: 'load', doc, title: 't' }, '*');
+      return order.length;
+    }, branchyTop());
+    assert.equal(seen, 0);
+    await painted(fresh, 1);
+    const order = await fresh.evaluate(() => (window as unknown as { __order: string[] }).__order);
+    assert.deepEqual(order.slice(0, 2), ['provisional', 'rendered'], order.join(' '));
+    // Later layouts keep the busy delay: Expand all (ELK, worker warm now) shows no stand-in.
+    await clickButton(fresh, 2, 'Expand all');
+    const after = await fresh.evaluate(() => (window as unknown as { __order: string[] }).__order);
+    assert.equal(after.filter((e) => e === 'provisional').length, 1, after.join(' '));
+  } finally {
+    await fresh.close();
   }
 });
 

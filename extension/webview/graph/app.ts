@@ -16,7 +16,7 @@ import {
   type VisibleGraph,
   type VisibleItem,
 } from './fold';
-import { runElkInWorker } from './layout/elkWorker';
+import { elkWarm, runElkInWorker } from './layout/elkWorker';
 import type { Layout } from './layout/geometry';
 import { layoutWhole } from './layout/benchWholeLayout';
 import { itemSize } from './layout/layoutInput';
@@ -260,7 +260,7 @@ export class GraphView {
         if (fit) this.viewport.fit(quick.width, quick.height);
         performance.mark('mindscope:graph-provisional');
       });
-    }, this.host.busyAfterMs ?? BUSY_AFTER_MS);
+    }, this.busyDelay());
     const done = (): void => {
       if (finished) return;
       finished = true;
@@ -269,6 +269,16 @@ export class GraphView {
     };
     void pending.then(done, done);
     return done;
+  }
+
+  /**
+   * How long a layout may take before the stand-in is drawn. The view's first drawing does not
+   * wait for a worker that has not laid anything out yet (it is still reading ELK's code, up
+   * to seconds on a busy machine): its stand-in is drawn at once, the real layout follows.
+   */
+  private busyDelay(): number {
+    const delay = this.host.busyAfterMs ?? BUSY_AFTER_MS;
+    return this.current === undefined && this.host.layout !== 'whole' && !elkWarm() ? 0 : delay;
   }
 
   private layout(graph: VisibleGraph): Promise<Layout> {

@@ -87,11 +87,121 @@ export function displayParent(index: GraphIndex, scope: string | null): string |
   return s || null;
 }
 
+/**
+ * The index as numbers, built once per index (on the first fold): each shown id's position in
+ * `index.shown`, its scope's number, and the edges as pairs of positions. Folding then walks
+ * arrays instead of looking every op and edge up by its string id (a 50,000-op graph: ~50,000
+ * ops and as many edges per open).
+ */
+interface DenseIndex {
+  /** Scope number of each shown id (position in `index.shown`); -1: an input or no scope. */
+  opScope: Int32Array;
+  isInput: Uint8Array;
+  /** Every scope path: the index's, and any an op or a parent names that it lacks. */
+  scopes: string[];
+  scopeNumber: Map<string, number>;
+  /** Parent scope number; -1 at the top. */
+  scopeParent: Int32Array;
+  /** 1: a Cell that opens with its parent (`opensWithParent`). */
+  transparent: Uint8Array;
+  edgeFrom: Int32Array;
+  edgeTo: Int32Array;
+}
+
+const denseIndexes = new WeakMap<GraphIndex, DenseIndex>();
+
+function denseIndex(index: GraphIndex): DenseIndex {
+  const known = denseIndexes.get(index);
+  if (known) return known;
+  const n = index.shown.length;
+  const position = new Map<string, number>();
+  const scopeNumber = new Map<string, number>();
+  const scopes: string[] = [];
+  const number = (path: string): number => {
+    let k = scopeNumber.get(path);
+    if (k === undefined) {
+      k = scopes.length;
+      scopeNumber.set(path, k);
+      scopes.push(path);
+    }
+    return k;
+  };
+  for (const path of index.scopes.keys()) number(path);
+  const opScope = new Int32Array(n);
+  const isInput = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const id = index.shown[i] ?? '';
+    position.set(id, i);
+    if (index.inputs.has(id)) {
+      isInput[i] = 1;
+      opScope[i] = -1;
+      continue;
+    }
+    const scope = index.nodes.get(id)?.scope ?? '';
+    opScope[i] = scope ? number(scope) : -1;
+  }
+  // (the list may grow while this runs: a parent the index lacks is numbered too)
+  const parents: number[] = [];
+  for (let k = 0; k < scopes.length; k++) {
+    const parent = index.scopes.get(scopes[k] ?? '')?.parent ?? null;
+    parents.push(parent ? number(parent) : -1);
+  }
+  const scopeParent = Int32Array.from(parents);
+  const transparent = Uint8Array.from(scopes, (path) => (opensWithParent(index, path) ? 1 : 0));
+  const edgeFrom = new Int32Array(index.edges.length);
+  const edgeTo = new Int32Array(index.edges.length);
+  index.edges.forEach(([a, b], k) => {
+    edgeFrom[k] = position.get(a) ?? -1;
+    edgeTo[k] = position.get(b) ?? -1;
+  });
+  const dense = {
+    opScope,
+    isInput,
+    scopes,
+    scopeNumber,
+    scopeParent,
+    transparent,
+    edgeFrom,
+    edgeTo,
+  };
+  denseIndexes.set(index, dense);
+  return dense;
+}
+
+/**
+ * `collapsedAncestor` for every scope number at once, memoized: the number of the outermost
+ * folded Cell on the scope's path, or -1 when every Cell on it is open.
+ */
+function foldedAbove(dense: DenseIndex, expanded: ReadonlySet<string>): (k: number) => number {
+  const { scopeNumber, scopeParent, transparent } = dense;
+  const open = new Uint8Array(scopeParent.length);
+  for (const path of expanded) {
+    const k = scopeNumber.get(path);
+    if (k !== undefined) open[k] = 1;
+  }
+  const known = new Int32Array(scopeParent.length).fill(-2);
+  const path: number[] = [];
+  return (k) => {
+    let c = k;
+    while (c >= 0 && known[c] === -2) {
+      path.push(c);
+      c = scopeParent[c] ?? -1;
+    }
+    let above = c < 0 ? -1 : (known[c] ?? -1);
+    for (let s = path.pop(); s !== undefined; s = path.pop()) {
+      if (above === -1 && !open[s] && !transparent[s]) above = s;
+      known[s] = above;
+    }
+    return known[k] ?? -1;
+  };
+}
+
 export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): VisibleGraph {
-  const cache = new Map<string, string | null>();
-  const rep = new Map<string, string>();
+  const dense = denseIndex(index);
+  const { opScope, isInput, scopes, edgeFrom, edgeTo } = dense;
+  const n = opScope.length;
+  const folds = foldedAbove(dense, expanded);
   const items: VisibleItem[] = [];
-  const scopeItems = new Set<string>();
   const usedGroups = new Set<string>();
   // Many ops share a scope: find each scope's box once.
   const boxes = new Map<string, string | null>();
@@ -104,48 +214,73 @@ export function visibleGraph(index: GraphIndex, expanded: ReadonlySet<string>): 
     const parent = index.scopes.get(scope)?.parent ?? null;
     return parent === null ? null : boxOf(parent);
   };
-  for (const id of index.shown) {
-    if (index.inputs.has(id)) {
-      items.push({ kind: 'input', id, parent: null });
-      rep.set(id, id);
+  // What each op stands as: its own position (drawn), or n + the number of the folded Cell
+  // that holds it. Per scope number: -1 not known yet, -2 open (its ops are drawn).
+  const rep = new Int32Array(n);
+  const scopeRep = new Int32Array(scopes.length).fill(-1);
+  const scopeBox: (string | null)[] = new Array<string | null>(scopes.length).fill(null);
+  /** Folded Cells in the order they first appear, and their numbers. */
+  const folded: string[] = [];
+  const foldedNumber = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    if (isInput[i]) {
+      items.push({ kind: 'input', id: index.shown[i] ?? '', parent: null });
+      rep[i] = i;
       continue;
     }
-    const scope = index.nodes.get(id)?.scope ?? '';
-    const folded = collapsedAncestor(index, scope, expanded, cache);
-    if (folded === null) {
-      const parent = boxOf(scope);
-      items.push({ kind: 'op', id, parent });
-      rep.set(id, id);
-      if (parent) usedGroups.add(parent);
-    } else {
-      rep.set(id, folded);
-      if (!scopeItems.has(folded)) {
-        scopeItems.add(folded);
-        const parent = parentOf(folded);
-        items.push({ kind: 'scope', id: folded, parent });
-        if (parent) usedGroups.add(parent);
+    const k = opScope[i] ?? -1;
+    let r = k < 0 ? -2 : (scopeRep[k] ?? -1);
+    if (r === -1) {
+      const scope = scopes[k] ?? '';
+      const c = folds(k);
+      const outer = c < 0 ? null : (scopes[c] ?? null);
+      if (outer === null) {
+        r = -2;
+        scopeBox[k] = boxOf(scope);
+      } else {
+        let f = foldedNumber.get(outer);
+        if (f === undefined) {
+          // Its first op: the folded Cell's item comes here, as the ops' order has it.
+          f = folded.length;
+          foldedNumber.set(outer, f);
+          folded.push(outer);
+          const parent = parentOf(outer);
+          items.push({ kind: 'scope', id: outer, parent });
+          if (parent) usedGroups.add(parent);
+        }
+        r = n + f;
       }
+      scopeRep[k] = r;
     }
+    if (r === -2) {
+      const parent = k < 0 ? null : (scopeBox[k] ?? null);
+      items.push({ kind: 'op', id: index.shown[i] ?? '', parent });
+      rep[i] = i;
+      if (parent) usedGroups.add(parent);
+    } else rep[i] = r;
   }
   // Every ancestor of a used group is a group too.
   for (const g of [...usedGroups]) {
     for (let p = parentOf(g); p; p = parentOf(p)) usedGroups.add(p);
   }
   const groups = [...usedGroups].map((id) => ({ id, parent: parentOf(id) }));
-  const counts = new Map<string, Map<string, { from: string; to: string; count: number }>>();
+  const idOf = (r: number): string => (r < n ? (index.shown[r] ?? '') : (folded[r - n] ?? ''));
+  const span = n + folded.length;
+  const byPair = new Map<number, { from: string; to: string; count: number }>();
   const edges: { from: string; to: string; count: number }[] = [];
-  for (const [a, b] of index.edges) {
-    const from = rep.get(a);
-    const to = rep.get(b);
-    if (!from || !to || from === to) continue;
-    let out = counts.get(from);
-    if (!out)
-      counts.set(from, (out = new Map<string, { from: string; to: string; count: number }>()));
-    const e = out.get(to);
+  for (let k = 0; k < edgeFrom.length; k++) {
+    const a = edgeFrom[k] ?? -1;
+    const b = edgeTo[k] ?? -1;
+    if (a < 0 || b < 0) continue;
+    const from = rep[a] ?? -1;
+    const to = rep[b] ?? -1;
+    if (from === to) continue;
+    const key = from * span + to;
+    const e = byPair.get(key);
     if (e) e.count++;
     else {
-      const edge = { from, to, count: 1 };
-      out.set(to, edge);
+      const edge = { from: idOf(from), to: idOf(to), count: 1 };
+      byPair.set(key, edge);
       edges.push(edge);
     }
   }

@@ -15,12 +15,25 @@ interface Job {
 /** Algorithms the view's layouts use: layered for levels, fixed for a Cell's wrapper. */
 const ALGORITHMS = ['layered', 'fixed'];
 
+/** The warm-up layout: two boxes and an edge, through the layered algorithm the levels use. */
+const WARM_UP = {
+  id: 'warm-up',
+  layoutOptions: { 'elk.algorithm': 'layered' },
+  children: [
+    { id: 'a', width: 40, height: 20 },
+    { id: 'b', width: 40, height: 20 },
+  ],
+  edges: [{ id: 'e', sources: ['a'], targets: ['b'] }],
+};
+
 export class ElkWorker {
   private worker: Worker | undefined;
   private nextId = 0;
   private readonly waiting = new Map<number, Job>();
   /** Set once the worker failed: every job from then on runs in the page. */
   private fallback = false;
+  /** Set once the worker answered a layout: ELK's code is read and compiled there. */
+  private answered = false;
 
   constructor(source: string, start: (url: string) => Worker = (url) => new Worker(url)) {
     try {
@@ -39,9 +52,25 @@ export class ElkWorker {
     }
   }
 
+  /**
+   * Whether the worker has laid something out (its code is ready): until then the view draws
+   * its first level as a stand-in at once rather than wait for the worker's start.
+   */
+  get warm(): boolean {
+    return this.answered && !this.fallback;
+  }
+
   /** Whether layouts run in the worker (false once it failed and the page took over). */
   get inWorker(): boolean {
     return !this.fallback;
+  }
+
+  /**
+   * A first layout of two boxes while the document is still on its way: the worker reads and
+   * compiles ELK's code now, not when the first real level waits for it.
+   */
+  warmUp(): void {
+    if (this.worker && !this.fallback) this.layout(WARM_UP).catch(() => undefined);
   }
 
   layout<T extends object>(graph: T): Promise<T> {
@@ -62,6 +91,7 @@ export class ElkWorker {
     const job = this.waiting.get(reply.id);
     if (!job) return;
     this.waiting.delete(reply.id);
+    if (job.message.cmd === 'layout') this.answered = true;
     if (reply.error !== undefined) job.fail(workerError(reply.error));
     else job.ok(reply.data ?? {});
   }
@@ -103,8 +133,16 @@ let shared: ElkWorker | undefined;
  * worker reads ELK's 1.6 MB script while the document is still on its way.
  */
 export function startElkWorker(): ElkWorker {
-  shared ??= new ElkWorker(workerSource);
+  if (!shared) {
+    shared = new ElkWorker(workerSource);
+    shared.warmUp();
+  }
   return shared;
+}
+
+/** Whether the page's layout worker is started and has laid something out. */
+export function elkWarm(): boolean {
+  return shared?.warm ?? false;
 }
 
 export function runElkInWorker<T extends object>(graph: T): Promise<T> {

@@ -5,7 +5,7 @@
 // few children changed size: stretch.ts), from stacking a plain chain (chain.ts), from rows
 // (rankLayout.ts: a level too big for ELK), or from ELK. Opening one Cell thus runs ELK at most on that Cell's content, never on its siblings or
 // on the levels around it.
-import { chainLayout } from './chain';
+import { chainLayout, parallelLayout } from './chain';
 import { composeLayout } from './compose';
 import type { VisibleGraph } from '../fold';
 import type { Layout, LevelCounts } from './geometry';
@@ -95,7 +95,7 @@ export class LevelLayouter {
       } else {
         const last = stretch ? this.shown.get(level.id) : undefined;
         const stretched = last && stretchLevel(last.shape, last.result, shape);
-        const chained = stretched ? undefined : chainLayout(shape);
+        const chained = stretched ? undefined : (chainLayout(shape) ?? parallelLayout(shape));
         if (stretched) {
           counts.stretched++;
           result = stretched;
