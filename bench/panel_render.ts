@@ -351,14 +351,24 @@ async function netronFirstGraph(browser: Browser, file: string, port: number): P
     const heap = await heapPeak(p, 500);
     await p.goto(url);
     const result = await outcome;
-    const peak = (await heap.stop()) / 2 ** 20;
+    // A tab still busy with a big model may never answer CDP again: do not wait on it.
+    const peak = (await within(heap.stop(), 10_000, NaN)) / 2 ** 20;
     return Number.isNaN(Number(result)) ? `${result}, heap ${peak.toFixed(0)} MB` : result;
   } catch (e) {
     return `no graph (${String(e).split('\n')[0]?.slice(0, 60)})`;
   } finally {
-    await context.close().catch(() => undefined);
-    server.kill();
+    await within(
+      context.close().catch(() => undefined),
+      10_000,
+      undefined,
+    );
+    server.kill('SIGKILL');
   }
+}
+
+/** `promise`, or `fallback` once `ms` have passed without it settling. */
+function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
+  return Promise.race([promise, new Promise<T>((ok) => setTimeout(() => ok(fallback), ms))]);
 }
 
 /** The load averages over 1, 5 and 15 minutes, as `uptime` prints them. */
