@@ -1,7 +1,10 @@
 """Compile case files with the real MindSpore, one JSON line per file (run in a subprocess).
 
 usage: python ms_runner.py [--level LAX|STRICT] [--mode graph|pynative] FILE...
-Each file defines `run()`; the result or the exception it raised is reported.
+Each file defines `run()`; the result or the exception it raised is reported. MindSpore is
+imported once; each file runs in a child forked from that parent (as the corpus runner does), so
+a case that crashes the process or leaves state behind costs only its own line: a batch that ran
+every case in one process lost the rest of its cases once, and the test saw a KeyError.
 """
 
 from __future__ import annotations
@@ -11,7 +14,16 @@ import importlib.util
 import json
 import os
 import sys
+from functools import partial
+from pathlib import Path
 from typing import Any
+
+if not __package__:  # run as a file: the repository root makes `scripts` found
+    sys.path.append(str(Path(__file__).resolve().parents[3]))
+
+from scripts.checker_facts.forkrun import in_fork
+
+TIMEOUT = 120  # seconds for one case
 
 
 def _describe(value: Any) -> str:
@@ -53,7 +65,10 @@ def main() -> None:
     mode = ms.GRAPH_MODE if args.mode == "graph" else ms.PYNATIVE_MODE
     ms.set_context(mode=mode, jit_syntax_level=getattr(ms, args.level))
     for index, path in enumerate(args.files):
-        print(json.dumps(_run_one(index, path)), file=out, flush=True)
+        result = in_fork(partial(_run_one, index, path), TIMEOUT, 800)
+        result = {k: result.get(k) for k in ("ok", "out", "type", "msg")}
+        result["file"] = path  # a child that died reports none
+        print(json.dumps(result), file=out, flush=True)
 
 
 if __name__ == "__main__":
