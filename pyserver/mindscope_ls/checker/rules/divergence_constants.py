@@ -20,6 +20,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext
 
 CONSTANT_INT_DIVISION = Rule(
@@ -140,13 +141,9 @@ def _definition(ctx: FunctionContext, expr: ast.expr, at: ast.AST) -> Optional[a
         if _is_parameter(ctx.fn.node, expr.id):
             return None
         return _module_constant(ctx, expr.id)
-    if (
-        isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Name)
-        and expr.value.id == "self"
-        and ctx.fn.cls is not None
-    ):
-        attr = ctx.fn.cls.attr(expr.attr)
+    name = names.self_attribute(expr)
+    if name is not None and ctx.fn.cls is not None:
+        attr = ctx.fn.cls.attr(name)
         if attr is None or attr.kind not in ("tensor", "const_tensor"):
             return None
         node = attr.node
