@@ -48,6 +48,7 @@ const builds = [
       'demo/serve': 'scripts/workbench/demo.ts',
       'bench/panel_render': 'bench/panel_render.ts',
       'bench/summary_panel': 'bench/summary_panel.ts',
+      'bench/graph_fold': 'bench/graph_fold.ts',
     },
     outdir: 'dist',
     external: ['playwright-core'],

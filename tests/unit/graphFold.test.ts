@@ -114,16 +114,11 @@ test('search finds ops by type, name and shape, all terms required', () => {
   assert.deepEqual(search(index, '   '), []);
 });
 
-test('a 10,000-op graph indexes and folds quickly', () => {
-  const big = synthGraph(5, 91);
-  const start = performance.now();
-  const index = indexGraph(big);
+test('a 10,000-op graph folds to a few items at first (timed in bench/graph_fold.ts)', () => {
+  const index = indexGraph(synthGraph(5, 91));
   const g = visibleGraph(index, initialExpansion(index));
-  const ms = performance.now() - start;
   assert.ok(index.shown.length > 10_000, String(index.shown.length));
   assert.ok(g.items.length < 12, String(g.items.length));
-  // About 0.1 s on an idle machine; generous for a loaded CI runner.
-  assert.ok(ms < 3000, `${ms} ms`);
 });
 
 test('ops of a shared construct move to the Cell instance their data flows into', () => {

@@ -37,18 +37,14 @@ test('tracks are named from process_name metadata and nested events go one row d
   assert.equal(model.count, 4);
 });
 
-test('100,000 events draw as at most about one rectangle per pixel', () => {
+test('100,000 events draw as at most about one rectangle per pixel (timed in bench/graph_fold.ts)', () => {
   const events = Array.from({ length: 100_000 }, (_, i) => x(`op${i % 50}`, i * 10, 6));
   const model = buildTimeline(events);
   const row = model.rows[0];
   assert.ok(row);
-  const start = performance.now();
   const spans = visibleSpans(row, model.start, model.end, 1000 / (model.end - model.start));
-  const ms = performance.now() - start;
   // Sub-pixel gaps merge: the whole dense run is one bar at this zoom.
   assert.ok(spans.length >= 1 && spans.length <= 1001, String(spans.length));
-  // Generous: a loaded CI machine; idle it takes a few ms.
-  assert.ok(ms < 500, `${ms} ms`);
   // Gaps of a pixel or more stay visible.
   const sparse = buildTimeline(Array.from({ length: 10 }, (_, i) => x('op', i * 100, 1))).rows[0];
   assert.ok(sparse);
