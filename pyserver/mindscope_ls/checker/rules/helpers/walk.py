@@ -98,6 +98,7 @@ class _ModuleIndex:
         self.root = root
         self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
         self._joined: dict[type, list[ast.AST]] = {}
+        self.found: dict[int, dict[type, list[ast.AST]]] = {}  # none: `of_type` asks `_Index`'s
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         found: list[ast.AST] = []
@@ -151,6 +152,13 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     if index is None:
         index = _new_index(node)
     if len(types) == 1:
+        # A scope's answer is kept after the first query: most queries repeat one (a
+        # function's rules ask for the same few types), so they skip `select_one`'s steps.
+        answers = index.found.get(id(node))
+        if answers is not None:
+            found = answers.get(types[0])
+            if found is not None:
+                return found  # type: ignore[return-value]
         return index.select_one(node, types[0])  # type: ignore[return-value]
     return index.select(node, types)  # type: ignore[return-value]
 
