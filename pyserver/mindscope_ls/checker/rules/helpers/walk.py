@@ -50,6 +50,8 @@ class _Index:
         # Each scope asked about, by id (the scopes are in `nodes`, so alive): its nodes by
         # type, as answered. A function's rules ask for the same few types again and again.
         self.found: dict[int, dict[type, list[ast.AST]]] = {}
+        # ... and its span, relative to the root's line as the keys are
+        self.spans: dict[int, tuple[Position, Position]] = {}
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         """`select_one` of each type, joined; types the tree lacks (most, in most queries)
@@ -78,13 +80,14 @@ class _Index:
         answers = self.found.get(id(node))
         if answers is None:
             answers = self.found[id(node)] = {}
-        found = answers.get(kind)
-        if found is None:
-            positions: list[Position] = keys  # type: ignore[assignment]
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
-            start, end = (line - base, col), (end_line - base, end_col)
+            self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
+        found = answers.get(kind)
+        if found is None:
+            positions: list[Position] = keys  # type: ignore[assignment]
+            start, end = self.spans[id(node)]
             found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
             answers[kind] = found
         return found
