@@ -58,9 +58,11 @@ class _Index:
         skipped."""
         found: list[ast.AST] = []
         present = self.nodes
+        answers = self.found.get(id(node)) or {}  # what `select_one` keeps, read as `of_type` does
         for kind in types:
             if kind in present:
-                found.extend(self.select_one(node, kind))
+                kept = answers.get(kind)
+                found.extend(kept if kept is not None else self.select_one(node, kind))
         return found
 
     def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
