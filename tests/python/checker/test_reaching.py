@@ -73,3 +73,64 @@ def test_names_bound_once_and_reads_in_comprehensions_are_not_followed() -> None
     src = "def f(x):\n    y = x\n    y = [y for y in x]\n    return y, x\n"
     assert _reads(src, "y") == [{"?"}, {"[y for y in x]"}]
     assert _reads(src, "x") == [{"?"}, {"?"}, {"?"}]
+
+
+TRICKY = """
+def f(x, y=None):
+    a = a = x
+    b, b = x, y
+    (c := x) + (c := y)
+    d = [d for d in x] + [x for _ in d]
+    e = lambda e=x: e + x
+    g = f"{x!r:{y}} {f'{x}'}"
+    x += x
+    x: int = x + 1
+    del a
+    for x in (x, y):
+        y = x if x else y
+    with x as (p, x):
+        x = p
+    @dec(x)
+    def inner(z=x):
+        return x
+    x = inner
+    return x, y, {k: x for k in y}, (x for _ in y)
+"""
+
+
+def _flows(tree: ast.AST, fast: bool) -> list[tuple[object, ...]]:
+    """Every function's reaching bindings, in walk order, as comparable data."""
+    from mindscope_ls.checker.rules.helpers import reaching as module
+
+    found: list[tuple[object, ...]] = []
+    own_names = module._Walker._own_names
+    try:
+        if not fast:
+            module._Walker._own_names = lambda self, node: None  # type: ignore[method-assign]
+        for fn in ast.walk(tree):
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                flow = module._Walker(fn).run()
+                found.append((sorted(flow.reads.items()), sorted(flow.values), sorted(flow.params)))
+    finally:
+        module._Walker._own_names = own_names  # type: ignore[method-assign]
+    return found
+
+
+def test_names_found_by_position_are_those_the_walk_finds() -> None:
+    """A statement's tracked names taken from the node index (no walk) give the same bindings
+    as walking it: over every function of the corpus cases, and some that bind twice in one
+    statement, in comprehensions, lambdas, f-strings and decorators."""
+    from pathlib import Path
+
+    cases = Path(__file__).resolve().parents[2] / "graphmode" / "cases"
+    sources = [TRICKY, *(p.read_text(encoding="utf-8") for p in sorted(cases.rglob("*.pycase")))]
+    compared = 0
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        fast = _flows(tree, fast=True)
+        assert fast == _flows(tree, fast=False)
+        compared += len(fast)
+    assert compared > 1000

@@ -214,7 +214,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
-    for block in blocks_of(ctx.fn.node):
+    # only `if` and `while` statements are judged below: none, no walk of the blocks
+    branches = bool(ctx.of(ast.If)) or bool(ctx.of(ast.While))
+    for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
                 yield from _returns(ctx, values, stmt, block[index + 1 :])
@@ -529,6 +531,8 @@ def _recursion(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     if ctx.fn.cls is None:
         return
+    if not any(_calls_itself(ctx, node) for node in ctx.of(ast.Call)):
+        return  # the cheap test first: a method rarely calls itself
     has_tensor_if = any(ctx.types.is_condition(n.test) for n in ctx.of(ast.If)) or any(
         ctx.types.is_condition(n.test) for n in ctx.of(ast.IfExp)
     )

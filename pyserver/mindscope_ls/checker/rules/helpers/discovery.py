@@ -7,6 +7,7 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import accumulate
 from typing import Optional
 
 from ...incremental.memo import NodeMemo
@@ -100,6 +101,7 @@ class Discovery:
         self._owners: dict[int, dict[int, ast.ClassDef]] = {}  # module -> method -> class
         self._queue: deque[CompiledFunction] = deque()
         self._sub_cells: set[int] = set()  # ClassDef ids of Cells built inside another Cell
+        self._line_lengths: dict[int, list[int]] = {}  # module -> what `in_text` counts
 
     def run(self) -> list[CompiledFunction]:
         modules = [m for m in self.workspace.modules() if m.tree is not None]
@@ -109,6 +111,20 @@ class Discovery:
         while self._queue and len(self.found) < MAX_FUNCTIONS:
             self._follow_calls(self._queue.popleft())
         return list(self.found.values())
+
+    def in_text(self, module: ModuleInfo, text: str, near: ast.AST) -> bool:
+        """`text in module.source`, searched from the line of `near` first: an entry point's
+        `Name(` is mostly found in its own `class Name(Base):` or `def Name(` line, where a
+        search from the top of the file went through all the lines above it."""
+        source = module.source
+        lengths = self._line_lengths.get(id(module))
+        if lengths is None:  # the lengths of the lines before each line, "\n"s left out
+            lengths = list(accumulate(map(len, source.split("\n")), initial=0))
+            self._line_lengths[id(module)] = lengths
+        line = getattr(near, "lineno", 1) - 1
+        begin = lengths[line] + line if 0 <= line < len(lengths) else 0
+        # the two ranges overlap by the text's length: together they are the whole source
+        return source.find(text, begin) >= 0 or source.find(text, 0, begin + len(text)) >= 0
 
     def _add(self, fn: CompiledFunction) -> None:
         current = self.found.get(id(fn.node))
@@ -452,7 +468,10 @@ class _Evidence:
             types = TensorTypes.known(self.module, self.cls, frozenset())
             entry = entry_point(types, self.node)
             # no `Name(` in the module: no call to read (spares building its call table)
-            if entry is not None and f"{entry}(" in self.module.source:
+            near = (
+                self.cls.node if self.cls is not None else self.node
+            )  # `class Name(` / `def Name(`
+            if entry is not None and self.discovery.in_text(self.module, f"{entry}(", near):
                 params = ordered_parameters(self.node, skip_self=self.cls is not None)
                 self._passed = argument_values(self.module, entry, params)
         passed = (self._passed or {}).get(name)

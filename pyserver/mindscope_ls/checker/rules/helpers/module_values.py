@@ -10,6 +10,7 @@ dtype is not written out, and the answer is unknown.
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -311,10 +312,35 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
         for stmt in cls.body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
                 found.entries[id(stmt)] = (name, ordered_parameters(stmt, skip_self=True))
-    scopes: list[ast.AST] = [tree, *of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)]
-    for scope in scopes:
-        _index_scope(found, module, scope)
+    _index_scope(found, module, tree)
+    # A function that names no entry point and no module-level instance of one adds no call
+    # and is no call's scope: nothing of it is ever read, so it is not walked (most are not).
+    mentions = _mentions(found, module, tree)
+    functions: list[FunctionNode] = of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)
+    for scope in functions:
+        if _mentioned_in(scope, mentions):
+            _index_scope(found, module, scope)
     return found
+
+
+def _mentions(found: ModuleTable, module: ModuleInfo, tree: ast.Module) -> list[tuple[int, int]]:
+    """Where the module's Names that `_index_scope` may act on are, in source order: those of
+    an entry point (a class or function of the module) and of a module-level instance of one
+    (`net = Net()`, which scopes may call); a local instance is bound from a class's Name."""
+    wanted = set(found.calls)
+    for name, assign in found.locals.get(id(tree), {}).items():
+        if _instance_of(assign.value, module.classes) is not None:
+            wanted.add(name)
+    return [(n.lineno, n.col_offset) for n in of_type(tree, ast.Name) if n.id in wanted]
+
+
+def _mentioned_in(scope: FunctionNode, mentions: list[tuple[int, int]]) -> bool:
+    """A mention inside the function's text, its decorators included (its own nodes, which
+    `_own` reads, lie there)."""
+    first = scope.decorator_list[0] if scope.decorator_list else scope
+    at = bisect_left(mentions, (first.lineno, first.col_offset))
+    end = (scope.end_lineno or scope.lineno, scope.end_col_offset or 0)
+    return at < len(mentions) and mentions[at] <= end
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ function is not (it has no entry: callers fall back to what every binding says).
 from __future__ import annotations
 
 import ast
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Optional
@@ -20,6 +21,7 @@ from ...index.module import FunctionNode
 from .walk import _fields, of_type
 
 State = dict[str, frozenset[int]]  # name -> ids of the bindings that may hold its value
+Position = tuple[int, int]
 NESTED = (
     ast.FunctionDef,
     ast.AsyncFunctionDef,
@@ -93,10 +95,20 @@ class _Walker:
         self.result = Reaching()
         self.tracked = _rebound(fn)
         self.loops: list[tuple[list[State], list[State]]] = []  # (breaks, continues)
+        # The tracked names and the nested scopes by position (from the node index), so that
+        # a statement is walked only when a nested scope may hide which names are its own.
+        self._names: list[ast.Name] = []
+        self._at: list[Position] = []
+        self._nested: list[Position] = []
 
     def run(self) -> Reaching:
         if not self.tracked:
             return self.result
+        fn, tracked = self.fn, self.tracked
+        self._names = [n for n in of_type(fn, ast.Name) if n.id in tracked]
+        self._at = [(n.lineno, n.col_offset) for n in self._names]
+        nested: list[ast.AST] = of_type(fn, *NESTED)
+        self._nested = sorted((n.lineno, n.col_offset) for n in nested if n is not fn)  # type: ignore[attr-defined]
         args = self.fn.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
         state: State = {a.arg: frozenset({id(a)}) for a in every if a is not None}
@@ -111,8 +123,30 @@ class _Walker:
             state = self._stmt(stmt, state)
         return state
 
+    def _own_names(self, node: ast.AST) -> Optional[list[ast.Name]]:
+        """The tracked names inside `node` when no nested scope or comprehension is: then all
+        are `node`'s own (a node holds exactly what lies inside its span), in source order.
+        None when one is (walk `node` to leave out what that scope binds and reads)."""
+        start: Position = (node.lineno, node.col_offset)  # type: ignore[attr-defined]
+        end: Position = (node.end_lineno, node.end_col_offset)  # type: ignore[attr-defined]
+        at = self._at
+        low = bisect_left(at, start)
+        high = bisect_left(at, end, low)
+        if low == high:
+            return []
+        nested = self._nested
+        inner = bisect_left(nested, start)
+        if inner < len(nested) and nested[inner] < end:
+            return None
+        return self._names[low:high]
+
     def _simple(self, stmt: ast.stmt, state: State) -> State:
         """A statement without blocks: its reads, then its stores (a walrus), in one walk."""
+        own = self._own_names(stmt)
+        if own is not None and sum(isinstance(n.ctx, ast.Store) for n in own) <= 1:
+            # the walk below finds these names (in another order, which only matters between
+            # two stores)
+            return self._simple_names(own, state)
         stores: list[ast.Name] = []
         for sub in _own(stmt):
             if isinstance(sub, ast.Name) and sub.id in self.tracked:
@@ -127,8 +161,25 @@ class _Walker:
             state[sub.id] = frozenset({id(sub)})
         return state
 
+    def _simple_names(self, own: list[ast.Name], state: State) -> State:
+        stored: Optional[ast.Name] = None
+        for sub in own:
+            if isinstance(sub.ctx, ast.Load):
+                self.result.reads[id(sub)] = state.get(sub.id, frozenset())
+            elif isinstance(sub.ctx, ast.Store):
+                stored = sub
+        if stored is None:
+            return state
+        return {**state, stored.id: frozenset({id(stored)})}
+
     def _reads(self, node: Optional[ast.AST], state: State) -> None:
         if node is None:
+            return
+        own = self._own_names(node)
+        if own is not None:
+            for name in own:
+                if isinstance(name.ctx, ast.Load):
+                    self.result.reads[id(name)] = state.get(name.id, frozenset())
             return
         for sub in _own(node):
             if (

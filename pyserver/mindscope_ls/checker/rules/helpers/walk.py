@@ -50,15 +50,19 @@ class _Index:
         # Each scope asked about, by id (the scopes are in `nodes`, so alive): its nodes by
         # type, as answered. A function's rules ask for the same few types again and again.
         self.found: dict[int, dict[type, list[ast.AST]]] = {}
+        # ... and its span, relative to the root's line as the keys are
+        self.spans: dict[int, tuple[Position, Position]] = {}
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         """`select_one` of each type, joined; types the tree lacks (most, in most queries)
         skipped."""
         found: list[ast.AST] = []
         present = self.nodes
+        answers = self.found.get(id(node)) or {}  # what `select_one` keeps, read as `of_type` does
         for kind in types:
             if kind in present:
-                found.extend(self.select_one(node, kind))
+                kept = answers.get(kind)
+                found.extend(kept if kept is not None else self.select_one(node, kind))
         return found
 
     def select_one(self, node: ast.AST, kind: type) -> list[ast.AST]:
@@ -78,13 +82,14 @@ class _Index:
         answers = self.found.get(id(node))
         if answers is None:
             answers = self.found[id(node)] = {}
-        found = answers.get(kind)
-        if found is None:
-            positions: list[Position] = keys  # type: ignore[assignment]
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
-            start, end = (line - base, col), (end_line - base, end_col)
+            self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
+        found = answers.get(kind)
+        if found is None:
+            positions: list[Position] = keys  # type: ignore[assignment]
+            start, end = self.spans[id(node)]
             found = nodes[bisect_left(positions, start) : bisect_right(positions, end)]
             answers[kind] = found
         return found
@@ -98,6 +103,7 @@ class _ModuleIndex:
         self.root = root
         self.parts = [(stmt, _tree_index(stmt)) for stmt in root.body]
         self._joined: dict[type, list[ast.AST]] = {}
+        self.found: dict[int, dict[type, list[ast.AST]]] = {}  # none: `of_type` asks `_Index`'s
 
     def select(self, node: ast.AST, types: tuple[type, ...]) -> list[ast.AST]:
         found: list[ast.AST] = []
@@ -151,6 +157,13 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     if index is None:
         index = _new_index(node)
     if len(types) == 1:
+        # A scope's answer is kept after the first query: most queries repeat one (a
+        # function's rules ask for the same few types), so they skip `select_one`'s steps.
+        answers = index.found.get(id(node))
+        if answers is not None:
+            found = answers.get(types[0])
+            if found is not None:
+                return found  # type: ignore[return-value]
         return index.select_one(node, types[0])  # type: ignore[return-value]
     return index.select(node, types)  # type: ignore[return-value]
 
