@@ -23,9 +23,11 @@ from .rules import (
     deprecated,
     divergence,
     divergence_constants,
+    divergence_containers,
     divergence_inplace,
     divergence_inputs,
     divergence_python,
+    divergence_stale,
     divergence_state,
     dynamic,
     forbidden,
@@ -70,9 +72,11 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     methods,
     divergence,
     divergence_constants,
+    divergence_containers,
     divergence_inplace,
     divergence_inputs,
     divergence_python,
+    divergence_stale,
     divergence_state,
     calls,
     attributes,
@@ -154,6 +158,8 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     recompile.check_module,
     rebuild.check_module,
     divergence_inputs.check_module,
+    divergence_stale.check_module,
+    divergence_containers.check_module,
 )
 
 
