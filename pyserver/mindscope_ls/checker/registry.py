@@ -142,6 +142,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_python.check,
     divergence_python.check_globals,
     divergence_scalars.check,
+    divergence_scalars.check_float_returns,
     divergence_state.check,
     calls.check,
     calls.check_outside,
