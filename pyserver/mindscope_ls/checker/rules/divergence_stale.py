@@ -84,6 +84,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     module_values = _module_values(tree)
     module_bound = _bound_classes(tree.body, classes)
     attr_reads = {name: _attribute_reads(module, cls, classes) for name, cls in classes.items()}
+    chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
     global_readers: dict[str, set[Tag]] = {}
     for name, cls in classes.items():
         for fn in _compiled_methods(cls):
@@ -115,6 +116,8 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             setters,
             caller is tree,
         )
+        ctx.chains = chains
+        ctx.objects = _passed_objects(body, classes, local if caller is not tree else bound)
         if caller is not tree:
             ctx.local_names = {
                 n.id for n in of_type(caller, ast.Name) if isinstance(n.ctx, ast.Store)
@@ -166,6 +169,8 @@ class _Context:
         self.setters = setters
         self.at_module = at_module
         self.local_names: set[str] = set()
+        self.chains: dict[str, set[tuple[str, str]]] = {}
+        self.objects: dict[str, tuple[str, str]] = {}  # `cfg` -> (`net`, `cfg` of Net's self)
 
     def writes(self, body: list[ast.stmt]) -> Iterator[tuple[ast.stmt, set[Tag], str]]:
         for block_stmt in body:
@@ -188,10 +193,23 @@ class _Context:
         whole = t
         while isinstance(t, ast.Subscript):
             t = t.value
+        if (
+            isinstance(t, ast.Attribute)
+            and isinstance(t.value, ast.Attribute)
+            and isinstance(t.value.value, ast.Name)
+        ):  # `net.inner.k = v`, `net.cfg.scale = v`
+            owner, middle, attr = t.value.value.id, t.value.attr, t.attr
+            cls = self.bound.get(owner)
+            if cls is not None and (middle, attr) in self.chains.get(cls, ()):
+                return {("var", owner)}, f"`{owner}.{middle}.{attr}`"
+            return None
         if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
             owner, attr = t.value.id, t.attr
             if attr in NOT_STALE:
                 return None
+            held = self.objects.get(owner)
+            if held is not None and (held[1], attr) in self.chains.get(self.bound[held[0]], ()):
+                return {("var", held[0])}, f"`{owner}.{attr}` (`{held[0]}.{held[1]}.{attr}`)"
             cls = self.bound.get(owner)
             if cls is not None and attr in self.attr_reads.get(cls, ()):
                 tags: set[Tag] = {("var", owner)}
@@ -356,6 +374,79 @@ def _attribute_reads(
                 state |= {a for t in assign.targets if (a := names.self_attribute(t)) is not None}
     methods_named = {i.name for i in cls.body if isinstance(i, _DEFS)}
     return read - written - state - methods_named - {c for c in called if c}
+
+
+def _chain_reads(
+    cls: ast.ClassDef, classes: dict[str, ast.ClassDef], attr_reads: dict[str, set[str]]
+) -> set[tuple[str, str]]:
+    """(A, B) for `self.A.B` the compiled methods read (an object the Cell holds, never
+    written there), and for B a constant a sub-Cell `self.A = Inner(...)` of the module reads."""
+    out: set[tuple[str, str]] = set()
+    written: set[tuple[str, str]] = set()
+    for fn in _compiled_methods(cls):
+        for node in of_type(fn, ast.Attribute):
+            middle = names.self_attribute(node.value)
+            if middle is None:
+                continue
+            (out if isinstance(node.ctx, ast.Load) else written).add((middle, node.attr))
+    init = next((i for i in cls.body if isinstance(i, _DEFS) and i.name == "__init__"), None)
+    if init is not None:
+        for assign in of_type(init, ast.Assign):
+            value = assign.value
+            if not (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id in classes
+                and value.func.id != cls.name
+            ):
+                continue
+            for t in assign.targets:
+                if (a := names.self_attribute(t)) is not None:
+                    out |= {(a, b) for b in attr_reads.get(value.func.id, ())}
+    return {(a, b) for a, b in out - written if b not in NOT_STALE}
+
+
+def _passed_objects(
+    body: list[ast.stmt], classes: dict[str, ast.ClassDef], bound: dict[str, str]
+) -> dict[str, tuple[str, str]]:
+    """`cfg` -> (`net`, `A`) for `net = Net(cfg)` whose `__init__` keeps `self.A = <param>`."""
+    out: dict[str, tuple[str, str]] = {}
+    for stmt in body:
+        for assign in of_type(stmt, ast.Assign):
+            value = assign.value
+            if not (
+                len(assign.targets) == 1
+                and isinstance(assign.targets[0], ast.Name)
+                and bound.get(assign.targets[0].id)
+                and isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and value.func.id == bound[assign.targets[0].id]
+            ):
+                continue
+            var = assign.targets[0].id
+            init = next(
+                (
+                    i
+                    for i in classes[value.func.id].body
+                    if isinstance(i, _DEFS) and i.name == "__init__"
+                ),
+                None,
+            )
+            if init is None:
+                continue
+            params = [a.arg for a in init.args.args][1:]
+            passed = {p: a for p, a in zip(params, value.args)}
+            passed.update({k.arg: k.value for k in value.keywords if k.arg})
+            kept = {
+                v.id: a
+                for n in of_type(init, ast.Assign)
+                for t in n.targets
+                if (a := names.self_attribute(t)) is not None and isinstance(v := n.value, ast.Name)
+            }
+            for param, arg in passed.items():
+                if isinstance(arg, ast.Name) and param in kept:
+                    out[arg.id] = (var, kept[param])
+    return out
 
 
 def _global_reads(fn: FunctionNode, module_values: set[str]) -> set[str]:
