@@ -145,6 +145,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_python.check_globals,
     divergence_scalars.check,
     divergence_scalars.check_float_returns,
+    divergence_scalars.check_format_specs,
     divergence_buffers.check,
     divergence_state.check,
     calls.check,

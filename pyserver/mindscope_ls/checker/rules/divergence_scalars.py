@@ -1,5 +1,6 @@
 """MS319: a Python int raised to a negative int power is 0 in graph mode. MS320: a Python
-float computed in the graph and returned has float32 precision.
+float computed in the graph and returned has float32 precision. MS322: an f-string's format
+spec is ignored in compiled code.
 
 Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: `2 ** -1`,
 `n ** -1` with `n = x.shape[-1]` and `self.d ** -1` with `self.d = 4` gave the int 0 in
@@ -342,3 +343,50 @@ def _float_attribute(cls: ast.ClassDef, attr: str) -> Optional[float]:
         return None
     found = {v.value for v in values if isinstance(v, ast.Constant) and type(v.value) is float}
     return found.pop() if len(found) == 1 and len(values) == 1 else None
+
+
+FORMAT_SPEC_IGNORED = Rule(
+    "MS322",
+    "fstring-format-spec-ignored",
+    Group.DIVERGES,
+    title="An f-string's format spec is ignored in compiled code",
+    message=(
+        "`{text}` has the format spec `:{spec}`, which graph mode ignores (it writes the value "
+        "as `str` would); use `{instead}` instead."
+    ),
+    why=(
+        "Graph mode builds an f-string from the `str` of each value and drops the format spec: "
+        "`f\"{{0.5:.2f}}\"` gave '0.5' in GRAPH_MODE, '0.50' in PyNative, and "
+        "`f\"{{n:04d}}\"` gave '3' for '0003'. `str.format` and `%` formatting keep it "
+        "(`\"{{:.2f}}\".format(1 / 3)` gave '0.33' in both modes)."
+    ),
+    remedy='Format with `"{:.2f}".format(v)` (or `%`), which graph mode runs as Python does.',
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+
+def check_format_specs(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for joined in ctx.of(ast.JoinedStr):
+        for part in joined.values:
+            if not isinstance(part, ast.FormattedValue) or part.format_spec is None:
+                continue
+            spec = _spec_text(part.format_spec)
+            if spec is None or not spec:
+                continue
+            value = ast.unparse(part.value)
+            yield FORMAT_SPEC_IGNORED.finding(
+                part,
+                text=ast.unparse(joined),
+                spec=spec,
+                instead=f'"{{:{spec}}}".format({value})',
+            )
+
+
+def _spec_text(spec: ast.expr) -> Optional[str]:
+    """The literal format spec (`.2f`); None when it holds a nested field (`{width}`)."""
+    if not isinstance(spec, ast.JoinedStr):
+        return None
+    parts = spec.values
+    if not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
+        return None
+    return "".join(p.value for p in parts)  # type: ignore[attr-defined]

@@ -71,9 +71,15 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         s.name: s
         for s in tree.body
         if isinstance(s, ast.ClassDef)
-        and any(names.is_cell_qualname(module.qualname(b)) for b in s.bases)
-        and any(isinstance(i, _DEFS) and i.name == "construct" for i in s.body)
+        and (
+            (
+                any(names.is_cell_qualname(module.qualname(b)) for b in s.bases)
+                and any(isinstance(i, _DEFS) and i.name == "construct" for i in s.body)
+            )
+            or _jit_methods(s)
+        )
     }
+    jit_methods = {name: _jit_methods(cls) for name, cls in classes.items()}
     jits = {
         s.name: s
         for s in tree.body
@@ -102,7 +108,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         local = _bound_classes(body, classes)
         bound = {**module_bound, **local} if caller is not tree else local
         declared = {n for g in of_type(caller, ast.Global) for n in g.names}
-        calls = _compiled_calls(body, bound, jits)
+        calls = _compiled_calls(body, bound, jits, jit_methods)
         if not calls:
             continue
         ctx = _Context(
@@ -316,10 +322,27 @@ def _bound_classes(body: list[ast.stmt], classes: dict[str, ast.ClassDef]) -> di
     return out
 
 
+def _jit_methods(cls: ast.ClassDef) -> set[str]:
+    """Methods decorated `@jit` / `@ms.jit` / `@jit(...)` (a class's compiled entry points)."""
+    out: set[str] = set()
+    for item in cls.body:
+        if not isinstance(item, _DEFS):
+            continue
+        for d in item.decorator_list:
+            d = d.func if isinstance(d, ast.Call) else d
+            name = (
+                d.id if isinstance(d, ast.Name) else d.attr if isinstance(d, ast.Attribute) else ""
+            )
+            if name == "jit":
+                out.add(item.name)
+    return out
+
+
 def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
-    """`construct` and the methods it calls as `self.m(...)`, transitively."""
+    """`construct` (or the `@jit` methods) and the methods they call as `self.m(...)`,
+    transitively."""
     methods = {i.name: i for i in cls.body if isinstance(i, _DEFS)}
-    todo = ["construct"]
+    todo = ["construct", *_jit_methods(cls)]
     seen: dict[str, FunctionNode] = {}
     while todo:
         name = todo.pop()
@@ -483,12 +506,22 @@ def _global_setters(tree: ast.Module, module_values: set[str]) -> dict[str, set[
 
 
 def _compiled_calls(
-    body: list[ast.stmt], bound: dict[str, str], jits: dict[str, FunctionNode]
+    body: list[ast.stmt],
+    bound: dict[str, str],
+    jits: dict[str, FunctionNode],
+    jit_methods: dict[str, set[str]],
 ) -> list[tuple[ast.Call, set[Tag]]]:
     out: list[tuple[ast.Call, set[Tag]]] = []
     for stmt in body:
         for call in of_type(stmt, ast.Call):
             func = call.func
+            if (
+                isinstance(func, ast.Attribute)
+                and isinstance(func.value, ast.Name)
+                and func.value.id in bound
+                and func.attr in jit_methods.get(bound[func.value.id], ())
+            ):  # `trainer.step(x)`, a `@jit` method
+                out.append((call, {("var", func.value.id), ("class", bound[func.value.id])}))
             if isinstance(func, ast.Name):
                 if func.id in jits:
                     out.append((call, {("jit", func.id)}))
