@@ -144,10 +144,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from _sort_remove(ctx, node)
         elif isinstance(node, ast.Assign):
             yield from _alias_item_write(ctx, node, aliases)
-            yield from _alias_item_write(ctx, node, originals)
+            yield from _alias_item_write(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, ast.AugAssign):
             yield from _alias_update(ctx, node, aliases)
-            yield from _alias_update(ctx, node, originals)
+            yield from _alias_update(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, (ast.For, ast.While)):
             yield from _lambdas_in_loop(ctx, node)
 
@@ -211,6 +211,32 @@ def _originals(
     for alias, (original, assign) in aliases.items():
         if original not in aliases and alias != original:
             out.setdefault(original, (alias, assign))
+    return out
+
+
+def _bound_before(
+    ctx: FunctionContext, originals: dict[str, tuple[str, ast.Assign]], node: ast.AST
+) -> dict[str, tuple[str, ast.Assign]]:
+    """The reverse aliases still in force at `node`: `z = y` earlier in the source, with
+    neither name bound again in between (a loop that rebinds them each time does not alias:
+    realcode, mindyolo's `offsets = offsets_new` at the end of a loop body)."""
+    if not originals:
+        return originals
+    at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    out: dict[str, tuple[str, ast.Assign]] = {}
+    for original, (alias, assign) in originals.items():
+        start = (assign.lineno, assign.col_offset)
+        if start >= at:
+            continue
+        rebound = any(
+            n.id in (original, alias)
+            and isinstance(n.ctx, ast.Store)
+            and start < (n.lineno, n.col_offset) < at
+            and n is not assign.targets[0]
+            for n in ctx.of(ast.Name)
+        )
+        if not rebound:
+            out[original] = (alias, assign)
     return out
 
 
