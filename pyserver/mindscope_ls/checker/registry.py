@@ -147,6 +147,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_scalars.check_float_returns,
     divergence_scalars.check_format_specs,
     divergence_buffers.check,
+    divergence_buffers.check_containers,
     divergence_state.check,
     calls.check,
     calls.check_outside,

@@ -1,4 +1,6 @@
-"""MS321: an item write to a Tensor the graph takes from outside (not a Parameter) is lost.
+"""MS321, MS323: item writes that graph mode does not keep.
+
+MS321: an item write to a Tensor the graph takes from outside (not a Parameter) is lost.
 
 Measured with MindSpore 2.10 on CPU, against PyNative: in `construct`, `self.count[0] += 1` or
 `self.mask[0] = 0.0` on a Tensor attribute made with `Tensor(...)` (not a `Parameter`) compiles
@@ -18,7 +20,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.base import FunctionContext
 
 BUFFER_WRITE_LOST = Rule(
@@ -117,3 +119,63 @@ def _module_tensor(ctx: FunctionContext, name: str) -> bool:
 def _text(node: ast.stmt) -> str:
     text = ast.unparse(node)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+CONTAINER_ITEM_WRITE_UNSEEN = Rule(
+    "MS323",
+    "attribute-item-write-unseen",
+    Group.DIVERGES,
+    title="An item write to a dict or list attribute of the Cell is not kept across calls",
+    message=(
+        "`{write}` writes an item of the {kind} `self.{name}` in compiled code: graph mode "
+        "reads `self.{name}` as the constant it compiled with, so {effect} (PyNative keeps the "
+        "write); keep the value in a Parameter, or return it."
+    ),
+    why=(
+        "At LAX the graph takes a dict or list attribute of the Cell as a compile-time "
+        "constant: an item write inside `construct` is either lost or not seen by the next call. "
+        "Measured: `self.stats['n'] += 1` returned 1 on every call in GRAPH_MODE (PyNative 1, "
+        "2); `self.counts[0] += 1` left `counts[0]` at 0; `self.last['shape'] = 3` left "
+        "`self.last` empty; `self.cache['scale'] = 2.0` was kept, but the next call still read "
+        "1.0. STRICT refuses the write (MS211)."
+    ),
+    remedy=(
+        "Keep changing numbers in a Parameter updated with `ops.assign`, or compute them in "
+        "`construct` and return them to the caller."
+    ),
+    mindspore_says="(compiles at LAX; result differs from PyNative)",
+)
+
+
+def check_containers(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level == SyntaxLevel.STRICT or ctx.fn.cls is None or not ctx.fn.cls.is_cell:
+        return  # STRICT refuses the write (MS211)
+    for node in ctx.of(ast.Assign, ast.AugAssign):
+        for target in _targets(node):
+            if not isinstance(target, ast.Subscript):
+                continue
+            name = names.self_attribute(target.value)
+            if name is None:
+                continue
+            kind = receivers.kind_of(ctx, target.value)
+            if kind not in (receivers.DICT, receivers.LIST):
+                continue
+            read_back = isinstance(node, ast.AugAssign) or _reads(ctx, name, node)
+            effect = (
+                "the next call reads the old value again"
+                if read_back
+                else "the caller may not see the write"
+            )
+            yield CONTAINER_ITEM_WRITE_UNSEEN.finding(
+                node, write=_text(node), kind=kind, name=name, effect=effect
+            )
+            break
+
+
+def _reads(ctx: FunctionContext, name: str, write: ast.stmt) -> bool:
+    """Whether the compiled function reads `self.<name>` outside the write itself."""
+    inside = {id(n) for n in ast.walk(write)}
+    return any(
+        names.self_attribute(n) == name and isinstance(n.ctx, ast.Load) and id(n) not in inside
+        for n in ctx.of(ast.Attribute)
+    )
