@@ -134,6 +134,9 @@ SIMPLE = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _globals(ctx)
     aliases = _tensor_aliases(ctx)
+    # `z = y`, then `y += 1` / `y[0] = v` and `z` read: the same divergence, seen from `z`
+    # (measured: `z = y; y += 1; return z` gave y + 1 in GRAPH_MODE, y in PyNative)
+    originals = _originals(aliases)
     for node in ctx.of(ast.Call, ast.AugAssign, ast.Assign, ast.For, ast.While):
         if isinstance(node, ast.Call):
             yield from _list_attribute_mutation(ctx, node)
@@ -141,8 +144,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from _sort_remove(ctx, node)
         elif isinstance(node, ast.Assign):
             yield from _alias_item_write(ctx, node, aliases)
+            yield from _alias_item_write(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, ast.AugAssign):
             yield from _alias_update(ctx, node, aliases)
+            yield from _alias_update(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, (ast.For, ast.While)):
             yield from _lambdas_in_loop(ctx, node)
 
@@ -196,6 +201,43 @@ def _tensor_aliases(ctx: FunctionContext) -> dict[str, tuple[str, ast.Assign]]:
         ):
             aliases.setdefault(node.targets[0].id, (node.value.id, node))
     return aliases
+
+
+def _originals(
+    aliases: dict[str, tuple[str, ast.Assign]],
+) -> dict[str, tuple[str, ast.Assign]]:
+    """The reverse of `aliases`: `x` -> (its first alias `y`, the `y = x` assignment)."""
+    out: dict[str, tuple[str, ast.Assign]] = {}
+    for alias, (original, assign) in aliases.items():
+        if original not in aliases and alias != original:
+            out.setdefault(original, (alias, assign))
+    return out
+
+
+def _bound_before(
+    ctx: FunctionContext, originals: dict[str, tuple[str, ast.Assign]], node: ast.AST
+) -> dict[str, tuple[str, ast.Assign]]:
+    """The reverse aliases still in force at `node`: `z = y` earlier in the source, with
+    neither name bound again in between (a loop that rebinds them each time does not alias:
+    realcode, mindyolo's `offsets = offsets_new` at the end of a loop body)."""
+    if not originals:
+        return originals
+    at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    out: dict[str, tuple[str, ast.Assign]] = {}
+    for original, (alias, assign) in originals.items():
+        start = (assign.lineno, assign.col_offset)
+        if start >= at:
+            continue
+        rebound = any(
+            n.id in (original, alias)
+            and isinstance(n.ctx, ast.Store)
+            and start < (n.lineno, n.col_offset) < at
+            and n is not assign.targets[0]
+            for n in ctx.of(ast.Name)
+        )
+        if not rebound:
+            out[original] = (alias, assign)
+    return out
 
 
 def _alias_update(

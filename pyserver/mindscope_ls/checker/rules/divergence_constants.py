@@ -51,6 +51,8 @@ FLOAT_DTYPES = frozenset({"float16", "float32", "float64", "bfloat16"})
 TENSOR_CLASSES = frozenset({"mindspore.Tensor", "mindspore.common.tensor.Tensor"})
 CASTS = frozenset({"astype", "float", "half", "int", "to"})
 NUMPY_ARRAYS = frozenset({"numpy.array", "numpy.asarray"})
+ARANGES = frozenset({"mindspore.ops.arange", "mindspore.numpy.arange"})
+FILLS = frozenset({"mindspore.ops.ones", "mindspore.ops.zeros"})
 DIVISIONS = frozenset({"mindspore.ops.div", "mindspore.ops.true_divide", "mindspore.ops.divide"})
 DIVISION_NAMES = frozenset(q.rsplit(".", 1)[1] for q in DIVISIONS)  # a cheap first look
 
@@ -82,6 +84,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         else:
             continue
         kinds = {_constant_kind(ctx, left, node), _constant_kind(ctx, right, node)}
+        if None in kinds and _constant_kind(ctx, left, node) == "int":
+            # `Tensor([1, 2]) / 2`, `ops.arange(n) / n`: a Python number divisor folds too
+            kinds = {"int"} if _static_number(ctx, right, node) else kinds
         if None in kinds or "int" not in kinds or _promoted_back(ctx, node, binops):
             continue
         yield CONSTANT_INT_DIVISION.finding(node, text=ast.unparse(node), left=ast.unparse(left))
@@ -97,11 +102,28 @@ def _promoted_back(ctx: FunctionContext, node: ast.expr, binops: list[ast.BinOp]
             and call.func.attr in CASTS
         ):
             return True
+    for assign in ctx.of(ast.Assign):  # `t = a / b` then only `t.astype(...)` read
+        if assign.value is node and len(assign.targets) == 1:
+            target = assign.targets[0]
+            if isinstance(target, ast.Name) and _only_cast(ctx, target.id):
+                return True
     for parent in binops:
         if parent.left is node or parent.right is node:
             other = parent.right if parent.left is node else parent.left
             return _constant_kind(ctx, other, parent) is None
     return False
+
+
+def _only_cast(ctx: FunctionContext, name: str) -> bool:
+    loads = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)]
+    casts = {
+        id(c.func.value)
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Attribute)
+        and c.func.attr in CASTS
+        and isinstance(c.func.value, ast.Name)
+    }
+    return bool(loads) and all(id(n) in casts for n in loads)
 
 
 def _constant_kind(ctx: FunctionContext, expr: ast.expr, at: ast.AST) -> Optional[str]:
@@ -117,7 +139,83 @@ def _constant_kind(ctx: FunctionContext, expr: ast.expr, at: ast.AST) -> Optiona
         name = _dtype_name(expr.args[0])
         return "int" if name in INT_DTYPES else "float" if name in FLOAT_DTYPES else None
     value = _definition(ctx, expr, at)
-    return _tensor_kind(ctx, value) if value is not None else None
+    if value is None:
+        return None
+    return _tensor_kind(ctx, value) or _built_kind(ctx, value, at)
+
+
+def _built_kind(ctx: FunctionContext, value: ast.expr, at: ast.AST) -> Optional[str]:
+    """`ops.arange(...)` of numbers known when compiling (no float dtype, no float bound) and
+    `ops.ones/zeros(shape, <int dtype>)`: int constant Tensors the compiler folds (measured:
+    `ops.arange(4) / 4` and `ops.ones((3,), ms.int32) / 2` gave Float64, PyNative Float32)."""
+    if not isinstance(value, ast.Call):
+        return None
+    qualname = ctx.fn.module.qualname(value.func)
+    if qualname in ARANGES:
+        dtype = names.keyword(value, "dtype")
+        if dtype is not None:
+            return "int" if _dtype_name(dtype) in INT_DTYPES else None
+        bounds = [a for a in value.args if not isinstance(a, ast.Starred)]
+        if bounds and all(_static_number(ctx, a, at, ints=True) for a in bounds):
+            return "int"
+        return None
+    if qualname in FILLS:
+        dtype = value.args[1] if len(value.args) > 1 else names.keyword(value, "dtype")
+        if dtype is not None and _dtype_name(dtype) in INT_DTYPES and value.args:
+            return "int" if _static_shape(value.args[0]) else None
+    return None
+
+
+def _static_shape(expr: ast.expr) -> bool:
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_is_int_literal(e) or _is_shape_item(e) for e in expr.elts)
+    return _is_int_literal(expr) or _is_shape_item(expr)
+
+
+def _is_int_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, int)
+        and not isinstance(expr.value, bool)
+    )
+
+
+def _is_shape_item(expr: ast.expr) -> bool:
+    """`x.shape[i]` (or `len(x)`): a Python int when compiling a static shape."""
+    if isinstance(expr, ast.Subscript):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr == "shape"
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+    )
+
+
+def _static_number(ctx: FunctionContext, expr: ast.expr, at: ast.AST, ints: bool = False) -> bool:
+    """A Python number known when compiling: a literal (int, or float unless `ints`), a
+    shape item, or a local bound once to one of those before `at`."""
+    if _is_int_literal(expr) or _is_shape_item(expr):
+        return True
+    probe = expr.operand if isinstance(expr, ast.UnaryOp) else expr
+    if not ints and isinstance(probe, ast.Constant) and isinstance(probe.value, float):
+        return True
+    if isinstance(expr, ast.Name) and not _is_parameter(ctx.fn.node, expr.id):
+        local = [
+            n
+            for n in ctx.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == expr.id for t in _targets(n))
+        ]
+        if len(local) == 1 and (local[0].lineno, local[0].col_offset) < (
+            getattr(at, "lineno", 0),
+            getattr(at, "col_offset", 0),
+        ):
+            value = local[0].value
+            return _is_int_literal(value) or _is_shape_item(value)
+    return False
 
 
 def _definition(ctx: FunctionContext, expr: ast.expr, at: ast.AST) -> Optional[ast.expr]:

@@ -1,0 +1,181 @@
+"""MS321, MS323: item writes that graph mode does not keep.
+
+MS321: an item write to a Tensor the graph takes from outside (not a Parameter) is lost.
+
+Measured with MindSpore 2.10 on CPU, against PyNative: in `construct`, `self.count[0] += 1` or
+`self.mask[0] = 0.0` on a Tensor attribute made with `Tensor(...)` (not a `Parameter`) compiles
+at LAX, and the call computes with the written value, but the attribute keeps its old values:
+the next call starts again from them (a counter returned 1 and 1 where PyNative returned 1 and
+2) and the caller reads the old `net.mask`. STRICT refuses the write (`self.count should be
+initialized as a 'Parameter'`). `CACHE[1] = 2.0` on a module-level Tensor in an `@ms.jit`
+function is lost the same way, at both levels. A `Parameter` attribute, or a local copy
+(`m = self.mask * 1; m[0] = 0.0`), behaves as in PyNative.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from .helpers import names, receivers
+from .helpers.base import FunctionContext
+
+BUFFER_WRITE_LOST = Rule(
+    "MS321",
+    "tensor-buffer-write-lost",
+    Group.DIVERGES,
+    title="An item write to a Tensor attribute or module-level Tensor is lost in graph mode",
+    message=(
+        "`{write}` writes into {what}, which is not a Parameter: graph mode writes a copy, so "
+        "{target} keeps its old values after the call (PyNative changes it); make it a "
+        "`Parameter` or work on a local copy."
+    ),
+    why=(
+        "Graph mode takes a Tensor the Cell or the module holds (not a Parameter) as a "
+        "constant input: `t[i] = v` inside the graph builds a new Tensor, and the attribute "
+        "itself is never written. Measured: a `self.count[0] += 1` counter returned 1 on every "
+        "call in GRAPH_MODE (PyNative 1, 2, ...); STRICT refuses the write."
+    ),
+    remedy=(
+        "Hold state in a `Parameter` (`self.count = Parameter(Tensor(...), name='count', "
+        "requires_grad=False)`), or copy into a local and return the result."
+    ),
+    mindspore_says="(compiles at LAX; result differs from PyNative)",
+)
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    writes = [
+        node
+        for node in ctx.of(ast.Assign, ast.AugAssign)
+        if any(isinstance(t, ast.Subscript) for t in _targets(node))
+    ]
+    if not writes:
+        return
+    for node in writes:
+        for target in _targets(node):
+            if not isinstance(target, ast.Subscript):
+                continue
+            found = _held_tensor(ctx, target.value)
+            if found is None:
+                continue
+            what, text, attribute = found
+            if attribute and ctx.level == SyntaxLevel.STRICT:
+                continue  # STRICT refuses the write: not a divergence
+            yield BUFFER_WRITE_LOST.finding(node, write=_text(node), what=what, target=f"`{text}`")
+            break
+
+
+def _targets(node: ast.stmt) -> list[ast.expr]:
+    if isinstance(node, ast.Assign):
+        return list(node.targets)
+    if isinstance(node, ast.AugAssign):
+        return [node.target]
+    return []
+
+
+def _held_tensor(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[str, str, bool]]:
+    attr = names.self_attribute(expr)
+    if attr is not None:
+        cls = ctx.fn.cls
+        held = cls.attr(attr) if cls is not None and cls.is_cell else None
+        if held is None or held.kind != "const_tensor":
+            return None
+        return f"the Tensor attribute `self.{attr}`", f"self.{attr}", True
+    name = expr.id if isinstance(expr, ast.Name) else None
+    if name is not None and not _local(ctx, name) and _module_tensor(ctx, name):
+        return f"the module-level Tensor `{name}`", name, False
+    return None
+
+
+def _local(ctx: FunctionContext, name: str) -> bool:
+    fn = ctx.fn.node
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    if name in params:
+        return True
+    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
+
+
+def _module_tensor(ctx: FunctionContext, name: str) -> bool:
+    tree = ctx.fn.module.tree
+    if tree is None:
+        return False
+    values = [
+        s.value
+        for s in tree.body
+        if isinstance(s, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == name for t in s.targets)
+    ]
+    return (
+        len(values) == 1
+        and isinstance(values[0], ast.Call)
+        and names.callee(ctx.fn.module, values[0].func) in names.TENSOR_FACTORIES
+    )
+
+
+def _text(node: ast.stmt) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+CONTAINER_ITEM_WRITE_UNSEEN = Rule(
+    "MS323",
+    "attribute-item-write-unseen",
+    Group.DIVERGES,
+    title="An item write to a dict or list attribute of the Cell is not kept across calls",
+    message=(
+        "`{write}` writes an item of the {kind} `self.{name}` in compiled code: graph mode "
+        "reads `self.{name}` as the constant it compiled with, so {effect} (PyNative keeps the "
+        "write); keep the value in a Parameter, or return it."
+    ),
+    why=(
+        "At LAX the graph takes a dict or list attribute of the Cell as a compile-time "
+        "constant: an item write inside `construct` is either lost or not seen by the next call. "
+        "Measured: `self.stats['n'] += 1` returned 1 on every call in GRAPH_MODE (PyNative 1, "
+        "2); `self.counts[0] += 1` left `counts[0]` at 0; `self.last['shape'] = 3` left "
+        "`self.last` empty; `self.cache['scale'] = 2.0` was kept, but the next call still read "
+        "1.0. STRICT refuses the write (MS211)."
+    ),
+    remedy=(
+        "Keep changing numbers in a Parameter updated with `ops.assign`, or compute them in "
+        "`construct` and return them to the caller."
+    ),
+    mindspore_says="(compiles at LAX; result differs from PyNative)",
+)
+
+
+def check_containers(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level == SyntaxLevel.STRICT or ctx.fn.cls is None or not ctx.fn.cls.is_cell:
+        return  # STRICT refuses the write (MS211)
+    for node in ctx.of(ast.Assign, ast.AugAssign):
+        for target in _targets(node):
+            if not isinstance(target, ast.Subscript):
+                continue
+            name = names.self_attribute(target.value)
+            if name is None:
+                continue
+            kind = receivers.kind_of(ctx, target.value)
+            if kind not in (receivers.DICT, receivers.LIST):
+                continue
+            read_back = isinstance(node, ast.AugAssign) or _reads(ctx, name, node)
+            effect = (
+                "the next call reads the old value again"
+                if read_back
+                else "the caller may not see the write"
+            )
+            yield CONTAINER_ITEM_WRITE_UNSEEN.finding(
+                node, write=_text(node), kind=kind, name=name, effect=effect
+            )
+            break
+
+
+def _reads(ctx: FunctionContext, name: str, write: ast.stmt) -> bool:
+    """Whether the compiled function reads `self.<name>` outside the write itself."""
+    inside = {id(n) for n in ast.walk(write)}
+    return any(
+        names.self_attribute(n) == name and isinstance(n.ctx, ast.Load) and id(n) not in inside
+        for n in ctx.of(ast.Attribute)
+    )

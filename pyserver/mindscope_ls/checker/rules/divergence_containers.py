@@ -1,0 +1,307 @@
+"""MS318: a list or dict changed in place through another name, in compiled code.
+
+Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: graph mode treats a list
+or a dict as a value, so `lst.append(v)` (`extend`, `insert`, `pop`, `remove`, `clear`,
+`update`, `setdefault`, `lst[i] = v`, `lst += [...]`, `del lst[i]`) changes only the name it is
+called on:
+
+    def collect(feats, x):          # a helper, or a method `self.collect(feats, x)`
+        feats.append(ops.relu(x))   # PyNative: the caller's list grows; graph: it does not
+    ...
+    feats = []
+    collect(feats, x)
+    return len(feats)               # PyNative 1, GRAPH_MODE 0
+
+The same with an alias in one function: `b = a; b.append(v); len(a)` gave 2 in PyNative, 1 in
+graph mode. Returning the container (`feats = collect(feats, x)`) or reading only the name that
+was changed gives the same result in both modes.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..index.module import ModuleInfo
+from ..model import Group, RawFinding, Related
+from ..rule import Rule, node_range
+from .helpers import names
+from .helpers.flow import loads_after
+from .helpers.walk import of_type
+
+SHARED_CONTAINER_WRITE = Rule(
+    "MS318",
+    "container-changed-through-other-name",
+    Group.DIVERGES,
+    title="A list or dict changed in place through another name, in compiled code",
+    message=(
+        "`{write}` changes the {kind} `{name}` in place, but graph mode copies lists and dicts: "
+        "`{other}`, read {where}, keeps its old contents in GRAPH_MODE (PyNative sees the "
+        "change)."
+    ),
+    why=(
+        "In graph mode a list or a dict is a value: passing it to a function or binding it to a "
+        "second name makes a copy, and an in-place change (`append`, `extend`, `insert`, `pop`, "
+        "`clear`, `update`, item assignment, `+=`) reaches only the name it is made through. "
+        "Measured: a helper appending to the list it was given left the caller's list empty "
+        "in GRAPH_MODE (`len` 0; PyNative 2)."
+    ),
+    remedy=(
+        "Return the changed container and rebind it (`feats = collect(feats, x)`), or change it "
+        "through the name that is read afterwards."
+    ),
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem"}
+)
+BUILDERS = frozenset({"list", "dict"})
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    tree = module.tree
+    if tree is None:
+        return
+    functions = {s.name: s for s in tree.body if isinstance(s, _DEFS)}
+    compiled: list[tuple[FunctionNode, Optional[ast.ClassDef]]] = [
+        (fn, None)
+        for fn in functions.values()
+        if any(names.is_jit(module, d) for d in fn.decorator_list)
+    ]
+    for klass in (s for s in tree.body if isinstance(s, ast.ClassDef)):
+        if not any(names.is_cell_qualname(module.qualname(b)) for b in klass.bases):
+            continue
+        compiled += [(m, klass) for m in _compiled_methods(klass)]
+    seen: set[tuple[int, int]] = set()
+    for fn, cls in compiled:
+        containers = _container_locals(fn)
+        if not containers:
+            continue
+        for call in of_type(fn, ast.Call):
+            callee = _callee(call, cls, functions)
+            if callee is None:
+                continue
+            params = [a.arg for a in (*callee.args.posonlyargs, *callee.args.args)]
+            if cls is not None and isinstance(call.func, ast.Attribute) and params[:1] == ["self"]:
+                params = params[1:]
+            for arg, param in zip(call.args, params):
+                if not isinstance(arg, ast.Name) or arg.id not in containers:
+                    continue
+                write = _first_write(callee, param)
+                if write is None or _returns(callee, param):
+                    continue
+                read = loads_after(fn, arg.id, call)
+                if read is None:
+                    continue
+                key = (write.lineno, write.col_offset)
+                if key in seen:
+                    continue
+                seen.add(key)
+                yield SHARED_CONTAINER_WRITE.finding(
+                    write,
+                    related=[
+                        Related(module.path, node_range(call), f"`{arg.id}` passed here"),
+                        Related(module.path, node_range(read), f"`{arg.id}` read here"),
+                    ],
+                    write=_text(write),
+                    kind=containers[arg.id],
+                    name=param,
+                    other=arg.id,
+                    where="by the caller after the call",
+                )
+        yield from _aliases(module, fn, containers, seen)
+
+
+def _aliases(
+    module: ModuleInfo,
+    fn: FunctionNode,
+    containers: dict[str, str],
+    seen: set[tuple[int, int]],
+) -> Iterator[RawFinding]:
+    """`b = a` with `a` a local list/dict, then `b` changed in place, then `a` read."""
+    for assign in of_type(fn, ast.Assign):
+        if not (
+            len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)
+            and isinstance(assign.value, ast.Name)
+            and assign.value.id in containers
+        ):
+            continue
+        alias, source = assign.targets[0].id, assign.value.id
+        write = _first_write(fn, alias, after=assign)
+        if write is None:
+            continue
+        read = loads_after(fn, source, write)
+        if read is None:
+            continue
+        key = (write.lineno, write.col_offset)
+        if key in seen:
+            continue
+        seen.add(key)
+        yield SHARED_CONTAINER_WRITE.finding(
+            write,
+            related=[
+                Related(module.path, node_range(assign), f"`{alias} = {source}` here"),
+                Related(module.path, node_range(read), f"`{source}` read here"),
+            ],
+            write=_text(write),
+            kind=containers[source],
+            name=alias,
+            other=source,
+            where="afterwards",
+        )
+
+
+def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
+    methods = {i.name: i for i in cls.body if isinstance(i, _DEFS)}
+    todo = ["construct"]
+    seen: dict[str, FunctionNode] = {}
+    while todo:
+        name = todo.pop()
+        fn = methods.get(name)
+        if fn is None or name in seen or name == "__init__":
+            continue
+        seen[name] = fn
+        for call in of_type(fn, ast.Call):
+            attr = names.self_attribute(call.func)
+            if attr is not None:
+                todo.append(attr)
+    return list(seen.values())
+
+
+def _container_locals(fn: FunctionNode) -> dict[str, str]:
+    """Locals bound (every time) to a list or dict display, `list()`/`dict()` or a
+    comprehension: their kind."""
+    kinds: dict[str, Optional[str]] = {}
+    for node in of_type(fn, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
+        for t in targets:
+            if not isinstance(t, ast.Name):
+                for n in of_type(t, ast.Name):
+                    kinds[n.id] = None
+                continue
+            if isinstance(node, ast.AugAssign):
+                continue
+            value = getattr(node, "value", None) if not isinstance(node, ast.For) else None
+            kind = _kind(value)
+            if t.id in kinds and kinds[t.id] != kind:
+                kinds[t.id] = None
+            else:
+                kinds[t.id] = kind
+    for a in of_type(fn.args, ast.arg):
+        kinds[a.arg] = None
+    return {k: v for k, v in kinds.items() if v is not None}
+
+
+def _kind(value: Optional[ast.expr]) -> Optional[str]:
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return "list"
+    if isinstance(value, (ast.Dict, ast.DictComp)):
+        return "dict"
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in BUILDERS
+        and not value.keywords
+        and len(value.args) <= 1
+    ):
+        return value.func.id
+    return None
+
+
+def _callee(
+    call: ast.Call, cls: Optional[ast.ClassDef], functions: dict[str, FunctionNode]
+) -> Optional[FunctionNode]:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return functions.get(func.id)
+    if cls is not None and (attr := names.self_attribute(func)) is not None:
+        return next((i for i in cls.body if isinstance(i, _DEFS) and i.name == attr), None)
+    return None
+
+
+def _first_write(
+    fn: FunctionNode, name: str, after: Optional[ast.AST] = None
+) -> Optional[ast.stmt]:
+    """The first in-place change of `name` in `fn` (after `after`), before `name` is rebound."""
+    start = _end(after) if after is not None else (0, 0)
+    rebound = min(
+        (
+            _start(n)
+            for n in of_type(fn, ast.Name)
+            if n.id == name and isinstance(n.ctx, ast.Store) and _start(n) >= start
+        ),
+        default=None,
+    )
+    found: list[ast.stmt] = []
+    for stmt in of_type(fn, ast.Expr, ast.Assign, ast.AugAssign, ast.Delete, ast.Return):
+        if _start(stmt) < start or (rebound is not None and _start(stmt) > rebound):
+            continue
+        if _changes(stmt, name):
+            found.append(stmt)
+    if isinstance(fn, _DEFS):  # nested functions are other scopes
+        found = [s for s in found if not _in_nested(fn, s)]
+    return min(found, key=_start) if found else None
+
+
+def _changes(stmt: ast.stmt, name: str) -> bool:
+    value = getattr(stmt, "value", None)
+    if isinstance(stmt, (ast.Expr, ast.Assign, ast.Return)) and value is not None:
+        for call in of_type(value, ast.Call):
+            if (
+                isinstance(call.func, ast.Attribute)
+                and call.func.attr in MUTATORS
+                and isinstance(call.func.value, ast.Name)
+                and call.func.value.id == name
+            ):
+                return True
+    if isinstance(stmt, ast.AugAssign):
+        t = stmt.target
+        return (isinstance(t, ast.Name) and t.id == name) or _item_of(t, name)
+    if isinstance(stmt, ast.Assign):
+        return any(_item_of(t, name) for t in stmt.targets)
+    if isinstance(stmt, ast.Delete):
+        return any(_item_of(t, name) for t in stmt.targets)
+    return False
+
+
+def _item_of(target: ast.expr, name: str) -> bool:
+    return (
+        isinstance(target, ast.Subscript)
+        and isinstance(target.value, ast.Name)
+        and target.value.id == name
+    )
+
+
+def _in_nested(fn: FunctionNode, node: ast.AST) -> bool:
+    for inner in of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda):
+        if inner is not fn and _start(inner) <= _start(node) <= _end(inner):
+            return True
+    return False
+
+
+def _returns(fn: FunctionNode, name: str) -> bool:
+    """`return lst` (or `lst` in a returned tuple/list): the caller may rebind it."""
+    for r in of_type(fn, ast.Return):
+        value = r.value
+        parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        if any(isinstance(p, ast.Name) and p.id == name for p in parts):
+            return True
+    return False
+
+
+def _start(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+
+
+def _end(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+
+
+def _text(node: ast.stmt) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."

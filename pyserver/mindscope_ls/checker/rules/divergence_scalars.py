@@ -1,0 +1,392 @@
+"""MS319: a Python int raised to a negative int power is 0 in graph mode. MS320: a Python
+float computed in the graph and returned has float32 precision. MS322: an f-string's format
+spec is ignored in compiled code.
+
+Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: `2 ** -1`,
+`n ** -1` with `n = x.shape[-1]` and `self.d ** -1` with `self.d = 4` gave the int 0 in
+GRAPH_MODE (graph mode's scalar power keeps int ** int an int), where Python gives the float
+0.5 / 0.25, so `x * n ** -1` is all zeros. A float on either side (`n ** -0.5`,
+`n ** -1.0`, `2.0 ** -1`) gives the same float in both modes.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import struct
+from collections.abc import Iterator
+from typing import Any, Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import names
+from .helpers.base import FunctionContext
+from .helpers.shared_values import abstract
+from .helpers.walk import of_type as walk_of
+
+INT_NEGATIVE_POWER = Rule(
+    "MS319",
+    "int-negative-power",
+    Group.DIVERGES,
+    title="A Python int raised to a negative int power is 0 in graph mode",
+    message=(
+        "`{text}` raises an int to a negative int power: graph mode keeps it an int (0), "
+        "PyNative gives the float {value}; write `{base} ** {exponent}.0` or `1 / {base_p}`."
+    ),
+    why=(
+        "Graph mode computes `int ** int` as an int even for a negative exponent, so `2 ** -1` "
+        "is 0 where Python gives 0.5 (measured: `x * x.shape[-1] ** -1` was all zeros in "
+        "GRAPH_MODE, `x / 4` in PyNative)."
+    ),
+    remedy="Make the exponent (or the base) a float: `n ** -1.0`, or divide: `1 / n`.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    pows = [b for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)]
+    if not pows:
+        return
+    for node in pows:
+        exponent = _negative_int(node.right)
+        if exponent is None:
+            continue
+        if not _is_python_int(ctx, node.left):
+            continue
+        text = ast.unparse(node)
+        base = ast.unparse(node.left)
+        base_p = base if isinstance(node.left, (ast.Name, ast.Constant)) else f"({base})"
+        value = _value(node.left, exponent)
+        yield INT_NEGATIVE_POWER.finding(
+            node,
+            text=text,
+            value=value,
+            base=base_p,
+            exponent=ast.unparse(node.right),
+            base_p=base_p if exponent == -1 else f"{base_p} ** {-exponent}",
+        )
+
+
+def _negative_int(expr: ast.expr) -> Optional[int]:
+    if (
+        isinstance(expr, ast.UnaryOp)
+        and isinstance(expr.op, ast.USub)
+        and isinstance(expr.operand, ast.Constant)
+        and type(expr.operand.value) is int
+        and expr.operand.value > 0
+    ):
+        return -expr.operand.value
+    return None
+
+
+def _is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+    """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, a local bound once to one of
+    those, or `self.d` that `__init__` binds to an int literal only."""
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) is int and expr.value not in (0, 1, -1)
+    if _shape_item(expr):
+        return True
+    if isinstance(expr, ast.Name) and depth < 3:
+        bound = [
+            a.value
+            for a in ctx.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == expr.id for t in a.targets)
+        ]
+        others = [n for n in ctx.of(ast.Name) if n.id == expr.id and isinstance(n.ctx, ast.Store)]
+        if len(bound) == 1 and len(others) == 1:
+            return _is_python_int(ctx, bound[0], depth + 1)
+        return False
+    attr = names.self_attribute(expr)
+    if attr is not None and ctx.fn.cls is not None:
+        return _int_attribute(ctx.fn.cls.node, attr)
+    value = abstract(ctx).of(expr)
+    return value is not None and value.kind == "scalar" and value.dtype == "int"
+
+
+def _shape_item(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr == "shape"
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+    )
+
+
+def _int_attribute(cls: ast.ClassDef, attr: str) -> bool:
+    """Every `self.<attr> = ...` of the class binds an int literal."""
+    values = [
+        node.value
+        for node in walk_of(cls, ast.Assign)
+        for t in node.targets
+        if names.self_attribute(t) == attr
+    ]
+    writes = [
+        node for node in walk_of(cls, ast.AugAssign) if names.self_attribute(node.target) == attr
+    ]
+    return (
+        bool(values)
+        and not writes
+        and all(
+            isinstance(v, ast.Constant) and type(v.value) is int and v.value not in (0, 1)
+            for v in values
+        )
+    )
+
+
+def _value(base: ast.expr, exponent: int) -> str:
+    if isinstance(base, ast.Constant) and type(base.value) is int:
+        return repr(base.value**exponent)
+    return "(a fraction)"
+
+
+FLOAT32_SCALAR = Rule(
+    "MS320",
+    "float-scalar-float32",
+    Group.DIVERGES,
+    title="A Python float computed in compiled code and returned has float32 precision",
+    message=(
+        "`{text}` is a Python float computed in the graph, in float32: it returns {graph} in "
+        "GRAPH_MODE where PyNative returns {pynative}; return a Tensor "
+        "(`ms.tensor({text}, ms.float32)`) or compute it outside the compiled code."
+    ),
+    why=(
+        "Graph mode computes arithmetic on Python floats (and reads float attributes of the "
+        "Cell) in float32, and returns the float32 value as a Python float: `0.1 * 3` returned "
+        "0.30000001192092896 in GRAPH_MODE, 0.30000000000000004 in PyNative; `x.shape[0] / 3` "
+        "returned 0.6666666865348816 for 0.6666666666666666. Used in Tensor arithmetic only, it "
+        "gives the same float32 Tensor in both modes."
+    ),
+    remedy="Compute the number outside the compiled code, or return it as a float32 Tensor.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+INT_SAMPLES = (3, 7)  # a shape or length: values whose quotients are inexact in float32
+TENSOR_SAMPLE = 0.1  # float(t) / t.item() of a float32 Tensor: a float32-exact value
+FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+
+
+def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
+    returns = ctx.of(ast.Return)
+    if not returns or not _entry(ctx):
+        return
+    for ret in returns:
+        value = ret.value
+        parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        for part in parts:
+            if part is None:
+                continue
+            expr = _binding(ctx, part, ret) if isinstance(part, ast.Name) else part
+            if expr is None:
+                continue
+            found = _diverging(ctx, expr)
+            if found is None:
+                continue
+            graph, pynative = found
+            yield FLOAT32_SCALAR.finding(
+                expr, text=ast.unparse(expr), graph=repr(graph), pynative=repr(pynative)
+            )
+
+
+def _entry(ctx: FunctionContext) -> bool:
+    """A function whose return leaves the graph: `@jit`, or the `construct` of a Cell that no
+    other class of the module builds as a sub-Cell."""
+    node = ctx.fn.node
+    module = ctx.fn.module
+    if any(names.is_jit(module, d) for d in node.decorator_list):
+        return True
+    cls = ctx.fn.cls
+    if node.name != "construct" or cls is None or not cls.is_cell:
+        return False
+    tree = module.tree
+    if tree is None:
+        return False
+    for other in walk_of(tree, ast.ClassDef):
+        if other is cls.node:
+            continue
+        for call in walk_of(other, ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id == cls.node.name:
+                return False
+    return True
+
+
+def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.expr]:
+    """The one value a local is bound to, before `at`."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name.id and isinstance(n.ctx, ast.Store)]
+    if len(stores) != 1:
+        return None
+    for assign in ctx.of(ast.Assign):
+        if (
+            len(assign.targets) == 1
+            and assign.targets[0] is stores[0]
+            and (assign.lineno, assign.col_offset) < (at.lineno, at.col_offset)  # type: ignore[attr-defined]
+        ):
+            return assign.value
+    return None
+
+
+def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, float]]:
+    """The (graph, PyNative) values of a float expression of Python numbers that differ, with
+    shapes and lengths sampled; None when it is not such an expression or they agree."""
+    if not isinstance(expr, ast.BinOp) and names.self_attribute(expr) is None:
+        return None
+    for sample in INT_SAMPLES:
+        try:
+            evaluated = _evaluate(ctx, expr, sample, 0)
+        except (ArithmeticError, ValueError, TypeError, OverflowError):
+            return None
+        if evaluated is None:
+            return None
+        wide, narrow, is_float = evaluated
+        if not is_float or isinstance(wide, complex):
+            return None
+        if float(narrow) != wide:
+            return float(narrow), wide
+    return None
+
+
+def _evaluate(
+    ctx: FunctionContext, expr: ast.expr, sample: int, depth: int
+) -> Optional[tuple[float, float, bool]]:
+    """(Python's value, graph mode's float32 value, whether it is a float)."""
+    if depth > 8:
+        return None
+    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
+        v = float(expr.value)  # type: ignore[arg-type]
+        return v, v, isinstance(expr.value, float)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _evaluate(ctx, expr.operand, sample, depth + 1)
+        return None if inner is None else (-inner[0], -inner[1], inner[2])
+    if _shape_item(expr):
+        return float(sample), float(sample), False
+    if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
+        qualname = ctx.fn.module.qualname(expr) or ""
+        if qualname in ("math.pi", "math.e"):
+            v = math.pi if qualname == "math.pi" else math.e
+            return v, _f32(v), True
+    attr = names.self_attribute(expr)
+    if attr is not None and ctx.fn.cls is not None:
+        held = _float_attribute(ctx.fn.cls.node, attr)
+        return None if held is None else (held, _f32(held), True)
+    if isinstance(expr, ast.Call) and _tensor_number(expr):
+        v = _f32(TENSOR_SAMPLE)
+        return v, v, True
+    if isinstance(expr, ast.Name):
+        bound = _binding(ctx, expr, expr)
+        return None if bound is None else _evaluate(ctx, bound, sample, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, FLOAT_OPS):
+        left = _evaluate(ctx, expr.left, sample, depth + 1)
+        right = _evaluate(ctx, expr.right, sample, depth + 1)
+        if left is None or right is None:
+            return None
+        is_float = left[2] or right[2] or isinstance(expr.op, ast.Div)
+        if isinstance(expr.op, ast.Pow) and not is_float:
+            return None  # int ** int: MS319's, or an int
+        if isinstance(expr.op, ast.Pow) and _sampled(ctx, expr, sample, depth):
+            return None  # `d ** -0.5` of a shape: exact for the usual powers of two
+        wide = _apply(expr.op, left[0], right[0])
+        if not is_float:
+            return wide, wide, False
+        narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
+        return wide, narrow, True
+    return None
+
+
+def _sampled(ctx: FunctionContext, expr: ast.BinOp, sample: int, depth: int) -> bool:
+    """Whether an operand of `expr` depends on a shape or a length."""
+    for side in (expr.left, expr.right):
+        here = _evaluate(ctx, side, sample, depth + 1)
+        other = _evaluate(ctx, side, sample + 1, depth + 1)
+        if here is None or other is None or here[0] != other[0]:
+            return True
+    return False
+
+
+def _f32(value: Any) -> float:
+    """`value` rounded to float32 (OverflowError past its range; a complex raises TypeError)."""
+    if isinstance(value, complex):
+        raise TypeError("complex")
+    return float(struct.unpack("f", struct.pack("f", value))[0])
+
+
+def _apply(op: ast.operator, a: Any, b: Any) -> Any:
+    if isinstance(op, ast.Add):
+        return a + b
+    if isinstance(op, ast.Sub):
+        return a - b
+    if isinstance(op, ast.Mult):
+        return a * b
+    if isinstance(op, ast.Div):
+        return a / b
+    return a**b
+
+
+def _tensor_number(call: ast.Call) -> bool:
+    """`float(t)` / `t.item()`: a float32 Tensor's value as a Python float."""
+    func = call.func
+    if isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
+        return not isinstance(call.args[0], ast.Constant)
+    return isinstance(func, ast.Attribute) and func.attr == "item" and not call.args
+
+
+def _float_attribute(cls: ast.ClassDef, attr: str) -> Optional[float]:
+    """The float literal every `self.<attr> = ...` of the class binds, if one."""
+    values = [
+        node.value
+        for node in walk_of(cls, ast.Assign)
+        for t in node.targets
+        if names.self_attribute(t) == attr
+    ]
+    if any(names.self_attribute(n.target) == attr for n in walk_of(cls, ast.AugAssign)):
+        return None
+    found = {v.value for v in values if isinstance(v, ast.Constant) and type(v.value) is float}
+    return found.pop() if len(found) == 1 and len(values) == 1 else None
+
+
+FORMAT_SPEC_IGNORED = Rule(
+    "MS322",
+    "fstring-format-spec-ignored",
+    Group.DIVERGES,
+    title="An f-string's format spec is ignored in compiled code",
+    message=(
+        "`{text}` has the format spec `:{spec}`, which graph mode ignores (it writes the value "
+        "as `str` would); use `{instead}` instead."
+    ),
+    why=(
+        "Graph mode builds an f-string from the `str` of each value and drops the format spec: "
+        "`f\"{{0.5:.2f}}\"` gave '0.5' in GRAPH_MODE, '0.50' in PyNative, and "
+        "`f\"{{n:04d}}\"` gave '3' for '0003'. `str.format` and `%` formatting keep it "
+        "(`\"{{:.2f}}\".format(1 / 3)` gave '0.33' in both modes)."
+    ),
+    remedy='Format with `"{:.2f}".format(v)` (or `%`), which graph mode runs as Python does.',
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+
+def check_format_specs(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for joined in ctx.of(ast.JoinedStr):
+        for part in joined.values:
+            if not isinstance(part, ast.FormattedValue) or part.format_spec is None:
+                continue
+            spec = _spec_text(part.format_spec)
+            if spec is None or not spec:
+                continue
+            value = ast.unparse(part.value)
+            yield FORMAT_SPEC_IGNORED.finding(
+                part,
+                text=ast.unparse(joined),
+                spec=spec,
+                instead=f'"{{:{spec}}}".format({value})',
+            )
+
+
+def _spec_text(spec: ast.expr) -> Optional[str]:
+    """The literal format spec (`.2f`); None when it holds a nested field (`{width}`)."""
+    if not isinstance(spec, ast.JoinedStr):
+        return None
+    parts = spec.values
+    if not all(isinstance(p, ast.Constant) and isinstance(p.value, str) for p in parts):
+        return None
+    return "".join(p.value for p in parts)  # type: ignore[attr-defined]
