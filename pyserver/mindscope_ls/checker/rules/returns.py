@@ -10,6 +10,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
@@ -80,6 +81,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 made = _type_call(ctx, value)
                 if made is not None and not any(ctx.types.is_tensor(o) for o in outputs):
                     continue
+                if isinstance(value, ast.Name) and _is_self(ctx, value.id):
+                    # measured: "Illegal type in the graph: ... ClassMember 'Namespace:...<Net>'"
+                    # under STRICT (no line named); LAX hands the Cell out
+                    yield RETURN_OBJECT_UNDER_STRICT.finding(value, what="the Cell `self`")
+                    continue
                 what = "a class (`type(...)` of a constant)" if made else object_like(ctx, value)
                 if what is not None:
                     # MindSpore names the `type(...)` call, not the return.
@@ -133,7 +139,7 @@ def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
         qualname = names.callee(module, value.func)
         if qualname == "slice":
             return "a slice"
-        if _numpy_array_function(qualname):
+        if _numpy_array_function(qualname) or _numpy_of_array(module, qualname, value):
             return f"a NumPy array (`{ast.unparse(value.func)}(...)`)"
         info = ctx.classes.resolve(module.qualname(value.func))
         if info is not None and _plain_class(info):
@@ -175,10 +181,49 @@ def _literal(expr: ast.expr) -> bool:
 # NumPy scalar for scalar or 1-d arguments, which STRICT hands out (measured: `return x,
 # np.sum([1, 2])`, `return x, np.sqrt(4.0)`, `return x, np.add(1, 2)` compile).
 _NUMPY_ARRAYS = frozenset(
-    "array asarray ascontiguousarray copy ones zeros empty full ones_like zeros_like empty_like "
-    "full_like arange linspace logspace geomspace eye identity diag tri tril triu meshgrid "
-    "stack vstack hstack dstack column_stack concatenate tile repeat reshape transpose "
-    "expand_dims squeeze flip broadcast_to atleast_1d atleast_2d atleast_3d frombuffer".split()
+    [
+        "array",
+        "asarray",
+        "ascontiguousarray",
+        "copy",
+        "ones",
+        "zeros",
+        "empty",
+        "full",
+        "ones_like",
+        "zeros_like",
+        "empty_like",
+        "full_like",
+        "arange",
+        "linspace",
+        "logspace",
+        "geomspace",
+        "eye",
+        "identity",
+        "diag",
+        "tri",
+        "tril",
+        "triu",
+        "meshgrid",
+        "stack",
+        "vstack",
+        "hstack",
+        "dstack",
+        "column_stack",
+        "concatenate",
+        "tile",
+        "repeat",
+        "reshape",
+        "transpose",
+        "expand_dims",
+        "squeeze",
+        "flip",
+        "broadcast_to",
+        "atleast_1d",
+        "atleast_2d",
+        "atleast_3d",
+        "frombuffer",
+    ]
 )
 
 
@@ -190,6 +235,19 @@ def _numpy_array_function(qualname: Optional[str]) -> bool:
     return qualname.rsplit(".", 1)[-1] in _NUMPY_ARRAYS
 
 
+def _numpy_of_array(module: ModuleInfo, qualname: Optional[str], call: ast.Call) -> bool:
+    """A NumPy function (`np.add`, `np.sqrt`) of an argument that is itself an array made by
+    NumPy: an array again (measured: `return x, np.add(np.ones(2), 1)` fails STRICT)."""
+    if not qualname or not qualname.startswith("numpy."):
+        return False
+    for arg in call.args:
+        if isinstance(arg, ast.Call):
+            inner = names.callee(module, arg.func)
+            if _numpy_array_function(inner) or _numpy_of_array(module, inner, arg):
+                return True
+    return False
+
+
 def _plain_class(info: ClassInfo) -> bool:
     """A workspace class whose every base is a workspace class too and whose only decorator
     may be `@jit_class`: its instances are plain Python objects (not a NamedTuple, a Cell, a
@@ -198,6 +256,14 @@ def _plain_class(info: ClassInfo) -> bool:
         return False
     decorators = len(info.node.decorator_list)
     return decorators == 0 or (decorators == 1 and info.is_jit_class)
+
+
+def _is_self(ctx: FunctionContext, name: str) -> bool:
+    """`name` is the method's `self`, never rebound."""
+    args = ctx.fn.node.args.args
+    if not args or args[0].arg != name:
+        return False
+    return not any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
 
 
 def _is_construct(ctx: FunctionContext) -> bool:
