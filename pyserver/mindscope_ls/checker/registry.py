@@ -29,6 +29,7 @@ from .rules import (
     divergence_state,
     dynamic,
     forbidden,
+    graph_syntax,
     iteration,
     joins,
     methods,
@@ -91,6 +92,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     closures,
     objects_strict,
     scalars,
+    graph_syntax,
 )
 
 
@@ -148,6 +150,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     closures.check,
     objects_strict.check,
     scalars.check,
+    graph_syntax.check,
+    graph_syntax.check_globals,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -1,0 +1,160 @@
+"""MS180-MS181: Python the graph parser reads with its own, narrower rules.
+
+- MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
+  dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
+  `d.update(other, y=2)` fail at both levels ("Got an unexpected keyword argument 'y'", at the
+  call; measured on 2.10, CPU).
+- MS181: a `global N` that the compiled function assigns but the module never binds: the parser
+  resolves `N` in the module's namespace when compiling, before any assignment ran, so a read of
+  it fails at both levels ("The name 'N' is not defined, or not supported in graph mode", at the
+  read); PyNative creates the global on the assignment. A name the module binds (at its top
+  level, or through `global` in another function) compiles.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as python_builtins
+from collections.abc import Iterator
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import shared_values
+from .helpers.base import FunctionContext, cacheable
+
+DICT_UPDATE_ARGUMENTS = Rule(
+    "MS180",
+    "dict-update-arguments",
+    Group.FAILS,
+    title="`dict.update` with keyword arguments (or not one dict) in compiled code",
+    message=(
+        "graph mode compiles `{call}` as `dict_update(self, dict_obj)`, which takes one dict and "
+        "no keyword arguments; pass a dict literal (`d.update({{'y': 2}})`)."
+    ),
+    why=(
+        "The graph translates a dict's `update` to MindSpore's own `dict_update(self_, "
+        "dict_obj)` (standard_method.py): Python's keyword form `d.update(y=2)` has no "
+        "parameter to bind to."
+    ),
+    remedy="Pass the new items as one dict: `d.update({'y': 2})`, or assign `d['y'] = 2`.",
+    mindspore_says="RuntimeError: Got an unexpected keyword argument 'y'",
+)
+
+GLOBAL_NEVER_BOUND = Rule(
+    "MS181",
+    "global-never-bound",
+    Group.FAILS,
+    title="A `global` name the module never binds, read in compiled code",
+    message=(
+        "`{name}` is declared `global` and assigned here, but the module never binds it: graph "
+        "mode looks `{name}` up in the module when compiling and does not find it; bind "
+        "`{name}` at the module's top level."
+    ),
+    why=(
+        "The graph parser resolves a global name in the module's namespace at compile time. "
+        "An assignment inside the compiled function does not create it (PyNative's would)."
+    ),
+    remedy="Give the name a module-level value (`N = 0`) before compiling, or use a local.",
+    mindspore_says="NameError: The name 'N' is not defined, or not supported in graph mode.",
+)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    updates = [c for c in calls if _update_misfit(c)]
+    if updates:
+        values = shared_values.abstract(ctx)
+        for call in updates:
+            assert isinstance(call.func, ast.Attribute)
+            found = values.of(call.func.value)
+            if found is not None and found.kind == "dict":
+                yield DICT_UPDATE_ARGUMENTS.finding(call, call=_short(call))
+
+
+def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    # Not cacheable: whether the module binds the name lies outside the function.
+    declared: list[ast.Global] = ctx.of(ast.Global)
+    if declared:
+        yield from _globals(ctx, declared)
+
+
+def _update_misfit(call: ast.Call) -> bool:
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "update" and call.keywords):
+        return False
+    return not any(isinstance(a, ast.Starred) for a in call.args)
+
+
+def _short(call: ast.Call) -> str:
+    text = ast.unparse(call)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _globals(ctx: FunctionContext, declared: list[ast.Global]) -> Iterator[RawFinding]:
+    module = ctx.fn.module
+    if module.tree is None:
+        return
+    wanted = {n for g in declared for n in g.names}
+    wanted -= _module_bound(module.tree, ctx.fn.node)
+    wanted = {n for n in wanted if not hasattr(python_builtins, n)}
+    if not wanted:
+        return
+    reads: dict[str, ast.Name] = {}
+    written: set[str] = set()
+    for node in sorted(ctx.of(ast.Name), key=lambda n: (n.lineno, n.col_offset)):
+        if node.id not in wanted:
+            continue
+        if isinstance(node.ctx, ast.Store):
+            written.add(node.id)
+        elif isinstance(node.ctx, ast.Load) and node.id in written and node.id not in reads:
+            reads[node.id] = node
+    for name, read in reads.items():
+        yield GLOBAL_NEVER_BOUND.finding(read, name=name)
+
+
+def _module_bound(tree: ast.Module, own: ast.AST) -> set[str]:
+    """Names the module may bind outside `own`: anything it stores or imports outside functions
+    and classes, and every `global` name of another function. Escapes (a star import,
+    `globals()`, `setattr`/`exec` anywhere) may bind anything: every name of the module then."""
+    bound: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and any(a.name == "*" for a in node.names):
+            return _everything(tree)
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in ("globals", "exec", "setattr", "vars")
+        ):
+            return _everything(tree)
+        if isinstance(node, ast.Global) and not _inside(own, node):
+            bound.update(node.names)
+    bound |= _top_level_bindings(tree.body)
+    return bound
+
+
+def _inside(outer: ast.AST, node: ast.AST) -> bool:
+    return any(n is node for n in ast.walk(outer))
+
+
+def _top_level_bindings(body: list[ast.stmt]) -> set[str]:
+    bound: set[str] = set()
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound.add(stmt.name)
+            continue
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            bound.update((a.asname or a.name).split(".")[0] for a in stmt.names)
+            continue
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+                bound.add(node.id)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, (ast.Import, ast.ImportFrom)):
+                bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return bound
+
+
+def _everything(tree: ast.Module) -> set[str]:
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
