@@ -1,4 +1,4 @@
-"""MS180-MS181: Python the graph parser reads with its own, narrower rules.
+"""MS180-MS181, MS183, MS239: Python the graph parser reads with its own, narrower rules.
 
 - MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
   dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
@@ -9,6 +9,12 @@
   it fails at both levels ("The name 'N' is not defined, or not supported in graph mode", at the
   read); PyNative creates the global on the assignment. A name the module binds (at its top
   level, or through `global` in another function) compiles.
+- MS183 / MS239: an instance of a workspace class created in compiled code from a Tensor the
+  graph computes. A `@jit_class` is built at compile time from constants only, at every level
+  ("When creating an instance of 'Obj', all arguments are required to be constants, but input 0
+  is a variable"); a plain class goes to the Python fallback, which STRICT runs only on
+  constants ("When handling script '__call_func_str__(__input_0__,)' ... the inputs should be
+  constant"), LAX compiles it. Both at the call (measured on 2.10, CPU).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import shared_values
 from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
 
 DICT_UPDATE_ARGUMENTS = Rule(
     "MS180",
@@ -59,9 +66,53 @@ GLOBAL_NEVER_BOUND = Rule(
 )
 
 
+JIT_CLASS_FROM_TENSOR = Rule(
+    "MS183",
+    "jit-class-from-tensor",
+    Group.FAILS,
+    title="A `@jit_class` instance created in compiled code from a Tensor",
+    message=(
+        "`{cls}` is a `@jit_class`, whose instances graph mode creates at compile time from "
+        "constants only, and {arg} is a Tensor computed in the graph; create the object outside "
+        "(in `__init__`) or pass the Tensor to its methods."
+    ),
+    why=(
+        "Graph mode builds a `@jit_class` object while compiling (prim.cc GetParameters): every "
+        "argument of its constructor must be a constant."
+    ),
+    remedy="Create the object in `__init__` and pass Tensors to its methods instead.",
+    mindspore_says=(
+        "TypeError: When creating an instance of 'Obj', all arguments are required to be "
+        "constants, but input 0 is a variable, which is AbstractTensor(...)"
+    ),
+)
+
+OBJECT_FROM_TENSOR_UNDER_STRICT = Rule(
+    "MS239",
+    "object-from-tensor-under-strict",
+    Group.STRICT,
+    title="A plain class instance created in compiled code from a Tensor, under STRICT",
+    message=(
+        "`{cls}` is a plain class, which only the Python fallback can create, and STRICT runs "
+        "that only on constants while {arg} is a Tensor computed in the graph; make `{cls}` a "
+        "`@jit_class` created in `__init__`, or use the default LAX level."
+    ),
+    why=(
+        "A plain Python class has no graph translation: LAX creates it through the Python "
+        "fallback, which STRICT does not have beyond constant folding."
+    ),
+    remedy="Create the object outside compiled code, or use jit_syntax_level LAX.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls: list[ast.Call] = ctx.of(ast.Call)
+    yield from _created_from_tensors(ctx, calls)
     updates = [c for c in calls if _update_misfit(c)]
     if updates:
         values = shared_values.abstract(ctx)
@@ -77,6 +128,36 @@ def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
     declared: list[ast.Global] = ctx.of(ast.Global)
     if declared:
         yield from _globals(ctx, declared)
+
+
+def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
+    module = ctx.fn.module
+    for call in calls:
+        if not isinstance(call.func, (ast.Name, ast.Attribute)) or not (call.args or call.keywords):
+            continue
+        arg = next(
+            (a for a in [*call.args, *(k.value for k in call.keywords)] if ctx.types.is_tensor(a)),
+            None,
+        )
+        if arg is None:
+            continue
+        info = ctx.classes.resolve(module.qualname(call.func))
+        if info is None or info.is_cell or not _own_class(info):
+            continue
+        text = f"`{ast.unparse(arg)}`"
+        if info.is_jit_class:
+            yield JIT_CLASS_FROM_TENSOR.finding(call, cls=info.name, arg=text)
+        elif not info.node.decorator_list:
+            yield OBJECT_FROM_TENSOR_UNDER_STRICT.finding(call, cls=info.name, arg=text)
+
+
+def _own_class(info: ClassInfo) -> bool:
+    """A class of the workspace whose bases are all workspace classes too (not a NamedTuple,
+    an Enum, a dataclass...) and which declares no metaclass."""
+    if len(info.node.bases) != len(info.bases) or info.node.keywords:
+        return False
+    decorators = len(info.node.decorator_list)
+    return decorators == 0 or (decorators == 1 and info.is_jit_class)
 
 
 def _update_misfit(call: ast.Call) -> bool:
