@@ -132,9 +132,14 @@ def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
     module = ctx.fn.module
+    classes = _class_names(ctx)
+    if not classes:
+        return
     for call in calls:
-        if not isinstance(call.func, (ast.Name, ast.Attribute)) or not (call.args or call.keywords):
-            continue
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        if not (call.args or call.keywords) or name not in classes:
+            continue  # the cheap exit: not a call of a class the workspace's modules define
         arg = next(
             (a for a in [*call.args, *(k.value for k in call.keywords)] if ctx.types.is_tensor(a)),
             None,
@@ -149,6 +154,13 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
             yield JIT_CLASS_FROM_TENSOR.finding(call, cls=info.name, arg=text)
         elif not info.node.decorator_list:
             yield OBJECT_FROM_TENSOR_UNDER_STRICT.finding(call, cls=info.name, arg=text)
+
+
+def _class_names(ctx: FunctionContext) -> set[str]:
+    """Names a class of the workspace may be called by here: the module's own classes and the
+    names it imports (an imported class keeps its name or takes an alias)."""
+    module = ctx.fn.module
+    return {*module.classes, *module.imports}
 
 
 def _own_class(info: ClassInfo) -> bool:

@@ -8,7 +8,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import of_type
 
@@ -104,7 +104,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[RawFinding]:
     func = node.func
-    if isinstance(func, ast.Attribute) and _to_numpy(ctx, node, func):
+    if (
+        isinstance(func, ast.Attribute)
+        and _to_numpy(ctx, node, func)
+        and receivers.kind_of(ctx, func.value) != receivers.PARAMETER  # MS155 at every level
+    ):
         yield ASNUMPY_UNDER_STRICT.finding(node, method=func.attr)
         return
     if (
