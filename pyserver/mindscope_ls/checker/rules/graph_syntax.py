@@ -1,4 +1,4 @@
-"""MS180-MS181, MS183, MS239: Python the graph parser reads with its own, narrower rules.
+"""MS180-MS181, MS183-MS184, MS239: Python the graph parser reads with its own, narrower rules.
 
 - MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
   dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
@@ -15,6 +15,9 @@
   is a variable"); a plain class goes to the Python fallback, which STRICT runs only on
   constants ("When handling script '__call_func_str__(__input_0__,)' ... the inputs should be
   constant"), LAX compiles it. Both at the call (measured on 2.10, CPU).
+- MS184: a `@jit_class` object iterated (`for v in obj`, `list(obj)`, `tuple(obj)`): graph mode
+  does not call its `__iter__` and fails at every level ("'class' object is not iterable", at the
+  loop or the call); a plain object held by the Cell is iterated by the fallback (compiles).
 """
 
 from __future__ import annotations
@@ -22,10 +25,11 @@ from __future__ import annotations
 import ast
 import builtins as python_builtins
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import shared_values
+from .helpers import receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 
@@ -109,8 +113,27 @@ OBJECT_FROM_TENSOR_UNDER_STRICT = Rule(
 )
 
 
+JIT_CLASS_ITERATED = Rule(
+    "MS184",
+    "jit-class-iterated",
+    Group.FAILS,
+    title="A `@jit_class` object iterated in compiled code",
+    message=(
+        "`{obj}` is a `{cls}`, a `@jit_class`, whose `__iter__` graph mode does not call; "
+        "iterate a list or tuple attribute of it instead (`for v in {obj}.items`)."
+    ),
+    why=(
+        "Graph mode iterates tuples, lists, dicts and Tensors; a `@jit_class` object is a class "
+        "value to it, not an iterable, whatever `__iter__` it defines."
+    ),
+    remedy="Iterate the object's list or tuple attribute, or give it a method returning one.",
+    mindspore_says="TypeError: 'class' object is not iterable",
+)
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _iterations(ctx)
     calls: list[ast.Call] = ctx.of(ast.Call)
     yield from _created_from_tensors(ctx, calls)
     updates = [c for c in calls if _update_misfit(c)]
@@ -154,6 +177,36 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
             yield JIT_CLASS_FROM_TENSOR.finding(call, cls=info.name, arg=text)
         elif not info.node.decorator_list:
             yield OBJECT_FROM_TENSOR_UNDER_STRICT.finding(call, cls=info.name, arg=text)
+
+
+ITERATING_CALLS = frozenset({"list", "tuple", "enumerate", "zip", "sorted", "sum"})
+
+
+def _iterations(ctx: FunctionContext) -> Iterator[RawFinding]:
+    loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
+    iterated: list[tuple[ast.AST, ast.expr]] = [(loop, loop.iter) for loop in loops]
+    for call in ctx.of(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id in ITERATING_CALLS:
+            iterated.extend((call, arg) for arg in call.args)
+    for node, value in iterated:
+        info = _jit_class_object(ctx, value)
+        if info is not None:
+            where = node if isinstance(node, ast.Call) else value
+            yield JIT_CLASS_ITERATED.finding(where, obj=ast.unparse(value), cls=info.name)
+
+
+def _jit_class_object(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
+    """The `@jit_class` of `self.<attr>` or of a local bound once to `Cls(...)`."""
+    info: Optional[ClassInfo] = None
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if isinstance(bound, ast.Call):
+            info = ctx.classes.resolve(ctx.fn.module.qualname(bound.func))
+    elif receivers.kind_of(ctx, expr) == receivers.JIT_CLASS:
+        info = receivers.workspace_class(ctx, expr)
+    if info is None or not info.is_jit_class or info.is_cell:
+        return None
+    return info
 
 
 def _class_names(ctx: FunctionContext) -> set[str]:
