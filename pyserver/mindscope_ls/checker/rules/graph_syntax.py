@@ -158,13 +158,22 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
     classes = _class_names(ctx)
     if not classes:
         return
+    # Only a Tensor read from the function's inputs is surely computed in the graph: one that
+    # `ops.zeros(shape)` makes may be folded into a constant when compiling.
+    arguments = ctx.fn.node.args
+    inputs = {a.arg for a in [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs]}
+    inputs.discard("self")
     for call in calls:
         func = call.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
         if not (call.args or call.keywords) or name not in classes:
             continue  # the cheap exit: not a call of a class the workspace's modules define
         arg = next(
-            (a for a in [*call.args, *(k.value for k in call.keywords)] if ctx.types.is_tensor(a)),
+            (
+                a
+                for a in [*call.args, *(k.value for k in call.keywords)]
+                if _reads(a, inputs) and ctx.types.is_tensor(a)
+            ),
             None,
         )
         if arg is None:
@@ -214,6 +223,10 @@ def _class_names(ctx: FunctionContext) -> set[str]:
     names it imports (an imported class keeps its name or takes an alias)."""
     module = ctx.fn.module
     return {*module.classes, *module.imports}
+
+
+def _reads(expr: ast.expr, inputs: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(expr))
 
 
 def _own_class(info: ClassInfo) -> bool:
