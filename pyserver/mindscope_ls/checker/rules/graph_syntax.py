@@ -1,4 +1,4 @@
-"""MS180-MS181, MS183-MS184, MS239: Python the graph parser reads with its own, narrower rules.
+"""MS180-MS181, MS183-MS185, MS239: Python the graph parser reads with its own, narrower rules.
 
 - MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
   dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
@@ -18,6 +18,10 @@
 - MS184: a `@jit_class` object iterated (`for v in obj`, `list(obj)`, `tuple(obj)`): graph mode
   does not call its `__iter__` and fails at every level ("'class' object is not iterable", at the
   loop or the call); a plain object held by the Cell is iterated by the fallback (compiles).
+- MS185: a sub-Cell attribute assigned another Cell in `construct` (`self.relu = self.sig`,
+  `self.relu = nn.Sigmoid()`): `Cell.__setattr__` refuses it while compiling, at every level
+  ("Sub cell 'relu' already exists in network, can not assign this type"; no line named);
+  `self.relu = None` compiles at LAX. STRICT's MS202 leaves these writes to this rule.
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers, shared_values
+from .helpers import names, receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 
@@ -131,8 +135,33 @@ JIT_CLASS_ITERATED = Rule(
 )
 
 
+SUB_CELL_REPLACED = Rule(
+    "MS185",
+    "sub-cell-replaced",
+    Group.FAILS,
+    title="A sub-Cell attribute assigned another Cell in compiled code",
+    message=(
+        "`self.{name}` holds a sub-Cell, which graph mode cannot replace while compiling; "
+        "choose between the Cells with a flag set in `__init__` (`self.use_sig`) instead."
+    ),
+    why=(
+        "Sub-Cells are fixed parts of the network when it is compiled: `Cell.__setattr__` "
+        "refuses to replace one from inside `construct`."
+    ),
+    remedy="Create both Cells in `__init__` and pick one with a constant flag in `construct`.",
+    mindspore_says=(
+        "TypeError: Sub cell 'relu' already exists in network, can not assign this type: "
+        "'<class 'int'>' as a cell."
+    ),
+)
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for assign in ctx.of(ast.Assign):
+        for target in assign.targets:
+            if sub_cell_replaced(ctx, target, assign.value):
+                yield SUB_CELL_REPLACED.finding(target, name=names.self_attribute(target))
     yield from _iterations(ctx)
     calls: list[ast.Call] = ctx.of(ast.Call)
     yield from _created_from_tensors(ctx, calls)
@@ -186,6 +215,25 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
             yield JIT_CLASS_FROM_TENSOR.finding(call, cls=info.name, arg=text)
         elif not info.node.decorator_list:
             yield OBJECT_FROM_TENSOR_UNDER_STRICT.finding(call, cls=info.name, arg=text)
+
+
+def sub_cell_replaced(ctx: FunctionContext, target: ast.expr, value: ast.expr) -> bool:
+    """`self.<a> = <a Cell>` where `__init__` sets `self.<a>` to a Cell (not a Primitive)."""
+    cls = ctx.fn.cls
+    name = names.self_attribute(target)
+    if cls is None or name is None or receivers.kind_of(ctx, target) != receivers.CELL:
+        return False
+    if receivers.kind_of(ctx, value) == receivers.CELL and names.self_attribute(value):
+        return True
+    if not isinstance(value, ast.Call):
+        return False
+    qualname = names.callee(ctx.fn.module, value.func)
+    if names.is_primitive_class(qualname):
+        return False
+    if names.is_cell_qualname(qualname):
+        return True
+    info = ctx.classes.resolve(ctx.fn.module.qualname(value.func))
+    return info is not None and info.is_cell
 
 
 ITERATING_CALLS = frozenset({"list", "tuple", "enumerate", "zip", "sorted", "sum"})

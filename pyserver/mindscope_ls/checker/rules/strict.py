@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .graph_syntax import sub_cell_replaced
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import of_type
@@ -163,6 +164,8 @@ def _attribute_writes(
         attr = ctx.fn.cls.attr(target.attr)
         if attr is None or attr.kind == "tensor":
             continue
+        if isinstance(node, ast.Assign) and sub_cell_replaced(ctx, target, node.value):
+            continue  # MS185, at every level
         yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
             target,
             related=[ctx.related(attr.node, f"`self.{target.attr}` set here")] if attr.node else [],
