@@ -278,10 +278,14 @@ def _reads(expr: ast.expr, inputs: set[str]) -> bool:
 
 
 def _own_class(info: ClassInfo) -> bool:
-    """A class of the workspace whose bases are all workspace classes too (not a NamedTuple,
-    an Enum, a dataclass...) and which declares no metaclass."""
-    if len(info.node.bases) != len(info.bases) or info.node.keywords:
-        return False
+    """A class of the workspace whose lineage is all workspace classes (not a NamedTuple, an
+    Enum, an `OrderedDict`...), none of them declaring a metaclass or decorated (a dataclass)
+    but for the class's own `@jit_class`."""
+    for each in info.lineage():
+        if len(each.node.bases) != len(each.bases) or each.node.keywords:
+            return False
+        if each is not info and each.node.decorator_list:
+            return False
     decorators = len(info.node.decorator_list)
     return decorators == 0 or (decorators == 1 and info.is_jit_class)
 
