@@ -33,6 +33,7 @@ from .rules import (
     divergence_state,
     dynamic,
     forbidden,
+    graph_syntax,
     iteration,
     joins,
     methods,
@@ -99,6 +100,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     closures,
     objects_strict,
     scalars,
+    graph_syntax,
 )
 
 
@@ -161,6 +163,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     closures.check,
     objects_strict.check,
     scalars.check,
+    graph_syntax.check,
+    graph_syntax.check_globals,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -62,7 +62,16 @@ TENSOR_ONLY = frozenset({"shape", "dtype", "ndim", "data"})
 # Measured to fail on a Tensor computed in the graph (`requires_grad` fails on a Parameter too;
 # a Parameter's `name`/`grad` are not measured, so only computed Tensors are reported).
 NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
-STRICT_TENSOR_ATTRS = frozenset({"device", "__class__"})
+# Measured to fail under STRICT on a Tensor ("In JIT strict mode, cannot get attributes
+# is_contiguous or the Tensor[Float32] object has no attribute"): no graph translation.
+STRICT_TENSOR_ATTRS = frozenset(
+    {"device", "__class__", "has_init", "is_contiguous", "storage_offset"}
+)
+# Tensor members with no graph translation, which LAX runs through its fallback on a Tensor but
+# refuses on a Parameter (measured: `self.p.asnumpy()`, `.numpy()`, `.tolist()`, `.has_init`,
+# `.is_contiguous()` fail at LAX too: "the 'Parameter' object's method 'asnumpy' is not supported
+# in 'construct'", "'Parameter' object has no attribute 'numpy'").
+NOT_ON_PARAMETER = frozenset({"asnumpy", "numpy", "tolist", "has_init", "is_contiguous"})
 # Which members of a Parameter (`self.w.name`) and of a sub-Cell (`self.sub.cell_init_args`)
 # `construct` may read comes from the facts table, compiled for every member of the installed
 # MindSpore at LAX and STRICT (`graph_members`): "the 'Parameter' object's method 'name' is not
@@ -88,6 +97,10 @@ def check_attribute(
             )
         return
     if _refused("parameter", attr, ctx) and _parameter(ctx, node.value):
+        advice = "read it from the Parameter outside compiled code (in `__init__`)"
+        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
+        return
+    if attr in NOT_ON_PARAMETER and _parameter(ctx, node.value):
         advice = "read it from the Parameter outside compiled code (in `__init__`)"
         yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
         return

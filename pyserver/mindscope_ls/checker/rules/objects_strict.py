@@ -20,7 +20,7 @@ from ..rule import Rule
 from .helpers import globals as module_globals
 from .helpers.base import FunctionContext
 from .helpers.classes import ClassInfo
-from .helpers.receivers import self_attr
+from .helpers.receivers import only_binding, self_attr
 
 OBJECT_REREAD_UNDER_STRICT = Rule(
     "MS233",
@@ -69,11 +69,24 @@ def _plain_class(ctx: FunctionContext, receiver: ast.expr) -> Optional[ClassInfo
     class: not a Cell, not a `@jit_class`."""
     info: Optional[ClassInfo] = None
     if isinstance(receiver, ast.Name):
-        info = module_globals.workspace_instance(ctx, receiver)
+        info = module_globals.workspace_instance(ctx, receiver) or _created_here(ctx, receiver)
     elif isinstance(receiver, ast.Attribute):
         held = self_attr(ctx, receiver)
         if held is not None and held.kind == "object" and held.class_qualname is not None:
             info = ctx.classes.resolve(held.class_qualname)
     if info is None or info.is_cell or info.is_jit_class:
+        return None
+    return info
+
+
+def _created_here(ctx: FunctionContext, receiver: ast.Name) -> Optional[ClassInfo]:
+    """The class of `o` when the function's only binding of it is `o = Cls(...)` of a workspace
+    class (measured: `o = Obj(); o.v = 5; return x * o.v` fails STRICT at the read, "the inputs
+    should be constant")."""
+    bound = only_binding(ctx, receiver.id)
+    if not isinstance(bound, ast.Call):
+        return None
+    info = ctx.classes.resolve(ctx.fn.module.qualname(bound.func))
+    if info is None or info.node.decorator_list or len(info.node.bases) != len(info.bases):
         return None
     return info

@@ -1,4 +1,4 @@
-"""MS150, MS151, MS153, MS161: operators between values graph mode cannot combine that way.
+"""MS150, MS151, MS153, MS161, MS182: operators between values graph mode cannot combine that way.
 
 Graph mode evaluates an operator between two Python values (numbers, str, tuples, lists) at
 compile time with Python's own semantics, so what Python rejects fails at every level (None is
@@ -111,6 +111,26 @@ MATMUL_OPERANDS = Rule(
     ),
     mindspore_says=(
         "RuntimeError: For 'MatMulExt' op, shape1[-1] must be equal to shape2[-2], but got 3 and 2."
+    ),
+)
+
+DICT_OPERATOR = Rule(
+    "MS182",
+    "dict-operator",
+    Group.FAILS,
+    title="Operator on a dict other than `+` of two dicts",
+    message=(
+        "`{op}` between a {left} and a {right} has no graph overload (only `+` of two dicts "
+        "does); merge dicts with `{{**a, **b}}` or `a.update(b)`."
+    ),
+    why=(
+        "Graph mode implements operators per type (multitype_ops): a Dictionary has an overload "
+        "of `+` only, so Python's `a | b` and `a |= b` of two dicts (3.9+) fail at every level."
+    ),
+    remedy="Merge with a display (`{**a, **b}`), `a.update(b)` or `a + b`.",
+    mindspore_says=(
+        "TypeError: For operation 'bitwise_or', current input arguments types are "
+        "<Dictionary, Dictionary>. The 1-th argument type 'Dictionary' is not supported now."
     ),
 )
 
@@ -283,6 +303,15 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
     if isinstance(node.op, ast.Mod) and left.kind == "str":
         return  # `'%d' % n` formats: its answer depends on the text, not the kinds
+    if "dict" in (left.kind, right.kind) and left.kind != "None" and right.kind != "None":
+        # Of the binary operators only `+` has a Dictionary overload (multitype_ops: add_impl);
+        # Python's `a | b` of two dicts fails at both levels (measured: "For operation
+        # 'bitwise_or', current input arguments types are <Dictionary, Dictionary>").
+        if not (isinstance(node.op, ast.Add) and left.kind == right.kind == "dict"):
+            yield DICT_OPERATOR.finding(
+                node, op=symbol, left=_describe(left), right=_describe(right)
+            )
+        return
     a, b = _stand_in(left), _stand_in(right)
     if a is _UNKNOWN or b is _UNKNOWN:
         return

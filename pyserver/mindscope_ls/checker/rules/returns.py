@@ -10,6 +10,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
@@ -68,12 +69,23 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return  # several returns are joined first: a mismatch is the joins rules' finding
     for ret in returns:
         assert ret.value is not None
-        for value in _outputs(ret.value):
+        outputs = list(_outputs(ret.value))
+        for value in outputs:
             what = _function_like(ctx, value)
             if what is not None:
                 yield RETURN_FUNCTION.finding(value, what=what)
             elif ctx.level == SyntaxLevel.STRICT and _is_construct(ctx):
+                # A class among constant outputs only is handed out as it is (measured:
+                # `return type(1.0)` and `return 1, type(1.0)` compile, `return x, type(1.0)`
+                # fails): it needs a Tensor output beside it.
                 made = _type_call(ctx, value)
+                if made is not None and not any(ctx.types.is_tensor(o) for o in outputs):
+                    continue
+                if isinstance(value, ast.Name) and _is_self(ctx, value.id):
+                    # measured: "Illegal type in the graph: ... ClassMember 'Namespace:...<Net>'"
+                    # under STRICT (no line named); LAX hands the Cell out
+                    yield RETURN_OBJECT_UNDER_STRICT.finding(value, what="the Cell `self`")
+                    continue
                 what = "a class (`type(...)` of a constant)" if made else object_like(ctx, value)
                 if what is not None:
                     # MindSpore names the `type(...)` call, not the return.
@@ -127,7 +139,7 @@ def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
         qualname = names.callee(module, value.func)
         if qualname == "slice":
             return "a slice"
-        if _numpy_array_function(qualname):
+        if _numpy_array_function(qualname) or _numpy_of_array(module, qualname, value):
             return f"a NumPy array (`{ast.unparse(value.func)}(...)`)"
         info = ctx.classes.resolve(module.qualname(value.func))
         if info is not None and _plain_class(info):
@@ -164,13 +176,76 @@ def _literal(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Constant)
 
 
+# NumPy functions whose result is an array whatever their arguments: the creation routines and
+# those that join or reshape. The others (`np.add`, `np.sqrt`, `np.sum`, `np.max`, ...) give a
+# NumPy scalar for scalar or 1-d arguments, which STRICT hands out (measured: `return x,
+# np.sum([1, 2])`, `return x, np.sqrt(4.0)`, `return x, np.add(1, 2)` compile).
+_NUMPY_ARRAYS = frozenset(
+    [
+        "array",
+        "asarray",
+        "ascontiguousarray",
+        "copy",
+        "ones",
+        "zeros",
+        "empty",
+        "full",
+        "ones_like",
+        "zeros_like",
+        "empty_like",
+        "full_like",
+        "arange",
+        "linspace",
+        "logspace",
+        "geomspace",
+        "eye",
+        "identity",
+        "diag",
+        "tri",
+        "tril",
+        "triu",
+        "meshgrid",
+        "stack",
+        "vstack",
+        "hstack",
+        "dstack",
+        "column_stack",
+        "concatenate",
+        "tile",
+        "repeat",
+        "reshape",
+        "transpose",
+        "expand_dims",
+        "squeeze",
+        "flip",
+        "broadcast_to",
+        "atleast_1d",
+        "atleast_2d",
+        "atleast_3d",
+        "frombuffer",
+    ]
+)
+
+
 def _numpy_array_function(qualname: Optional[str]) -> bool:
-    """`numpy.ones`, `numpy.array`: top-level NumPy functions (not `numpy.float32`, whose
-    result is a NumPy scalar, nor sub-modules)."""
+    """`numpy.ones`, `numpy.array`: top-level NumPy functions that surely make an array (not
+    `numpy.float32` nor a ufunc or reduction, whose result may be a NumPy scalar)."""
     if not qualname or not qualname.startswith("numpy.") or qualname.count(".") != 1:
         return False
-    last = qualname.rsplit(".", 1)[-1]
-    return last.islower() and not last[-1].isdigit() and not last.endswith("_")
+    return qualname.rsplit(".", 1)[-1] in _NUMPY_ARRAYS
+
+
+def _numpy_of_array(module: ModuleInfo, qualname: Optional[str], call: ast.Call) -> bool:
+    """A NumPy function (`np.add`, `np.sqrt`) of an argument that is itself an array made by
+    NumPy: an array again (measured: `return x, np.add(np.ones(2), 1)` fails STRICT)."""
+    if not qualname or not qualname.startswith("numpy."):
+        return False
+    for arg in call.args:
+        if isinstance(arg, ast.Call):
+            inner = names.callee(module, arg.func)
+            if _numpy_array_function(inner) or _numpy_of_array(module, inner, arg):
+                return True
+    return False
 
 
 def _plain_class(info: ClassInfo) -> bool:
@@ -181,6 +256,14 @@ def _plain_class(info: ClassInfo) -> bool:
         return False
     decorators = len(info.node.decorator_list)
     return decorators == 0 or (decorators == 1 and info.is_jit_class)
+
+
+def _is_self(ctx: FunctionContext, name: str) -> bool:
+    """`name` is the method's `self`, never rebound."""
+    args = ctx.fn.node.args.args
+    if not args or args[0].arg != name:
+        return False
+    return not any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
 
 
 def _is_construct(ctx: FunctionContext) -> bool:

@@ -8,6 +8,8 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .graph_syntax import sub_cell_replaced
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import of_type
 
@@ -103,7 +105,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[RawFinding]:
     func = node.func
-    if isinstance(func, ast.Attribute) and _to_numpy(ctx, node, func):
+    if (
+        isinstance(func, ast.Attribute)
+        and _to_numpy(ctx, node, func)
+        and receivers.kind_of(ctx, func.value) != receivers.PARAMETER  # MS155 at every level
+    ):
         yield ASNUMPY_UNDER_STRICT.finding(node, method=func.attr)
         return
     if (
@@ -146,6 +152,9 @@ def _attribute_writes(
         return
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     for target in targets:
+        if isinstance(target, ast.Subscript):
+            yield from _item_write(ctx, target)
+            continue
         if not (
             isinstance(target, ast.Attribute)
             and isinstance(target.value, ast.Name)
@@ -155,11 +164,30 @@ def _attribute_writes(
         attr = ctx.fn.cls.attr(target.attr)
         if attr is None or attr.kind == "tensor":
             continue
+        if isinstance(node, ast.Assign) and sub_cell_replaced(ctx, target, node.value):
+            continue  # MS185, at every level
         yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
             target,
             related=[ctx.related(attr.node, f"`self.{target.attr}` set here")] if attr.node else [],
             name=target.attr,
         )
+
+
+def _item_write(ctx: FunctionContext, target: ast.Subscript) -> Iterator[RawFinding]:
+    """`self.t[i] = v` of a Tensor attribute that is not a Parameter: STRICT writes items only
+    of Parameters (measured: "When JIT_SYNTAX_LEVEL is not set to LAX self.t should be
+    initialized as a 'Parameter' in the '__init__' function to perform assign subscript", at
+    the item write; LAX compiles)."""
+    assert ctx.fn.cls is not None
+    name = names.self_attribute(target.value)
+    attr = ctx.fn.cls.attr(name) if name is not None else None
+    if attr is None or attr.kind != "const_tensor" or ctx.fn.cls.attr_varies(name or ""):
+        return
+    yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
+        target,
+        related=[ctx.related(attr.node, f"`self.{name}` set here")] if attr.node else [],
+        name=name,
+    )
 
 
 def _list_names(fn: ast.AST) -> set[str]:

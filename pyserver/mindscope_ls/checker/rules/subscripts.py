@@ -259,7 +259,9 @@ def _constant(index: ast.expr) -> Optional[Index]:
     return None
 
 
-def _unchanged(ctx: FunctionContext, target: ast.expr, writes: bool = False) -> bool:
+def _unchanged(
+    ctx: FunctionContext, target: ast.expr, writes: bool = False, depth: int = 0
+) -> bool:
     """A literal, or a local the function only reads items of (and, with `writes`, sets items
     of: a list keeps its length, where a dict would gain keys): nothing adds or removes any."""
     if not isinstance(target, ast.Name):
@@ -273,7 +275,20 @@ def _unchanged(ctx: FunctionContext, target: ast.expr, writes: bool = False) -> 
         and (isinstance(s.ctx, ast.Load) or (writes and _item_write(s)))
     ]
     returned = [n for n in _returned(ctx) if n.id == target.id]
-    return len(loads) == len(reads) + len(returned)
+    if len(loads) != len(reads) + len(returned):
+        return False
+    # `merged = base`: the same dict under another name, which may be changed through it
+    # (`base.update(extra)`, measured: compiles)
+    aliased = [
+        a.value
+        for a in ctx.of(ast.Assign)
+        if isinstance(a.value, ast.Name)
+        and a.value.id != target.id
+        and any(isinstance(t, ast.Name) and t.id == target.id for t in a.targets)
+    ]
+    if aliased and depth >= 3:
+        return False  # a chain of aliases (or a cycle): not followed further
+    return all(_unchanged(ctx, alias, writes, depth + 1) for alias in aliased)
 
 
 def _returned(ctx: FunctionContext) -> Iterator[ast.Name]:
