@@ -1,4 +1,4 @@
-"""MS180-MS181, MS183-MS185, MS239: Python the graph parser reads with its own, narrower rules.
+"""MS180-MS181, MS183-MS192, MS239: Python the graph parser reads with its own, narrower rules.
 
 - MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
   dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
@@ -18,7 +18,7 @@
 - MS184: a `@jit_class` object iterated (`for v in obj`, `list(obj)`, `tuple(obj)`): graph mode
   does not call its `__iter__` and fails at every level ("'class' object is not iterable", at the
   loop or the call); a plain object held by the Cell is iterated by the fallback (compiles).
-- MS185: a sub-Cell attribute assigned another Cell in `construct` (`self.relu = self.sig`,
+- MS192: a sub-Cell attribute assigned another Cell in `construct` (`self.relu = self.sig`,
   `self.relu = nn.Sigmoid()`): `Cell.__setattr__` refuses it while compiling, at every level
   ("Sub cell 'relu' already exists in network, can not assign this type"; no line named);
   `self.relu = None` compiles at LAX. STRICT's MS202 leaves these writes to this rule.
@@ -136,7 +136,7 @@ JIT_CLASS_ITERATED = Rule(
 
 
 SUB_CELL_REPLACED = Rule(
-    "MS185",
+    "MS192",
     "sub-cell-replaced",
     Group.FAILS,
     title="A sub-Cell attribute assigned another Cell in compiled code",

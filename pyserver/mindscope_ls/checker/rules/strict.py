@@ -165,7 +165,7 @@ def _attribute_writes(
         if attr is None or attr.kind == "tensor":
             continue
         if isinstance(node, ast.Assign) and sub_cell_replaced(ctx, target, node.value):
-            continue  # MS185, at every level
+            continue  # MS192, at every level
         yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
             target,
             related=[ctx.related(attr.node, f"`self.{target.attr}` set here")] if attr.node else [],
