@@ -19,6 +19,7 @@ from .rules import (
     attributes,
     builtins,
     calls,
+    cell_lists,
     closures,
     deprecated,
     divergence,
@@ -49,6 +50,7 @@ from .rules import (
     strict_values,
     subscripts,
     unpacking,
+    unrolled,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -91,6 +93,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     closures,
     objects_strict,
     scalars,
+    unrolled,
+    cell_lists,
 )
 
 
@@ -148,6 +152,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     closures.check,
     objects_strict.check,
     scalars.check,
+    unrolled.check,
+    cell_lists.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
