@@ -47,6 +47,8 @@ from .rules import (
     scalars,
     statements,
     strict,
+    strict_class_attributes,
+    strict_new_attributes,
     strict_values,
     subscripts,
     unpacking,
@@ -95,6 +97,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     scalars,
     unrolled,
     cell_lists,
+    strict_new_attributes,
+    strict_class_attributes,
 )
 
 
@@ -154,6 +158,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     scalars.check,
     unrolled.check,
     cell_lists.check,
+    strict_new_attributes.check,
+    strict_class_attributes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
