@@ -220,6 +220,8 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
                 yield from _returns(ctx, values, stmt, block[index + 1 :])
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
+            elif isinstance(stmt, ast.For):
+                yield from _for_returns(ctx, values, stmt, block[index + 1 :])
             elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
@@ -480,6 +482,28 @@ def _while_returns(
         found = clash(values, ret.value, after.value)
         if found is not None:
             yield _report(ctx, found, "This return gives", ret.value or ret, after, node.test)
+            return
+
+
+def _for_returns(
+    ctx: FunctionContext, values: Abstract, node: ast.For, rest: Block
+) -> Iterator[RawFinding]:
+    """`for blk in self.blocks: ... if <Tensor>: return a` then `return b` after the loop: the
+    return inside joins the one after it (the loop's own body returns nothing else)."""
+    if node.orelse or any(isinstance(s, ast.Return) for s in node.body):
+        return
+    after = _first_return(rest)
+    if after is None:
+        return
+    for stmt in node.body:
+        if not isinstance(stmt, ast.If) or not ctx.types.is_condition(stmt.test):
+            continue
+        inside = _tail_return(stmt.body)
+        if inside is None or stmt.orelse:
+            continue
+        found = clash(values, inside.value, after.value)
+        if found is not None:
+            yield _report(ctx, found, "This return gives", inside.value or inside, after, stmt.test)
             return
 
 
