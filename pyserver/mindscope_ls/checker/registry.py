@@ -51,6 +51,7 @@ from .rules import (
     strict_new_attributes,
     strict_values,
     subscripts,
+    tolist_comprehension,
     unpacking,
     unrolled,
 )
@@ -99,6 +100,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cell_lists,
     strict_new_attributes,
     strict_class_attributes,
+    tolist_comprehension,
 )
 
 
@@ -160,6 +162,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     cell_lists.check,
     strict_new_attributes.check,
     strict_class_attributes.check,
+    tolist_comprehension.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
