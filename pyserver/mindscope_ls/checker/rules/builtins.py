@@ -263,6 +263,8 @@ STR_OF_MUTABLE = frozenset({"str"})
 MIXED_FALLBACK = frozenset({"max", "min"})
 # Builtins whose keyword arguments are values like the positional ones (`dict(a=x)`).
 KEYWORD_VALUES = frozenset({"dict"})
+# Builtins taking a `key=` function that graph mode accepts (`max(xs, key=f)` is MS171's).
+KEY_FUNCTIONS = frozenset({"sorted"})
 
 
 @cache
@@ -288,7 +290,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         for c in ctx.of(ast.Call)
         if isinstance(c.func, ast.Name)
         and _known(c.func.id)
-        and (not c.keywords or c.func.id in KEYWORD_VALUES)
+        and (not c.keywords or c.func.id in KEYWORD_VALUES or _sort_key(c))
     ]
     hidden = _locals(ctx) if calls else set()
     builtin: dict[str, bool] = {}  # name -> not hidden by a local or a module-level name
@@ -307,9 +309,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield from _comprehension(ctx, comp)
 
 
+def _sort_key(call: ast.Call) -> bool:
+    """`sorted(xs, key=f)`: measured to compile at LAX (the fallback sorts) and, like the call
+    without a key, to need constant inputs under STRICT."""
+    return (
+        isinstance(call.func, ast.Name)
+        and call.func.id in KEY_FUNCTIONS
+        and all(k.arg in ("key", "reverse") for k in call.keywords)
+    )
+
+
 def _builtin(
     ctx: FunctionContext, values: Elements, call: ast.Call, name: str
 ) -> Iterator[RawFinding]:
+    if call.keywords and _sort_key(call):
+        if ctx.level in FALLBACK_LEVELS or not needs_constant_under_strict(name):
+            return
+        for arg in call.args:
+            if values.variable(arg) or values.names_variable(arg):
+                what = "this Tensor" if ctx.types.is_tensor(arg) else "a value it is given"
+                yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+                return
+        return
     limit = SUPPORT.get(name)
     if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
         what = "these elements are Tensors"
