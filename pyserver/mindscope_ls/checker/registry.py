@@ -22,6 +22,7 @@ from .rules import (
     cell_lists,
     closures,
     deprecated,
+    dict_keys,
     divergence,
     divergence_constants,
     divergence_inplace,
@@ -101,6 +102,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     strict_new_attributes,
     strict_class_attributes,
     tolist_comprehension,
+    dict_keys,
 )
 
 
@@ -163,6 +165,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict_new_attributes.check,
     strict_class_attributes.check,
     tolist_comprehension.check,
+    dict_keys.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
