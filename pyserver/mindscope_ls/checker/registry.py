@@ -33,6 +33,7 @@ from .rules import (
     forbidden,
     iteration,
     joins,
+    lax_fallback,
     methods,
     mutation,
     objects,
@@ -103,6 +104,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     strict_class_attributes,
     tolist_comprehension,
     dict_keys,
+    lax_fallback,
 )
 
 
@@ -166,6 +168,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict_class_attributes.check,
     tolist_comprehension.check,
     dict_keys.check,
+    lax_fallback.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
