@@ -23,7 +23,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
-from .helpers.kinds import Clash, clash
+from .helpers.kinds import NUMBERS, Clash, clash
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -360,9 +360,36 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
+        if {found.left, found.right} == NUMBERS and _scales_tensors_only(ctx, name, node):
+            continue
         finding = _report(ctx, found, f"`{name}` is", value, other_at, node.test)
         finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
         yield finding
+
+
+def _scales_tensors_only(ctx: FunctionContext, name: str, node: ast.If) -> bool:
+    """Every read of `name` after the `if` is an operand of arithmetic with a Tensor (`x * w`):
+    measured, an int joined with a float then only scaling Tensors compiles (`w + 1` or
+    `return w` fails)."""
+    end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+    parents: dict[int, ast.BinOp] = {}
+    operations: list[ast.BinOp] = ctx.of(ast.BinOp)
+    for operation in operations:
+        parents[id(operation.left)] = operation
+        parents[id(operation.right)] = operation
+    reads = [
+        n
+        for n in ctx.of(ast.Name)
+        if n.id == name and isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) >= end
+    ]
+    for read in reads:
+        parent = parents.get(id(read))
+        if parent is None:
+            return False
+        partner = parent.right if parent.left is read else parent.left
+        if not ctx.types.is_tensor(partner):
+            return False
+    return bool(reads)
 
 
 def _last_bindings(block: Block) -> dict[str, Binding]:
