@@ -155,7 +155,8 @@ COMPREHENSION_TENSOR_FILTER = Rule(
     ),
     why=(
         "A comprehension's length must be known at compile time; an `if` on a Tensor decides "
-        "it only when the graph runs (LAX rejects list comprehensions, every level dict ones)."
+        "it only when the graph runs (LAX rejects list comprehensions, every level dict ones; "
+        "STRICT compiles a list comprehension but cannot `ops.stack` its result)."
     ),
     remedy="Keep every element and mask with `ops.where`, or filter on a Python constant.",
     mindspore_says="RuntimeError: The pointer[input_1] is null.",
@@ -446,8 +447,14 @@ def _comprehension(
         return
     if isinstance(comp, ast.GeneratorExp):
         return  # not measured
-    if isinstance(comp, ast.ListComp) and ctx.level not in FALLBACK_LEVELS:
-        return  # STRICT compiles a list comprehension filtered by a Tensor (measured)
+    if (
+        isinstance(comp, ast.ListComp)
+        and ctx.level not in FALLBACK_LEVELS
+        and not _stacked(ctx, comp)
+    ):
+        # STRICT compiles a list comprehension filtered by a Tensor (measured), but not
+        # `ops.stack` of its result ("'TensorType' object is not subscriptable")
+        return
     test = _tensor_test(ctx, comp.generators[0])
     if test is not None:
         yield COMPREHENSION_TENSOR_FILTER.finding(comp, kind=kind)
@@ -458,6 +465,33 @@ _KINDS = {
     ast.GeneratorExp: "generator expression",
     ast.DictComp: "dict comprehension",
 }
+
+
+STACKING = frozenset({"stack", "concat", "cat", "hstack", "vstack"})
+
+
+def _stacked(ctx: FunctionContext, comp: ast.ListComp) -> bool:
+    """The comprehension's list, directly or through a local bound only to it, is the first
+    argument of `ops.stack`/`ops.concat` (...)."""
+    held: Optional[str] = None
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        target = assign.targets[0]
+        if assign.value is comp and len(assign.targets) == 1 and isinstance(target, ast.Name):
+            held = target.id
+    if held is not None and receivers.only_binding(ctx, held) is not comp:
+        held = None
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        if not call.args:
+            continue
+        first = call.args[0]
+        if not (first is comp or (isinstance(first, ast.Name) and first.id == held)):
+            continue
+        qualname = names.callee(ctx.fn.module, call.func)
+        if names.is_ops_call(qualname) and (qualname or "").rsplit(".", 1)[-1] in STACKING:
+            return True
+    return False
 
 
 def _tensor_test(ctx: FunctionContext, generator: ast.comprehension) -> Optional[ast.expr]:
