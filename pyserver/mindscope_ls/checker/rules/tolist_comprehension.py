@@ -17,6 +17,7 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.module_values import parameters
 
 COMPREHENSION_OVER_TOLIST = Rule(
     "MS188",
@@ -69,4 +70,26 @@ def _tolist(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     tensor = expr.func.value
     if not ctx.types.is_tensor(tensor) or ctx.types.is_constant_tensor(tensor):
         return None
-    return expr
+    return expr if _from_input(ctx, tensor) else None
+
+
+def _from_input(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+    """`expr` reads one of the function's Tensor inputs or calls a sub-Cell (`self.fc(x)`),
+    through locals bound once: not a Tensor built from Python values in the graph, which the
+    fallback may know when compiling."""
+    if depth > 8:
+        return False
+    if isinstance(expr, ast.Name):
+        if expr.id in parameters(ctx.fn.node):
+            stores: list[ast.Name] = ctx.of(ast.Name)
+            rebound = any(n.id == expr.id and not isinstance(n.ctx, ast.Load) for n in stores)
+            return not rebound and expr.id in ctx.types.names
+        bound = receivers.only_binding(ctx, expr.id)
+        return bound is not None and _from_input(ctx, bound, depth + 1)
+    if isinstance(expr, ast.Call) and receivers.kind_of(ctx, expr.func) == receivers.CELL:
+        return True
+    return any(
+        _from_input(ctx, child, depth + 1)
+        for child in ast.iter_child_nodes(expr)
+        if isinstance(child, ast.expr)
+    )
