@@ -19,8 +19,10 @@ from .rules import (
     attributes,
     builtins,
     calls,
+    cell_lists,
     closures,
     deprecated,
+    dict_keys,
     divergence,
     divergence_buffers,
     divergence_constants,
@@ -36,6 +38,7 @@ from .rules import (
     graph_syntax,
     iteration,
     joins,
+    lax_fallback,
     methods,
     mutation,
     objects,
@@ -51,9 +54,13 @@ from .rules import (
     scalars,
     statements,
     strict,
+    strict_class_attributes,
+    strict_new_attributes,
     strict_values,
     subscripts,
+    tolist_comprehension,
     unpacking,
+    unrolled,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -101,6 +108,13 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     objects_strict,
     scalars,
     graph_syntax,
+    unrolled,
+    cell_lists,
+    strict_new_attributes,
+    strict_class_attributes,
+    tolist_comprehension,
+    dict_keys,
+    lax_fallback,
 )
 
 
@@ -165,6 +179,13 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     scalars.check,
     graph_syntax.check,
     graph_syntax.check_globals,
+    unrolled.check,
+    cell_lists.check,
+    strict_new_attributes.check,
+    strict_class_attributes.check,
+    tolist_comprehension.check,
+    dict_keys.check,
+    lax_fallback.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -155,7 +155,8 @@ COMPREHENSION_TENSOR_FILTER = Rule(
     ),
     why=(
         "A comprehension's length must be known at compile time; an `if` on a Tensor decides "
-        "it only when the graph runs (LAX rejects list comprehensions, every level dict ones)."
+        "it only when the graph runs (LAX rejects list comprehensions, every level dict ones; "
+        "STRICT compiles a list comprehension but cannot `ops.stack` its result)."
     ),
     remedy="Keep every element and mask with `ops.where`, or filter on a Python constant.",
     mindspore_says="RuntimeError: The pointer[input_1] is null.",
@@ -263,6 +264,8 @@ STR_OF_MUTABLE = frozenset({"str"})
 MIXED_FALLBACK = frozenset({"max", "min"})
 # Builtins whose keyword arguments are values like the positional ones (`dict(a=x)`).
 KEYWORD_VALUES = frozenset({"dict"})
+# Builtins taking a `key=` function that graph mode accepts (`max(xs, key=f)` is MS171's).
+KEY_FUNCTIONS = frozenset({"sorted"})
 
 
 @cache
@@ -288,7 +291,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         for c in ctx.of(ast.Call)
         if isinstance(c.func, ast.Name)
         and _known(c.func.id)
-        and (not c.keywords or c.func.id in KEYWORD_VALUES)
+        and (not c.keywords or c.func.id in KEYWORD_VALUES or _sort_key(c))
     ]
     hidden = _locals(ctx) if calls else set()
     builtin: dict[str, bool] = {}  # name -> not hidden by a local or a module-level name
@@ -307,9 +310,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield from _comprehension(ctx, comp)
 
 
+def _sort_key(call: ast.Call) -> bool:
+    """`sorted(xs, key=f)`: measured to compile at LAX (the fallback sorts) and, like the call
+    without a key, to need constant inputs under STRICT."""
+    return (
+        isinstance(call.func, ast.Name)
+        and call.func.id in KEY_FUNCTIONS
+        and all(k.arg in ("key", "reverse") for k in call.keywords)
+    )
+
+
 def _builtin(
     ctx: FunctionContext, values: Elements, call: ast.Call, name: str
 ) -> Iterator[RawFinding]:
+    if call.keywords and _sort_key(call):
+        if ctx.level in FALLBACK_LEVELS or not needs_constant_under_strict(name):
+            return
+        for arg in call.args:
+            if values.variable(arg) or values.names_variable(arg):
+                what = "this Tensor" if ctx.types.is_tensor(arg) else "a value it is given"
+                yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+                return
+        return
     limit = SUPPORT.get(name)
     if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
         what = "these elements are Tensors"
@@ -425,8 +447,14 @@ def _comprehension(
         return
     if isinstance(comp, ast.GeneratorExp):
         return  # not measured
-    if isinstance(comp, ast.ListComp) and ctx.level not in FALLBACK_LEVELS:
-        return  # STRICT compiles a list comprehension filtered by a Tensor (measured)
+    if (
+        isinstance(comp, ast.ListComp)
+        and ctx.level not in FALLBACK_LEVELS
+        and not _stacked(ctx, comp)
+    ):
+        # STRICT compiles a list comprehension filtered by a Tensor (measured), but not
+        # `ops.stack` of its result ("'TensorType' object is not subscriptable")
+        return
     test = _tensor_test(ctx, comp.generators[0])
     if test is not None:
         yield COMPREHENSION_TENSOR_FILTER.finding(comp, kind=kind)
@@ -437,6 +465,33 @@ _KINDS = {
     ast.GeneratorExp: "generator expression",
     ast.DictComp: "dict comprehension",
 }
+
+
+STACKING = frozenset({"stack", "concat", "cat", "hstack", "vstack"})
+
+
+def _stacked(ctx: FunctionContext, comp: ast.ListComp) -> bool:
+    """The comprehension's list, directly or through a local bound only to it, is the first
+    argument of `ops.stack`/`ops.concat` (...)."""
+    held: Optional[str] = None
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        target = assign.targets[0]
+        if assign.value is comp and len(assign.targets) == 1 and isinstance(target, ast.Name):
+            held = target.id
+    if held is not None and receivers.only_binding(ctx, held) is not comp:
+        held = None
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        if not call.args:
+            continue
+        first = call.args[0]
+        if not (first is comp or (isinstance(first, ast.Name) and first.id == held)):
+            continue
+        qualname = names.callee(ctx.fn.module, call.func)
+        if names.is_ops_call(qualname) and (qualname or "").rsplit(".", 1)[-1] in STACKING:
+            return True
+    return False
 
 
 def _tensor_test(ctx: FunctionContext, generator: ast.comprehension) -> Optional[ast.expr]:

@@ -23,7 +23,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
-from .helpers.kinds import Clash, clash
+from .helpers.kinds import NUMBERS, Clash, clash
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -222,6 +222,8 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
                 yield from _returns(ctx, values, stmt, block[index + 1 :])
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
+            elif isinstance(stmt, ast.For):
+                yield from _for_returns(ctx, values, stmt, block[index + 1 :])
             elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
@@ -360,9 +362,36 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
+        if {found.left, found.right} == NUMBERS and _scales_tensors_only(ctx, name, node):
+            continue
         finding = _report(ctx, found, f"`{name}` is", value, other_at, node.test)
         finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
         yield finding
+
+
+def _scales_tensors_only(ctx: FunctionContext, name: str, node: ast.If) -> bool:
+    """Every read of `name` after the `if` is an operand of arithmetic with a Tensor (`x * w`):
+    measured, an int joined with a float then only scaling Tensors compiles (`w + 1` or
+    `return w` fails)."""
+    end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+    parents: dict[int, ast.BinOp] = {}
+    operations: list[ast.BinOp] = ctx.of(ast.BinOp)
+    for operation in operations:
+        parents[id(operation.left)] = operation
+        parents[id(operation.right)] = operation
+    reads = [
+        n
+        for n in ctx.of(ast.Name)
+        if n.id == name and isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) >= end
+    ]
+    for read in reads:
+        parent = parents.get(id(read))
+        if parent is None:
+            return False
+        partner = parent.right if parent.left is read else parent.left
+        if not ctx.types.is_tensor(partner):
+            return False
+    return bool(reads)
 
 
 def _last_bindings(block: Block) -> dict[str, Binding]:
@@ -482,6 +511,28 @@ def _while_returns(
         found = clash(values, ret.value, after.value)
         if found is not None:
             yield _report(ctx, found, "This return gives", ret.value or ret, after, node.test)
+            return
+
+
+def _for_returns(
+    ctx: FunctionContext, values: Abstract, node: ast.For, rest: Block
+) -> Iterator[RawFinding]:
+    """`for blk in self.blocks: ... if <Tensor>: return a` then `return b` after the loop: the
+    return inside joins the one after it (the loop's own body returns nothing else)."""
+    if node.orelse or any(isinstance(s, ast.Return) for s in node.body):
+        return
+    after = _first_return(rest)
+    if after is None:
+        return
+    for stmt in node.body:
+        if not isinstance(stmt, ast.If) or not ctx.types.is_condition(stmt.test):
+            continue
+        inside = _tail_return(stmt.body)
+        if inside is None or stmt.orelse:
+            continue
+        found = clash(values, inside.value, after.value)
+        if found is not None:
+            yield _report(ctx, found, "This return gives", inside.value or inside, after, stmt.test)
             return
 
 

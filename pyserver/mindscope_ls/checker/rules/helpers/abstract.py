@@ -74,8 +74,29 @@ SAME_DTYPE = frozenset(
         "expand_as",
     }
 )
+# `ops.` functions whose result has their first argument's dtype.
+SAME_DTYPE_OPS = frozenset(
+    {
+        "softmax",
+        "log_softmax",
+        "relu",
+        "gelu",
+        "silu",
+        "sigmoid",
+        "tanh",
+        "reshape",
+        "transpose",
+        "squeeze",
+        "expand_dims",
+        "flatten",
+    }
+)
 # Methods that keep a floating receiver's dtype (an integer one may widen, e.g. `sum` to int64).
 SAME_FLOAT_DTYPE = frozenset({"sum", "mean", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"})
+# MindSpore's layers whose output is float32 when built without `dtype=` (their Parameters
+# are float32 and a float32 input is the only one they take): the positional arguments before
+# `dtype`.
+FLOAT32_LAYERS = {"Dense": 6, "Conv1d": 9, "Conv2d": 9, "Conv3d": 9, "Embedding": 4}
 # Multi-output ops: a tuple, not a Tensor.
 TUPLE_OPS = frozenset({"topk", "sort", "split", "unique", "chunk", "unbind", "meshgrid"})
 KEEPS_INT = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
@@ -177,6 +198,10 @@ class Abstract:
             return FUNCTION
         if isinstance(expr, ast.Attribute) and self._self_cell(expr):
             return CELL
+        if isinstance(expr, ast.Attribute) and self.lines is not None:
+            held = self._self_number(expr)
+            if held is not None:
+                return held
         if isinstance(expr, ast.Call) and self._mutable(expr):
             return self.of(expr.args[0])
         if isinstance(expr, ast.IfExp):
@@ -232,6 +257,8 @@ class Abstract:
             return self._binop(expr)
         if isinstance(expr, ast.Call):
             return self._call(expr)
+        if isinstance(expr, ast.Subscript) and self.types.is_tensor(expr.value):
+            return self.dtype(expr.value)  # indexing keeps the dtype
         return None
 
     def _binop(self, expr: ast.BinOp) -> Optional[str]:
@@ -258,6 +285,9 @@ class Abstract:
         method = func.attr if isinstance(func, ast.Attribute) else None
         receiver = func.value if isinstance(func, ast.Attribute) else None
         op = qualname.rsplit(".", 1)[-1] if names.is_ops_call(qualname) and qualname else None
+        layer = self._layer(func)
+        if layer is not None:
+            return layer
         if method in ("astype", "to") and call.args and receiver is not None:
             return _dtype_name(self.types, call.args[0])
         if op == "cast" and len(call.args) >= 2:
@@ -268,6 +298,8 @@ class Abstract:
             return FIXED_DTYPE[op or method or ""]
         if qualname in names.TENSOR_FACTORIES or op in ("ones", "zeros", "full"):
             return _dtype_argument(self.types, call, 2 if op == "full" else 1)
+        if op in SAME_DTYPE_OPS and call.args and self.types.is_tensor(call.args[0]):
+            return self.dtype(call.args[0])
         if receiver is not None and method is not None and self.types.is_tensor(receiver):
             base = self.dtype(receiver)
             if base is not None and (
@@ -276,6 +308,27 @@ class Abstract:
             ):
                 return base
         return None
+
+    def _layer(self, func: ast.expr) -> Optional[str]:
+        """float32 for `self.fc(x)` where `self.fc` is one of MindSpore's layers with float32
+        Parameters (`nn.Dense(4, 3)`, no `dtype=`): its output takes their dtype."""
+        cls = self.types.cls
+        name = names.self_attribute(func)
+        if cls is None or name is None or cls.attr_varies(name):
+            return None
+        attr = cls.attr(name)
+        if attr is None or attr.kind != "cell" or not isinstance(attr.node, ast.Call):
+            return None
+        qualname = attr.class_qualname or ""
+        layer = qualname.rsplit(".", 1)[-1]
+        if not qualname.startswith("mindspore.nn.") or layer not in FLOAT32_LAYERS:
+            return None
+        made = attr.node
+        if len(made.args) > FLOAT32_LAYERS[layer] or any(
+            k.arg in (None, "dtype") for k in made.keywords
+        ):
+            return None
+        return "float32"
 
     def _tuple_op(self, expr: ast.expr) -> Optional[str]:
         """The multi-output op `expr` calls (`ops.topk(...)`, `x.sort()`), if any."""
@@ -418,6 +471,80 @@ class Abstract:
         attr = cls.attr(expr.attr)
         return attr is not None and attr.kind == "cell"
 
+    def _self_number(self, expr: ast.Attribute) -> Optional[Value]:
+        """`self.lr` that the Cell's `__init__` alone sets, to a number or to a parameter whose
+        default is a number that every `Cls(...)` in the module leaves or passes as a number of
+        the same type (`def __init__(self, lr=0.1): self.lr = lr`, then `Sched()`)."""
+        cls = self.types.cls
+        name = names.self_attribute(expr)
+        if (
+            cls is None
+            or name is None
+            or name not in cls.attrs
+            or cls.module is not self.types.module
+        ):
+            return None
+        init = cls.own_method("__init__")
+        value = cls.attrs[name].node
+        if init is None or value is None or not _within(value, init):
+            return None
+        stores = [
+            n
+            for n in of_type(cls.node, ast.Attribute)
+            if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == name
+        ]
+        if len(stores) != 1:
+            return None
+        if isinstance(value, ast.Constant):
+            found = _constant(value.value)
+            return found if found is not None and found.kind == "scalar" else None
+        if not isinstance(value, ast.Name):
+            return None
+        return self._init_number(cls.node, init, value.id)
+
+    def _init_number(self, cls: ast.ClassDef, init: FunctionNode, param: str) -> Optional[Value]:
+        args = init.args
+        positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
+        if param not in positional or args.vararg or args.kwarg:
+            return None
+        if any(
+            isinstance(n, ast.Name) and n.id == param and not isinstance(n.ctx, ast.Load)
+            for n in ast.walk(init)
+        ):
+            return None  # rebound in __init__
+        index = positional.index(param)
+        defaults = args.defaults
+        offset = len(positional) - len(defaults)
+        if index < offset:
+            return None
+        default = defaults[index - offset]
+        self._read(init)
+        passed: list[ast.expr] = [default]
+        module = self.types.module
+        calls = (
+            [
+                c
+                for c in of_type(module.tree, ast.Call)
+                if isinstance(c.func, ast.Name) and c.func.id == cls.name
+            ]
+            if module.tree is not None
+            else []
+        )
+        if not calls:
+            return None
+        for call in calls:
+            self._read_line(call.lineno)
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                return None
+            if len(call.args) > index:
+                passed.append(call.args[index])
+            passed.extend(k.value for k in call.keywords if k.arg == param)
+        found = {_constant(v.value) if isinstance(v, ast.Constant) else None for v in passed}
+        value = found.pop() if len(found) == 1 else None
+        return value if value is not None and value.kind == "scalar" else None
+
     def _mutable(self, call: ast.Call) -> bool:
         return (
             len(call.args) == 1
@@ -431,6 +558,10 @@ class Abstract:
 
     def _read_line(self, line: int) -> None:
         note_read(self.lines, line)
+
+
+def _within(node: ast.AST, scope: ast.AST) -> bool:
+    return any(sub is node for sub in ast.walk(scope))
 
 
 def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:

@@ -171,9 +171,25 @@ class Elements:
             bound = self._binding(expr.id)
             if bound is None:
                 bound = self._iterated(expr.id)
+            if isinstance(bound, ast.List) and not bound.elts:
+                return self._appended_variable(expr.id, depth)
             return bound is not None and self.variable(bound, depth + 1)
         items = self.items(expr, depth) if isinstance(expr, SEQUENCES) else None
         return items is not None and any(self.variable(e, depth + 1) for e in items)
+
+    def _appended_variable(self, name: str, depth: int) -> bool:
+        """`feats = []` then `feats.append(x)` of a value computed in the graph (a U-Net's
+        saved features): the list holds it."""
+        calls: list[ast.Call] = of_type(self.fn, ast.Call)
+        return any(
+            isinstance(c.func, ast.Attribute)
+            and c.func.attr in ("append", "insert")
+            and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == name
+            and c.args
+            and self.variable(c.args[-1], depth + 1)
+            for c in calls
+        )
 
     def names_variable(self, expr: ast.expr) -> bool:
         """True when a name read in `expr` (`x` in `x.shape`) holds a value computed in the

@@ -25,6 +25,24 @@ LIST = "list"
 CELL_CONTAINERS = frozenset(
     {"mindspore.nn.CellList", "mindspore.nn.SequentialCell", "mindspore.nn.CellDict"}
 )
+_NORM = ("gamma", "beta")
+_CONV = ("weight", "bias")
+# The Parameters MindSpore's own layers hold (`self.fc.weight` of an `nn.Dense`).
+LAYER_PARAMETERS = {
+    "Dense": _CONV,
+    "Conv1d": _CONV,
+    "Conv2d": _CONV,
+    "Conv3d": _CONV,
+    "Conv1dTranspose": _CONV,
+    "Conv2dTranspose": _CONV,
+    "Conv3dTranspose": _CONV,
+    "Embedding": ("embedding_table",),
+    "LayerNorm": _NORM,
+    "GroupNorm": _NORM,
+    "BatchNorm1d": (*_NORM, "moving_mean", "moving_variance"),
+    "BatchNorm2d": (*_NORM, "moving_mean", "moving_variance"),
+    "BatchNorm3d": (*_NORM, "moving_mean", "moving_variance"),
+}
 
 
 def self_attr_name(expr: ast.expr) -> Optional[str]:
@@ -53,7 +71,26 @@ def kind_of(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
             return CELL
         return None
     held = self_attr(ctx, expr)
+    if held is None and isinstance(expr, ast.Attribute) and _sub_cell_parameter(ctx, expr):
+        return PARAMETER
     return attr_kind(ctx, held) if held is not None else None
+
+
+def _sub_cell_parameter(ctx: FunctionContext, expr: ast.Attribute) -> bool:
+    """`self.<sub-Cell>.<name>` where the sub-Cell holds a Parameter `name`: one of
+    MindSpore's layers (`self.fc.weight`) or a workspace Cell whose `__init__` sets one."""
+    held = self_attr(ctx, expr.value)
+    if held is None or held.kind != "cell" or held.class_qualname is None:
+        return False
+    qualname = held.class_qualname
+    if qualname.startswith("mindspore."):
+        layer = qualname.rsplit(".", 1)[-1]
+        return expr.attr in LAYER_PARAMETERS.get(layer, ())
+    info = ctx.classes.resolve(qualname)
+    if info is None or not info.is_cell:
+        return False
+    inner = info.attr(expr.attr)
+    return inner is not None and inner.kind == "tensor" and inner.class_qualname in names.PARAMETER
 
 
 def attr_kind(ctx: FunctionContext, held: Attr) -> Optional[str]:

@@ -42,6 +42,7 @@ class TensorTypes:
             id(a) for a in every if a is not None and a.arg in tensor_params
         }
         self._token: Optional[object] = None  # no answers kept while names are inferred
+        self._sequences: dict[str, list[ast.expr]] = {}
         self._infer(func)
         self._token = object()
 
@@ -61,10 +62,12 @@ class TensorTypes:
         types._flow = reaching(func) if func is not None else None
         types._optional = _none_defaults(func) if func is not None else frozenset()
         types.tensor_defs = set(tensor_defs)
+        types._sequences = {}  # only read while inferring
         types._token = object()
         return types
 
     def _infer(self, func: FunctionNode) -> None:
+        self._sequences = _plain_bindings(func)
         body: list[ast.AST] = of_type(func, ast.Assign, ast.AnnAssign, ast.AugAssign, ast.For)
         comps: list[ast.ListComp | ast.SetComp | ast.GeneratorExp | ast.DictComp] = of_type(
             func, ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp
@@ -101,7 +104,33 @@ class TensorTypes:
             return True
         if isinstance(iterable, (ast.Tuple, ast.List)) and iterable.elts:
             return all(self.is_tensor(e) for e in iterable.elts)
+        if isinstance(iterable, ast.Name):
+            # `parts = [a, b]` / `outs = [head(x) for head in self.heads]`, then `for p in parts`
+            values = self._sequences.get(iterable.id)
+            return bool(values) and all(self._tensor_sequence(v) for v in values or ())
         return False
+
+    def _tensor_sequence(self, value: Optional[ast.expr]) -> bool:
+        """A list/tuple display of Tensors, or a list comprehension making Tensors (calling each
+        Cell of a CellList / SequentialCell attribute counts)."""
+        if isinstance(value, (ast.Tuple, ast.List)):
+            return bool(value.elts) and all(self.is_tensor(e) for e in value.elts)
+        if not isinstance(value, ast.ListComp) or len(value.generators) != 1:
+            return False
+        if self.is_tensor(value.elt):
+            return True
+        generator, elt = value.generators[0], value.elt
+        if not (
+            isinstance(elt, ast.Call)
+            and isinstance(elt.func, ast.Name)
+            and isinstance(generator.target, ast.Name)
+            and elt.func.id == generator.target.id
+            and self.cls is not None
+        ):
+            return False
+        attr = names.self_attribute(generator.iter)
+        held = self.cls.attr(attr) if attr is not None else None
+        return held is not None and held.kind == "cell" and held.class_qualname in CELL_LISTS
 
     def _binop_is_tensor(self, expr: ast.BinOp) -> bool:
         """Kept on the node, with this inference's token: rules ask about every operator of a
@@ -256,6 +285,29 @@ class TensorTypes:
 
 
 PYTHON_CALLS = SCALAR_BUILTINS | {"tuple", "list", "dict"}
+CELL_LISTS = frozenset({"mindspore.nn.CellList", "mindspore.nn.SequentialCell"})
+
+
+def _plain_bindings(func: FunctionNode) -> dict[str, list[ast.expr]]:
+    """The values of locals bound only by `name = value` (no parameter, loop target, augmented
+    assignment or unpacking), each a list or tuple display or a list comprehension."""
+    stores: dict[str, int] = {}
+    for node in of_type(func, ast.Name):
+        if not isinstance(node.ctx, ast.Load):
+            stores[node.id] = stores.get(node.id, 0) + 1
+    found: dict[str, list[ast.expr]] = {}
+    for assign in of_type(func, ast.Assign):
+        target = assign.targets[0]
+        if len(assign.targets) == 1 and isinstance(target, ast.Name):
+            found.setdefault(target.id, []).append(assign.value)
+    params = {a.arg for a in [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]}
+    return {
+        name: values
+        for name, values in found.items()
+        if name not in params
+        and stores.get(name) == len(values)
+        and all(isinstance(v, (ast.List, ast.Tuple, ast.ListComp)) for v in values)
+    }
 
 
 def _none_defaults(func: FunctionNode) -> frozenset[int]:

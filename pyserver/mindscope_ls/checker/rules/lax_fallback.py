@@ -1,0 +1,162 @@
+"""MS190-MS191: what LAX's Python fallback runs but cannot finish.
+
+Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`):
+
+- `any([ops.isinf(g).any() for g in grads])` / `all(ops.isfinite(g).all() for g in grads)` over
+  values computed in the graph: LAX hands the whole call to its Python fallback, which runs the
+  comprehension with the function's locals only, so a module-level name in it is unknown
+  ("NameError: name 'ops' is not defined", no line named). Without such a name
+  (`any([g.isnan().any() for g in (a, b)])`) it compiles; `sum()` is translated and compiles.
+  STRICT refuses the call for its non-constant inputs (MS206).
+- A Cell built in compiled code into an attribute (`self.fc = nn.Dense(4, 2)`, lazy
+  initialisation) and called there: LAX builds it in the fallback, and the call fails ("'int'
+  object is not callable", no line named). STRICT refuses the attribute write (MS202/MS245).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins as python_builtins
+from collections.abc import Iterator
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from .helpers import names
+from .helpers.base import FunctionContext, cacheable
+from .helpers.elements import Elements
+
+FALLBACK_COMPREHENSION_GLOBAL = Rule(
+    "MS190",
+    "fallback-comprehension-global",
+    Group.FAILS,
+    title="`any()`/`all()` of a comprehension over graph values that names a module global (LAX)",
+    message=(
+        "LAX runs this `{name}()` in its Python fallback, which sees the function's locals but "
+        "not the module's `{missing}`; reduce with Tensor ops instead (e.g. `ops.stack([...])"
+        ".any()`), or bind `{missing}` to a local first."
+    ),
+    why=(
+        "`any`/`all` of values computed in the graph are run by LAX's Python fallback; it "
+        "evaluates the comprehension with the compiled function's local variables only, so "
+        "module-level names (`ops`, `np`, helper functions) are not defined there."
+    ),
+    remedy=(
+        "Stack the per-item results into a Tensor and reduce it (`ops.stack([...]).any()`), "
+        "or call Tensor methods only (`g.isnan().any()`)."
+    ),
+    mindspore_says="NameError: name 'ops' is not defined",
+)
+
+CELL_BUILT_IN_GRAPH = Rule(
+    "MS191",
+    "cell-built-in-graph",
+    Group.FAILS,
+    title="A Cell built into an attribute in compiled code and called there (LAX)",
+    message=(
+        "`self.{name}` is built (`{maker}(...)`) in compiled code and called here; LAX builds "
+        "it in its Python fallback and cannot call the result: create the Cell in `__init__`."
+    ),
+    why=(
+        "Building a Cell inside compiled code runs in LAX's Python fallback, whose result the "
+        "graph cannot call as a Cell (lazy initialisation works in PyNative only)."
+    ),
+    remedy=(
+        "Create the Cell in `__init__` (pass the sizes the lazy code would read from the "
+        "input), or build the network once before compiling it."
+    ),
+    mindspore_says="TypeError: 'int' object is not callable",
+)
+REDUCERS = frozenset({"any", "all"})
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level == SyntaxLevel.STRICT:
+        return
+    yield from _reducers(ctx)
+    yield from _built_cells(ctx)
+
+
+def _reducers(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    wanted = [
+        c
+        for c in calls
+        if isinstance(c.func, ast.Name)
+        and c.func.id in REDUCERS
+        and len(c.args) == 1
+        and not c.keywords
+        and isinstance(c.args[0], (ast.ListComp, ast.GeneratorExp))
+    ]
+    if not wanted:
+        return
+    module = ctx.fn.module
+    local = _local_names(ctx)
+    values = Elements(ctx.types, ctx.fn.node, ctx.lines)
+    for call in wanted:
+        name = call.func.id  # type: ignore[attr-defined]
+        if name in local or module.qualname(call.func) != name:
+            continue  # a local or module-level `any`
+        comp = call.args[0]
+        if not isinstance(comp, (ast.ListComp, ast.GeneratorExp)) or not values.variable(comp):
+            continue
+        targets = {
+            n.id for g in comp.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)
+        }
+        reads = [comp.elt, *(i for g in comp.generators for i in g.ifs)]
+        reads += [g.iter for g in comp.generators[1:]]
+        missing = next(
+            (
+                n.id
+                for expr in reads
+                for n in ast.walk(expr)
+                if isinstance(n, ast.Name)
+                and isinstance(n.ctx, ast.Load)
+                and n.id not in targets
+                and n.id not in local
+                and not hasattr(python_builtins, n.id)
+            ),
+            None,
+        )
+        if missing is not None:
+            yield FALLBACK_COMPREHENSION_GLOBAL.finding(call, name=name, missing=missing)
+
+
+def _local_names(ctx: FunctionContext) -> set[str]:
+    args = ctx.fn.node.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    found = {a.arg for a in every if a is not None}
+    stored: list[ast.Name] = ctx.of(ast.Name)
+    found.update(n.id for n in stored if not isinstance(n.ctx, ast.Load))
+    return found
+
+
+def _built_cells(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if cls is None:
+        return
+    built: dict[str, str] = {}
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        value = assign.value
+        if not isinstance(value, ast.Call):
+            continue
+        qualname = names.callee(ctx.fn.module, value.func)
+        is_cell = names.is_cell_qualname(qualname)
+        if not is_cell and qualname:
+            resolved = ctx.classes.resolve(qualname)
+            is_cell = resolved is not None and resolved.is_cell
+        if not is_cell:
+            continue
+        for target in assign.targets:
+            name = names.self_attribute(target)
+            if name is not None:
+                built.setdefault(name, ast.unparse(value.func))
+    if not built:
+        return
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        name = names.self_attribute(call.func)
+        if name in built:
+            yield CELL_BUILT_IN_GRAPH.finding(call, name=name, maker=built[name])
+            return
