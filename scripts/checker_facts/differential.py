@@ -18,6 +18,7 @@ from pathlib import Path
 from .execute import Cache, execute
 from .families_calls import builtins, comprehensions, methods
 from .families_calls2 import attributes, calls, iteration, unpacking
+from .families_constructs import constructs
 from .families_divergence import values
 from .families_errors import errors
 from .families_flow import joins, loops, recursion
@@ -48,6 +49,7 @@ FAMILIES = {
     "operators": operators,
     "subscripts": subscripts,
     "errors": errors,
+    "constructs": constructs,
 }
 
 
