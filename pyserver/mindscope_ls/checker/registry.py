@@ -48,6 +48,7 @@ from .rules import (
     operators_truth,
     outputs,
     outputs_strict,
+    python_dynamic,
     rebuild,
     recompile,
     returns,
@@ -115,6 +116,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tolist_comprehension,
     dict_keys,
     lax_fallback,
+    python_dynamic,
 )
 
 
@@ -186,6 +188,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tolist_comprehension.check,
     dict_keys.check,
     lax_fallback.check,
+    python_dynamic.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
