@@ -4,7 +4,11 @@
   `libmindspore_core.so`), and checks each operation: "Overflow of the mul of two signed number"
   (also sum, sub, div, mod). Measured: `10 ** 10 * 10 ** 10` fails at LAX and STRICT, while
   PyNative's Python ints have no bound. Only operands the source fixes are judged: int literals
-  and expressions of them, and locals bound once to such an expression.
+  and expressions of them, and locals bound once to such an expression. `int()` of a float
+  literal and `abs()` of an int expression the source fixes are evaluated by Python while
+  compiling, and a result beyond int64 cannot become a graph constant: "Unable to cast Python
+  instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
+  LAX and STRICT).
 - MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
@@ -14,11 +18,13 @@
 from __future__ import annotations
 
 import ast
+import math
 from collections.abc import Iterator
 from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .calls_shared import builtin
 from .helpers.base import FunctionContext, cacheable
 
 INT64_OVERFLOW = Rule(
@@ -70,6 +76,7 @@ MAX_BITS = 4096  # never fold anything bigger (`10 ** 10 ** 10`)
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _classmethods(ctx)
+    yield from _converted(ctx)
     ops: list[ast.BinOp] = ctx.of(ast.BinOp)
     if not ops:
         return
@@ -87,6 +94,37 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 continue  # an operand overflowed first: that one is reported
             reported.add(id(node))
             yield INT64_OVERFLOW.finding(node, expr=_short(node), value=_magnitude(value))
+
+
+def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`int(<float literal>)` and `abs(<int expression>)` beyond int64."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not isinstance(func, ast.Name) or func.id not in ("int", "abs") or call.keywords:
+            continue
+        if len(call.args) != 1 or not builtin(ctx, func.id):
+            continue
+        value: Optional[int] = None
+        if func.id == "int":
+            number = _float_literal(call.args[0])
+            if number is not None and math.isfinite(number):
+                value = int(number)
+        else:
+            folded = _fold(call.args[0], {})
+            value = None if folded is None else abs(folded)
+        if value is not None and not INT64[0] <= value <= INT64[1]:
+            yield INT64_OVERFLOW.finding(call, expr=_short(call), value=_magnitude(value))
+
+
+def _float_literal(expr: ast.expr) -> Optional[float]:
+    sign = 1.0
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        sign = -1.0 if isinstance(expr.op, ast.USub) else 1.0
+        expr = expr.operand
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, float):
+        return sign * expr.value
+    return None
 
 
 def _short(node: ast.expr) -> str:
