@@ -96,13 +96,11 @@ def check_attribute(
                 node, attr=attr, kind=f"`{cls.name}` object", advice=missing_advice(cls, attr)
             )
         return
-    if _refused("parameter", attr, ctx) and _parameter(ctx, node.value):
-        advice = "read it from the Parameter outside compiled code (in `__init__`)"
-        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
-        return
-    if attr in NOT_ON_PARAMETER and _parameter(ctx, node.value):
-        advice = "read it from the Parameter outside compiled code (in `__init__`)"
-        yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
+    refused = _refused("parameter", attr, ctx) or attr in NOT_ON_PARAMETER
+    if refused and _parameter(ctx, node.value):
+        if not _unused(ctx, node):
+            advice = "read it from the Parameter outside compiled code (in `__init__`)"
+            yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
         return
     if _refused("cell", attr, ctx) and _sub_cell_member(ctx, node.value, attr):
         advice = "graph mode does not resolve `nn.Cell`'s own attribute; read it in `__init__`"
@@ -132,6 +130,24 @@ def check_attribute(
         if value is not None and value.kind == "tensor":
             advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
             yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
+
+
+def _unused(ctx: FunctionContext, node: ast.Attribute) -> bool:
+    """`n = <node>` where the function never reads `n`: the graph drops the unused value before
+    inferring it, so the attribute is never looked up (measured: `n = self.p.name` compiles,
+    `return x, self.p.name` fails)."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        if assign.value is node and len(assign.targets) == 1:
+            target = assign.targets[0]
+            if not isinstance(target, ast.Name):
+                return False
+            found: list[ast.Name] = ctx.of(ast.Name)
+            declared: list[ast.Global | ast.Nonlocal] = ctx.of(ast.Global, ast.Nonlocal)
+            if any(target.id in d.names for d in declared):
+                return False
+            return not any(n.id == target.id and isinstance(n.ctx, ast.Load) for n in found)
+    return False
 
 
 def _refused(kind: str, attr: str, ctx: FunctionContext) -> bool:
