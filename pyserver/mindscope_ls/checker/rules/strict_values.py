@@ -11,7 +11,9 @@ function is compiled at LAX whatever the context level, so these compile there):
   `x[ms.mutable([0, 1])]`) goes through the fallback's `all(isinstance(i, bool) for i in
   list_index)` (`_compile_utils.py`), which STRICT refuses; a tuple (`x[(0, i)]`) and a list
   of constants compile.
-- MS232: `list(s)` / `tuple(s)` of a str: STRICT has no `__len__` of a String object.
+- MS232: `list(s)` / `tuple(s)` of a str: STRICT has no `__len__` of a String object. A bytes
+  value is compiled as a String object too, so `len(b'ab')` and `len(bytes(3))` fail likewise
+  (measured at the `len`, STRICT only).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .helpers import names, shared_values
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
+from .helpers.receivers import only_binding
 
 TENSOR_OF_GRAPH_VALUE = Rule(
     "MS230",
@@ -77,10 +80,10 @@ SEQUENCE_OF_STR_UNDER_STRICT = Rule(
     "MS232",
     "sequence-of-str-under-strict",
     Group.STRICT,
-    title="`list(s)` / `tuple(s)` of a str under STRICT",
+    title="`list(s)` / `tuple(s)` of a str, `len()` of bytes, under STRICT",
     message=(
-        "`{name}()` of a str needs the str's length, which jit_syntax_level=STRICT does not "
-        "have; write the characters out (`('a', 'b')`)."
+        "`{name}()` of a {what} needs its length, which jit_syntax_level=STRICT does not "
+        "have for a String object; {advice}."
     ),
     why="Under STRICT a String object has no `__len__`, so it cannot be turned into a sequence.",
     remedy="Write the tuple of characters out, or use the default LAX level.",
@@ -106,13 +109,43 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         elif isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1:
             value = shared_values.abstract(ctx).of(call.args[0])
             if value is not None and value.kind == "str" and builtin(ctx, func.id):
-                yield SEQUENCE_OF_STR_UNDER_STRICT.finding(call, name=func.id)
+                yield SEQUENCE_OF_STR_UNDER_STRICT.finding(
+                    call, name=func.id, what="str", advice="write the characters out (`('a', 'b')`)"
+                )
+        elif _len_of_bytes(ctx, call):
+            yield SEQUENCE_OF_STR_UNDER_STRICT.finding(
+                call, name="len", what="bytes value", advice="keep the length as an int"
+            )
     for sub in ctx.of(ast.Subscript):
         if not isinstance(sub.ctx, ast.Load) or not ctx.types.is_tensor(sub.value):
             continue
         problem = _unfoldable_list(ctx, sub.slice)
         if problem is not None:
             yield INDEX_LIST_UNDER_STRICT.finding(sub, index=_short(sub.slice), what=problem)
+
+
+def _len_of_bytes(ctx: FunctionContext, call: ast.Call) -> bool:
+    func = call.func
+    if not (isinstance(func, ast.Name) and func.id == "len" and len(call.args) == 1):
+        return False
+    return _bytes(ctx, call.args[0]) and builtin(ctx, "len")
+
+
+def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A bytes literal, `bytes(...)`, or a local bound only to one of them."""
+    if isinstance(expr, ast.Name):
+        bound = only_binding(ctx, expr.id)
+        if bound is None:
+            return False
+        expr = bound
+    if isinstance(expr, ast.Constant):
+        return isinstance(expr.value, bytes)
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "bytes"
+        and builtin(ctx, "bytes")
+    )
 
 
 def _short(expr: ast.expr) -> str:
