@@ -1,4 +1,4 @@
-"""MS193-MS194, MS247: Python's dynamic object model, which the graph does not have.
+"""MS193-MS197, MS247: Python's dynamic object model, which the graph does not have.
 
 - MS193: `delattr(obj, name)` in compiled code fails at every level: LAX runs it through the
   Python fallback while compiling and again when the graph runs, so the second call finds the
@@ -8,6 +8,16 @@
   (all of its lineage known) never sets `<new>`: a jit_class is compiled as a fixed record of
   the attributes its class sets, and the write does not add one, at every level ("ClassMember:
   '...<Box>' object has no attribute 'extra'", at the read).
+- MS195: `type(<Cell>) == <Cell class>` (`!=`, `is`, `is not`; `type(self) == Net` too): a Cell
+  class is not a value the graph can compare, at every level ("name '__input_key_0__' is not
+  defined" for `==`, no line named; "For syntax like 'a is b', b supports Int, Bool, String,
+  None and Type, but got create_instance" for `is`). `isinstance(cell, Cls)` and
+  `type(cell).__name__ == 'ReLU'` compile.
+- MS196: `next(it, default)`: the graph's `next` takes the iterator alone ("For 'Next', the
+  number of input should be 1, but got 2", at every level, at the call). `next(iter(seq))`
+  compiles when `seq` holds Tensors, but fails at every level when it holds Python scalars
+  (`iter((2.0, 3.0))`: "For 'Stack', the len of x_shape[1] should be = len of x_shape[0]",
+  no line named), as the graph stacks the elements into one Tensor.
 - MS247: `exec(...)` in compiled code: LAX runs it in the Python fallback; STRICT has no
   fallback ("The third argument should be a dictionary, but got AbstractTuple{...}").
 """
@@ -21,7 +31,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
-from .helpers import receivers
+from .helpers import names, receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 
@@ -62,6 +72,57 @@ JIT_CLASS_NEW_ATTRIBUTE = Rule(
     mindspore_says="AttributeError: ClassMember: '...<Box>' object has no attribute 'extra'",
 )
 
+CELL_CLASS_COMPARED = Rule(
+    "MS195",
+    "cell-class-compared",
+    Group.FAILS,
+    title="`type(cell)` compared with a Cell class in compiled code",
+    message=(
+        "`{expr}` compares a Cell's type with the Cell class `{cls}`, which graph mode cannot "
+        "use as a value; test `isinstance({obj}, {cls})` instead."
+    ),
+    why=(
+        "In a graph a Cell class is a constructor, not a type object: `==` and `is` have no "
+        "implementation for it. `isinstance` is resolved while compiling."
+    ),
+    remedy="Use `isinstance(cell, Cls)`, or decide in `__init__` and keep a bool attribute.",
+    mindspore_says="NameError: name '__input_key_0__' is not defined",
+)
+
+NEXT_WITH_DEFAULT = Rule(
+    "MS196",
+    "next-with-default",
+    Group.FAILS,
+    title="`next(iterator, default)` in compiled code",
+    message=(
+        "graph mode's `next` takes the iterator alone, not a default; call `next({it})` on an "
+        "iterator that is not exhausted."
+    ),
+    why="The graph implements `next` as its own primitive with one input.",
+    remedy="Drop the default (the sequence's length is known while compiling), or use `[0]`.",
+    mindspore_says="ValueError: For 'Next', the number of input should be 1, but got 2",
+)
+
+NEXT_OF_SCALARS = Rule(
+    "MS197",
+    "next-of-scalars",
+    Group.FAILS,
+    title="`next()` of an iterator over Python scalars in compiled code",
+    message=(
+        "`next({it})` iterates Python numbers, which graph mode stacks into one Tensor and "
+        "cannot step through; index the sequence (`seq[0]`) instead."
+    ),
+    why=(
+        "The graph's iterator over a sequence of numbers is built by stacking them, and its "
+        "`next` expects Tensor elements; a sequence of Tensors works."
+    ),
+    remedy="Index the tuple or list (`scales[0]`), or loop over it with `for`.",
+    mindspore_says=(
+        "ValueError: For 'Stack', the len of x_shape[1] should be = len of x_shape[0]: 0, "
+        "but got 1."
+    ),
+)
+
 EXEC_UNDER_STRICT = Rule(
     "MS247",
     "exec-under-strict",
@@ -83,14 +144,24 @@ EXEC_UNDER_STRICT = Rule(
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in ctx.of(ast.Call):
         func = call.func
-        if not isinstance(func, ast.Name) or func.id not in ("delattr", "exec"):
+        if not isinstance(func, ast.Name) or func.id not in ("delattr", "exec", "next"):
             continue
         if not builtin(ctx, func.id):
             continue
         if func.id == "delattr":
             yield DELATTR_IN_GRAPH.finding(call, call=ast.unparse(call))
-        else:
+        elif func.id == "exec":
             yield EXEC_UNDER_STRICT.finding(call)
+        elif len(call.args) == 2 and not call.keywords:
+            yield NEXT_WITH_DEFAULT.finding(call, it=ast.unparse(call.args[0]))
+        elif len(call.args) == 1 and _iterates_scalars(ctx, call.args[0]):
+            yield NEXT_OF_SCALARS.finding(call, it=ast.unparse(call.args[0]))
+    for compare in ctx.of(ast.Compare):
+        found = _cell_class_compared(ctx, compare)
+        if found is not None:
+            yield CELL_CLASS_COMPARED.finding(
+                compare, expr=ast.unparse(compare), obj=found[0], cls=found[1]
+            )
     attributes: list[ast.Attribute] = ctx.of(ast.Attribute)
     written = {
         (a.value.id, a.attr)
@@ -108,6 +179,58 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 node, target=ast.unparse(node), attr=node.attr, cls=info.name
             )
             written.discard((node.value.id, node.attr))  # the first read is the one named
+
+
+def _iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
+    """`iter(seq)` (or a local bound only to it) where `seq` holds Python numbers only."""
+    if isinstance(it, ast.Name):
+        bound = receivers.only_binding(ctx, it.id)
+        if bound is None:
+            return False
+        it = bound
+    if not (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "iter"
+        and len(it.args) == 1
+        and builtin(ctx, "iter")
+    ):
+        return False
+    value = shared_values.abstract(ctx).of(it.args[0])
+    if value is None or value.kind not in ("tuple", "list") or not value.items:
+        return False
+    return all(item is not None and item.kind == "scalar" for item in value.items)
+
+
+COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
+
+
+def _cell_class_compared(ctx: FunctionContext, compare: ast.Compare) -> Optional[tuple[str, str]]:
+    """(`obj`, `Cls`) of `type(obj) == Cls` (either side, one comparison) where `Cls` names a
+    Cell class (MindSpore's or the workspace's)."""
+    if len(compare.ops) != 1 or not isinstance(compare.ops[0], COMPARISONS):
+        return None
+    left, right = compare.left, compare.comparators[0]
+    for typed, other in ((left, right), (right, left)):
+        if not (
+            isinstance(typed, ast.Call)
+            and isinstance(typed.func, ast.Name)
+            and typed.func.id == "type"
+            and len(typed.args) == 1
+            and builtin(ctx, "type")
+        ):
+            continue
+        if isinstance(other, (ast.Name, ast.Attribute)) and _cell_class(ctx, other):
+            return ast.unparse(typed.args[0]), ast.unparse(other)
+    return None
+
+
+def _cell_class(ctx: FunctionContext, expr: ast.expr) -> bool:
+    qualname = ctx.fn.module.qualname(expr)
+    if names.is_cell_qualname(qualname) and not names.is_primitive_class(qualname):
+        return True
+    info = ctx.classes.resolve(qualname)
+    return info is not None and info.is_cell
 
 
 def _jit_class_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
