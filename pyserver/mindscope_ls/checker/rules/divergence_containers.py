@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import partial
 from typing import Optional, Union
 
+from ..incremental.memo import NodeMemo
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
@@ -78,7 +80,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         compiled += [(m, klass) for m in _compiled_methods(klass)]
     seen: set[tuple[int, int]] = set()
     for fn, cls in compiled:
-        containers = _container_locals(fn)
+        containers = _CONTAINERS.get(fn, None, partial(_container_locals, fn))
         if not containers:
             continue
         for call in of_type(fn, ast.Call):
@@ -171,6 +173,11 @@ def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
             if attr is not None:
                 todo.append(attr)
     return list(seen.values())
+
+
+# Kept on the function's node (an untouched block keeps its node): a module check runs on
+# every keystroke.
+_CONTAINERS: NodeMemo[dict[str, str]] = NodeMemo()
 
 
 def _container_locals(fn: FunctionNode) -> dict[str, str]:

@@ -17,10 +17,11 @@ import struct
 from collections.abc import Iterator
 from typing import Any, Optional
 
+from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names
-from .helpers.base import FunctionContext
+from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 from .helpers.walk import of_type as walk_of
 
@@ -203,13 +204,38 @@ def _entry(ctx: FunctionContext) -> bool:
     tree = module.tree
     if tree is None:
         return False
-    for other in walk_of(tree, ast.ClassDef):
-        if other is cls.node:
-            continue
-        for call in walk_of(other, ast.Call):
-            if isinstance(call.func, ast.Name) and call.func.id == cls.node.name:
-                return False
-    return True
+    return _built_by_classes(tree).get(cls.node.name, 0) <= (
+        cls.node.name in _called_names(cls.node)
+    )
+
+
+# The names a class body calls, kept on its node: this check is not cacheable, and every
+# `construct` with a `return` asked it of every class of the module on every keystroke.
+_CALLED: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+# How many classes of the module call each name, kept on the module's tree: asked by every
+# `construct` of a check.
+_BUILT: NodeMemo[dict[str, int]] = NodeMemo()
+
+
+def _built_by_classes(tree: ast.Module) -> dict[str, int]:
+    def compute() -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for cls in walk_of(tree, ast.ClassDef):
+            for name in _called_names(cls):
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    return _BUILT.get(tree, None, compute)
+
+
+def _called_names(cls: ast.ClassDef) -> frozenset[str]:
+    def compute() -> frozenset[str]:
+        calls = walk_of(cls, ast.Call)
+        return frozenset(c.func.id for c in calls if isinstance(c.func, ast.Name))
+
+    return _CALLED.get(cls, None, compute)
 
 
 def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.expr]:
@@ -365,6 +391,7 @@ FORMAT_SPEC_IGNORED = Rule(
 )
 
 
+@cacheable
 def check_format_specs(ctx: FunctionContext) -> Iterator[RawFinding]:
     for joined in ctx.of(ast.JoinedStr):
         for part in joined.values:

@@ -23,8 +23,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import partial
 from typing import Optional, Union
 
+from ..incremental.memo import NodeMemo
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
@@ -87,9 +89,32 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     }
     if not classes and not jits:
         return
-    module_values = _module_values(tree)
     module_bound = _bound_classes(tree.body, classes)
-    attr_reads = {name: _attribute_reads(module, cls, classes) for name, cls in classes.items()}
+    callers: list[Union[ast.Module, FunctionNode]] = [tree] + [
+        s for s in tree.body if isinstance(s, _DEFS) and s.name not in jits
+    ]
+    # Which callers call compiled code at all, first: the module-wide tables below cost a walk
+    # of every class, and this check runs on every keystroke.
+    calling = []
+    for caller in callers:
+        body = [s for s in caller.body if not isinstance(s, (ast.ClassDef, *_DEFS))]
+        local = _bound_classes(body, classes)
+        bound = {**module_bound, **local} if caller is not tree else local
+        calls = _compiled_calls(body, bound, jits, jit_methods)
+        if calls:
+            calling.append((caller, body, local, bound, calls))
+    if not calling:
+        return
+    module_values = _module_values(tree)
+    class_names = frozenset(classes)
+    attr_reads = {
+        name: _ATTRIBUTE_READS.get(
+            cls,
+            (class_names, module.imports),
+            partial(_attribute_reads, module, cls, classes),
+        )
+        for name, cls in classes.items()
+    }
     chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
     global_readers: dict[str, set[Tag]] = {}
     for name, cls in classes.items():
@@ -100,17 +125,8 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         for g in _global_reads(fn, module_values):
             global_readers.setdefault(g, set()).add(("jit", name))
     setters = _global_setters(tree, module_values)
-    callers: list[Union[ast.Module, FunctionNode]] = [tree] + [
-        s for s in tree.body if isinstance(s, _DEFS) and s.name not in jits
-    ]
-    for caller in callers:
-        body = [s for s in caller.body if not isinstance(s, (ast.ClassDef, *_DEFS))]
-        local = _bound_classes(body, classes)
-        bound = {**module_bound, **local} if caller is not tree else local
+    for caller, body, local, bound, calls in calling:
         declared = {n for g in of_type(caller, ast.Global) for n in g.names}
-        calls = _compiled_calls(body, bound, jits, jit_methods)
-        if not calls:
-            continue
         ctx = _Context(
             module,
             classes,
@@ -128,10 +144,12 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             ctx.local_names = {
                 n.id for n in of_type(caller, ast.Name) if isinstance(n.ctx, ast.Store)
             } | {a.arg for a in of_type(caller.args, ast.arg)}  # type: ignore[union-attr]
-        parents = _parents(body)
+        parents: Optional[dict[int, ast.AST]] = None  # built for the first write only
         for stmt, tags, what in ctx.writes(body):
             before = [c for c, t in calls if t & tags and _end(c) <= _start(stmt)]
             after = [c for c, t in calls if t & tags and _start(c) >= _end(stmt)]
+            if parents is None:
+                parents = _parents(body)
             looped = [
                 c for c, t in calls if t & tags and _common_loop(parents, stmt, c) is not None
             ]
@@ -340,7 +358,14 @@ def _jit_methods(cls: ast.ClassDef) -> set[str]:
 
 def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
     """`construct` (or the `@jit` methods) and the methods they call as `self.m(...)`,
-    transitively."""
+    transitively (kept on the class's node; do not change the list)."""
+    return _COMPILED.get(cls, None, partial(_find_compiled_methods, cls))
+
+
+_COMPILED: NodeMemo[list[FunctionNode]] = NodeMemo()
+
+
+def _find_compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
     methods = {i.name: i for i in cls.body if isinstance(i, _DEFS)}
     todo = ["construct", *_jit_methods(cls)]
     seen: dict[str, FunctionNode] = {}
@@ -363,6 +388,12 @@ def _state_value(module: ModuleInfo, value: ast.expr) -> bool:
         return False
     qualname = module.qualname(value.func) or ""
     return qualname.rsplit(".", 1)[-1] in STATE_CALLS or names.is_cell_qualname(qualname)
+
+
+# Kept on each class's node (the block parser reuses an untouched class's node), keyed on what
+# else the reads depend on: the module's class names and its imports. This check runs on every
+# keystroke.
+_ATTRIBUTE_READS: NodeMemo[set[str]] = NodeMemo()
 
 
 def _attribute_reads(
@@ -472,18 +503,24 @@ def _passed_objects(
     return out
 
 
-def _global_reads(fn: FunctionNode, module_values: set[str]) -> set[str]:
+def _global_reads(fn: FunctionNode, module_values: set[str]) -> frozenset[str]:
+    return _FREE_READS.get(fn, None, partial(_free_reads, fn)) & module_values
+
+
+# A function's reads of names it does not bind (or declares global), kept on its node.
+_FREE_READS: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+def _free_reads(fn: FunctionNode) -> frozenset[str]:
     local = {n.id for n in of_type(fn, ast.Name) if isinstance(n.ctx, (ast.Store, ast.Del))} | {
         a.arg for a in of_type(fn.args, ast.arg)
     }
     declared = {n for g in of_type(fn, ast.Global) for n in g.names}
-    return {
+    return frozenset(
         n.id
         for n in of_type(fn, ast.Name)
-        if isinstance(n.ctx, ast.Load)
-        and n.id in module_values
-        and (n.id not in local or n.id in declared)
-    }
+        if isinstance(n.ctx, ast.Load) and (n.id not in local or n.id in declared)
+    )
 
 
 def _global_setters(tree: ast.Module, module_values: set[str]) -> dict[str, set[str]]:
