@@ -30,6 +30,7 @@ from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
 from .helpers import names
 from .helpers.flow import loads_after
+from .helpers.reached_methods import reached_methods
 from .helpers.walk import of_type
 
 SHARED_CONTAINER_WRITE = Rule(
@@ -159,20 +160,7 @@ def _aliases(
 
 
 def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
-    methods = {i.name: i for i in cls.body if isinstance(i, _DEFS)}
-    todo = ["construct"]
-    seen: dict[str, FunctionNode] = {}
-    while todo:
-        name = todo.pop()
-        fn = methods.get(name)
-        if fn is None or name in seen or name == "__init__":
-            continue
-        seen[name] = fn
-        for call in of_type(fn, ast.Call):
-            attr = names.self_attribute(call.func)
-            if attr is not None:
-                todo.append(attr)
-    return list(seen.values())
+    return reached_methods(cls, ("construct",))
 
 
 # Kept on the function's node (an untouched block keeps its node): a module check runs on

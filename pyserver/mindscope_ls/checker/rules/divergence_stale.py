@@ -31,6 +31,7 @@ from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
 from .helpers import names
+from .helpers.reached_methods import reached_methods
 from .helpers.walk import of_type
 
 STALE_GRAPH_VALUE = Rule(
@@ -366,20 +367,7 @@ _COMPILED: NodeMemo[list[FunctionNode]] = NodeMemo()
 
 
 def _find_compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
-    methods = {i.name: i for i in cls.body if isinstance(i, _DEFS)}
-    todo = ["construct", *_jit_methods(cls)]
-    seen: dict[str, FunctionNode] = {}
-    while todo:
-        name = todo.pop()
-        fn = methods.get(name)
-        if fn is None or name in seen or name == "__init__":
-            continue
-        seen[name] = fn
-        for call in of_type(fn, ast.Call):
-            attr = names.self_attribute(call.func)
-            if attr is not None:
-                todo.append(attr)
-    return list(seen.values())
+    return reached_methods(cls, ("construct", *_jit_methods(cls)))
 
 
 def _state_value(module: ModuleInfo, value: ast.expr) -> bool:

@@ -188,15 +188,10 @@ def _iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
         if bound is None:
             return False
         it = bound
-    if not (
-        isinstance(it, ast.Call)
-        and isinstance(it.func, ast.Name)
-        and it.func.id == "iter"
-        and len(it.args) == 1
-        and builtin(ctx, "iter")
-    ):
+    seq = _builtin_of_one(ctx, it, "iter")
+    if seq is None:
         return False
-    value = shared_values.abstract(ctx).of(it.args[0])
+    value = shared_values.abstract(ctx).of(seq)
     if value is None or value.kind not in ("tuple", "list") or not value.items:
         return False
     return all(item is not None and item.kind == "scalar" for item in value.items)
@@ -212,16 +207,24 @@ def _cell_class_compared(ctx: FunctionContext, compare: ast.Compare) -> Optional
         return None
     left, right = compare.left, compare.comparators[0]
     for typed, other in ((left, right), (right, left)):
-        if not (
-            isinstance(typed, ast.Call)
-            and isinstance(typed.func, ast.Name)
-            and typed.func.id == "type"
-            and len(typed.args) == 1
-            and builtin(ctx, "type")
-        ):
-            continue
-        if isinstance(other, (ast.Name, ast.Attribute)) and _cell_class(ctx, other):
-            return ast.unparse(typed.args[0]), ast.unparse(other)
+        obj = _builtin_of_one(ctx, typed, "type")
+        named = isinstance(other, (ast.Name, ast.Attribute))
+        if obj is not None and named and _cell_class(ctx, other):
+            return ast.unparse(obj), ast.unparse(other)
+    return None
+
+
+def _builtin_of_one(ctx: FunctionContext, expr: ast.expr, name: str) -> Optional[ast.expr]:
+    """The argument of `name(arg)` when `name` is the builtin (nothing here rebinds it)."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == name
+        and len(expr.args) == 1
+        and not expr.keywords
+        and builtin(ctx, name)
+    ):
+        return expr.args[0]
     return None
 
 
