@@ -21,6 +21,7 @@ from collections.abc import Iterator
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .graph_syntax import sub_cell_replaced
 from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
@@ -150,7 +151,8 @@ def _built_cells(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         for target in assign.targets:
             name = names.self_attribute(target)
-            if name is not None:
+            if name is not None and not sub_cell_replaced(ctx, target, value):
+                # A sub-Cell `__init__` already set fails first, at the write (MS192).
                 built.setdefault(name, ast.unparse(value.func))
     if not built:
         return

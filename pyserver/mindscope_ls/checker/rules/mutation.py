@@ -111,7 +111,7 @@ ATTRIBUTE_ITEM_WRITE_UNDER_STRICT = Rule(
     "MS211",
     "attribute-item-write-under-strict",
     Group.STRICT,
-    title="Assigning an item of a dict, list or Tensor attribute in compiled code",
+    title="Assigning an item of a dict or list attribute in compiled code",
     message=(
         "`self.{name}` is a {kind}, not a Parameter: STRICT cannot assign its items in compiled "
         "code; build a new {kind} and return it, or use a Parameter."
@@ -161,16 +161,6 @@ def _write(ctx: FunctionContext, node: ast.stmt, target: ast.expr) -> Iterator[R
         kind = receivers.kind_of(ctx, target.value) if name else None
         if name and kind in (receivers.DICT, receivers.LIST):
             yield ATTRIBUTE_ITEM_WRITE_UNDER_STRICT.finding(target, name=name, kind=kind)
-        elif name and _plain_tensor(ctx, name):  # `self.count[0] += 1`, a Tensor(...) attribute
-            yield ATTRIBUTE_ITEM_WRITE_UNDER_STRICT.finding(target, name=name, kind="Tensor")
-
-
-def _plain_tensor(ctx: FunctionContext, name: str) -> bool:
-    """`self.<name>` of a Cell is a Tensor made with `Tensor(...)`/ops, not a Parameter
-    (measured: STRICT refused `self.count[0] += 1` with the message above)."""
-    cls = ctx.fn.cls
-    held = cls.attr(name) if cls is not None and cls.is_cell else None
-    return held is not None and held.kind == "const_tensor"
 
 
 def _attribute_write(
