@@ -100,21 +100,16 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                 read = loads_after(fn, arg.id, call)
                 if read is None:
                     continue
-                key = (write.lineno, write.col_offset)
-                if key in seen:
-                    continue
-                seen.add(key)
-                yield SHARED_CONTAINER_WRITE.finding(
+                yield from _report(
+                    module,
+                    seen,
                     write,
-                    related=[
-                        Related(module.path, node_range(call), f"`{arg.id}` passed here"),
-                        Related(module.path, node_range(read), f"`{arg.id}` read here"),
-                    ],
-                    write=_text(write),
-                    kind=containers[arg.id],
-                    name=param,
-                    other=arg.id,
-                    where="by the caller after the call",
+                    (call, f"`{arg.id}` passed here"),
+                    read,
+                    containers[arg.id],
+                    param,
+                    arg.id,
+                    "by the caller after the call",
                 )
         yield from _aliases(module, fn, containers, seen)
 
@@ -141,22 +136,48 @@ def _aliases(
         read = loads_after(fn, source, write)
         if read is None:
             continue
-        key = (write.lineno, write.col_offset)
-        if key in seen:
-            continue
-        seen.add(key)
-        yield SHARED_CONTAINER_WRITE.finding(
+        yield from _report(
+            module,
+            seen,
             write,
-            related=[
-                Related(module.path, node_range(assign), f"`{alias} = {source}` here"),
-                Related(module.path, node_range(read), f"`{source}` read here"),
-            ],
-            write=_text(write),
-            kind=containers[source],
-            name=alias,
-            other=source,
-            where="afterwards",
+            (assign, f"`{alias} = {source}` here"),
+            read,
+            containers[source],
+            alias,
+            source,
+            "afterwards",
         )
+
+
+def _report(
+    module: ModuleInfo,
+    seen: set[tuple[int, int]],
+    write: ast.stmt,
+    shared: tuple[ast.AST, str],
+    read: ast.AST,
+    kind: str,
+    name: str,
+    other: str,
+    where: str,
+) -> Iterator[RawFinding]:
+    """MS318 at `write`, once per write: `shared` is where the two names came to share the
+    container, `read` where `other` is read after the change."""
+    key = (write.lineno, write.col_offset)
+    if key in seen:
+        return
+    seen.add(key)
+    yield SHARED_CONTAINER_WRITE.finding(
+        write,
+        related=[
+            Related(module.path, node_range(shared[0]), shared[1]),
+            Related(module.path, node_range(read), f"`{other}` read here"),
+        ],
+        write=_text(write),
+        kind=kind,
+        name=name,
+        other=other,
+        where=where,
+    )
 
 
 def _compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
