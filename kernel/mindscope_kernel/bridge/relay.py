@@ -8,6 +8,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import IO, Any
 
@@ -27,6 +28,8 @@ from mindscope_kernel.install import DEFAULT_NAME, write_spec
 
 # How often the relay checks that the kernel process still lives when nothing arrives.
 ALIVE_CHECK_MS = 500
+# How long the kernel may take to answer on shell and on iopub before the bridge gives up.
+READY_TIMEOUT_S = 110
 
 
 def start_kernel(cwd: str, spec_dir: Path) -> KernelManager:
@@ -53,6 +56,43 @@ class Relay:
         }
         self.channel_of = {sock: name for name, sock in self.sockets.items()}
         self.pending = b""
+        self.own: set[str] = set()  # msg_ids of the handshake's requests: never relayed
+
+    def wait_ready(self, timeout: float = READY_TIMEOUT_S) -> bool:
+        """True once the kernel answers kernel_info on shell *and* iopub delivers a message.
+
+        ZeroMQ drops what a PUB socket sends before the SUB's connection is up (the slow
+        joiner), so without this the first cell's output and its `idle` could be lost and the
+        client would wait forever. Same handshake as jupyter_client's `wait_for_ready`.
+        """
+        shell, iopub = self.sockets["shell"], self.sockets["iopub"]
+        poller = zmq.Poller()
+        poller.register(shell, zmq.POLLIN)
+        poller.register(iopub, zmq.POLLIN)
+        replied = heard = False
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and self.km.is_alive():
+            if not replied or not heard:
+                # Each request makes the kernel publish busy/idle: heard once iopub is up.
+                self.own.add(self.send(Send("shell", "kernel_info_request", {}, None)))
+            round_end = time.monotonic() + 1.0
+            while time.monotonic() < round_end:
+                ready = dict(poller.poll(100))
+                replied = replied or (shell in ready and self._drain_quietly(shell))
+                heard = heard or (iopub in ready and self._drain_quietly(iopub))
+                if replied and heard:
+                    return True
+        return False
+
+    def _drain_quietly(self, sock: zmq.Socket[Any]) -> bool:
+        """Reads what waits on `sock` without relaying it; True if anything was read."""
+        got = False
+        while True:
+            try:
+                sock.recv_multipart(zmq.NOBLOCK)
+            except zmq.Again:
+                return got
+            got = True
 
     def emit(self, event: str, **fields: object) -> None:
         self.out.write(event_line(event, **fields))
@@ -88,6 +128,8 @@ class Relay:
                 return
             _, parts = self.session.feed_identities(frames)
             msg = self.session.deserialize(parts)
+            if msg["parent_header"].get("msg_id") in self.own:
+                continue  # a late answer to the handshake
             self.emit("message", channel=channel, msg=message_fields(msg))
 
     def drain(self) -> None:
@@ -114,12 +156,14 @@ class Relay:
             self.send(command)
         return True
 
-    def send(self, command: Send) -> None:
+    def send(self, command: Send) -> str:
+        """Sends a command's message; returns its msg_id."""
         header = self.session.msg_header(command.msg_type)
         if command.msg_id:
             header["msg_id"] = command.msg_id
         msg = self.session.msg(command.msg_type, command.content, header=header)
         self.session.send(self.sockets[command.channel], msg)
+        return str(header["msg_id"])
 
     def shutdown(self) -> int:
         if self.km.is_alive():
@@ -145,6 +189,17 @@ def main(argv: list[str]) -> int:
             out.flush()
             return 2
         relay = Relay(km, out)
+        if not relay.wait_ready():
+            died = not km.is_alive()
+            relay.emit(
+                "failed",
+                message="the kernel died while starting"
+                if died
+                else f"the kernel did not answer within {READY_TIMEOUT_S} s",
+            )
+            if not died:
+                km.shutdown_kernel(now=True)
+            return 2
         # The extension ends the bridge with SIGTERM when it cannot wait: stop the kernel too.
         signal.signal(signal.SIGTERM, lambda *_: _terminate(km))
         pid = km.provisioner.pid if km.provisioner else None  # type: ignore[attr-defined]

@@ -106,6 +106,28 @@ def bridge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[BridgeClient]:
 
 
 @pytest.mark.slow
+def test_first_cell_right_after_started_loses_no_output(tmp_path: Path) -> None:
+    """`started` means iopub is subscribed: ZeroMQ drops what the kernel publishes before, so a
+    first cell sent at once would otherwise lose its output and `idle` (and hang the client)."""
+    for attempt in range(3):
+        client = BridgeClient(tmp_path)
+        try:
+            assert client.wait_started()["event"] == "started"
+            # The handshake's own kernel_info traffic is not relayed: no reply or status the
+            # client cannot place (the kernel's unparented `starting` status may come).
+            time.sleep(0.3)
+            while not client.events.empty():
+                event = client.events.get()
+                assert event["event"] == "message", event
+                assert not event["msg"]["parent_header"], event
+            run = client.execute(f"print('first {attempt}')", timeout=60)
+            assert run.stdout == f"first {attempt}\n"
+            assert run.reply["content"]["status"] == "ok"
+        finally:
+            client.kill()
+
+
+@pytest.mark.slow
 def test_kernel_info_and_cwd(bridge: BridgeClient) -> None:
     info = bridge.request("shell", "kernel_info_request", {})["content"]
     assert info["implementation"] == "mindscope"
