@@ -5,7 +5,8 @@ usage: python -m scripts.checker_facts [--mindspore DIR] [--out FILE] [--no-prob
 Static tables come from the parser's sources (tables.py, no import); the dtypes Tensor methods
 return are measured in a child process (probe_dtypes.py), and so are the members (methods,
 properties, attributes) of Tensor, Parameter and nn.Cell (probe_members.py) and which of a
-Parameter's and a sub-Cell's members `construct` may use, compiled (probe_graph_members.py);
+Parameter's, a sub-Cell's and a Tensor's members `construct` may use, compiled
+(probe_graph_members.py);
 which calls compile on which value kind at which level comes from the differential generator's
 cases (`observed`). Writes pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the
 checker loads.
@@ -58,8 +59,9 @@ def probe_members() -> dict[str, Any]:
 
 
 def probe_graph_members(members: dict[str, Any]) -> dict[str, Any]:
-    """Which Parameter and sub-Cell members `construct` may read or call, at LAX and STRICT:
-    one small program compiled per member and level (probe_graph_members.py, a few minutes)."""
+    """Which Parameter, sub-Cell and Tensor members `construct` may read or call, at LAX and
+    STRICT: one small program compiled per member and level (probe_graph_members.py, about
+    8 minutes)."""
     with tempfile.TemporaryDirectory() as folder:
         table = Path(folder) / "members.json"
         table.write_text(json.dumps(members))

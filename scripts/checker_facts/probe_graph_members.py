@@ -1,4 +1,4 @@
-"""Which members of a Parameter and of a sub-Cell graph mode lets `construct` use, compiled.
+"""Which members of a Parameter, a sub-Cell and a Tensor graph mode lets `construct` use, compiled.
 
 usage: python -m scripts.checker_facts.probe_graph_members MEMBERS.json > OUT.json
 
@@ -6,11 +6,16 @@ MEMBERS.json is the `members` table (probe_members.py). For each Parameter prope
 attribute, `return x, self.w.<name>`; for each nn.Cell property or attribute,
 `return x, self.sub.<name>`; for each nn.Cell method that takes no argument,
 `return x, self.sub.<name>()` (a value the graph does not use is dropped before it is
-resolved: measured, `v = self.w.name` alone compiles). Each program is compiled in GRAPH_MODE
-at LAX and at STRICT in a child forked from a parent that imported MindSpore once
-(forkrun.py). A result is "ok" (compiles), "refused" (MindSpore names the member: "the
-'Parameter' object's method 'name' is not supported in 'construct'", "cannot get attributes
-name"), "fails" (another error: a method whose own code the graph cannot compile, e.g.
+resolved: measured, `v = self.w.name` alone compiles). For every Tensor member,
+`return x, x.<name>` (kind "tensor": STRICT refuses the members it has no translation for when
+they are read, e.g. `x.stride`); for every Tensor method, `return x, x.<name>()` with no
+arguments (kind "tensor_call": a method graph mode has no registration for is only refused
+when called, "As a deprecated Tensor method, 'diag' should be registered"; only these
+"unregistered" verdicts are used). Each program is compiled in GRAPH_MODE at LAX and at STRICT
+in a child forked from a parent that imported MindSpore once (forkrun.py). A result is "ok"
+(compiles), "unregistered" (above), "refused" (MindSpore names the member: "the 'Parameter'
+object's method 'name' is not supported in 'construct'", "cannot get attributes name"),
+"fails" (another error: a method whose own code the graph cannot compile, e.g.
 `cells_and_names()`'s "Unsupported expression 'Yield'"), or "other" (the value cannot be an
 output: "Illegal type in the graph").
 """
@@ -62,6 +67,13 @@ def programs(members: dict[str, dict[str, str]]) -> list[tuple[str, str, str]]:
             found.append(("cell", name, f"self.sub.{name}"))
         elif name != "construct" and _no_arguments(getattr(nn.Cell, name, None)):
             found.append(("cell", name, f"self.sub.{name}()"))
+
+    for name, kind in sorted(members.get("tensor", {}).items()):
+        found.append(("tensor", name, f"x.{name}"))
+        if kind == "method":
+            # Without arguments: graph mode looks the method up before it checks them, so
+            # a call missing some still tells whether the method is registered.
+            found.append(("tensor_call", name, f"x.{name}()"))
     return found
 
 
@@ -91,6 +103,8 @@ def verdict(result: dict[str, Any], name: str) -> str:
     if result.get("ok"):
         return "ok"
     message = str(result.get("msg", ""))
+    if f"deprecated Tensor method, '{name}' should be registered" in message:
+        return "unregistered"
     named = (f"'{name}'", f".{name}'", f"attributes {name} ", f"'{name}()'")
     if any(n in message for n in named):
         return "refused"
@@ -101,7 +115,12 @@ def verdict(result: dict[str, Any], name: str) -> str:
 def main() -> None:
     members = json.loads(Path(sys.argv[1]).read_text())
     out = mindspore_on_cpu()
-    table: dict[str, dict[str, dict[str, str]]] = {"parameter": {}, "cell": {}}
+    table: dict[str, dict[str, dict[str, str]]] = {
+        "parameter": {},
+        "cell": {},
+        "tensor": {},
+        "tensor_call": {},
+    }
     with tempfile.TemporaryDirectory() as folder:
         for index, (kind, name, expr) in enumerate(programs(members)):
             path = Path(folder) / f"probe_{index}.py"

@@ -32,15 +32,21 @@ def test_members_table_is_what_the_installed_mindspore_has() -> None:
 
 def test_graph_members_table_agrees_with_a_fresh_compile() -> None:
     """A sample of the compiled table (`graph_members`), compiled again with the installed
-    MindSpore: a Parameter's refused and readable members, a sub-Cell's readable flag and a
-    method whose own code graph mode cannot compile."""
+    MindSpore: a Parameter's refused and readable members, a sub-Cell's readable flag, a
+    method whose own code graph mode cannot compile, a Tensor member STRICT refuses and a
+    Tensor method graph mode has no registration for."""
     pytest.importorskip("mindspore")
     sample = {
         "parameter": {"name": "property", "shape": "property"},
         "cell": {"training": "attribute", "cells_and_names": "method"},
+        "tensor": {"stride": "method", "diag": "method", "shape": "property"},
     }
     got = probe_graph_members(sample)
     table = json.loads(DATA.read_text())["graph_members"]
     for kind, names in sample.items():
         for name in names:
             assert got[kind][name] == table[kind][name], (kind, name)
+    assert got["tensor"]["stride"] == {"LAX": "ok", "STRICT": "refused"}
+    for name in ("stride", "diag"):  # methods are called too
+        assert got["tensor_call"][name] == table["tensor_call"][name], name
+    assert got["tensor_call"]["diag"] == {"LAX": "unregistered", "STRICT": "unregistered"}

@@ -1,10 +1,13 @@
-"""MS155, MS223: attributes read on values that do not have them.
+"""MS136, MS155, MS223: attributes read on values that do not have them.
 
 Measured with MindSpore 2.10 (`generated/attributes/`): an attribute only a Tensor has
 (`shape`, `dtype`, `ndim`, `data`) fails on a scalar, tuple, list, None, str or dict; a Tensor
 computed in the graph has no `grad`/`name`/`requires_grad`; an instance of the module's own
-plain class has only the attributes its class sets. Under STRICT `x.device` and `x.__class__`
-of a Tensor fail too. Values the source does not fix are never reported.
+plain class has only the attributes its class sets. Under STRICT the Tensor members the graph
+has no translation for fail when read (`x.device`, `x.stride`, `x.__class__`), and at every
+level a Tensor method without a graph registration fails when called (`x.diag()`); both
+tables are compiled per member from the installed MindSpore (facts `graph_members`). Values the
+source does not fix are never reported.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
 from .helpers.module_values import global_binding, note_read
+from .strict import TO_NUMPY
 
 ATTRIBUTE_OF_WRONG_KIND = Rule(
     "MS155",
@@ -46,13 +50,39 @@ ATTRIBUTE_UNDER_STRICT = Rule(
     "MS223",
     "tensor-attribute-under-strict",
     Group.STRICT,
-    title="`x.device` / `x.__class__` of a Tensor in compiled code",
+    title="A Tensor member STRICT has no translation for (`x.device`, `x.stride()`)",
     message="`.{attr}` of a Tensor is not supported under jit_syntax_level=STRICT; {advice}.",
-    why="Under STRICT only the attributes the graph knows for a Tensor can be read.",
+    why=(
+        "Under STRICT only the members the graph knows for a Tensor can be read; the others "
+        "(measured per member on 2.10: `device`, `stride`, `data_ptr`, `is_contiguous`, "
+        "`storage_offset`, `__class__`, ...) reach LAX only through its Python fallback."
+    ),
     remedy="Read the attribute outside compiled code, or use the default LAX level.",
     mindspore_says=(
         "AttributeError: In JIT strict mode, cannot get attributes device or the Tensor[Float32] "
         "object has no attribute: 'device'."
+    ),
+)
+
+
+TENSOR_METHOD_UNREGISTERED = Rule(
+    "MS136",
+    "tensor-method-not-in-graph",
+    Group.FAILS,
+    title="A Tensor method graph mode has no registration for",
+    message=(
+        "`.{attr}()` of a Tensor runs in PyNative but graph mode has no registration for it; "
+        "use the `ops` function instead (`ops.{attr}(x)`) or compute it outside."
+    ),
+    why=(
+        "In GRAPH_MODE a Tensor method resolves through MindSpore's table of graph methods; a "
+        "method left out of it (measured on 2.10: `diag`, ...) fails when it is called, at "
+        "every syntax level, though PyNative runs the Python method."
+    ),
+    remedy="Call the functional form (`ops.diag(x)`), or do the computation outside the graph.",
+    mindspore_says=(
+        "As a deprecated Tensor method, 'diag' should be registered in "
+        "graph/_parse/deprecated/deprecated_tensor_method.py"
     ),
 )
 
@@ -63,10 +93,9 @@ TENSOR_ONLY = frozenset({"shape", "dtype", "ndim", "data"})
 # a Parameter's `name`/`grad` are not measured, so only computed Tensors are reported).
 NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
 # Measured to fail under STRICT on a Tensor ("In JIT strict mode, cannot get attributes
-# is_contiguous or the Tensor[Float32] object has no attribute"): no graph translation.
-STRICT_TENSOR_ATTRS = frozenset(
-    {"device", "__class__", "has_init", "is_contiguous", "storage_offset"}
-)
+# __class__ or the Tensor[Float32] object has no attribute"); the public members that do are in
+# the facts (`graph_members["tensor"]`, e.g. `device`, `stride`, `is_contiguous`).
+STRICT_TENSOR_DUNDERS = frozenset({"__class__"})
 # Tensor members with no graph translation, which LAX runs through its fallback on a Tensor but
 # refuses on a Parameter (measured: `self.p.asnumpy()`, `.numpy()`, `.tolist()`, `.has_init`,
 # `.is_contiguous()` fail at LAX too: "the 'Parameter' object's method 'asnumpy' is not supported
@@ -125,11 +154,29 @@ def check_attribute(
     elif attr in NOT_ON_TENSOR and _computed_tensor(ctx, values, node.value):
         advice = "read it from the Parameter outside compiled code (in `__init__`)"
         yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Tensor", advice=advice)
-    elif attr in STRICT_TENSOR_ATTRS:
+    elif _strict_refused(attr):
         value = values.of(node.value)
-        if value is not None and value.kind == "tensor":
+        numpy_call = (attr == "asnumpy" or attr in TO_NUMPY) and _called(ctx, node)  # MS201's
+        if value is not None and value.kind == "tensor" and not numpy_call:
             advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
             yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
+    elif FACTS.graph_member("tensor_call", attr, ctx.level) == "unregistered":
+        value = values.of(node.value)
+        if value is not None and value.kind == "tensor" and _called(ctx, node):
+            yield TENSOR_METHOD_UNREGISTERED.finding(node, attr=attr)
+
+
+def _strict_refused(attr: str) -> bool:
+    """Reading `attr` of a Tensor fails under STRICT (the finding's group makes it an error only
+    there): measured per member in the facts' compiles."""
+    return attr in STRICT_TENSOR_DUNDERS or FACTS.graph_member("tensor", attr, "STRICT") == (
+        "refused"
+    )
+
+
+def _called(ctx: FunctionContext, node: ast.Attribute) -> bool:
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    return any(call.func is node for call in calls)
 
 
 def _unused(ctx: FunctionContext, node: ast.Attribute) -> bool:
