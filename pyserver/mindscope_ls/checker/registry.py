@@ -186,6 +186,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict_new_attributes.check,
     strict_class_attributes.check,
     tolist_comprehension.check,
+    tolist_comprehension.check_loops,
     dict_keys.check,
     lax_fallback.check,
     python_dynamic.check,

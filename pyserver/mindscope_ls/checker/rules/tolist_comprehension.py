@@ -5,6 +5,17 @@ Tensor computed in the graph runs in the Python fallback, and a list comprehensi
 result fails to compile ("The pointer[seq_abs] is null", no line named): `[labels[i] for i in
 ids]`, `[i * 2 for i in ids]` with `ids = logits.argmax(-1).tolist()`. Indexing the list
 (`ids[0]`) and a `for` statement over it compile. STRICT refuses `.tolist()` itself (MS201).
+
+MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)` or
+`range(len(ids))`) that grows a list or tuple bound before the loop. Measured at LAX: the loop
+runs in the fallback with the grown sequence lost, and the run fails ("'int' object has no
+attribute 'append'" for `res.append(v)`, "'NoneType' object has no attribute 'extend'",
+"unsupported operand type(s) for +: 'int' and 'list'" for `res += [v]` / `res = res + [v]`,
+the same for a tuple, "The pointer[data_abs] is null" for an append under an `if`); PyNative
+gives the list. With one or two elements the run returns the first element instead of the list
+(`[1, 2]` gave `1`): wrong either way, failing for the batches models iterate.
+A loop that only adds numbers or Tensors (`total = total + x[v]`), writes an
+item (`res[0] = ...`) or a dict key compiles and gives PyNative's result: left alone.
 """
 
 from __future__ import annotations
@@ -39,6 +50,123 @@ COMPREHENSION_OVER_TOLIST = Rule(
     ),
     mindspore_says="RuntimeError: The pointer[seq_abs] is null.",
 )
+
+LOOP_OVER_TOLIST_GROWS_SEQUENCE = Rule(
+    "MS177",
+    "loop-over-tolist-grows-sequence",
+    Group.FAILS,
+    title="A `for` over `tensor.tolist()` that grows a list (LAX)",
+    message=(
+        "This loop iterates `{source}`, a list the Python fallback makes from a Tensor computed "
+        "in the graph, and grows `{name}` in its body: LAX loses `{name}` in that loop, so the "
+        "run fails (a list of one or two elements gives its first element instead); compute on "
+        "the Tensor (`ops.gather`, masks) or convert after the network returns."
+    ),
+    why=(
+        "`.tolist()` of a Tensor computed in the graph is only known when the graph runs; the "
+        "loop over it runs in the fallback, where a list or tuple bound before the loop and "
+        "grown in it is not carried through (it arrives as a number or None)."
+    ),
+    remedy=(
+        "Keep the values in a Tensor and use Tensor ops (`ops.gather(table, ids, 0)`, "
+        "`ops.masked_select`), or return the Tensor and build the list outside the network."
+    ),
+    mindspore_says="AttributeError: 'int' object has no attribute 'append'",
+)
+GROWING_METHODS = frozenset({"append", "extend", "insert"})
+
+
+@cacheable
+def check_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level == SyntaxLevel.STRICT:
+        return
+    loops: list[ast.For] = ctx.of(ast.For)
+    for loop in loops:
+        source = _tolist(ctx, _listed(loop.iter))
+        if source is None:
+            continue
+        grown = _growth(ctx, loop)
+        if grown is not None:
+            # Reported on the `for` (the loop runs in the fallback; MindSpore names no line).
+            yield LOOP_OVER_TOLIST_GROWS_SEQUENCE.finding(
+                loop, source=ast.unparse(source), name=grown[1]
+            )
+
+
+def _listed(expr: ast.expr) -> ast.expr:
+    """The list an `enumerate(ids)` or `range(len(ids))` goes through (else `expr`)."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and len(expr.args) == 1:
+        arg = expr.args[0]
+        if expr.func.id == "enumerate" and not expr.keywords:
+            return arg
+        if (
+            expr.func.id == "range"
+            and isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id == "len"
+            and len(arg.args) == 1
+        ):
+            return arg.args[0]
+    return expr
+
+
+def _growth(ctx: FunctionContext, loop: ast.For) -> Optional[tuple[ast.AST, str]]:
+    """The first statement of the loop's body growing a list or tuple bound before the loop:
+    `res.append(v)` / `extend` / `insert`, `res += [v]`, `res = res + [v]`."""
+    for stmt in loop.body:
+        for node in ast.walk(stmt):
+            name: Optional[str] = None
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in GROWING_METHODS
+                and isinstance(node.func.value, ast.Name)
+            ):
+                name = node.func.value.id
+            elif (
+                isinstance(node, ast.AugAssign)
+                and isinstance(node.op, ast.Add)
+                and isinstance(node.target, ast.Name)
+                and isinstance(node.value, (ast.List, ast.Tuple))
+            ):
+                name = node.target.id
+            elif (
+                isinstance(node, ast.Assign)
+                and len(node.targets) == 1
+                and isinstance(node.targets[0], ast.Name)
+                and isinstance(node.value, ast.BinOp)
+                and isinstance(node.value.op, ast.Add)
+                and isinstance(node.value.left, ast.Name)
+                and node.value.left.id == node.targets[0].id
+                and isinstance(node.value.right, (ast.List, ast.Tuple))
+            ):
+                name = node.targets[0].id
+            if name is not None and _sequence_before(ctx, loop, name):
+                return node, name
+    return None
+
+
+def _sequence_before(ctx: FunctionContext, loop: ast.For, name: str) -> bool:
+    """`name = [...]` / `(...)` / `list()` / `tuple()` before the loop, and nowhere else bound
+    but by the growth itself."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    before = [
+        a
+        for a in assigns
+        if len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == name
+        and a.lineno < loop.lineno
+    ]
+    if len(before) != 1:
+        return False
+    value = before[0].value
+    return isinstance(value, (ast.List, ast.Tuple)) or (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id in ("list", "tuple")
+        and not value.args
+    )
 
 
 @cacheable
