@@ -36,6 +36,7 @@ from .rules import (
     dynamic,
     forbidden,
     graph_syntax,
+    inplace_kernels,
     iteration,
     joins,
     lax_fallback,
@@ -117,6 +118,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     dict_keys,
     lax_fallback,
     python_dynamic,
+    inplace_kernels,
 )
 
 
@@ -190,6 +192,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     dict_keys.check,
     lax_fallback.check,
     python_dynamic.check,
+    inplace_kernels.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
