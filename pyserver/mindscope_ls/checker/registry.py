@@ -38,6 +38,7 @@ from .rules import (
     graph_syntax,
     inplace_kernels,
     iteration,
+    jit_class_strict,
     joins,
     lax_fallback,
     methods,
@@ -119,6 +120,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     lax_fallback,
     python_dynamic,
     inplace_kernels,
+    jit_class_strict,
 )
 
 
@@ -193,6 +195,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     lax_fallback.check,
     python_dynamic.check,
     inplace_kernels.check,
+    jit_class_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
