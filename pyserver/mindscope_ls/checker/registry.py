@@ -195,6 +195,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     lax_fallback.check,
     python_dynamic.check,
     inplace_kernels.check,
+    inplace_kernels.check_set,
     jit_class_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (

@@ -1,4 +1,5 @@
 """MS178: an in-place Tensor method that graph mode has no CPU kernel for, while PyNative runs it.
+MS326: `y.set_(src)` as a statement, which LAX does not apply to `y`.
 
 Measured with MindSpore 2.10 on CPU (GRAPH_MODE at LAX and STRICT, against PyNative), each
 method on a local Tensor and its result read afterwards: `y.exp_()` in compiled code fails at
@@ -12,6 +13,12 @@ too and is left alone: `copy_`, `sub_`, `requires_grad_`, `set_` compile (`add_`
 `fill_diagonal_` fail in graph mode but fail in PyNative on CPU as well ("The kernel Clone
 unregistered", "Create kernelmod for op InplaceNormal failed"): not a graph-mode failure. (A
 `normal_()` whose Tensor is never read afterwards runs in PyNative: only its shape was used.)
+
+MS326, measured the same way: `y.set_(src)` at LAX returns `src` but leaves `y` as it was, while
+PyNative makes `y` hold `src` (`y = x * 2 + 1; y.set_(x); return y` gave `x * 2 + 1` in graph
+mode, `x` in PyNative; `y.set_(x * 3)` then `y.sum()`: 13.0 against 6.0). `z = y.set_(x)` and
+`y = y.set_(x)` agree in both modes, and a `y` nothing reads afterwards shows no difference: left
+alone. STRICT refuses `set_` itself (MS201).
 """
 
 from __future__ import annotations
@@ -19,10 +26,11 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.flow import loads_after
 
 IN_PLACE_WITHOUT_GRAPH_KERNEL = Rule(
     "MS178",
@@ -48,8 +56,52 @@ IN_PLACE_WITHOUT_GRAPH_KERNEL = Rule(
     ),
 )
 
+SET_NOT_APPLIED = Rule(
+    "MS326",
+    "tensor-set-not-applied",
+    Group.DIVERGES,
+    title="`y.set_(src)` leaves `y` unchanged in graph mode (LAX)",
+    message=(
+        "`{name}.set_(...)` returns the source but leaves `{name}` as it was in graph mode "
+        "(LAX), while PyNative makes `{name}` hold the source, so the later read of `{name}` "
+        "(line {line}) differs; write `{name} = {source}`."
+    ),
+    why=(
+        "Graph mode runs `Tensor.set_` through the Python fallback on a copy: its result is the "
+        "source Tensor, but the name it was called on keeps its old value; PyNative changes the "
+        "Tensor itself."
+    ),
+    remedy="Rebind the name to the new value (`y = src`), the same in both modes.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
 # Measured (see the module's docstring): method -> (primitive, functional form).
 METHODS = {"exp_": ("InplaceExp", "exp")}
+
+
+@cacheable
+def check_set(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level == SyntaxLevel.STRICT:
+        return
+    statements: list[ast.Expr] = ctx.of(ast.Expr)
+    for stmt in statements:
+        call = stmt.value
+        if not (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "set_"
+            and len(call.args) == 1
+            and not call.keywords
+            and isinstance(call.func.value, ast.Name)
+            and ctx.types.is_tensor(call.func.value)
+        ):
+            continue
+        name = call.func.value.id
+        read = loads_after(ctx.fn.node, name, call)
+        if read is not None:
+            yield SET_NOT_APPLIED.finding(
+                call, name=name, line=read.lineno, source=ast.unparse(call.args[0])
+            )
 
 
 @cacheable
