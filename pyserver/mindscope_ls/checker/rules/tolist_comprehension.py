@@ -6,9 +6,9 @@ result fails to compile ("The pointer[seq_abs] is null", no line named): `[label
 ids]`, `[i * 2 for i in ids]` with `ids = logits.argmax(-1).tolist()`. Indexing the list
 (`ids[0]`) and a `for` statement over it compile. STRICT refuses `.tolist()` itself (MS201).
 
-MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)` or
-`range(len(ids))`) that grows a list or tuple bound before the loop. Measured at LAX: the loop
-runs in the fallback with the grown sequence lost, and the run fails ("'int' object has no
+MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)`,
+`range(len(ids))`, `list(ids)`, a slice `ids[:2]`; or over `t.asnumpy()`) that grows a list
+or tuple bound before the loop. Measured at LAX: the loop runs in the fallback with the grown sequence lost, and the run fails ("'int' object has no
 attribute 'append'" for `res.append(v)`, "'NoneType' object has no attribute 'extend'",
 "unsupported operand type(s) for +: 'int' and 'list'" for `res += [v]` / `res = res + [v]`,
 the same for a tuple, "The pointer[data_abs] is null" for an append under an `if`); PyNative
@@ -55,9 +55,9 @@ LOOP_OVER_TOLIST_GROWS_SEQUENCE = Rule(
     "MS177",
     "loop-over-tolist-grows-sequence",
     Group.FAILS,
-    title="A `for` over `tensor.tolist()` that grows a list (LAX)",
+    title="A `for` over `tensor.tolist()` / `.asnumpy()` that grows a list (LAX)",
     message=(
-        "This loop iterates `{source}`, a list the Python fallback makes from a Tensor computed "
+        "This loop iterates `{source}`, which the Python fallback makes from a Tensor computed "
         "in the graph, and grows `{name}` in its body: LAX loses `{name}` in that loop, so the "
         "run fails (a list of one or two elements gives its first element instead); compute on "
         "the Tensor (`ops.gather`, masks) or convert after the network returns."
@@ -74,6 +74,7 @@ LOOP_OVER_TOLIST_GROWS_SEQUENCE = Rule(
     mindspore_says="AttributeError: 'int' object has no attribute 'append'",
 )
 GROWING_METHODS = frozenset({"append", "extend", "insert"})
+FALLBACK_LISTS = frozenset({"tolist", "asnumpy", "numpy"})
 
 
 @cacheable
@@ -82,7 +83,7 @@ def check_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     loops: list[ast.For] = ctx.of(ast.For)
     for loop in loops:
-        source = _tolist(ctx, _listed(loop.iter))
+        source = _fallback_list(ctx, loop.iter)
         if source is None:
             continue
         grown = _growth(ctx, loop)
@@ -93,21 +94,46 @@ def check_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
             )
 
 
-def _listed(expr: ast.expr) -> ast.expr:
-    """The list an `enumerate(ids)` or `range(len(ids))` goes through (else `expr`)."""
-    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and len(expr.args) == 1:
+def _fallback_list(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[ast.expr]:
+    """The `t.tolist()` / `t.asnumpy()` (of a computed Tensor) a loop iterates: directly, through
+    a local bound once, `list(...)`, `tuple(...)`, `enumerate(...)`, `range(len(...))` or a
+    slice `ids[:2]` of it."""
+    if depth > 6:
+        return None
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return _fallback_list(ctx, bound, depth + 1) if bound is not None else None
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):
+        return _fallback_list(ctx, expr.value, depth + 1)
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return None
+    func = expr.func
+    if isinstance(func, ast.Name) and len(expr.args) == 1:
         arg = expr.args[0]
-        if expr.func.id == "enumerate" and not expr.keywords:
-            return arg
+        if func.id in ("list", "tuple", "enumerate"):
+            return _fallback_list(ctx, arg, depth + 1)
         if (
-            expr.func.id == "range"
+            func.id == "range"
             and isinstance(arg, ast.Call)
             and isinstance(arg.func, ast.Name)
             and arg.func.id == "len"
             and len(arg.args) == 1
         ):
-            return arg.args[0]
-    return expr
+            return _fallback_list(ctx, arg.args[0], depth + 1)
+        return None
+    if not (isinstance(func, ast.Attribute) and func.attr in FALLBACK_LISTS and not expr.args):
+        return None
+    tensor = func.value
+    while (
+        isinstance(tensor, ast.Call)
+        and isinstance(tensor.func, ast.Attribute)
+        and tensor.func.attr in FALLBACK_LISTS
+        and not tensor.args
+    ):
+        tensor = tensor.func.value  # `t.asnumpy().tolist()`
+    if not ctx.types.is_tensor(tensor) or ctx.types.is_constant_tensor(tensor):
+        return None
+    return expr if _from_input(ctx, tensor) else None
 
 
 def _growth(ctx: FunctionContext, loop: ast.For) -> Optional[tuple[ast.AST, str]]:
