@@ -8,8 +8,9 @@ ids]`, `[i * 2 for i in ids]` with `ids = logits.argmax(-1).tolist()`. Indexing 
 
 MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)`,
 `range(len(ids))`, `list(ids)`, a slice `ids[:2]`; or over `t.asnumpy()`) that grows a list
-or tuple bound before the loop. Measured at LAX: the loop runs in the fallback with the grown sequence lost, and the run fails ("'int' object has no
-attribute 'append'" for `res.append(v)`, "'NoneType' object has no attribute 'extend'",
+or tuple bound before the loop. Measured at LAX: the loop runs in the fallback with the grown
+sequence lost, and the run fails ("'int' object has no attribute 'append'" for `res.append(v)`,
+"'NoneType' object has no attribute 'extend'",
 "unsupported operand type(s) for +: 'int' and 'list'" for `res += [v]` / `res = res + [v]`,
 the same for a tuple, "The pointer[data_abs] is null" for an append under an `if`); PyNative
 gives the list. With one or two elements the run returns the first element instead of the list
