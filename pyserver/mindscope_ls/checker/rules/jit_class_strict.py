@@ -10,7 +10,8 @@ Measured with MindSpore 2.10 on CPU, against LAX and PyNative (both run these):
   its attributes or calling its read-only methods compiles. An attribute the class never sets
   is MS194's (it fails at every level, at the read).
 - MS252: a method of a `@jit_class` that compiled code calls (`self.stats.bump()` on an object
-  the Cell holds, or on a local instance) assigning `self.<attr>` fails under STRICT ("In JIT
+  the Cell holds, on a local or a module-level instance, or `self.stats(x)`: `__call__`)
+  assigning `self.<attr>` fails under STRICT ("In JIT
   strict mode, if need to modify a member attribute of a class with self.scale, the member
   attribute must be of the Parameter type", naming the write and the call; reported at the
   call, in the compiled function). `__init__` run by
@@ -25,6 +26,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers import globals as module_globals
 from .helpers import names, receivers
 from .helpers.base import FunctionContext
 from .helpers.classes import ClassInfo
@@ -122,30 +124,42 @@ def _created_here(ctx: FunctionContext, name: str) -> Optional[ClassInfo]:
 
 
 def _method_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """Calls `obj.m(...)` of a `@jit_class` object of this module whose method `m` (or a method
-    it calls on `self`) assigns a non-Parameter `self.<attr>`: reported at the call, which is
-    what compiled code runs (MindSpore names both the call and the write)."""
+    """Calls `obj.m(...)` (or `obj(...)`: `__call__`) of a `@jit_class` object of this module
+    whose method (or a method it calls on `self`) assigns a non-Parameter `self.<attr>`:
+    reported at the call, which is what compiled code runs (MindSpore names both the call and
+    the write)."""
     calls: list[ast.Call] = ctx.of(ast.Call)
     for call in calls:
         func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr.startswith("__"):
+        found = _jit_object(ctx, func)
+        method = "__call__"
+        if found is None and isinstance(func, ast.Attribute) and not func.attr.startswith("__"):
+            found, method = _jit_object(ctx, func.value), func.attr
+        if found is None or found.module is not ctx.fn.module:
             continue
-        owner = func.value
-        info: Optional[ClassInfo] = None
-        if isinstance(owner, ast.Name) and owner.id != "self":
-            info = _created_here(ctx, owner.id)
-        elif receivers.kind_of(ctx, owner) == receivers.JIT_CLASS:
-            info = receivers.workspace_class(ctx, owner)
-        if info is None or not info.is_jit_class or info.is_cell:
+        if found.own_method(method) is None:
             continue
-        if info.module is not ctx.fn.module or info.own_method(func.attr) is None:
-            continue
-        write = _self_write(info, func.attr)
+        write = _self_write(found, method)
         if write is not None:
-            target, name, method = write
+            target, name, where = write
             yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
-                call, cls=info.name, method=method, name=name, line=target.lineno
+                call, cls=found.name, method=where, name=name, line=target.lineno
             )
+
+
+def _jit_object(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
+    """The `@jit_class` of a local bound once to `Cls(...)`, of a module-level instance, or of
+    a `self.<attr>` holding one."""
+    info: Optional[ClassInfo] = None
+    if isinstance(expr, ast.Name):
+        if expr.id == "self":
+            return None
+        info = _created_here(ctx, expr.id) or module_globals.workspace_instance(ctx, expr)
+    elif isinstance(expr, ast.Attribute) and receivers.kind_of(ctx, expr) == receivers.JIT_CLASS:
+        info = receivers.workspace_class(ctx, expr)
+    if info is None or not info.is_jit_class or info.is_cell:
+        return None
+    return info
 
 
 def _self_write(info: ClassInfo, root: str) -> Optional[tuple[ast.expr, str, str]]:
