@@ -12,7 +12,11 @@ fails either way, with "The 'MyDense' object has no attribute 'last'" for a name
 and "the member attribute must be of the Parameter type" for one it has (`self.in_channels`,
 `self.bias_add` of `nn.Dense`); LAX and PyNative set it. Names the visible classes create are
 left to MS202/MS245, and names MindSpore layers keep Parameters under (`weight`, `bias`,
-`gamma`, ...) are left alone: writing a Parameter attribute is what STRICT allows.
+`gamma`, ...) are left alone: writing a Parameter attribute is what STRICT allows (measured:
+`self.weight = self.weight * 0.5` in an `nn.Dense` subclass compiles). MS250 also reports
+`self.training = ...` / `self.requires_grad = ...` in any Cell: plain attributes `nn.Cell` sets,
+refused under STRICT alike ("... with self.training, the member attribute must be of the
+Parameter type"), when no visible class sets them itself (that write is MS202's).
 """
 
 from __future__ import annotations
@@ -52,12 +56,15 @@ ATTRIBUTE_OF_UNSEEN_BASE_UNDER_STRICT = Rule(
     "MS250",
     "attribute-of-unseen-base-under-strict",
     Group.STRICT,
-    title="Compiled code sets an attribute of a Cell whose base is not in the workspace (STRICT)",
+    title=(
+        "Compiled code sets an attribute a base Cell may hold: a base outside the workspace, "
+        "or `nn.Cell`'s `training`/`requires_grad` (STRICT)"
+    ),
     message=(
-        "`self.{name}` is set in compiled code, and no class of `{cls}` this workspace shows "
-        "creates it (its base `{base}` is not shown): STRICT can only write a Cell's Parameter "
-        "attributes, so this fails whether `{base}` has `{name}` or not; set it in `__init__` "
-        "as a Parameter, or return the value."
+        "`self.{name}` is set in compiled code, and {reason}: STRICT can only write a Cell's "
+        "Parameter attributes, so `{cls}` cannot take this write; set it in `__init__` as a "
+        "Parameter (outside the network for `training`: `net.set_train()`), or return the "
+        "value."
     ),
     why=(
         "Under STRICT the graph writes only Parameter attributes of a Cell: a name the Cell "
@@ -73,6 +80,9 @@ ATTRIBUTE_OF_UNSEEN_BASE_UNDER_STRICT = Rule(
         "the member attribute must be of the Parameter type."
     ),
 )
+# Plain attributes of nn.Cell compiled code may write (measured: STRICT refuses both, "the
+# member attribute must be of the Parameter type"; LAX and PyNative set them).
+CELL_PLAIN_ATTRIBUTES = frozenset({"training", "requires_grad"})
 # Attributes MindSpore's layers hold Parameters under: writing them is what STRICT allows.
 PARAMETER_NAMES = frozenset(
     {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
@@ -94,14 +104,29 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         for target in targets:
             name = names.self_attribute(target)
-            if name is None or name in reported or not _new(ctx, cls, name):
+            if name is None or name in reported:
+                continue
+            if name in CELL_PLAIN_ATTRIBUTES and _new(ctx, cls, name, facts=False):
+                reported.add(name)
+                yield ATTRIBUTE_OF_UNSEEN_BASE_UNDER_STRICT.finding(
+                    target,
+                    name=name,
+                    cls=cls.name,
+                    reason=f"`{name}` is a plain attribute of `nn.Cell`, not a Parameter",
+                )
+                continue
+            if not _new(ctx, cls, name):
                 continue
             reported.add(name)
             if unseen is None:
                 yield NEW_ATTRIBUTE_UNDER_STRICT.finding(target, name=name, cls=cls.name)
             elif name not in PARAMETER_NAMES:
+                reason = (
+                    f"no class of `{cls.name}` this workspace shows creates it (its base "
+                    f"`{unseen}` is not in the workspace)"
+                )
                 yield ATTRIBUTE_OF_UNSEEN_BASE_UNDER_STRICT.finding(
-                    target, name=name, cls=cls.name, base=unseen
+                    target, name=name, cls=cls.name, reason=reason
                 )
 
 
@@ -125,8 +150,8 @@ def _last(expr: ast.expr) -> str:
     return expr.attr if isinstance(expr, ast.Attribute) else ast.unparse(expr)
 
 
-def _new(ctx: FunctionContext, cls: ClassInfo, name: str) -> bool:
-    if name.startswith("_") or FACTS.member("cell", name) is not None:
+def _new(ctx: FunctionContext, cls: ClassInfo, name: str, facts: bool = True) -> bool:
+    if name.startswith("_") or (facts and FACTS.member("cell", name) is not None):
         return False
     own = ctx.fn.node
     for info in cls.lineage():
