@@ -4,19 +4,20 @@ Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`, `user/`): at LAX `
 Tensor computed in the graph runs in the Python fallback, and a list comprehension over its
 result fails to compile ("The pointer[seq_abs] is null", no line named): `[labels[i] for i in
 ids]`, `[i * 2 for i in ids]` with `ids = logits.argmax(-1).tolist()`. Indexing the list
-(`ids[0]`) and a `for` statement over it compile. STRICT refuses `.tolist()` itself (MS201).
+(`ids[0]`) and a `for` statement over it compile (one growing a list fails: MS177). STRICT refuses
+`.tolist()` itself (MS201).
 
 MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)`,
-`range(len(ids))`, `list(ids)`, a slice `ids[:2]`; or over `t.asnumpy()`) that grows a list
-or tuple bound before the loop. Measured at LAX: the loop runs in the fallback with the grown
-sequence lost, and the run fails ("'int' object has no attribute 'append'" for `res.append(v)`,
-"'NoneType' object has no attribute 'extend'",
-"unsupported operand type(s) for +: 'int' and 'list'" for `res += [v]` / `res = res + [v]`,
-the same for a tuple, "The pointer[data_abs] is null" for an append under an `if`); PyNative
-gives the list. With one or two elements the run returns the first element instead of the list
-(`[1, 2]` gave `1`): wrong either way, failing for the batches models iterate.
-A loop that only adds numbers or Tensors (`total = total + x[v]`), writes an
-item (`res[0] = ...`) or a dict key compiles and gives PyNative's result: left alone.
+`range(len(ids))`, `list(ids)`, a slice `ids[:2]`; or over `t.asnumpy()`), or a `while` whose test
+compares with `len(ids)`, that grows a list or tuple bound before the loop. Measured at LAX: the
+loop runs in the fallback with the grown sequence lost, and the run fails ("'int' object has no
+attribute 'append'" for `res.append(v)`, "'NoneType' object has no attribute 'extend'",
+"unsupported operand type(s) for +: 'int' and 'list'" for `res += [v]` / `res = res + [v]`, the
+same for a tuple, "The pointer[data_abs] is null" for an append under an `if`); PyNative gives the
+list. With one or two elements the run returns the first element instead of the list (`[1, 2]` gave
+`1`): wrong either way, failing for the batches models iterate. A loop that only adds numbers or
+Tensors (`total = total + x[v]`), writes an item (`res[0] = ...`) or a dict key compiles and gives
+PyNative's result: left alone.
 """
 
 from __future__ import annotations
@@ -82,9 +83,11 @@ FALLBACK_LISTS = frozenset({"tolist", "asnumpy", "numpy"})
 def check_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
     if ctx.level == SyntaxLevel.STRICT:
         return
-    loops: list[ast.For] = ctx.of(ast.For)
+    loops: list[ast.For | ast.While] = ctx.of(ast.For, ast.While)
     for loop in loops:
-        source = _fallback_list(ctx, loop.iter)
+        source = (
+            _fallback_list(ctx, loop.iter) if isinstance(loop, ast.For) else _bound(ctx, loop)
+        )
         if source is None:
             continue
         grown = _growth(ctx, loop)
@@ -137,7 +140,22 @@ def _fallback_list(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Opti
     return expr if _from_input(ctx, tensor) else None
 
 
-def _growth(ctx: FunctionContext, loop: ast.For) -> Optional[tuple[ast.AST, str]]:
+def _bound(ctx: FunctionContext, loop: ast.While) -> Optional[ast.expr]:
+    """The fallback list whose `len(...)` a `while` test compares with (`while i < len(ids)`)."""
+    for node in ast.walk(loop.test):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "len"
+            and len(node.args) == 1
+        ):
+            source = _fallback_list(ctx, node.args[0])
+            if source is not None:
+                return source
+    return None
+
+
+def _growth(ctx: FunctionContext, loop: ast.For | ast.While) -> Optional[tuple[ast.AST, str]]:
     """The first statement of the loop's body growing a list or tuple bound before the loop:
     `res.append(v)` / `extend` / `insert`, `res += [v]`, `res = res + [v]`."""
     for stmt in loop.body:
@@ -173,7 +191,7 @@ def _growth(ctx: FunctionContext, loop: ast.For) -> Optional[tuple[ast.AST, str]
     return None
 
 
-def _sequence_before(ctx: FunctionContext, loop: ast.For, name: str) -> bool:
+def _sequence_before(ctx: FunctionContext, loop: ast.For | ast.While, name: str) -> bool:
     """`name = [...]` / `(...)` / `list()` / `tuple()` before the loop, and nowhere else bound
     but by the growth itself."""
     assigns: list[ast.Assign] = ctx.of(ast.Assign)
