@@ -64,7 +64,7 @@ SET_NOT_APPLIED = Rule(
     message=(
         "`{name}.set_(...)` returns the source but leaves `{name}` as it was in graph mode "
         "(LAX), while PyNative makes `{name}` hold the source, so the later read of `{name}` "
-        "(line {line}) differs; write `{name} = {source}`."
+        "differs; write `{name} = {source}`."
     ),
     why=(
         "Graph mode runs `Tensor.set_` through the Python fallback on a copy: its result is the "
@@ -99,9 +99,7 @@ def check_set(ctx: FunctionContext) -> Iterator[RawFinding]:
         name = call.func.value.id
         read = loads_after(ctx.fn.node, name, call)
         if read is not None:
-            yield SET_NOT_APPLIED.finding(
-                call, name=name, line=read.lineno, source=ast.unparse(call.args[0])
-            )
+            yield SET_NOT_APPLIED.finding(call, name=name, source=ast.unparse(call.args[0]))
 
 
 @cacheable

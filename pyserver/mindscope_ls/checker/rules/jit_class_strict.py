@@ -62,8 +62,8 @@ JIT_CLASS_METHOD_WRITE_UNDER_STRICT = Rule(
     Group.STRICT,
     title="A `@jit_class` method called from compiled code assigns `self.<attr>` (STRICT)",
     message=(
-        "This call runs `{cls}.{method}` in compiled code, which assigns `self.{name}` "
-        "(line {line}), not a Parameter: STRICT cannot modify a `@jit_class` object's "
+        "This call runs `{cls}.{method}` in compiled code, which assigns `self.{name}`, not a "
+        "Parameter: STRICT cannot modify a `@jit_class` object's "
         "attributes; return the new value instead (and keep state in a Parameter of the Cell)."
     ),
     why=(
@@ -141,9 +141,9 @@ def _method_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         write = _self_write(found, method)
         if write is not None:
-            target, name, where = write
+            _, name, where = write
             yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
-                call, cls=found.name, method=where, name=name, line=target.lineno
+                call, cls=found.name, method=where, name=name
             )
 
 
