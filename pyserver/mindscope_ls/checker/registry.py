@@ -37,7 +37,9 @@ from .rules import (
     dynamic,
     forbidden,
     graph_syntax,
+    inplace_kernels,
     iteration,
+    jit_class_strict,
     joins,
     lax_fallback,
     methods,
@@ -119,6 +121,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     dict_keys,
     lax_fallback,
     python_dynamic,
+    inplace_kernels,
+    jit_class_strict,
 )
 
 
@@ -189,9 +193,13 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     strict_new_attributes.check,
     strict_class_attributes.check,
     tolist_comprehension.check,
+    tolist_comprehension.check_loops,
     dict_keys.check,
     lax_fallback.check,
     python_dynamic.check,
+    inplace_kernels.check,
+    inplace_kernels.check_set,
+    jit_class_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
