@@ -158,7 +158,12 @@ def check_attribute(
         value = values.of(node.value)
         numpy_call = (attr == "asnumpy" or attr in TO_NUMPY) and _called(ctx, node)  # MS201's
         if value is not None and value.kind == "tensor" and not numpy_call:
-            advice = "use `isinstance(x, Tensor)`" if attr == "__class__" else "read it outside"
+            if attr == "__class__":
+                advice = "use `isinstance(x, Tensor)`"
+            elif FACTS.member("tensor", attr) == "method":
+                advice = "call it outside compiled code, or use the default LAX level"
+            else:
+                advice = "read it outside"
             yield ATTRIBUTE_UNDER_STRICT.finding(node, attr=attr, advice=advice)
     elif FACTS.graph_member("tensor_call", attr, ctx.level) == "unregistered":
         value = values.of(node.value)

@@ -17,7 +17,7 @@ ASNUMPY_UNDER_STRICT = Rule(
     "MS201",
     "asnumpy-under-strict",
     Group.STRICT,
-    title="`.asnumpy()` / `.numpy()` / `.tolist()` / `.set_()` in compiled code",
+    title="`.asnumpy()` / `.numpy()` / `.tolist()` in compiled code",
     message=(
         "`.{method}()` is not supported under jit_syntax_level=STRICT; keep the computation in "
         "Tensor ops."
@@ -130,10 +130,6 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
 
 
 def _to_numpy(ctx: FunctionContext, node: ast.Call, func: ast.Attribute) -> bool:
-    if func.attr == "set_" and len(node.args) == 1 and not node.keywords:
-        # Measured: "In JIT strict mode, cannot get attributes set_ or the Tensor[Float32] object
-        # has no attribute: 'set_'" (LAX runs it through the fallback: MS326).
-        return ctx.types.is_tensor(func.value)
     if node.args or node.keywords:
         return False
     return func.attr == "asnumpy" or (func.attr in TO_NUMPY and ctx.types.is_tensor(func.value))
