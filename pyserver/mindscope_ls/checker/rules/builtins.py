@@ -26,8 +26,8 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import names, receivers
-from .helpers.abstract import MUTABLE
+from .helpers import names, receivers, shared_values
+from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
 
@@ -341,7 +341,7 @@ def _builtin(
         what = "the elements of a `mutable(...)` sequence are not constants"
         yield FILTER_OVER_TENSORS.finding(call, what=what)
         return
-    if name in MIXED_FALLBACK and _mixed(values, call):
+    if name in MIXED_FALLBACK and _mixed(ctx, values, call):
         what = "a Tensor it compares with a number"
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
@@ -370,14 +370,31 @@ def _filters_mutable(ctx: FunctionContext, call: ast.Call) -> bool:
     return len(call.args) == 2 and _mutable(ctx, call.args[1])
 
 
-def _mixed(values: Elements, call: ast.Call) -> bool:
-    """Two or more arguments, one a Tensor computed in the graph and one a number literal."""
+def _mixed(ctx: FunctionContext, values: Elements, call: ast.Call) -> bool:
+    """The values compared (two or more arguments, or the one written-out tuple or list) hold
+    a Tensor computed in the graph and a Python number: a literal, or a name or `self.<attr>`
+    known to hold one (`min(self.decay, x)`, `max((0.0, x))`). `ms_max` hands any mix of
+    Tensors and non-Tensors to `_py_interpret("max(data)")`, which STRICT runs only on
+    constants (measured: `min(self.decay, x)` and `min((self.decay, x))` fail STRICT, LAX
+    computes what PyNative does; `min(x, y)` of Tensors and `min(self.decay, 0.5)` compile)."""
     args = call.args
-    if len(args) < 2 or any(isinstance(a, ast.Starred) for a in args):
+    if any(isinstance(a, ast.Starred) for a in args):
         return False
-    return any(_number(a) for a in args) and any(
-        values.types.is_tensor(a) and values.variable(a) for a in args
-    )
+    if len(args) == 1:
+        items = values.items(args[0])
+        if items is None or any(isinstance(a, ast.Starred) for a in items):
+            return False
+        args = list(items)
+    if len(args) < 2:
+        return False
+    if not any(values.types.is_tensor(a) and values.variable(a) for a in args):
+        return False
+    abstract = shared_values.abstract(ctx, module=True)
+    return any(_number(a) or _number_value(abstract.of(a)) for a in args)
+
+
+def _number_value(value: Optional[Value]) -> bool:
+    return value is not None and value.kind == "scalar" and value.dtype in ("int", "float")
 
 
 def _number(expr: ast.expr) -> bool:
