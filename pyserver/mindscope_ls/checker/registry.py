@@ -48,6 +48,7 @@ from .rules import (
     operators_truth,
     outputs,
     outputs_strict,
+    printing,
     python_dynamic,
     rebuild,
     recompile,
@@ -117,6 +118,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     dict_keys,
     lax_fallback,
     python_dynamic,
+    printing,
 )
 
 
@@ -189,6 +191,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     dict_keys.check,
     lax_fallback.check,
     python_dynamic.check,
+    printing.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
