@@ -27,6 +27,7 @@ from .rules import (
     divergence_buffers,
     divergence_constants,
     divergence_containers,
+    divergence_dicts,
     divergence_inplace,
     divergence_inputs,
     divergence_python,
@@ -86,6 +87,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_buffers,
     divergence_constants,
     divergence_containers,
+    divergence_dicts,
     divergence_inplace,
     divergence_inputs,
     divergence_python,
@@ -192,6 +194,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     lax_fallback.check,
     python_dynamic.check,
     printing.check,
+    divergence_dicts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
