@@ -359,11 +359,25 @@ def _builtin(
         if (
             values.variable(arg)
             or (by_name and values.names_variable(arg))
+            or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
         ):
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
+
+
+def _dict_of_variables(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
+    """A local bound once to a written-out dict holding a Tensor computed in the graph:
+    `dict(d)` and `dict(**d)` of it fail STRICT ("When handling script 'dict(**d) in graph
+    mode', the inputs should be constant"), and compile at LAX with the same values as
+    PyNative (measured on 2.10)."""
+    if not isinstance(arg, ast.Name):
+        return False
+    bound = receivers.only_binding(ctx, arg.id)
+    return isinstance(bound, ast.Dict) and any(
+        v is not None and values.types.is_tensor(v) and values.variable(v) for v in bound.values
+    )
 
 
 def _filters_mutable(ctx: FunctionContext, call: ast.Call) -> bool:
