@@ -13,8 +13,10 @@ decoder's `zip(self.ups, reversed(skips))`), whichever argument comes first and 
 `enumerate` too: the zip goes to the Python fallback with the CellList in it (LAX: the same
 "Unsupported element type[unknown]" for numbers, "Default/Cast-op0 does not support this kernel
 data type" for Tensors, no line named; STRICT: "the inputs should be constant" for the zip or
-the `reversed`). A SequentialCell zipped that way compiles, and so do `seq[::-1]` and, for
-numbers only, `tuple(reversed(seq))` (measured on 2.10, CPU; PyNative runs them all).
+the `reversed`). So does `zip(self.blocks, tuple(reversed(skips)))` (or `list(...)`) when
+`skips` holds graph Tensors (LAX: "Cast-op0 does not support this kernel data type"). A
+SequentialCell zipped that way compiles, and so do `seq[::-1]` and `tuple(reversed(seq))` of
+numbers (measured on 2.10, CPU; PyNative runs them all).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.elements import Elements
 
 CELL_LIST_GROWN = Rule(
     "MS186",
@@ -141,14 +144,31 @@ def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast
     if name is None:
         return None
     for arg in call.args:
+        if _reversed_call(arg):
+            return arg, name  # type: ignore[return-value]
         if (
             isinstance(arg, ast.Call)
             and isinstance(arg.func, ast.Name)
-            and arg.func.id == "reversed"
+            and arg.func.id in ("tuple", "list")
+            and len(arg.args) == 1
             and not arg.keywords
+            and _reversed_call(arg.args[0])
         ):
-            return arg, name
+            inner: ast.Call = arg.args[0]  # type: ignore[assignment]
+            # `tuple(reversed(seq))` of numbers is folded and compiles; of graph Tensors the
+            # zip still fails at LAX ("Cast-op0 does not support this kernel data type").
+            if inner.args and Elements(ctx.types, ctx.fn.node, ctx.lines).variable(inner.args[0]):
+                return inner, name
     return None
+
+
+def _reversed_call(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "reversed"
+        and not expr.keywords
+    )
 
 
 def zipped_reversed_calls(ctx: FunctionContext) -> frozenset[int]:
