@@ -9,7 +9,9 @@ a local `t = (1.5, 2)` printed. A tuple of bools alone fails as well (`print((Tr
 "RealTupleGetItem ... does not support this kernel data type"). What compiles: numbers of one
 type (`(1, 2)`, `(1.5, 2.5)`), numbers as separate arguments (`print(1.5, 2)`), a tuple that
 also holds a str or a Tensor (`("loss", 1.5, 2)`, `(x, 1.5, 2)`), a nested tuple
-(`((1.5, 2), 3)`). Unknown elements (`x.shape[0]`) are left alone.
+(`((1.5, 2), 3)`). `x.shape[0]` and `len(...)` count as ints (`print((x.shape[0],
+self.ratio))` fails, `print((x.shape[0], x.shape[1]))` compiles); other unknown elements are
+left alone.
 """
 
 from __future__ import annotations
@@ -79,11 +81,36 @@ def _number_types(ctx: FunctionContext, abstract: Abstract, arg: ast.expr) -> Op
         return None
     types = []
     for elt in elts:
+        if _int_of_size(ctx, elt):
+            types.append("int")
+            continue
         value = abstract.of(elt)
         if value is None or value.kind != "scalar" or value.dtype not in ("bool", "int", "float"):
             return None
         types.append(value.dtype)
     return types
+
+
+def _int_of_size(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`x.shape[0]` of a Tensor (a constant index) or `len(...)`: an int (measured:
+    `print((x.shape[0], self.ratio))` and `print((len(self.blocks), 0.5))` fail)."""
+    if isinstance(expr, ast.Subscript):
+        shape = expr.value
+        return (
+            isinstance(shape, ast.Attribute)
+            and shape.attr == "shape"
+            and ctx.types.is_tensor(shape.value)
+            and isinstance(expr.slice, ast.Constant)
+            and isinstance(expr.slice.value, int)
+        )
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and calls_shared.builtin(ctx, "len")
+    )
 
 
 def _elements(ctx: FunctionContext, arg: ast.expr) -> Optional[list[ast.expr]]:
