@@ -35,6 +35,7 @@ from .rules import (
     divergence_stale,
     divergence_state,
     dynamic,
+    enumerate_iterators,
     forbidden,
     graph_syntax,
     iteration,
@@ -88,6 +89,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_constants,
     divergence_containers,
     divergence_dicts,
+    enumerate_iterators,
     divergence_inplace,
     divergence_inputs,
     divergence_python,
@@ -195,6 +197,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     python_dynamic.check,
     printing.check,
     divergence_dicts.check,
+    enumerate_iterators.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -26,7 +26,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import cell_lists
+from . import cell_lists, enumerate_iterators
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
@@ -351,6 +351,8 @@ def _builtin(
         return
     if name == "reversed" and id(call) in cell_lists.zipped_reversed_calls(ctx):
         return  # zipped with a CellList: fails at every level, MS187's
+    if name == "reversed" and id(call) in enumerate_iterators.reported_reversed_calls(ctx):
+        return  # given to enumerate(): fails at every level, MS141's
     by_name = name not in BY_VALUE
     for arg in arguments:
         direct = ctx.types.is_tensor(arg)
