@@ -24,6 +24,7 @@ from .rules import (
     closures,
     deprecated,
     dict_keys,
+    dict_spreads,
     divergence,
     divergence_buffers,
     divergence_constants,
@@ -122,6 +123,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     strict_class_attributes,
     tolist_comprehension,
     dict_keys,
+    dict_spreads,
     lax_fallback,
     python_dynamic,
     printing,
@@ -200,6 +202,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     python_dynamic.check,
     printing.check,
     divergence_dicts.check,
+    dict_spreads.check,
     enumerate_iterators.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
