@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import calls_shared, cell_lists
 from .helpers import receivers
 from .helpers.base import FunctionContext
+from .helpers.elements import Elements
 
 ENUMERATE_OF_ITERATOR = Rule(
     "MS141",
@@ -33,7 +35,7 @@ ENUMERATE_OF_ITERATOR = Rule(
     message=(
         "`{call}` gives `enumerate` {what}, which graph mode keeps a Python iterator: its "
         "`enumerate` takes `len()` of it and fails at every level ('{kind}' object has no "
-        "attribute '__len__'); reverse with a slice instead (`{sliced}`)."
+        "attribute '__len__'){strict}; reverse with a slice instead (`{sliced}`)."
     ),
     why=(
         "Graph mode's `enumerate` pairs indexes with items through `len()` of its argument; a "
@@ -71,9 +73,19 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ]
     if not calls or not calls_shared.builtin(ctx, "enumerate"):
         return
+    values: Optional[Elements] = None
     for call in calls:
         for rev in reversed_in_enumerate(ctx, call):
             seq = ast.unparse(rev.args[0])
+            strict = ""
+            if ctx.level == SyntaxLevel.STRICT:
+                if values is None:
+                    values = Elements(ctx.types, ctx.fn.node, ctx.lines)
+                if values.variable(rev.args[0]) or values.names_variable(rev.args[0]):
+                    strict = (
+                        f"; STRICT refuses `reversed({seq})` first, {seq} being computed in the "
+                        "graph (the inputs should be constant)"
+                    )
             zipped = rev is not call.args[0]
             yield ENUMERATE_OF_ITERATOR.finding(
                 rev,
@@ -81,6 +93,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 what="a `zip` holding a `reversed()` object" if zipped else "a `reversed()` object",
                 kind="zip" if zipped else "reversed",
                 sliced=f"{seq}[::-1]",
+                strict=strict,
             )
 
 
