@@ -13,10 +13,12 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike, against PyNative:
   key by its place among all keys: the j-th added key of k is read at index n + j (n: `d`'s
   entries) of a tuple of 1 + k values. Past its end the read fails (MS143: "IndexError:
   TupleGetItem evaluator index should be in range[-2, 2), but got 2", naming the read's line):
-  `{**d, "c": x}` then `e["c"]` or `e.get("c")`, `{**d, "c": x, "f": 2 * x}` then `e["f"]`.
+  `{**d, "c": x}` then `e["c"]` or `e.get("c")`, `{**d, "c": x, "f": 2 * x}` then `e["f"]`;
+  `d = dict(a=1.0, b=2.0)` and negative constants alike.
   Inside it the read compiles and returns another added entry's value (MS325: `e["c"]` of
   `{**d, "c": x, "f": 2 * x}` gave `2 * x`, PyNative `x`). What is right: reading `d`'s own
-  keys, `d` of one entry, the unpacking last (`{"c": x, **d}`), only constants added (folded),
+  keys, an added constant (`e["f"]` of `{**d, "c": x, "f": 3.0}` gave 3.0), `d` of one
+  entry, the unpacking last (`{"c": x, **d}`), only constants added (folded), and
   `{**{...}, **{...}}` of written-out dicts.
 """
 
@@ -129,8 +131,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         target = _bound_to(ctx, display)
         if target is not None:
             spreads[target] = (display, *found)
-    if spreads:
-        yield from _reads(ctx, spreads)
+    if spreads and values is not None:
+        yield from _reads(ctx, spreads, values)
 
 
 def _constants_spread(ctx: FunctionContext, display: ast.Dict) -> Optional[tuple[str, int]]:
@@ -144,13 +146,29 @@ def _constants_spread(ctx: FunctionContext, display: ast.Dict) -> Optional[tuple
     if not all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in display.keys[1:]):
         return None
     bound = receivers.only_binding(ctx, first.id)
-    if not isinstance(bound, ast.Dict) or len(bound.keys) < 2:
+    if isinstance(bound, ast.Dict):
+        if not all(isinstance(k, ast.Constant) for k in bound.keys):
+            return None
+        entries = bound.values
+    elif (
+        isinstance(bound, ast.Call)
+        and isinstance(bound.func, ast.Name)
+        and bound.func.id == "dict"
+        and not bound.args
+        and all(k.arg is not None for k in bound.keywords)
+    ):
+        entries = [k.value for k in bound.keywords]  # dict(a=1.0, b=2.0): measured alike
+    else:
         return None
-    if not all(isinstance(k, ast.Constant) for k in bound.keys):
+    if len(entries) < 2 or not all(_constant(v) for v in entries):
         return None
-    if not all(isinstance(v, ast.Constant) for v in bound.values):
-        return None
-    return first.id, len(bound.keys)
+    return first.id, len(entries)
+
+
+def _constant(value: Optional[ast.expr]) -> bool:
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, (ast.USub, ast.UAdd)):
+        value = value.operand
+    return isinstance(value, ast.Constant)
 
 
 def _bound_to(ctx: FunctionContext, display: ast.Dict) -> Optional[str]:
@@ -164,7 +182,7 @@ def _bound_to(ctx: FunctionContext, display: ast.Dict) -> Optional[str]:
 
 
 def _reads(
-    ctx: FunctionContext, spreads: dict[str, tuple[ast.Dict, str, int]]
+    ctx: FunctionContext, spreads: dict[str, tuple[ast.Dict, str, int]], values: Elements
 ) -> Iterator[RawFinding]:
     subscripts: list[ast.Subscript] = ctx.of(ast.Subscript)
     changed = {
@@ -200,6 +218,8 @@ def _reads(
         added = [k.value for k in display.keys[1:] if isinstance(k, ast.Constant)]
         if key not in added:
             continue
+        if not values.variable(display.values[1 + added.index(key)]):
+            continue  # an added constant is read right (measured: folded)
         index = count + added.index(key)  # among the values (d's as one, then the added)
         args: dict[str, Any] = {
             "read": ast.unparse(node),
