@@ -26,8 +26,9 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import names, receivers
-from .helpers.abstract import MUTABLE
+from . import cell_lists, enumerate_iterators
+from .helpers import names, receivers, shared_values
+from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
 
@@ -341,13 +342,17 @@ def _builtin(
         what = "the elements of a `mutable(...)` sequence are not constants"
         yield FILTER_OVER_TENSORS.finding(call, what=what)
         return
-    if name in MIXED_FALLBACK and _mixed(values, call):
+    if name in MIXED_FALLBACK and _mixed(ctx, values, call):
         what = "a Tensor it compares with a number"
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
     arguments = [*call.args, *(k.value for k in call.keywords)]
     if not needs_constant_under_strict(name) or not arguments:
         return
+    if name == "reversed" and id(call) in cell_lists.zipped_reversed_calls(ctx):
+        return  # zipped with a CellList: fails at every level, MS187's
+    if name == "reversed" and id(call) in enumerate_iterators.reported_reversed_calls(ctx):
+        return  # given to enumerate(): fails at every level, MS141's
     by_name = name not in BY_VALUE
     for arg in arguments:
         direct = ctx.types.is_tensor(arg)
@@ -356,11 +361,25 @@ def _builtin(
         if (
             values.variable(arg)
             or (by_name and values.names_variable(arg))
+            or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
         ):
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
+
+
+def _dict_of_variables(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
+    """A local bound once to a written-out dict holding a Tensor computed in the graph:
+    `dict(d)` and `dict(**d)` of it fail STRICT ("When handling script 'dict(**d) in graph
+    mode', the inputs should be constant"), and compile at LAX with the same values as
+    PyNative (measured on 2.10)."""
+    if not isinstance(arg, ast.Name):
+        return False
+    bound = receivers.only_binding(ctx, arg.id)
+    return isinstance(bound, ast.Dict) and any(
+        v is not None and values.types.is_tensor(v) and values.variable(v) for v in bound.values
+    )
 
 
 def _filters_mutable(ctx: FunctionContext, call: ast.Call) -> bool:
@@ -370,14 +389,31 @@ def _filters_mutable(ctx: FunctionContext, call: ast.Call) -> bool:
     return len(call.args) == 2 and _mutable(ctx, call.args[1])
 
 
-def _mixed(values: Elements, call: ast.Call) -> bool:
-    """Two or more arguments, one a Tensor computed in the graph and one a number literal."""
+def _mixed(ctx: FunctionContext, values: Elements, call: ast.Call) -> bool:
+    """The values compared (two or more arguments, or the one written-out tuple or list) hold
+    a Tensor computed in the graph and a Python number: a literal, or a name or `self.<attr>`
+    known to hold one (`min(self.decay, x)`, `max((0.0, x))`). `ms_max` hands any mix of
+    Tensors and non-Tensors to `_py_interpret("max(data)")`, which STRICT runs only on
+    constants (measured: `min(self.decay, x)` and `min((self.decay, x))` fail STRICT, LAX
+    computes what PyNative does; `min(x, y)` of Tensors and `min(self.decay, 0.5)` compile)."""
     args = call.args
-    if len(args) < 2 or any(isinstance(a, ast.Starred) for a in args):
+    if any(isinstance(a, ast.Starred) for a in args):
         return False
-    return any(_number(a) for a in args) and any(
-        values.types.is_tensor(a) and values.variable(a) for a in args
-    )
+    if len(args) == 1:
+        items = values.items(args[0])
+        if items is None or any(isinstance(a, ast.Starred) for a in items):
+            return False
+        args = list(items)
+    if len(args) < 2:
+        return False
+    if not any(values.types.is_tensor(a) and values.variable(a) for a in args):
+        return False
+    abstract = shared_values.abstract(ctx, module=True)
+    return any(_number(a) or _number_value(abstract.of(a)) for a in args)
+
+
+def _number_value(value: Optional[Value]) -> bool:
+    return value is not None and value.kind == "scalar" and value.dtype in ("int", "float")
 
 
 def _number(expr: ast.expr) -> bool:

@@ -8,17 +8,28 @@ is compiled and fails inside (LAX: "name 'cell' is not defined"; STRICT: `self._
 a Parameter to assign its items). PyNative appends the Cell. `reversed(self.ups)` fails at
 every level too (LAX: "Unsupported element type[unknown] to set element data type for
 KernelTensor", no line named; STRICT: "the inputs should be constant", naming the call).
+So does `zip(self.blocks, reversed(seq))` of a CellList and a `reversed()` object (a U-Net
+decoder's `zip(self.ups, reversed(skips))`), whichever argument comes first and inside
+`enumerate` too: the zip goes to the Python fallback with the CellList in it (LAX: the same
+"Unsupported element type[unknown]" for numbers, "Default/Cast-op0 does not support this kernel
+data type" for Tensors, no line named; STRICT: "the inputs should be constant" for the zip or
+the `reversed`). So does `zip(self.blocks, tuple(reversed(skips)))` (or `list(...)`) when
+`skips` holds graph Tensors (LAX: "Cast-op0 does not support this kernel data type"). A
+SequentialCell zipped that way compiles, and so do `seq[::-1]` and `tuple(reversed(seq))` of
+numbers (measured on 2.10, CPU; PyNative runs them all).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.elements import Elements
 
 CELL_LIST_GROWN = Rule(
     "MS186",
@@ -43,21 +54,24 @@ CELL_LIST_REVERSED = Rule(
     "MS187",
     "cell-list-reversed",
     Group.FAILS,
-    title="`reversed()` of a CellList or SequentialCell in compiled code",
+    title=(
+        "`reversed()` of a CellList or SequentialCell, or a CellList zipped with `reversed()`, "
+        "in compiled code"
+    ),
     message=(
-        "`reversed(self.{name})` cannot be compiled: graph mode does not reverse a {kind} "
-        "(LAX fails to build its elements, STRICT needs constant inputs); iterate it by index "
-        "(`for i in range(len(self.{name}) - 1, -1, -1)`) or keep a reversed CellList built in "
-        "`__init__`."
+        "`{call}` cannot be compiled: graph mode {problem} (LAX fails to build its elements, "
+        "STRICT needs constant inputs); {advice}."
     ),
     why=(
         "A CellList or SequentialCell attribute is a sequence of Cells in the graph, and "
         "`reversed()` of it is not one of the forms graph mode translates: LAX hands it to its "
-        "Python fallback, which cannot return Cells into the graph; STRICT refuses it."
+        "Python fallback, which cannot return Cells into the graph; STRICT refuses it. A "
+        "`zip` of a CellList and a `reversed()` object goes to the same fallback."
     ),
     remedy=(
         "Index it backwards with a constant range, or build the reversed order in `__init__` "
-        "(`nn.CellList(list(reversed(blocks)))`)."
+        "(`nn.CellList(list(reversed(blocks)))`); to pair a CellList with a sequence in "
+        "reverse, reverse the sequence with a slice (`zip(self.ups, skips[::-1])`)."
     ),
     mindspore_says=(
         "RuntimeError: Unsupported element type[unknown] to set element data type for "
@@ -67,6 +81,7 @@ CELL_LIST_REVERSED = Rule(
 )
 GROWING = frozenset({"append", "extend", "insert"})
 LISTS = {"mindspore.nn.CellList": "CellList", "mindspore.nn.SequentialCell": "SequentialCell"}
+CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
 
 
 @cacheable
@@ -79,7 +94,30 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             if held is not None and held.kind == "cell" and held.class_qualname in LISTS:
                 name = receivers.self_attr_name(call.args[0])
                 kind = LISTS[held.class_qualname]
-                yield CELL_LIST_REVERSED.finding(call, name=name, kind=kind)
+                yield CELL_LIST_REVERSED.finding(
+                    call,
+                    call=f"reversed(self.{name})",
+                    problem=f"does not reverse a {kind}",
+                    advice=(
+                        f"iterate it by index (`for i in range(len(self.{name}) - 1, -1, -1)`) "
+                        "or keep a reversed CellList built in `__init__`"
+                    ),
+                )
+            continue
+        if isinstance(func, ast.Name) and func.id == "zip":
+            found = _zipped_reversed(ctx, call)
+            if found is not None:
+                rev, name = found
+                seq = ast.unparse(rev.args[0]) if len(rev.args) == 1 else "seq"
+                yield CELL_LIST_REVERSED.finding(
+                    rev,
+                    call=ast.unparse(call),
+                    problem=(
+                        f"hands a `zip` of the CellList `self.{name}` and a `reversed()` object "
+                        "to its Python fallback, which cannot hold Cells"
+                    ),
+                    advice=f"reverse with a slice instead (`{seq}[::-1]`)",
+                )
             continue
         if not (isinstance(func, ast.Attribute) and func.attr in GROWING):
             continue
@@ -90,3 +128,57 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield CELL_LIST_GROWN.finding(
             call, name=name, kind=LISTS[held.class_qualname], method=func.attr
         )
+
+
+def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast.Call, str]]:
+    """`zip(self.<CellList>, reversed(...))` (either order): the `reversed(...)` call and the
+    CellList's name."""
+    if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        return None
+    name = None
+    for arg in call.args:
+        held = receivers.self_attr(ctx, arg)
+        if held is not None and held.kind == "cell" and held.class_qualname == CELL_LIST:
+            name = receivers.self_attr_name(arg)
+            break
+    if name is None:
+        return None
+    for arg in call.args:
+        if _reversed_call(arg):
+            return arg, name  # type: ignore[return-value]
+        if (
+            isinstance(arg, ast.Call)
+            and isinstance(arg.func, ast.Name)
+            and arg.func.id in ("tuple", "list")
+            and len(arg.args) == 1
+            and not arg.keywords
+            and _reversed_call(arg.args[0])
+        ):
+            inner: ast.Call = arg.args[0]  # type: ignore[assignment]
+            # `tuple(reversed(seq))` of numbers is folded and compiles; of graph Tensors the
+            # zip still fails at LAX ("Cast-op0 does not support this kernel data type").
+            if inner.args and Elements(ctx.types, ctx.fn.node, ctx.lines).variable(inner.args[0]):
+                return inner, name
+    return None
+
+
+def _reversed_call(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "reversed"
+        and not expr.keywords
+    )
+
+
+def zipped_reversed_calls(ctx: FunctionContext) -> frozenset[int]:
+    """The ids of the `reversed(...)` calls MS187 reports zipped with a CellList (MS206 leaves
+    them to it)."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    found = set()
+    for call in calls:
+        if isinstance(call.func, ast.Name) and call.func.id == "zip":
+            pair = _zipped_reversed(ctx, call)
+            if pair is not None:
+                found.add(id(pair[0]))
+    return frozenset(found)

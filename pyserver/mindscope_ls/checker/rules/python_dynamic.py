@@ -18,6 +18,11 @@
   compiles when `seq` holds Tensors, but fails at every level when it holds Python scalars
   (`iter((2.0, 3.0))`: "For 'Stack', the len of x_shape[1] should be = len of x_shape[0]",
   no line named), as the graph stacks the elements into one Tensor.
+- MS198: `type(self).attr = ...` / `type(self).attr += 1` (`self.__class__.attr` too) in
+  compiled code fails at every level: the graph builds `type(self)` as a `create_instance`
+  primitive, which has no value to store into ("Can not find kernel tensor for node :
+  ValueNode<Primitive> create_instance", at `type(self)`). Reading `type(self).attr` compiles,
+  and so does `Net.attr += 1` at LAX (STRICT: MS246). Measured on 2.10, CPU.
 - MS247: `exec(...)` in compiled code: LAX runs it in the Python fallback; STRICT has no
   fallback ("The third argument should be a dictionary, but got AbstractTuple{...}").
 """
@@ -123,6 +128,32 @@ NEXT_OF_SCALARS = Rule(
     ),
 )
 
+CLASS_ATTRIBUTE_THROUGH_TYPE = Rule(
+    "MS198",
+    "class-attribute-write-through-type",
+    Group.FAILS,
+    title="A class attribute assigned through `type(self)` in compiled code",
+    message=(
+        "`{target}` assigns a class attribute through `{owner}`, which graph mode builds as a "
+        "constructor with no value to store into (at every level); keep the count in a "
+        "Parameter updated with `ops.assign_add`, or update it outside the compiled function."
+    ),
+    why=(
+        "In a graph `type(self)` and `self.__class__` are the class's constructor "
+        "(`create_instance`), not the class object, so an attribute cannot be set on them. "
+        "Reading `type(self).attr` compiles."
+    ),
+    remedy=(
+        "Count in a Parameter (`self.calls = Parameter(Tensor(0, ms.int32), "
+        "requires_grad=False)` and `ops.assign_add(self.calls, 1)`), or increment the counter "
+        "in Python around the call."
+    ),
+    mindspore_says=(
+        "RuntimeError: Can not find kernel tensor for node : ValueNode<Primitive> "
+        "create_instance, output index: 0"
+    ),
+)
+
 EXEC_UNDER_STRICT = Rule(
     "MS247",
     "exec-under-strict",
@@ -163,6 +194,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 compare, expr=ast.unparse(compare), obj=found[0], cls=found[1]
             )
     attributes: list[ast.Attribute] = ctx.of(ast.Attribute)
+    for node in attributes:
+        if isinstance(node.ctx, ast.Store) and _type_of_self(ctx, node.value):
+            yield CLASS_ATTRIBUTE_THROUGH_TYPE.finding(
+                node, target=ast.unparse(node), owner=ast.unparse(node.value)
+            )
     written = {
         (a.value.id, a.attr)
         for a in attributes
@@ -179,6 +215,35 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 node, target=ast.unparse(node), attr=node.attr, cls=info.name
             )
             written.discard((node.value.id, node.attr))  # the first read is the one named
+
+
+def _type_of_self(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`type(self)` (the builtin) or `self.__class__`, `self` the method's first parameter."""
+    own = _self_name(ctx)
+    if own is None:
+        return False
+    if isinstance(expr, ast.Attribute):
+        value = expr.value
+        return expr.attr == "__class__" and isinstance(value, ast.Name) and value.id == own
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "type"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and isinstance(expr.args[0], ast.Name)
+        and expr.args[0].id == own
+        and builtin(ctx, "type")
+    )
+
+
+def _self_name(ctx: FunctionContext) -> Optional[str]:
+    """The first parameter of a method of a class (what `self` is called)."""
+    node = ctx.fn.node
+    if ctx.types.cls is None or not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    positional = [*node.args.posonlyargs, *node.args.args]
+    return positional[0].arg if positional else None
 
 
 def _iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
