@@ -15,8 +15,10 @@ different classes sharing `weight` (Dense, Conv1d) when both are called, two ind
 `self.blocks[0](x) + self.blocks[1](x)`. Measured to compile: the list never called in
 `construct`, only one of its Cells called, one element, Cells without Parameters (`nn.ReLU`),
 Cells whose Parameters have different names (Dense with BatchNorm1d), nn.CellList /
-nn.SequentialCell (they register and prefix their Cells). A dict of Cells and nested lists fail the
-same way; they are not reported (rare).
+nn.SequentialCell (they register and prefix their Cells), and custom Cells holding a Dense
+their `construct` never reads (only the Parameters compiled code reads are gathered). A
+comprehension or loop over `range(n)` of a non-constant `n` is taken to run twice or more. A dict
+of Cells and nested lists fail the same way; they are not reported (rare).
 """
 
 from __future__ import annotations
@@ -346,6 +348,7 @@ def _class_params(ctx: FunctionContext, info: ClassInfo, depth: int) -> Optional
     if depth > MAX_NESTING:
         return None
     found: set[str] = set()
+    used = _used_attributes(info)
     for base in info.lineage():
         init = base.own_method("__init__")
         if init is None:
@@ -356,6 +359,8 @@ def _class_params(ctx: FunctionContext, info: ClassInfo, depth: int) -> Optional
             attr = names.self_attribute(node.targets[0])
             if attr is None or not isinstance(node.value, ast.Call):
                 continue
+            if attr not in used:
+                continue  # measured: a sub-Cell construct never reads brings no Parameter
             qualname = names.callee(base.module, node.value)
             if qualname in names.PARAMETER:
                 given = _name_argument(node.value)
@@ -375,6 +380,29 @@ def _class_params(ctx: FunctionContext, info: ClassInfo, depth: int) -> Optional
                     continue
                 found.update(f"{attr}.{p}" for p in inner)
     return frozenset(found)
+
+
+def _used_attributes(info: ClassInfo) -> set[str]:
+    """`self.<name>` read by `construct` and the methods it calls through `self.<method>(...)`:
+    only the Parameters of what the compiled code reads are gathered (a Block holding an unused
+    Dense compiles in a plain list)."""
+    used: set[str] = set()
+    todo = ["construct"]
+    done: set[str] = set()
+    while todo and len(done) < 20:
+        name = todo.pop()
+        if name in done:
+            continue
+        done.add(name)
+        found = info.find_method(name)
+        if found is None:
+            continue
+        for node in ast.walk(found[1]):
+            attr = names.self_attribute(node) if isinstance(node, ast.Attribute) else None
+            if attr is not None:
+                used.add(attr)
+                todo.append(attr)
+    return used
 
 
 def _name_argument(call: ast.Call) -> Optional[str]:
