@@ -17,8 +17,10 @@ different classes sharing `weight` (Dense, Conv1d) when both are called, two ind
 Cells whose Parameters have different names (Dense with BatchNorm1d), nn.CellList /
 nn.SequentialCell (they register and prefix their Cells), and custom Cells holding a Dense
 their `construct` never reads (only the Parameters compiled code reads are gathered). A
-comprehension or loop over `range(n)` of a non-constant `n` is taken to run twice or more. A dict
-of Cells and nested lists fail the same way; they are not reported (rare).
+comprehension or loop over `range(n)` of a non-constant `n` is taken to run twice or more.
+A dict display of Cells fails the same way when two of its Cells are called (`self.heads['a']`
+and `self.heads['b']`, a `for` over `.values()` / `.items()`): reported, the fix is nn.CellDict.
+Nested lists fail too; not reported (rare).
 """
 
 from __future__ import annotations
@@ -43,8 +45,7 @@ PLAIN_CELL_LIST = Rule(
     message=(
         "`self.{name}` is a plain {kind} of Cells: nn.Cell does not register them, so their "
         "Parameters keep their own names and two share `{param}`; graph mode fails at every level "
-        "('its name '{param}' already exists'; PyNative runs it). Use `nn.CellList([...])` "
-        "(or `nn.SequentialCell([...])` when they run one after another)."
+        "('its name '{param}' already exists'; PyNative runs it). Use {wrapper}."
     ),
     why=(
         "A Cell stored in a list or tuple attribute is not a sub-Cell: nn.Cell does not prefix "
@@ -53,7 +54,7 @@ PLAIN_CELL_LIST = Rule(
     ),
     remedy=(
         "Wrap the list: `self.blocks = nn.CellList([...])` (indexable, iterable in construct) or "
-        "`nn.SequentialCell([...])`."
+        "`nn.SequentialCell([...])`; a dict of Cells: `nn.CellDict({...})`."
     ),
     mindspore_says=(
         "RuntimeError: The parameter ..., its name 'weight' already exists. "
@@ -65,7 +66,8 @@ MAX_NESTING = 6  # custom Cells followed into their attributes
 # What a list's Cells may be, as far as __init__ shows: each entry is the Parameter names of
 # one element, `many` marks an element repeated (a comprehension, an append in a loop).
 Element = frozenset[str]
-Found = tuple[str, list[Element], bool]  # kind, the elements, repeated
+# kind, the elements, repeated, a dict's keys (in the elements' order)
+Found = tuple[str, list[Element], bool, tuple[object, ...]]
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -85,11 +87,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             if name is None or var is None or not _calls(node, var):
                 continue
             found = elements(name)
-            if found is None:
+            if found is None or _by_dict_method(node) != bool(found[3]):
                 continue
             param = _shared(found[1], found[2])
             if param is not None:
-                yield PLAIN_CELL_LIST.finding(node.iter, name=name, kind=found[0], param=param)
+                yield PLAIN_CELL_LIST.finding(
+                    node.iter, name=name, kind=found[0], param=param, wrapper=_fix(found[0])
+                )
     yield from _indexed_calls(ctx, elements)
 
 
@@ -114,30 +118,56 @@ def _indexed_calls(
             name is None
             or name in reported
             or not isinstance(index, ast.Constant)
-            or type(index.value) is not int
+            or type(index.value) not in (int, str)
         ):
             continue
         found = elements(name)
         if found is None or found[2]:
             continue
-        kind, items, _ = found
-        i = index.value
+        kind, items, _, keys = found
+        if keys:
+            if index.value not in keys:
+                continue
+            i = keys.index(index.value)
+        elif type(index.value) is int:
+            i = index.value
+        else:
+            continue
         if not -len(items) <= i < len(items):
             continue
         i %= len(items)
         for j in seen.get(name, []):
             if j != i and items[i] & items[j]:
                 reported.add(name)
-                param = sorted(items[i] & items[j])[0]
-                yield PLAIN_CELL_LIST.finding(sub.value, name=name, kind=kind, param=param)
+                param = _pick(items[i] & items[j])
+                yield PLAIN_CELL_LIST.finding(
+                    sub.value, name=name, kind=kind, param=param, wrapper=_fix(kind)
+                )
                 break
         seen.setdefault(name, []).append(i)
+
+
+def _fix(kind: str) -> str:
+    if kind == "dict":
+        return "`nn.CellDict({...})`"
+    return "`nn.CellList([...])` (or `nn.SequentialCell([...])` when they run one after another)"
 
 
 def _iterated(node: ast.For) -> tuple[Optional[str], Optional[str]]:
     """`for b in self.blocks` / `for i, b in enumerate(self.blocks)`: ("blocks", "b")."""
     it, target = node.iter, node.target
     if (
+        isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Attribute)
+        and it.func.attr in ("values", "items")
+        and not it.args
+    ):
+        if it.func.attr == "items":
+            if not (isinstance(target, ast.Tuple) and len(target.elts) == 2):
+                return None, None
+            target = target.elts[1]
+        it = it.func.value
+    elif (
         isinstance(it, ast.Call)
         and isinstance(it.func, ast.Name)
         and it.func.id == "enumerate"
@@ -152,6 +182,12 @@ def _iterated(node: ast.For) -> tuple[Optional[str], Optional[str]]:
     return name, target.id
 
 
+def _by_dict_method(loop: ast.For) -> bool:
+    """`for v in self.d.values()` / `.items()` (a dict's Cells), not the attribute itself."""
+    it = loop.iter
+    return isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute)
+
+
 def _calls(loop: ast.For, var: str) -> bool:
     return any(
         isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == var
@@ -164,12 +200,20 @@ def _shared(items: list[Element], many: bool) -> Optional[str]:
     """A Parameter name two of the Cells share (one repeated Cell shares all of its own)."""
     for i, a in enumerate(items):
         if many and a:
-            return sorted(a)[0]
+            return _pick(a)
         for b in items[i + 1 :]:
             common = a & b
             if common:
-                return sorted(common)[0]
+                return _pick(common)
     return None
+
+
+def _pick(common: Element) -> str:
+    """The name MindSpore's message gives first: a layer's `weight` (or `gamma`) before `bias`."""
+    return min(common, key=lambda p: (RANK.get(p.rsplit(".", 1)[-1], 3), p))
+
+
+RANK = {"weight": 0, "embedding_table": 0, "gamma": 1, "beta": 2}
 
 
 def _plain_list(ctx: FunctionContext, cls: ClassInfo, name: str) -> Optional[Found]:
@@ -207,7 +251,15 @@ def _built(ctx: FunctionContext, module: ModuleInfo, value: ast.expr) -> Optiona
         items = [_params(ctx, module, e, 0) for e in value.elts]
         if any(i is None for i in items) or len(items) < 2:
             return None
-        return kind, [i for i in items if i is not None], False
+        return kind, [i for i in items if i is not None], False, ()
+    if isinstance(value, ast.Dict):
+        keys = [k.value if isinstance(k, ast.Constant) else None for k in value.keys]
+        items = [_params(ctx, module, v, 0) for v in value.values]
+        if len(items) < 2 or any(i is None for i in items):
+            return None
+        if any(type(k) is not str for k in keys) or len(set(keys)) != len(keys):
+            return None
+        return "dict", [i for i in items if i is not None], False, tuple(keys)
     comp: Optional[ast.expr] = None
     kind = "list"
     if isinstance(value, ast.ListComp):
@@ -227,7 +279,7 @@ def _built(ctx: FunctionContext, module: ModuleInfo, value: ast.expr) -> Optiona
     item = _params(ctx, module, comp.elt, 0)
     if not item:
         return None
-    return kind, [item], True
+    return kind, [item], True, ()
 
 
 def _repeats(gen: ast.comprehension) -> bool:
@@ -289,7 +341,7 @@ def _appended(
     ]
     if found is None or others:
         return None
-    return "list", [found], True
+    return "list", [found], True, ()
 
 
 def _is_list(expr: ast.expr, name: str, local: bool) -> bool:
