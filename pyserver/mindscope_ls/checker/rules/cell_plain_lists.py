@@ -21,6 +21,8 @@ comprehension or loop over `range(n)` of a non-constant `n` is taken to run twic
 A dict display of Cells fails the same way when two of its Cells are called (`self.heads['a']`
 and `self.heads['b']`, a `for` over `.values()` / `.items()`): reported, the fix is nn.CellDict.
 Nested lists fail too; not reported (rare).
+Left alone too (measured to compile): an `__init__` that registers the Cells itself
+(`setattr(self, f"block{i}", b)`, `insert_child_to_cell`, `update_parameters_name`).
 """
 
 from __future__ import annotations
@@ -235,6 +237,8 @@ def _plain_list(ctx: FunctionContext, cls: ClassInfo, name: str) -> Optional[Fou
         if len(stores) != 1 or not isinstance(stores[0], ast.Assign):
             return None
         if any(m is not init and _sets(m, name) for m in _methods(info.node)):
+            return None
+        if _renames(init):
             return None
         value = stores[0].value
         if isinstance(value, ast.Name):
@@ -468,6 +472,29 @@ def _name_argument(call: ast.Call) -> Optional[str]:
     if isinstance(given, ast.Constant) and isinstance(given.value, str):
         return given.value
     return None
+
+
+# Calls that register a Cell or rename its Parameters (measured: the plain list then compiles).
+RENAMING = frozenset({"setattr", "insert_child_to_cell", "update_parameters_name"})
+
+
+def _renames(init: FunctionNode) -> bool:
+    """`__init__` registers Cells itself (`setattr(self, f"block{i}", b)`,
+    `self.insert_child_to_cell(...)`, `b.update_parameters_name(...)`) or sets a `.name`: their
+    Parameters may get unique names, so the list is left alone."""
+    for node in ast.walk(init):
+        if isinstance(node, ast.Call):
+            func = node.func
+            called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if called in RENAMING:
+                return True
+        elif (
+            isinstance(node, ast.Attribute)
+            and node.attr == "name"
+            and isinstance(node.ctx, ast.Store)
+        ):
+            return True
+    return False
 
 
 def _targets(node: ast.AST) -> list[ast.expr]:
