@@ -47,7 +47,7 @@ PLAIN_CELL_LIST = Rule(
     message=(
         "`self.{name}` is a plain {kind} of Cells: nn.Cell does not register them, so their "
         "Parameters keep their own names and two share `{param}`; graph mode fails at every level "
-        "('its name '{param}' already exists'; PyNative runs it). Use {wrapper}."
+        "('its name '{param}' already exists'; PyNative runs it); use {wrapper}."
     ),
     why=(
         "A Cell stored in a list or tuple attribute is not a sub-Cell: nn.Cell does not prefix "

@@ -39,7 +39,7 @@ IN_PLACE_WITHOUT_GRAPH_KERNEL = Rule(
     title="`tensor.exp_()` in compiled code (no CPU graph kernel)",
     message=(
         "`{receiver}.{method}()` compiles to `{primitive}`, which graph mode has no CPU kernel "
-        "for (\"Unsupported op [{primitive}] on CPU\"), though PyNative runs it; write "
+        'for ("Unsupported op [{primitive}] on CPU"), though PyNative runs it; write '
         "`{plain}` and use the result."
     ),
     why=(
@@ -111,8 +111,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         receiver = func.value
         if not (
-            ctx.types.is_tensor(receiver)
-            or receivers.kind_of(ctx, receiver) == receivers.PARAMETER
+            ctx.types.is_tensor(receiver) or receivers.kind_of(ctx, receiver) == receivers.PARAMETER
         ):
             continue
         primitive, plain = METHODS[func.attr]
@@ -122,6 +121,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             receiver=source,
             method=func.attr,
             primitive=primitive,
-            plain=f"{source} = {source}.{plain}()" if isinstance(receiver, ast.Name)
+            plain=f"{source} = {source}.{plain}()"
+            if isinstance(receiver, ast.Name)
             else f"{source}.{plain}()",
         )

@@ -85,9 +85,7 @@ def check_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     loops: list[ast.For | ast.While] = ctx.of(ast.For, ast.While)
     for loop in loops:
-        source = (
-            _fallback_list(ctx, loop.iter) if isinstance(loop, ast.For) else _bound(ctx, loop)
-        )
+        source = _fallback_list(ctx, loop.iter) if isinstance(loop, ast.For) else _bound(ctx, loop)
         if source is None:
             continue
         grown = _growth(ctx, loop)
