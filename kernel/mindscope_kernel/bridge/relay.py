@@ -72,9 +72,8 @@ class Relay:
         replied = heard = False
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and self.km.is_alive():
-            if not replied or not heard:
-                # Each request makes the kernel publish busy/idle: heard once iopub is up.
-                self.own.add(self.send(Send("shell", "kernel_info_request", {}, None)))
+            # Each request makes the kernel publish busy/idle: heard once iopub is up.
+            self.own.add(self.send(Send("shell", "kernel_info_request", {}, None)))
             round_end = time.monotonic() + 1.0
             while time.monotonic() < round_end:
                 ready = dict(poller.poll(100))

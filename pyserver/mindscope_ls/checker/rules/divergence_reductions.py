@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -64,7 +65,7 @@ MAX_POSITIONAL_AXIS = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    keys = _container_keys(ctx)
+    keys: Optional[set[int]] = None  # built only for a function with an axis-less argmax()
     for call in ctx.of(ast.Call):
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in ("argmax", "max", "min"):
@@ -72,11 +73,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not ctx.types.is_tensor(func.value):
             continue
         if func.attr == "argmax":
-            if (
-                _argmax_without_axis(call)
-                and id(call) not in keys
-                and not _rank_at_most_one(ctx, func.value)
-            ):
+            if not _argmax_without_axis(call):
+                continue
+            if keys is None:
+                keys = _container_keys(ctx)
+            if id(call) not in keys and not _rank_at_most_one(ctx, func.value):
                 yield ARGMAX_FLATTENS_IN_PYNATIVE.finding(call, text=ast.unparse(call))
         elif _positional_axis(call) and not ctx.types.is_tensor(call.args[0]):
             axis = ast.unparse(call.args[0])
