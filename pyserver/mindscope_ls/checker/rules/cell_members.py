@@ -25,6 +25,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext
 from .helpers.classes import ClassInfo
+from .helpers.walk import of_type
 
 CELL_METHOD_SHADOWED = Rule(
     "MS142",
@@ -93,8 +94,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         init = info.own_method("__init__")
         if init is None:
             continue
-        for node in ast.walk(init):
-            if not isinstance(node, ast.Assign) or len(node.targets) != 1:
+        for node in of_type(init, ast.Assign):
+            if len(node.targets) != 1:
                 continue
             target = node.targets[0]
             if not (

@@ -83,19 +83,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             lists[name] = _plain_list(ctx, cls, name)
         return lists[name]
 
-    for node in ast.walk(ctx.fn.node):
-        if isinstance(node, ast.For):
-            name, var = _iterated(node)
-            if name is None or var is None or not _calls(node, var):
-                continue
-            found = elements(name)
-            if found is None or _by_dict_method(node) != bool(found[3]):
-                continue
-            param = _shared(found[1], found[2])
-            if param is not None:
-                yield PLAIN_CELL_LIST.finding(
-                    node.iter, name=name, kind=found[0], param=param, wrapper=_fix(found[0])
-                )
+    for node in ctx.of(ast.For):
+        name, var = _iterated(node)
+        if name is None or var is None or not _calls(node, var):
+            continue
+        found = elements(name)
+        if found is None or _by_dict_method(node) != bool(found[3]):
+            continue
+        param = _shared(found[1], found[2])
+        if param is not None:
+            yield PLAIN_CELL_LIST.finding(
+                node.iter, name=name, kind=found[0], param=param, wrapper=_fix(found[0])
+            )
     yield from _indexed_calls(ctx, elements)
 
 
@@ -104,11 +103,7 @@ def _indexed_calls(
 ) -> Iterator[RawFinding]:
     """`self.blocks[0](x) ... self.blocks[1](x)`: the call of the second colliding Cell."""
     seen: dict[str, list[int]] = {}
-    calls = [
-        node
-        for node in ast.walk(ctx.fn.node)
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
-    ]
+    calls = [node for node in ctx.of(ast.Call) if isinstance(node.func, ast.Subscript)]
     calls.sort(key=lambda c: (c.lineno, c.col_offset))
     reported: set[str] = set()
     for call in calls:
