@@ -261,11 +261,21 @@ def self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
 
 
 def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
-    """`self.p` (or a local bound once to it) where `__init__` sets `self.p = Parameter(...)`."""
+    """`self.p` (or a local bound once to it) where `__init__` sets `self.p = Parameter(...)`,
+    or a sub-Cell's Parameter (`self.fc.weight`: measured, `.asnumpy()` of it fails alike)."""
     cls = ctx.types.cls
     name = self_attr(ctx, expr) if cls is not None else None
     attr = cls.attr(name) if cls is not None and name is not None else None
-    return attr is not None and attr.kind == "tensor" and attr.class_qualname in names.PARAMETER
+    if attr is not None:
+        return attr.kind == "tensor" and attr.class_qualname in names.PARAMETER
+    if isinstance(expr, ast.Name):
+        bound = assigned(ctx.fn.node, expr.id)
+        expr = bound[0] if len(bound) == 1 else expr
+    return (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Attribute)
+        and receivers.kind_of(ctx, expr) == receivers.PARAMETER
+    )
 
 
 def _cell_lacks(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:
