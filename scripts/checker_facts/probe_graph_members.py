@@ -1,6 +1,8 @@
 """Which members of a Parameter, a sub-Cell and a Tensor graph mode lets `construct` use, compiled.
 
-usage: python -m scripts.checker_facts.probe_graph_members MEMBERS.json > OUT.json
+usage: python -m scripts.checker_facts.probe_graph_members MEMBERS.json [KIND ...] > OUT.json
+
+(KIND: only these kinds of programs, e.g. `parameter_tensor`; all of them by default.)
 
 MEMBERS.json is the `members` table (probe_members.py). For each Parameter property or
 attribute, `return x, self.w.<name>`; for each nn.Cell property or attribute,
@@ -11,8 +13,11 @@ resolved: measured, `v = self.w.name` alone compiles). For every Tensor member,
 they are read, e.g. `x.stride`); for every Tensor method, `return x, x.<name>()` with no
 arguments (kind "tensor_call": a method graph mode has no registration for is only refused
 when called, "As a deprecated Tensor method, 'diag' should be registered"; only these
-"unregistered" verdicts are used). Each program is compiled in GRAPH_MODE at LAX and at STRICT
-in a child forked from a parent that imported MindSpore once (forkrun.py). A result is "ok"
+"unregistered" verdicts are used). The same Tensor members are tried on the Parameter (kind
+"parameter_tensor": `self.w.<name>`, a method called with no arguments, and the Parameter's
+own methods), where graph mode refuses more than on a Tensor: "the 'Parameter' object's method
+'init_data' is not supported". Each program is compiled in GRAPH_MODE at LAX and at STRICT in a
+child forked from a parent that imported MindSpore once (forkrun.py). A result is "ok"
 (compiles), "unregistered" (above), "refused" (MindSpore names the member: "the 'Parameter'
 object's method 'name' is not supported in 'construct'", "cannot get attributes name"),
 "fails" (another error: a method whose own code the graph cannot compile, e.g.
@@ -74,6 +79,11 @@ def programs(members: dict[str, dict[str, str]]) -> list[tuple[str, str, str]]:
             # Without arguments: graph mode looks the method up before it checks them, so
             # a call missing some still tells whether the method is registered.
             found.append(("tensor_call", name, f"x.{name}()"))
+    own = members["parameter"]
+    for name, kind in sorted({**members.get("tensor", {}), **own}.items()):
+        if own.get(name, "method") == "method":  # the Parameter's attributes: kind "parameter"
+            call = "()" if kind == "method" else ""
+            found.append(("parameter_tensor", name, f"self.w.{name}{call}"))
     return found
 
 
@@ -120,9 +130,13 @@ def main() -> None:
         "cell": {},
         "tensor": {},
         "tensor_call": {},
+        "parameter_tensor": {},
     }
+    kinds = set(sys.argv[2:]) or set(table)
     with tempfile.TemporaryDirectory() as folder:
         for index, (kind, name, expr) in enumerate(programs(members)):
+            if kind not in kinds:
+                continue
             path = Path(folder) / f"probe_{index}.py"
             path.write_text(HEAD.format(expr=expr))
             row = {}

@@ -97,10 +97,11 @@ NOT_ON_TENSOR = frozenset({"grad", "name", "requires_grad"})
 # the facts (`graph_members["tensor"]`, e.g. `device`, `stride`, `is_contiguous`).
 STRICT_TENSOR_DUNDERS = frozenset({"__class__"})
 # Tensor members with no graph translation, which LAX runs through its fallback on a Tensor but
-# refuses on a Parameter (measured: `self.p.asnumpy()`, `.numpy()`, `.tolist()`, `.has_init`,
-# `.is_contiguous()` fail at LAX too: "the 'Parameter' object's method 'asnumpy' is not supported
-# in 'construct'", "'Parameter' object has no attribute 'numpy'").
-NOT_ON_PARAMETER = frozenset({"asnumpy", "numpy", "tolist", "has_init", "is_contiguous"})
+# refuses on a Parameter, come from the facts' compiles of `self.w.<name>` (kind
+# "parameter_tensor": `asnumpy`, `numpy`, `init_data`, `stride`, `is_contiguous`, ... 47 on 2.10:
+# "the 'Parameter' object's method 'asnumpy' is not supported in 'construct'"). `tolist()` fails
+# through the `asnumpy` it calls, so MindSpore names that one instead.
+NOT_ON_PARAMETER = frozenset({"tolist"})
 # Which members of a Parameter (`self.w.name`) and of a sub-Cell (`self.sub.cell_init_args`)
 # `construct` may read comes from the facts table, compiled for every member of the installed
 # MindSpore at LAX and STRICT (`graph_members`): "the 'Parameter' object's method 'name' is not
@@ -125,7 +126,11 @@ def check_attribute(
                 node, attr=attr, kind=f"`{cls.name}` object", advice=missing_advice(cls, attr)
             )
         return
-    refused = _refused("parameter", attr, ctx) or attr in NOT_ON_PARAMETER
+    refused = (
+        _refused("parameter", attr, ctx)
+        or attr in NOT_ON_PARAMETER
+        or _parameter_refuses(ctx, attr)
+    )
     if refused and _parameter(ctx, node.value):
         if not _unused(ctx, node):
             advice = "read it from the Parameter outside compiled code (in `__init__`)"
@@ -208,6 +213,14 @@ def _refused(kind: str, attr: str, ctx: FunctionContext) -> bool:
     return (
         FACTS.member(kind, attr) in ("property", "attribute")
         and FACTS.graph_member(kind, attr, ctx.level) == "refused"
+    )
+
+
+def _parameter_refuses(ctx: FunctionContext, attr: str) -> bool:
+    """A Tensor member (or the Parameter's own method) that graph mode refuses on a Parameter at
+    this level, in the facts' compiles; a method MindSpore marks forbidden is MS130's."""
+    return FACTS.graph_member("parameter_tensor", attr, ctx.level) == "refused" and not (
+        FACTS.forbidden_method("Parameter", attr) or FACTS.forbidden_method("Tensor", attr)
     )
 
 
