@@ -68,6 +68,7 @@ from .rules import (
     strict_new_attributes,
     strict_values,
     subscripts,
+    tensor_expand,
     tolist_comprehension,
     unpacking,
     unrolled,
@@ -135,6 +136,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     inplace_kernels,
     jit_class_strict,
     printing,
+    tensor_expand,
 )
 
 
@@ -218,6 +220,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
+    tensor_expand.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
