@@ -6,10 +6,10 @@ Static tables come from the parser's sources (tables.py, no import); the dtypes 
 return are measured in a child process (probe_dtypes.py), and so are the members (methods,
 properties, attributes) of Tensor, Parameter and nn.Cell (probe_members.py) and which of a
 Parameter's, a sub-Cell's and a Tensor's members `construct` may use, compiled
-(probe_graph_members.py);
-which calls compile on which value kind at which level comes from the differential generator's
-cases (`observed`). Writes pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the
-checker loads.
+(probe_graph_members.py), and which `dim=` calls of Tensor methods compile to an op without a CPU
+kernel (probe_cpu_overloads.py); which calls compile on which value kind at which level comes
+from the differential generator's cases (`observed`). Writes
+pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the checker loads.
 """
 
 from __future__ import annotations
@@ -70,6 +70,17 @@ def probe_graph_members(members: dict[str, Any]) -> dict[str, Any]:
         )
 
 
+def probe_cpu_overloads(members: dict[str, Any]) -> dict[str, Any]:
+    """Which Tensor methods called with `dim=` compile to an op without a CPU kernel while
+    PyNative runs them (probe_cpu_overloads.py, about 2 minutes)."""
+    with tempfile.TemporaryDirectory() as folder:
+        table = Path(folder) / "members.json"
+        table.write_text(json.dumps(members))
+        return _probe(
+            None, ["-m", "scripts.checker_facts.probe_cpu_overloads", str(table)], "cpu overloads"
+        )
+
+
 def _probe(script: Path | None, args: list[str], what: str) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, *([str(script)] if script else []), *args],
@@ -106,6 +117,7 @@ def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts["observed"] = observed()
     facts["members"] = probe_members() if probe else {}
     facts["graph_members"] = probe_graph_members(facts["members"]) if probe else {}
+    facts["cpu_overloads"] = probe_cpu_overloads(facts["members"]) if probe else {}
     return facts
 
 

@@ -23,6 +23,7 @@ from .rules import (
     cell_members,
     cell_plain_lists,
     closures,
+    cpu_overloads,
     deprecated,
     dict_keys,
     dict_spreads,
@@ -137,6 +138,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     jit_class_strict,
     printing,
     tensor_expand,
+    cpu_overloads,
 )
 
 
@@ -221,6 +223,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     dict_spreads.check,
     enumerate_iterators.check,
     tensor_expand.check,
+    cpu_overloads.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

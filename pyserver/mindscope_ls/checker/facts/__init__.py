@@ -49,6 +49,9 @@ class Facts:
     members: dict[str, dict[str, str]] = field(default_factory=dict)
     # "parameter" / "cell" -> member -> level -> "ok" | "refused" | "other", compiled
     graph_members: dict[str, dict[str, dict[str, str]]] = field(default_factory=dict)
+    # Tensor method -> the `dim=` call PyNative ran on CPU and the op GRAPH_MODE has no CPU
+    # kernel for (`cumsum` -> {"call": "dim=0", "op": "CumsumExt"}), compiled
+    cpu_overloads: dict[str, dict[str, str]] = field(default_factory=dict)
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -105,6 +108,12 @@ class Facts:
         level = "STRICT" if level.upper() == "STRICT" else "LAX"
         return self.graph_members.get(kind, {}).get(name, {}).get(level)
 
+    def cpu_overload(self, method: str) -> Optional[str]:
+        """The op `Tensor.<method>(..., dim=...)` compiles to in GRAPH_MODE when that op has no
+        CPU kernel (PyNative runs the call on CPU), or None."""
+        row = self.cpu_overloads.get(method)
+        return row["op"] if row else None
+
     def overloaded(self, operator: str, *types: str) -> Optional[bool]:
         """Whether graph mode has an overload of `operator` for MindSpore types `types`
         ("Tensor", "String", ...), None when the operator is not in the table."""
@@ -153,6 +162,10 @@ def parse_facts(data: Any) -> Facts:
             graph_members={
                 k: {str(n): dict(levels) for n, levels in v.items()}
                 for k, v in data.get("graph_members", {}).items()
+            },
+            cpu_overloads={
+                str(k): {str(n): str(v) for n, v in row.items()}
+                for k, row in data.get("cpu_overloads", {}).items()
             },
             observed_calls={
                 op: {kind: dict(levels) for kind, levels in kinds.items()}

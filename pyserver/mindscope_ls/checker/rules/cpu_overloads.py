@@ -1,0 +1,93 @@
+"""MS179: a Tensor method called PyTorch-style with `dim=`, which graph mode compiles to an op
+that has no CPU kernel, while PyNative runs the call on CPU.
+
+Which methods is data: the facts' compiles (`cpu_overloads`, probe_cpu_overloads.py) of every
+Tensor method with `dim=` calls, run in PyNative and compiled at LAX on CPU. On MindSpore 2.10:
+`cumsum` (CumsumExt), `sort` (SortExt), `argsort` (ArgSort), `argmin` (ArgMinExt), `std`
+(Std), `median` (MedianDim), `chunk` (Chunk) and `split` (SplitTensor) fail at kernel selection
+("Unsupported op [CumsumExt] on CPU"), at LAX and STRICT alike (measured on the cases too).
+The `dim=` keyword selects the PyTorch-style overload; the same calls with `axis=` (and
+`keepdims=` for `keepdim=`) or a positional axis select MindSpore's own overload, which compiles
+and gave the same values in both modes for all eight. `split` with a list of sizes
+(`x.split([1, 2], dim=1)`, SplitWithSize) compiles and is left alone; `var(dim=)`, `unique(dim=)`
+fail in PyNative on CPU too, so they are not in the table.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+
+from ..facts import FACTS
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import receivers
+from .helpers.base import FunctionContext, cacheable
+
+DIM_OVERLOAD_WITHOUT_CPU_KERNEL = Rule(
+    "MS179",
+    "dim-overload-without-cpu-kernel",
+    Group.FAILS,
+    title="`x.cumsum(dim=...)` and kin: the `dim=` overload has no CPU graph kernel",
+    message=(
+        "`{text}` selects the `dim=` overload, which graph mode compiles to `{op}`, an op with "
+        'no CPU kernel ("Unsupported op [{op}] on CPU"), though PyNative runs it; write '
+        "`{fixed}`."
+    ),
+    why=(
+        "A `dim=` keyword selects the PyTorch-style overload of these Tensor methods; graph mode "
+        "on CPU has no kernel for the op it compiles to (MindSpore 2.10), while PyNative runs "
+        "it. Their `axis=` overload compiles to an op that has one."
+    ),
+    remedy=(
+        "Name the axis `axis=` (and `keepdims=` for `keepdim=`): `x.cumsum(axis=1)`, "
+        "`x.sort(axis=1, descending=True)`, `x.split(1, axis=1)`; the values are the same."
+    ),
+    mindspore_says=(
+        "RuntimeError: Kernel select failed: Unsupported op [CumsumExt] on CPU, Please confirm "
+        "whether the device target setting is correct"
+    ),
+)
+
+RENAMED = {"dim": "axis", "keepdim": "keepdims"}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not isinstance(func, ast.Attribute) or not any(k.arg == "dim" for k in call.keywords):
+            continue
+        op = FACTS.cpu_overload(func.attr)
+        if op is None or _sizes_list(func.attr, call):
+            continue
+        receiver = func.value
+        if not (
+            ctx.types.is_tensor(receiver) or receivers.kind_of(ctx, receiver) == receivers.PARAMETER
+        ):
+            continue
+        yield DIM_OVERLOAD_WITHOUT_CPU_KERNEL.finding(
+            call, text=ast.unparse(call), op=op, fixed=_fixed(call)
+        )
+
+
+def _sizes_list(method: str, call: ast.Call) -> bool:
+    """`x.split([1, 2], dim=1)`: sizes given as a list or tuple select SplitWithSize, which has
+    a CPU kernel."""
+    return (
+        method == "split"
+        and bool(call.args)
+        and isinstance(call.args[0], (ast.List, ast.Tuple, ast.ListComp))
+    )
+
+
+def _fixed(call: ast.Call) -> str:
+    renamed = ast.Call(
+        func=call.func,
+        args=call.args,
+        keywords=[
+            ast.keyword(arg=RENAMED.get(k.arg or "", k.arg), value=k.value) for k in call.keywords
+        ],
+    )
+    return ast.unparse(renamed)
