@@ -7,7 +7,12 @@ import json
 import pytest
 
 from mindscope_ls.checker.facts import DATA
-from scripts.checker_facts.build import probe_dtypes, probe_graph_members, probe_members
+from scripts.checker_facts.build import (
+    probe_cpu_overloads,
+    probe_dtypes,
+    probe_graph_members,
+    probe_members,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -50,3 +55,18 @@ def test_graph_members_table_agrees_with_a_fresh_compile() -> None:
     for name in ("stride", "diag"):  # methods are called too
         assert got["tensor_call"][name] == table["tensor_call"][name], name
     assert got["tensor_call"]["diag"] == {"LAX": "unregistered", "STRICT": "unregistered"}
+    # a Tensor member graph mode runs on a Tensor at LAX but refuses on a Parameter
+    for name in ("stride", "diag"):
+        assert got["parameter_tensor"][name] == table["parameter_tensor"][name], name
+    assert got["parameter_tensor"]["stride"]["LAX"] == "refused"
+    assert "shape" not in got["parameter_tensor"]  # the Parameter's own property: "parameter"
+
+
+def test_cpu_overloads_table_agrees_with_a_fresh_run() -> None:
+    """`cumsum(dim=...)` runs in PyNative on CPU and compiles to CumsumExt, which has no CPU
+    kernel; `mean(dim=...)` compiles to an op that has one."""
+    pytest.importorskip("mindspore")
+    got = probe_cpu_overloads({"tensor": {"cumsum": "method", "mean": "method"}})
+    table = json.loads(DATA.read_text())["cpu_overloads"]
+    assert got == {"cumsum": table["cumsum"]}
+    assert got["cumsum"]["op"] == "CumsumExt"
