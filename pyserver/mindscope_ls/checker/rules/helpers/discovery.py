@@ -399,6 +399,8 @@ UNIONS = frozenset({"Optional", "Union"})
 # Builtins whose call gives a Python value (passed by a caller: the parameter is not a Tensor).
 PYTHON_VALUE_CALLS = frozenset({"len", "int", "float", "bool", "str", "tuple", "list", "dict"})
 DTYPE_TYPES = ("mindspore.dtype", "mindspore.Type", "mindspore.common.dtype.")
+# Packages whose names an entry point may be handed (`f(x, ops.relu)`): none names a Tensor.
+OUTSIDE_PACKAGES = frozenset({"mindspore", "numpy", "math", "operator", "functools"})
 
 
 class _Evidence:
@@ -489,14 +491,31 @@ class _Evidence:
             return True
         if isinstance(expr, ast.Attribute) and expr.attr in ("shape", "dtype", "ndim"):
             return True
+        if isinstance(expr, (ast.Name, ast.Attribute)) and self._imported_or_defined(expr):
+            return True
         if isinstance(expr, ast.Call):
             func = expr.func
             if isinstance(func, ast.Name) and func.id in PYTHON_VALUE_CALLS:
                 return True
+            if (self.module.qualname(func) or "").startswith("numpy."):
+                return True  # a numpy array stays one in the graph (measured: `x + arr` fails)
             if isinstance(func, ast.Name) and func.id in self.module.classes:
                 info = self.discovery.classes.info(self.module, self.module.classes[func.id])
                 return not info.is_cell and _plain_object(info)
         return False
+
+    def _imported_or_defined(self, expr: ast.Name | ast.Attribute) -> bool:
+        """A function or class the module defines (`f(x, relu)`, `f(x, Head)`), or a name of
+        MindSpore, numpy or the standard library (`ops.relu`, `nn.ReLU`, `ms.float32`,
+        `math.pi`): measured, a jit function compiles with these as arguments, and none is a
+        Tensor."""
+        if isinstance(expr, ast.Name):
+            if expr.id in self.module.functions or expr.id in self.module.classes:
+                return True
+            if expr.id not in self.module.imports:
+                return False
+        qualname = self.module.qualname(expr)
+        return qualname is not None and qualname.split(".")[0] in OUTSIDE_PACKAGES
 
 
 def _plain_object(info: ClassInfo) -> bool:

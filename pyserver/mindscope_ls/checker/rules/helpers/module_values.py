@@ -148,7 +148,11 @@ def _argument(
     value = _passed(call, index, param)
     if isinstance(value, ast.Name):
         bound = found.locals.get(scope, {}).get(value.id)
-        value = bound.value if bound is not None else None
+        if bound is not None:
+            return bound.value
+        # a name the caller never binds stays written out (a module-level def or an import:
+        # `step(x, gelu)`); one it binds several times says nothing
+        return value if value.id not in found.stored.get(scope, set()) else None
     return value
 
 
