@@ -11,7 +11,7 @@ from typing import Optional
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
 from .helpers import names, shared_values
-from .helpers.abstract import Abstract
+from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
     SCOPES,
@@ -23,7 +23,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
-from .helpers.kinds import NUMBERS, Clash, clash
+from .helpers.kinds import NUMBERS, Clash, clash, join_clash
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -356,6 +356,15 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             _, value = then_values.get(name) or else_values[name]
             before = _binding_before(fn, name, node)
             if before is None:
+                entry = _entry_value(ctx, values, name, node)
+                use = loads_after(fn, name, node)
+                if entry is None or use is None:
+                    continue
+                found = join_clash(values.of(value), entry[1], in_cell=_in_cell(values))
+                if found is not None:
+                    yield _joined_at_use(
+                        _report(ctx, found, f"`{name}` is", value, entry[0], node.test), ctx, use
+                    )
                 continue
             other_at, other = before
         found = clash(values, value, other)
@@ -364,9 +373,51 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             continue
         if {found.left, found.right} == NUMBERS and _scales_tensors_only(ctx, name, node):
             continue
-        finding = _report(ctx, found, f"`{name}` is", value, other_at, node.test)
-        finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
-        yield finding
+        yield _joined_at_use(
+            _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
+        )
+
+
+def _joined_at_use(finding: RawFinding, ctx: FunctionContext, use: ast.AST) -> RawFinding:
+    name = getattr(use, "id", "the value")
+    finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
+    return finding
+
+
+def _in_cell(values: Abstract) -> bool:
+    cls = values.types.cls
+    return cls is not None and cls.is_cell
+
+
+def _entry_value(
+    ctx: FunctionContext, values: Abstract, name: str, node: ast.stmt
+) -> Optional[tuple[ast.arg, Value]]:
+    """A parameter that still holds what the callers passed when `node` starts: nothing
+    stores it earlier in the source nor elsewhere in a loop around `node` (measured on 2.10,
+    `if t: x = x.astype(ms.int32)` with a float32 `x` fails to join, like a local bound
+    before the `if`)."""
+    fn = ctx.fn.node
+    args = fn.args
+    param = next((a for a in [*args.posonlyargs, *args.args] if a.arg == name), None)
+    if param is None:
+        return None
+    entry = values.parameter(name)
+    if entry is None:
+        return None
+    start = (node.lineno, node.col_offset)
+    inside = {id(n) for n in ast.walk(node)}
+    loops = [
+        loop
+        for loop in of_type(fn, ast.For, ast.While)
+        if id(node) in {id(n) for n in ast.walk(loop)}
+    ]
+    around = {id(n) for loop in loops for n in ast.walk(loop)}
+    for sub in of_type(fn, ast.Name):
+        if sub.id != name or not isinstance(sub.ctx, ast.Store) or id(sub) in inside:
+            continue
+        if (sub.lineno, sub.col_offset) < start or id(sub) in around:
+            return None
+    return param, entry
 
 
 def _scales_tensors_only(ctx: FunctionContext, name: str, node: ast.If) -> bool:
@@ -438,13 +489,21 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
             )
             continue
         before = _binding_before(fn, name, node)
-        if before is None or name not in last:
+        if name not in last:
             continue
-        found = clash(values, last[name][1], before[1])
+        if before is None:
+            entry = _entry_value(ctx, values, name, node)
+            if entry is None:
+                continue
+            before_at: ast.AST = entry[0]
+            found = join_clash(values.of(last[name][1]), entry[1], in_cell=_in_cell(values))
+        else:
+            before_at = before[0]
+            found = clash(values, last[name][1], before[1])
         if found is not None:
             # MindSpore names the loop, whose carried value fails to join (then the read).
             finding = _report(
-                ctx, found, f"The `while` body makes `{name}`", node, before[0], node.test
+                ctx, found, f"The `while` body makes `{name}`", node, before_at, node.test
             )
             finding.related.append(ctx.related(use, f"`{name}` is read here, after the loop"))
             yield replace(finding, range=keyword_range(node, "while"))
