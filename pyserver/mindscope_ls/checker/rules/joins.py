@@ -202,7 +202,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
     # first that cannot join fails (the dtype-free checks found nothing above, so only joins
     # that depend on the parameters' dtypes can appear here).
-    condition = ctx.types.is_condition
+    condition = ctx.types.is_runtime_test
     flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
     if not any(condition(n.test) for n in flows):
         return
@@ -218,18 +218,18 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     branches = bool(ctx.of(ast.If)) or bool(ctx.of(ast.While))
     for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
-            if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
+            if isinstance(stmt, ast.If) and ctx.types.is_runtime_test(stmt.test):
                 yield from _returns(ctx, values, stmt, block[index + 1 :])
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.For):
                 yield from _for_returns(ctx, values, stmt, block[index + 1 :])
-            elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
+            elif isinstance(stmt, ast.While) and ctx.types.is_runtime_test(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
                 yield from _while_grows(ctx, stmt)
     for node in ctx.of(ast.IfExp):
-        if ctx.types.is_condition(node.test):
+        if ctx.types.is_runtime_test(node.test):
             yield from _if_exp(ctx, values, node)
     yield from _bool_ops(ctx, values)
     yield from _recursion(ctx)
@@ -311,7 +311,7 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
         return
     then_names = assigned_names(node.body)
     else_names = assigned_names(node.orelse)
-    runtime = ctx.types.is_condition
+    runtime = ctx.types.is_runtime_test
     both = definitely_assigned(node.body, runtime) & definitely_assigned(node.orelse, runtime)
     for name in sorted((set(then_names) | set(else_names)) - both):
         where = then_names.get(name) or else_names.get(name)
@@ -584,7 +584,7 @@ def _for_returns(
     if after is None:
         return
     for stmt in node.body:
-        if not isinstance(stmt, ast.If) or not ctx.types.is_condition(stmt.test):
+        if not isinstance(stmt, ast.If) or not ctx.types.is_runtime_test(stmt.test):
             continue
         inside = _tail_return(stmt.body)
         if inside is None or stmt.orelse:
