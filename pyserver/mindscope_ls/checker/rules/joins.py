@@ -219,7 +219,8 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_runtime_test(stmt.test):
-                yield from _returns(ctx, values, stmt, block[index + 1 :])
+                falls_off = block is ctx.fn.node.body and index == len(block) - 1
+                yield from _returns(ctx, values, stmt, block[index + 1 :], falls_off)
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.For):
@@ -254,13 +255,22 @@ def _report(
 
 
 def _returns(
-    ctx: FunctionContext, values: Abstract, node: ast.If, rest: Block
+    ctx: FunctionContext, values: Abstract, node: ast.If, rest: Block, falls_off: bool = False
 ) -> Iterator[RawFinding]:
+    """`falls_off`: the `if` ends the function, so a path without a `return` returns None
+    (measured on 2.10: `if t: return x` alone compiles at LAX, fails to join at STRICT)."""
     then_ret = _tail_return(node.body)
     if then_ret is None:
         return
-    other = _tail_return(node.orelse) if node.orelse else _first_return(rest)
-    if other is None:
+    other: Optional[ast.AST] = _tail_return(node.orelse) if node.orelse else _first_return(rest)
+    if other is None and falls_off and not node.orelse:
+        found = clash(values, then_ret.value, None)
+        if found is not None and found.strict_only:
+            yield _report(
+                ctx, found, "This branch returns", then_ret.value or then_ret, node, node.test
+            )
+        return
+    if not isinstance(other, ast.Return):
         return
     found = clash(values, then_ret.value, other.value)
     if found is not None:
