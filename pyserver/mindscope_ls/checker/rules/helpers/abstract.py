@@ -230,6 +230,17 @@ class Abstract:
             return Value("dict")
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
             return Value("tuple")
+        if (
+            isinstance(expr, ast.Subscript)
+            and isinstance(expr.value, ast.Attribute)
+            and expr.value.attr == "shape"
+            and isinstance(expr.slice, ast.Constant)
+            and type(expr.slice.value) is int
+            and self.types.is_tensor(expr.value.value)
+        ):
+            # `x.shape[0]`: a Python int when compiled (measured on 2.10: joined with a Tensor
+            # after a Tensor `if`, "Type Join Failed")
+            return Value("scalar", "int")
         if isinstance(expr, ast.JoinedStr):
             return Value("str")
         if isinstance(expr, ast.Lambda):
