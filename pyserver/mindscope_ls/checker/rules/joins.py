@@ -216,11 +216,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     # only `if` and `while` statements are judged below: none, no walk of the blocks
     branches = bool(ctx.of(ast.If)) or bool(ctx.of(ast.While))
+    owners = _if_owners(ctx.fn.node) if branches else {}
     for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
             if isinstance(stmt, ast.If) and ctx.types.is_runtime_test(stmt.test):
-                falls_off = block is ctx.fn.node.body and index == len(block) - 1
-                yield from _returns(ctx, values, stmt, block[index + 1 :], falls_off)
+                rest, falls_off = _continuation(ctx, owners, block, index)
+                yield from _returns(ctx, values, stmt, rest, falls_off)
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.For):
@@ -234,6 +235,36 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
             yield from _if_exp(ctx, values, node)
     yield from _bool_ops(ctx, values)
     yield from _recursion(ctx)
+
+
+def _if_owners(fn: ast.AST) -> dict[int, tuple[Block, int]]:
+    """id of an `if`'s body or else block -> (the block holding that `if`, its index)."""
+    owners: dict[int, tuple[Block, int]] = {}
+    for block in blocks_of(fn):
+        for index, stmt in enumerate(block):
+            if isinstance(stmt, ast.If):
+                owners[id(stmt.body)] = (block, index)
+                if stmt.orelse:
+                    owners[id(stmt.orelse)] = (block, index)
+    return owners
+
+
+def _continuation(
+    ctx: FunctionContext, owners: dict[int, tuple[Block, int]], block: Block, index: int
+) -> tuple[Block, bool]:
+    """The statements that run after `block[index]`: the rest of its block or, when that is
+    empty and the block is a branch of an enclosing `if` (an `elif` chain), the rest after
+    that `if`; and whether the function then ends without a `return`."""
+    rest = block[index + 1 :]
+    while not rest:
+        if block is ctx.fn.node.body:
+            return rest, True
+        owner = owners.get(id(block))
+        if owner is None:
+            return rest, False  # a loop body: the loop goes on
+        block, index = owner
+        rest = block[index + 1 :]
+    return rest, False
 
 
 def _report(
