@@ -73,6 +73,7 @@ from .rules import (
     tolist_comprehension,
     unpacking,
     unrolled,
+    while_lists,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -205,6 +206,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     graph_syntax.check,
     graph_syntax.check_globals,
     unrolled.check,
+    while_lists.check,
     cell_lists.check,
     cell_members.check,
     cell_plain_lists.check,

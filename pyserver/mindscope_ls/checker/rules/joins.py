@@ -11,7 +11,7 @@ from typing import Optional
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
 from .helpers import names, shared_values
-from .helpers.abstract import Abstract
+from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
     SCOPES,
@@ -23,7 +23,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
-from .helpers.kinds import NUMBERS, Clash, clash
+from .helpers.kinds import NUMBERS, Clash, clash, join_clash
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -202,7 +202,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
     # first that cannot join fails (the dtype-free checks found nothing above, so only joins
     # that depend on the parameters' dtypes can appear here).
-    condition = ctx.types.is_condition
+    condition = ctx.types.is_runtime_test
     flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
     if not any(condition(n.test) for n in flows):
         return
@@ -216,23 +216,55 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     # only `if` and `while` statements are judged below: none, no walk of the blocks
     branches = bool(ctx.of(ast.If)) or bool(ctx.of(ast.While))
+    owners = _if_owners(ctx.fn.node) if branches else {}
     for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
-            if isinstance(stmt, ast.If) and ctx.types.is_condition(stmt.test):
-                yield from _returns(ctx, values, stmt, block[index + 1 :])
+            if isinstance(stmt, ast.If) and ctx.types.is_runtime_test(stmt.test):
+                rest, falls_off = _continuation(ctx, owners, block, index)
+                yield from _returns(ctx, values, stmt, rest, falls_off)
                 yield from _one_branch(ctx, stmt)
                 yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.For):
                 yield from _for_returns(ctx, values, stmt, block[index + 1 :])
-            elif isinstance(stmt, ast.While) and ctx.types.is_condition(stmt.test):
+            elif isinstance(stmt, ast.While) and ctx.types.is_runtime_test(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
                 yield from _while_grows(ctx, stmt)
     for node in ctx.of(ast.IfExp):
-        if ctx.types.is_condition(node.test):
+        if ctx.types.is_runtime_test(node.test):
             yield from _if_exp(ctx, values, node)
     yield from _bool_ops(ctx, values)
     yield from _recursion(ctx)
+
+
+def _if_owners(fn: ast.AST) -> dict[int, tuple[Block, int]]:
+    """id of an `if`'s body or else block -> (the block holding that `if`, its index)."""
+    owners: dict[int, tuple[Block, int]] = {}
+    for block in blocks_of(fn):
+        for index, stmt in enumerate(block):
+            if isinstance(stmt, ast.If):
+                owners[id(stmt.body)] = (block, index)
+                if stmt.orelse:
+                    owners[id(stmt.orelse)] = (block, index)
+    return owners
+
+
+def _continuation(
+    ctx: FunctionContext, owners: dict[int, tuple[Block, int]], block: Block, index: int
+) -> tuple[Block, bool]:
+    """The statements that run after `block[index]`: the rest of its block or, when that is
+    empty and the block is a branch of an enclosing `if` (an `elif` chain), the rest after
+    that `if`; and whether the function then ends without a `return`."""
+    rest = block[index + 1 :]
+    while not rest:
+        if block is ctx.fn.node.body:
+            return rest, True
+        owner = owners.get(id(block))
+        if owner is None:
+            return rest, False  # a loop body: the loop goes on
+        block, index = owner
+        rest = block[index + 1 :]
+    return rest, False
 
 
 def _report(
@@ -254,13 +286,22 @@ def _report(
 
 
 def _returns(
-    ctx: FunctionContext, values: Abstract, node: ast.If, rest: Block
+    ctx: FunctionContext, values: Abstract, node: ast.If, rest: Block, falls_off: bool = False
 ) -> Iterator[RawFinding]:
+    """`falls_off`: the `if` ends the function, so a path without a `return` returns None
+    (measured on 2.10: `if t: return x` alone compiles at LAX, fails to join at STRICT)."""
     then_ret = _tail_return(node.body)
     if then_ret is None:
         return
-    other = _tail_return(node.orelse) if node.orelse else _first_return(rest)
-    if other is None:
+    other: Optional[ast.AST] = _tail_return(node.orelse) if node.orelse else _first_return(rest)
+    if other is None and falls_off and not node.orelse:
+        found = clash(values, then_ret.value, None)
+        if found is not None and found.strict_only:
+            yield _report(
+                ctx, found, "This branch returns", then_ret.value or then_ret, node, node.test
+            )
+        return
+    if not isinstance(other, ast.Return):
         return
     found = clash(values, then_ret.value, other.value)
     if found is not None:
@@ -311,7 +352,7 @@ def _one_branch(ctx: FunctionContext, node: ast.If) -> Iterator[RawFinding]:
         return
     then_names = assigned_names(node.body)
     else_names = assigned_names(node.orelse)
-    runtime = ctx.types.is_condition
+    runtime = ctx.types.is_runtime_test
     both = definitely_assigned(node.body, runtime) & definitely_assigned(node.orelse, runtime)
     for name in sorted((set(then_names) | set(else_names)) - both):
         where = then_names.get(name) or else_names.get(name)
@@ -356,6 +397,15 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             _, value = then_values.get(name) or else_values[name]
             before = _binding_before(fn, name, node)
             if before is None:
+                entry = _entry_value(ctx, values, name, node)
+                use = loads_after(fn, name, node)
+                if entry is None or use is None:
+                    continue
+                found = join_clash(values.of(value), entry[1], in_cell=_in_cell(values))
+                if found is not None:
+                    yield _joined_at_use(
+                        _report(ctx, found, f"`{name}` is", value, entry[0], node.test), ctx, use
+                    )
                 continue
             other_at, other = before
         found = clash(values, value, other)
@@ -364,9 +414,51 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             continue
         if {found.left, found.right} == NUMBERS and _scales_tensors_only(ctx, name, node):
             continue
-        finding = _report(ctx, found, f"`{name}` is", value, other_at, node.test)
-        finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
-        yield finding
+        yield _joined_at_use(
+            _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
+        )
+
+
+def _joined_at_use(finding: RawFinding, ctx: FunctionContext, use: ast.AST) -> RawFinding:
+    name = getattr(use, "id", "the value")
+    finding.related.append(ctx.related(use, f"`{name}` is used here, after the join"))
+    return finding
+
+
+def _in_cell(values: Abstract) -> bool:
+    cls = values.types.cls
+    return cls is not None and cls.is_cell
+
+
+def _entry_value(
+    ctx: FunctionContext, values: Abstract, name: str, node: ast.stmt
+) -> Optional[tuple[ast.arg, Value]]:
+    """A parameter that still holds what the callers passed when `node` starts: nothing
+    stores it earlier in the source nor elsewhere in a loop around `node` (measured on 2.10,
+    `if t: x = x.astype(ms.int32)` with a float32 `x` fails to join, like a local bound
+    before the `if`)."""
+    fn = ctx.fn.node
+    args = fn.args
+    param = next((a for a in [*args.posonlyargs, *args.args] if a.arg == name), None)
+    if param is None:
+        return None
+    entry = values.parameter(name)
+    if entry is None:
+        return None
+    start = (node.lineno, node.col_offset)
+    inside = {id(n) for n in ast.walk(node)}
+    loops = [
+        loop
+        for loop in of_type(fn, ast.For, ast.While)
+        if id(node) in {id(n) for n in ast.walk(loop)}
+    ]
+    around = {id(n) for loop in loops for n in ast.walk(loop)}
+    for sub in of_type(fn, ast.Name):
+        if sub.id != name or not isinstance(sub.ctx, ast.Store) or id(sub) in inside:
+            continue
+        if (sub.lineno, sub.col_offset) < start or id(sub) in around:
+            return None
+    return param, entry
 
 
 def _scales_tensors_only(ctx: FunctionContext, name: str, node: ast.If) -> bool:
@@ -438,13 +530,21 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
             )
             continue
         before = _binding_before(fn, name, node)
-        if before is None or name not in last:
+        if name not in last:
             continue
-        found = clash(values, last[name][1], before[1])
+        if before is None:
+            entry = _entry_value(ctx, values, name, node)
+            if entry is None:
+                continue
+            before_at: ast.AST = entry[0]
+            found = join_clash(values.of(last[name][1]), entry[1], in_cell=_in_cell(values))
+        else:
+            before_at = before[0]
+            found = clash(values, last[name][1], before[1])
         if found is not None:
             # MindSpore names the loop, whose carried value fails to join (then the read).
             finding = _report(
-                ctx, found, f"The `while` body makes `{name}`", node, before[0], node.test
+                ctx, found, f"The `while` body makes `{name}`", node, before_at, node.test
             )
             finding.related.append(ctx.related(use, f"`{name}` is read here, after the loop"))
             yield replace(finding, range=keyword_range(node, "while"))
@@ -525,7 +625,7 @@ def _for_returns(
     if after is None:
         return
     for stmt in node.body:
-        if not isinstance(stmt, ast.If) or not ctx.types.is_condition(stmt.test):
+        if not isinstance(stmt, ast.If) or not ctx.types.is_runtime_test(stmt.test):
             continue
         inside = _tail_return(stmt.body)
         if inside is None or stmt.orelse:

@@ -80,6 +80,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     returns = _own_returns(ctx)
     if not returns:
         return
+    yield from _appended_join(ctx, returns)
     flows = _tensor_flows(ctx)
     if not flows:
         return
@@ -375,3 +376,115 @@ def _joined_objects(
                     at, related=[ctx.related(flow, "the Tensor condition")], what=what
                 )
                 return
+
+
+def _appended_join(ctx: FunctionContext, returns: list[ast.Return]) -> Iterator[RawFinding]:
+    """`outs = [x]`, then `outs.append(t)` under a Tensor `if` on one path only (or a different
+    number of times on each), `outs` returned as it is: the two lengths are joined like two
+    list displays (measured on 2.10, LAX and STRICT: [x] against [x, 2 * x] came out as
+    [stack([x])], and, at LAX, [] against [x] as Tensor(0))."""
+    given = list(_returned_names(returns))
+    output = {n.id for n in given}
+    if not output:
+        return
+    ifs: list[ast.If] = ctx.of(ast.If)
+    for node in ifs:
+        if not ctx.types.is_condition(node.test):
+            continue
+        then_count, else_count = _appends(node.body), _appends(node.orelse)
+        if then_count is None or else_count is None:
+            continue
+        for name in sorted((set(then_count) | set(else_count)) & output):
+            a, b = then_count.get(name, 0), else_count.get(name, 0)
+            start = _tensor_list_before(ctx, name, node)
+            if a == b or start is None:
+                continue
+            end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+            use = next((n for n in given if n.id == name and _position(n) >= end), None)
+            if use is None:
+                continue
+            empty = start + min(a, b) == 0
+            yield _divergence(
+                ctx,
+                use,
+                node,
+                node.test,
+                (
+                    "lists of Tensors of different lengths",
+                    "a scalar Tensor at LAX" if empty else "a list holding one stacked Tensor",
+                ),
+            )
+
+
+def _returned_names(returns: list[ast.Return]) -> Iterator[ast.Name]:
+    """Names a `return` gives as they are (`return v`, `return x, v`)."""
+    for ret in returns:
+        value = ret.value
+        for item in value.elts if isinstance(value, ast.Tuple) else [value]:
+            if isinstance(item, ast.Name):
+                yield item
+
+
+def _appends(block: list[ast.stmt]) -> Optional[dict[str, int]]:
+    """How many times each name gets `name.append(<Tensor>)` at the top of `block`; None when
+    the block grows a list anywhere deeper (not counted) or leaves the function."""
+    counts: dict[str, int] = {}
+    for stmt in block:
+        call = stmt.value if isinstance(stmt, ast.Expr) else None
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and isinstance(call.func.value, ast.Name)
+        ):
+            if call.func.attr != "append":
+                if call.func.attr in ("extend", "insert", "pop", "clear", "remove"):
+                    return None
+                continue
+            name = call.func.value.id
+            counts[name] = counts.get(name, 0) + 1
+            continue
+        for sub in ast.walk(stmt):
+            if isinstance(sub, (ast.Return, ast.Break, ast.Continue)):
+                return None
+            if (
+                isinstance(sub, ast.Call)
+                and isinstance(sub.func, ast.Attribute)
+                and sub.func.attr in ("append", "extend", "insert", "pop", "clear", "remove")
+            ):
+                return None
+    return counts
+
+
+def _tensor_list_before(ctx: FunctionContext, name: str, node: ast.If) -> Optional[int]:
+    """The length of `name = [t1, t2]` (Tensors only, or empty), the function's only binding of
+    `name`, before `node`, when nothing outside `node` grows or shrinks it."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    args = ctx.fn.node.args
+    if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+        return None
+    if len(stores) != 1 or (stores[0].lineno, stores[0].col_offset) >= (node.lineno, 0):
+        return None
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    binding = next((a for a in assigns if len(a.targets) == 1 and a.targets[0] is stores[0]), None)
+    if binding is None or not isinstance(binding.value, ast.List):
+        return None
+    items = binding.value.elts
+    if not all(ctx.types.is_tensor(e) for e in items):
+        return None
+    inside = {id(n) for n in ast.walk(node)}
+    loops: list[Union[ast.For, ast.While]] = ctx.of(ast.For, ast.While)
+    if any(id(node) in {id(n) for n in ast.walk(loop)} for loop in loops):
+        return None  # an `if` in a loop joins again on each iteration: not measured
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if id(call) in inside or not isinstance(func, ast.Attribute):
+            continue
+        if isinstance(func.value, ast.Name) and func.value.id == name:
+            return None  # grown, shrunk or read through a method elsewhere
+    if any(
+        isinstance(s.value, ast.Name) and s.value.id == name and not isinstance(s.ctx, ast.Load)
+        for s in ctx.of(ast.Subscript)
+    ):
+        return None
+    return len(items)

@@ -1,10 +1,16 @@
-"""MS185: a `for` over a constant `range` longer than the compiler can unroll.
+"""MS185: a `for` over a constant `range`, or a `while` on a Python int counter, longer than the
+compiler can unroll.
 
 Measured with MindSpore 2.10 on CPU (`tests/graphmode/cases/user2/`): graph mode unrolls a `for`
 over a `range` of constants, each iteration one more level of its call stack; `range(480)`
 compiles in a Cell's construct, `range(499)` and longer exceed the call-depth limit of 1000
 ("Exceed function call depth limit 1000"), with MindSpore naming the `for`. Only counts the
 source fixes (literals, module constants bound once) are read.
+
+A `while` whose condition compares a Python int counter with a constant (`i = 0`, `while i <
+600:`, `i += 1` in the body) is unrolled the same way, its condition being known at compile time:
+measured, 490 iterations compile and 499 (or `n = 1000; while n > 0: n -= 1`) exceed the limit,
+at LAX and STRICT, with MindSpore naming the `while`.
 """
 
 from __future__ import annotations
@@ -22,15 +28,16 @@ FOR_UNROLLED_PAST_LIMIT = Rule(
     "MS185",
     "for-unrolled-past-depth-limit",
     Group.FAILS,
-    title="A `for` over a constant `range` too long to unroll",
+    title="A `for` over a constant `range` (or a `while` on an int counter) too long to unroll",
     message=(
-        "This `for` runs {count} times over a constant `range`; graph mode unrolls it, one call "
+        "This `{loop}` runs {count} times over {over}; graph mode unrolls it, one call "
         "level per iteration, past its call-depth limit of 1000: use a `while` loop on a Tensor "
         "counter, or fewer iterations."
     ),
     why=(
-        "Graph mode unrolls a `for` over constants iteration by iteration, each one a level of "
-        "the compiler's call stack; about 500 iterations exceed its limit of 1000."
+        "Graph mode unrolls a `for` over constants, and a `while` whose condition is a Python "
+        "int it knows, iteration by iteration, each one a level of the compiler's call stack; "
+        "about 500 iterations exceed its limit of 1000."
     ),
     remedy=(
         "Loop with `while i < n:` on a Tensor `i` (compiled as a loop, not unrolled), or "
@@ -54,7 +61,117 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue  # an early exit: not measured
         count = _range_count(ctx, loop.iter)
         if count is not None and count >= LIMIT:
-            yield FOR_UNROLLED_PAST_LIMIT.finding(keyword_range(loop, "for"), count=count)
+            yield FOR_UNROLLED_PAST_LIMIT.finding(
+                keyword_range(loop, "for"), loop="for", count=count, over="a constant `range`"
+            )
+    whiles: list[ast.While] = ctx.of(ast.While)
+    for wloop in whiles:
+        counted = _while_count(ctx, wloop)
+        if counted is not None and counted[1] >= LIMIT:
+            yield FOR_UNROLLED_PAST_LIMIT.finding(
+                keyword_range(wloop, "while"),
+                loop="while",
+                count=counted[1],
+                over=f"the Python int `{counted[0]}`",
+            )
+
+
+# `i < n` read as `n > i` when the counter is on the right
+_FLIPPED: dict[type[ast.cmpop], type[ast.cmpop]] = {
+    ast.Lt: ast.Gt,
+    ast.LtE: ast.GtE,
+    ast.Gt: ast.Lt,
+    ast.GtE: ast.LtE,
+}
+
+
+def _while_count(ctx: FunctionContext, loop: ast.While) -> Optional[tuple[str, int]]:
+    """(counter, iterations) for `while i < N:` whose body steps the int `i` by a constant once,
+    `i` bound once before the loop to an int constant; None for anything else."""
+    test = loop.test
+    if loop.orelse or not (isinstance(test, ast.Compare) and len(test.ops) == 1):
+        return None
+    left, op, right = test.left, test.ops[0], test.comparators[0]
+    if isinstance(right, ast.Name) and not isinstance(left, ast.Name):
+        left, right = right, left
+        flipped = _FLIPPED.get(type(op))
+        if flipped is None:
+            return None
+        op = flipped()
+    if not isinstance(left, ast.Name) or type(op) not in _FLIPPED:
+        return None
+    bound = _int(ctx, right)
+    if bound is None or any(
+        isinstance(n, (ast.Break, ast.Return, ast.Continue)) for n in ast.walk(loop)
+    ):
+        return None  # an early exit or a skipped step: not measured
+    counter = left.id
+    start = _start(ctx, counter, loop)
+    step = _step(counter, loop)
+    if start is None or step is None:
+        return None
+    if isinstance(op, (ast.Lt, ast.LtE)) and step > 0:
+        stop = bound + 1 if isinstance(op, ast.LtE) else bound
+        return counter, len(range(start, stop, step))
+    if isinstance(op, (ast.Gt, ast.GtE)) and step < 0:
+        stop = bound - 1 if isinstance(op, ast.GtE) else bound
+        return counter, len(range(start, stop, step))
+    return None
+
+
+def _start(ctx: FunctionContext, counter: str, loop: ast.While) -> Optional[int]:
+    """The int constant `counter` is bound to, when the only other store of it is one
+    `counter = <int>` before the loop (the loop's own step aside)."""
+    inside = {id(n) for n in ast.walk(loop)}
+    stores = [
+        n
+        for n in ctx.of(ast.Name)
+        if n.id == counter and not isinstance(n.ctx, ast.Load) and id(n) not in inside
+    ]
+    args = ctx.fn.node.args
+    if counter in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+        return None
+    if len(stores) != 1 or (stores[0].lineno, stores[0].col_offset) > (loop.lineno, 0):
+        return None
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        if len(assign.targets) == 1 and assign.targets[0] is stores[0]:
+            value = assign.value
+            if isinstance(value, ast.Constant) and type(value.value) is int:
+                return value.value
+    return None
+
+
+def _step(counter: str, loop: ast.While) -> Optional[int]:
+    """The constant the body adds to `counter` in one top-level `+=`/`-=` (or `i = i + k`),
+    when nothing else in the loop stores it."""
+    stores = [
+        n
+        for n in ast.walk(loop)
+        if isinstance(n, ast.Name) and n.id == counter and not isinstance(n.ctx, ast.Load)
+    ]
+    if len(stores) != 1:
+        return None
+    for stmt in loop.body:
+        op: Optional[ast.operator] = None
+        amount: Optional[ast.expr] = None
+        if isinstance(stmt, ast.AugAssign) and stmt.target is stores[0]:
+            op, amount = stmt.op, stmt.value
+        elif (
+            isinstance(stmt, ast.Assign)
+            and stmt.targets[0] is stores[0]
+            and isinstance(stmt.value, ast.BinOp)
+            and isinstance(stmt.value.left, ast.Name)
+            and stmt.value.left.id == counter
+        ):
+            op, amount = stmt.value.op, stmt.value.right
+        if op is None or not isinstance(amount, ast.Constant) or type(amount.value) is not int:
+            continue
+        if isinstance(op, ast.Add):
+            return amount.value or None
+        if isinstance(op, ast.Sub):
+            return -amount.value or None
+    return None
 
 
 def _range_count(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:

@@ -48,7 +48,45 @@ DTYPES = frozenset(
 ALIASES = {"float": "float32", "half": "float16", "double": "float64", "int": "int32"}
 DTYPE_MODULES = ("mindspore.", "mindspore.common.dtype.")
 # Methods (and `ops.` functions of the same name) whose result has a fixed dtype.
-FIXED_DTYPE = {"argmax": "int64", "argmin": "int32"}
+FIXED_DTYPE = {
+    "argmax": "int64",
+    "argmin": "int32",
+    # Measured on 2.10: each of these, joined after a Tensor `if` with a float32 Tensor, fails
+    # with "Type Join Failed: dtype1 = Bool/Int32/Int64/Float16" (comparisons and tests give
+    # bool; the dtype-named methods cast).
+    **dict.fromkeys(
+        (
+            "equal",
+            "not_equal",
+            "eq",
+            "ne",
+            "greater",
+            "greater_equal",
+            "gt",
+            "ge",
+            "less",
+            "less_equal",
+            "lt",
+            "le",
+            "logical_and",
+            "logical_or",
+            "logical_not",
+            "logical_xor",
+            "isnan",
+            "isinf",
+            "isfinite",
+            "isclose",
+            "bool",
+            "any",
+            "all",
+        ),
+        "bool_",
+    ),
+    "int": "int32",
+    "long": "int64",
+    "half": "float16",
+    "double": "float64",
+}
 # Methods that keep their receiver's dtype whatever it is (shape and selection only).
 SAME_DTYPE = frozenset(
     {
@@ -192,6 +230,17 @@ class Abstract:
             return Value("dict")
         if isinstance(expr, ast.Attribute) and expr.attr == "shape":
             return Value("tuple")
+        if (
+            isinstance(expr, ast.Subscript)
+            and isinstance(expr.value, ast.Attribute)
+            and expr.value.attr == "shape"
+            and isinstance(expr.slice, ast.Constant)
+            and type(expr.slice.value) is int
+            and self.types.is_tensor(expr.value.value)
+        ):
+            # `x.shape[0]`: a Python int when compiled (measured on 2.10: joined with a Tensor
+            # after a Tensor `if`, "Type Join Failed")
+            return Value("scalar", "int")
         if isinstance(expr, ast.JoinedStr):
             return Value("str")
         if isinstance(expr, ast.Lambda):
@@ -352,16 +401,45 @@ class Abstract:
         (`y = [y]` then `y + 1`: a list here whatever `y` was before)."""
         flow = reaching(self.fn)
         defs = flow.of(read)
-        if defs is None or any(d not in flow.values or d in self._flowing for d in defs):
+        if defs is None or any(
+            (d not in flow.values and d not in flow.params) or d in self._flowing for d in defs
+        ):
+            return None
+        if any(d in flow.params for d in defs) and self._param_values() is None:
             return None
         self._flowing |= defs
         self._resolving.add(FLOWING)  # answers met under the cycle guard are not kept
         try:
-            values = {self.of(flow.values[d]) for d in defs}
+            values = {self._reached(flow.values, d) for d in defs}
         finally:
             self._flowing -= defs
             self._resolving.discard(FLOWING)
         return values.pop() if len(values) == 1 else None
+
+    def _reached(self, bound: dict[int, ast.expr], binding: int) -> Optional[Value]:
+        """The value a reaching binding gives: its `name = value`, or for a parameter the
+        Tensor dtype the entry point's callers pass (None when they do not agree)."""
+        if binding in bound:
+            return self.of(bound[binding])
+        return (self._param_values() or {}).get(binding)
+
+    def _param_values(self) -> Optional[dict[int, Value]]:
+        """Parameter `ast.arg` id -> the Tensor its callers pass, read only with the module's
+        lines (the call sites are then tied to the cached findings)."""
+        if self.lines is None:
+            return None
+        dtypes = self._argument_dtypes()
+        args = self.fn.args
+        every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
+        return {id(a): Value("tensor", dtypes[a.arg]) for a in every if a.arg in dtypes}
+
+    def parameter(self, name: str) -> Optional[Value]:
+        """The Tensor the entry point's callers pass for parameter `name` (its value on entry,
+        whatever the body rebinds it to later), or None."""
+        if self.lines is None or name not in parameters(self.fn):
+            return None
+        dtype = self._argument_dtypes().get(name)
+        return Value("tensor", dtype) if dtype is not None else None
 
     def _name(self, name: str) -> Optional[Value]:
         """The value every binding of a local gives, when they all agree (flow-insensitive: a

@@ -242,6 +242,40 @@ class TensorTypes:
             return any(self.is_condition(v) for v in expr.values)
         return self.is_tensor(expr)
 
+    def is_runtime_test(self, expr: Optional[ast.expr]) -> bool:
+        """`is_condition`, or a test on a Python scalar read from a Tensor (`t.item() > 0`,
+        `int(t.sum()) > 0`): measured on 2.10, graph mode keeps that scalar a variable, so
+        both paths are compiled and joined as for a Tensor condition (at LAX and STRICT)."""
+        if expr is None:
+            return False
+        if self.is_condition(expr):
+            return True
+        if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+            return self.is_runtime_test(expr.operand)
+        if isinstance(expr, ast.BoolOp):
+            return any(self.is_runtime_test(v) for v in expr.values)
+        if isinstance(expr, ast.Compare):
+            return any(self._tensor_scalar(e) for e in [expr.left, *expr.comparators])
+        return self._tensor_scalar(expr)
+
+    def _tensor_scalar(self, expr: ast.expr) -> bool:
+        """`t.item()`, `int(t)`, `float(t)`, `bool(t)` of a Tensor not built from literals."""
+        if not isinstance(expr, ast.Call) or expr.keywords:
+            return False
+        func = expr.func
+        if isinstance(func, ast.Attribute) and func.attr == "item" and not expr.args:
+            source = func.value
+        elif (
+            isinstance(func, ast.Name)
+            and func.id in ("int", "float", "bool")
+            and len(expr.args) == 1
+            and func.id not in self.module.functions
+        ):
+            source = expr.args[0]
+        else:
+            return False
+        return self.is_tensor(source) and not self.is_constant_tensor(source)
+
     def is_constant_tensor(self, expr: ast.expr) -> bool:
         """`Tensor(1)`, `ms.tensor([1, 2])`: a Tensor built from literals, folded when compiled."""
         if not isinstance(expr, ast.Call):
