@@ -48,6 +48,7 @@ from .rules import (
     jit_class_strict,
     joins,
     lax_fallback,
+    map_closures,
     methods,
     mutation,
     objects,
@@ -140,6 +141,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     printing,
     tensor_expand,
     cpu_overloads,
+    map_closures,
 )
 
 
@@ -226,6 +228,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     enumerate_iterators.check,
     tensor_expand.check,
     cpu_overloads.check,
+    map_closures.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -1,0 +1,120 @@
+"""MS149: `map()` of a lambda or nested function that reads a graph value of the enclosing
+function (a Tensor input, `self`).
+
+Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them all): graph
+mode's `map` cannot take a function with free variables that are graph values ("The Map
+operator don't support Closure with free variable yet."), naming the line of the `map`. Fail:
+`tuple(map(lambda s: x * s, self.scales))` with `x` an input, `map(lambda f: f(x), self.fcs)`,
+`map(lambda a: a * self.scales[0], (x, x))` (`self` is free), `sum(map(lambda t: t * x, ...))`
+and a nested `def scale(s): return x * s` given to `map`. Compile: a lambda reading only its
+own parameters (`map(lambda t: t * 2, (x, x))`), a free local bound to a constant
+(`k = 3.0`), `map(ops.relu, ...)`, `filter` of a lambda with a free variable, and the
+comprehension `[f(x) for f in self.fcs]` (the fix).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import builtin
+from .helpers.base import FunctionContext, cacheable
+
+Scope = Union[ast.Lambda, ast.FunctionDef]
+
+MAP_OF_CLOSURE = Rule(
+    "MS149",
+    "map-of-closure",
+    Group.FAILS,
+    title="`map()` of a lambda or nested function reading a graph value it does not own",
+    message=(
+        "`map` is given {what} that reads `{name}` of the enclosing function, a graph value: "
+        "graph mode's `map` fails at every level on a function with free variables (PyNative "
+        "runs it); write a comprehension instead (`{fixed}`)."
+    ),
+    why=(
+        "Graph mode compiles `map(f, seq)` with its Map operator, which does not support a "
+        "closure: `f` may read only its own parameters and constants."
+    ),
+    remedy=(
+        "Use a comprehension (`tuple(x * s for s in self.scales)`, `[f(x) for f in self.fcs]`), "
+        "or pass the value as another sequence: `map(lambda s, v: v * s, scales, (x,) * n)`."
+    ),
+    mindspore_says="RuntimeError: The Map operator don't support Closure with free variable yet.",
+)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Name) and c.func.id == "map" and len(c.args) >= 2
+    ]
+    if not calls or not builtin(ctx, "map"):
+        return
+    for call in calls:
+        scope = _function(ctx, call.args[0])
+        if scope is None:
+            continue
+        name = _free_graph_value(ctx, scope)
+        if name is not None:
+            what = "a lambda" if isinstance(scope, ast.Lambda) else f"`{scope.name}`"
+            yield MAP_OF_CLOSURE.finding(call, what=what, name=name, fixed=_fixed(call, scope))
+
+
+def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[Scope]:
+    """The lambda written in the call, or the nested `def` of the compiled function it names."""
+    if isinstance(expr, ast.Lambda):
+        return expr
+    if isinstance(expr, ast.Name):
+        defs: list[ast.FunctionDef] = ctx.of(ast.FunctionDef)
+        found = [d for d in defs if d.name == expr.id and d is not ctx.fn.node]
+        return found[0] if len(found) == 1 else None
+    return None
+
+
+def _free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
+    """A name `scope` reads from the compiled function that holds a graph value there: `self`
+    or a parameter the checker takes for a Tensor, or a Tensor local."""
+    own = _own_names(scope)
+    outer = ctx.fn.node
+    params = {a.arg for a in [*outer.args.posonlyargs, *outer.args.args, *outer.args.kwonlyargs]}
+    for node in ast.walk(scope):
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in own:
+            continue
+        if node.id == "self" and "self" in params and ctx.fn.cls is not None:
+            return node.id
+        if node.id in params or node.id in _assigned(outer):
+            if ctx.types.is_tensor(node):
+                return node.id
+    return None
+
+
+def _own_names(scope: Scope) -> set[str]:
+    args = scope.args
+    found = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    for extra in (args.vararg, args.kwarg):
+        if extra is not None:
+            found.add(extra.arg)
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+    return found
+
+
+def _assigned(fn: ast.AST) -> set[str]:
+    return {
+        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+    }
+
+
+def _fixed(call: ast.Call, scope: Scope) -> str:
+    """The comprehension that computes the same, for a one-parameter lambda over one sequence."""
+    if isinstance(scope, ast.Lambda) and len(call.args) == 2 and len(scope.args.args) == 1:
+        var = scope.args.args[0].arg
+        return f"[{ast.unparse(scope.body)} for {var} in {ast.unparse(call.args[1])}]"
+    return "[f(v) for v in seq]"
