@@ -88,9 +88,8 @@ def _free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
             continue
         if node.id == "self" and "self" in params and ctx.fn.cls is not None:
             return node.id
-        if node.id in params or node.id in _assigned(outer):
-            if ctx.types.is_tensor(node):
-                return node.id
+        if (node.id in params or node.id in _assigned(outer)) and ctx.types.is_tensor(node):
+            return node.id
     return None
 
 
