@@ -47,6 +47,7 @@ from .rules import (
     jit_class_strict,
     joins,
     lax_fallback,
+    list_tensor_index,
     methods,
     mutation,
     objects,
@@ -135,6 +136,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     inplace_kernels,
     jit_class_strict,
     printing,
+    list_tensor_index,
 )
 
 
@@ -215,6 +217,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     inplace_kernels.check_set,
     jit_class_strict.check,
     printing.check,
+    list_tensor_index.check,
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
