@@ -33,6 +33,7 @@ from .rules import (
     divergence_dicts,
     divergence_inplace,
     divergence_inputs,
+    divergence_membership,
     divergence_python,
     divergence_reductions,
     divergence_scalars,
@@ -137,6 +138,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     jit_class_strict,
     printing,
     list_tensor_index,
+    divergence_membership,
 )
 
 
@@ -218,6 +220,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     jit_class_strict.check,
     printing.check,
     list_tensor_index.check,
+    divergence_membership.check,
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
