@@ -30,6 +30,7 @@ from .rules import (
     divergence_buffers,
     divergence_constants,
     divergence_containers,
+    divergence_dict_pop,
     divergence_dicts,
     divergence_inplace,
     divergence_inputs,
@@ -139,6 +140,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     printing,
     list_tensor_index,
     divergence_membership,
+    divergence_dict_pop,
 )
 
 
@@ -221,6 +223,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     printing.check,
     list_tensor_index.check,
     divergence_membership.check,
+    divergence_dict_pop.check,
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
