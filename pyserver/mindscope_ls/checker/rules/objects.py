@@ -248,7 +248,8 @@ def _popped(values: Abstract, display: ast.expr, call: ast.Call) -> Optional[Val
 def rebinds_dict(fn: ast.AST, call: ast.Call) -> bool:
     """`d.pop(k)` as a statement or as `v = d.pop(k)`: graph mode unpacks its result into the
     dict's name and the value (`return d.pop(k)` is left whole: measured)."""
-    for node in of_type(fn, ast.Assign, ast.Expr):
+    statements: list[ast.Assign | ast.Expr] = of_type(fn, ast.Assign, ast.Expr)
+    for node in statements:
         if node.value is call:
             return isinstance(node, ast.Expr) or (
                 len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
