@@ -24,6 +24,7 @@ from .rules import (
     cell_plain_lists,
     closures,
     deprecated,
+    dict_iteration,
     dict_keys,
     dict_spreads,
     divergence,
@@ -141,6 +142,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     list_tensor_index,
     divergence_membership,
     divergence_dict_pop,
+    dict_iteration,
 )
 
 
@@ -224,6 +226,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     list_tensor_index.check,
     divergence_membership.check,
     divergence_dict_pop.check,
+    dict_iteration.check,
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
