@@ -1,4 +1,4 @@
-"""MS168, MS169: `enumerate(d)` / `zip(d, ...)` of a local dict holding a Tensor.
+"""MS168, MS213: `enumerate(d)` / `zip(d, ...)` of a local dict holding a Tensor.
 
 Measured with MindSpore 2.10 on CPU against PyNative (`d = {"a": x, "b": 2 * x}`):
 - LAX: graph mode's `enumerate`/`zip` take a dict holding a Tensor by its values, not its keys,
@@ -6,7 +6,7 @@ Measured with MindSpore 2.10 on CPU against PyNative (`d = {"a": x, "b": 2 * x}`
   element can be converted to an index"), `d.get(k)` likewise (MS168, every level); `k == "b"`
   is never true (a silent divergence).
 - STRICT: every such `enumerate(d)` / `zip(d, ...)` fails, read or not ("When handling script
-  'zip(__input_0__,__input_1__,) in graph mode', the inputs should be constant") (MS169).
+  'zip(__input_0__,__input_1__,) in graph mode', the inputs should be constant") (MS213).
 A dict of numbers or strs, a dict attribute of the Cell, `for k in d` and `enumerate(d.keys())`,
 `enumerate(d.items())` compile at both levels and agree with PyNative.
 """
@@ -46,7 +46,7 @@ DICT_KEY_FROM_ENUMERATE = Rule(
 )
 
 DICT_ENUMERATED_UNDER_STRICT = Rule(
-    "MS169",
+    "MS213",
     "dict-enumerated-under-strict",
     Group.STRICT,
     title="`enumerate(d)` / `zip(d, ...)` of a dict holding a Tensor, under STRICT",
