@@ -409,7 +409,30 @@ def _mixed(ctx: FunctionContext, values: Elements, call: ast.Call) -> bool:
     if not any(values.types.is_tensor(a) and values.variable(a) for a in args):
         return False
     abstract = shared_values.abstract(ctx, module=True)
-    return any(_number(a) or _number_value(abstract.of(a)) for a in args)
+    return any(_number(a) or _shape_int(a) or _number_value(abstract.of(a)) for a in args)
+
+
+def _shape_int(expr: ast.expr) -> bool:
+    """An int read off a shape: `x.shape[0]`, `x.ndim`, `len(x.shape)` (measured:
+    `max(x.shape[0], t)` and `min(t, x.shape[1])` with a Tensor `t` fail STRICT as a literal
+    does)."""
+    if isinstance(expr, ast.Subscript):
+        value = expr.value
+        return (
+            isinstance(value, ast.Attribute)
+            and value.attr == "shape"
+            and isinstance(expr.slice, (ast.Constant, ast.UnaryOp))
+        )
+    if isinstance(expr, ast.Attribute):
+        return expr.attr == "ndim"
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+        and isinstance(expr.args[0], ast.Attribute)
+        and expr.args[0].attr == "shape"
+    )
 
 
 def _number_value(value: Optional[Value]) -> bool:

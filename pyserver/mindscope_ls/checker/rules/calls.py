@@ -37,7 +37,7 @@ from .calls_shared import (
     missing_advice,
     module_function,
 )
-from .helpers import names, shared_values
+from .helpers import names, shared_values, strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.instances import closed_classes, lacks
@@ -336,7 +336,7 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             yield attributes.ATTRIBUTE_OF_WRONG_KIND.finding(
                 call, attr="__len__", kind="None", advice=advice
             )
-        if value is not None and value.kind == "str" and builtin(ctx, "len"):
+        if strs.is_str(ctx, values, call.args[0]) and builtin(ctx, "len"):
             yield iteration.STR_LENGTH_UNDER_STRICT.finding(
                 call, what="`len()` of", advice="count a tuple"
             )

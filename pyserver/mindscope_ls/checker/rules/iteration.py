@@ -18,6 +18,7 @@ from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import describe, instance, missing_advice
+from .helpers import strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
@@ -90,6 +91,10 @@ def iterated(ctx: FunctionContext, values: Abstract, node: ast.For) -> Iterator[
         return
     known = values.of(node.iter)
     if known is None:
+        if strs.is_str(ctx, values, node.iter):  # a Cell's str attribute, `self.tag.upper()`
+            yield STR_LENGTH_UNDER_STRICT.finding(
+                node.iter, what="A `for` over", advice="loop over a tuple of strs"
+            )
         return
     if known.kind in ("None", "scalar"):
         advice = "loop over `range(n)`" if known.kind == "scalar" else "loop over a tuple or list"

@@ -192,7 +192,8 @@ def _fails_at(
     """Both fail under STRICT (the graph's dict has neither method). At LAX, measured:
     - `pop`: graph mode unpacks what `d.pop(k)` gives into `(new dict, value)`, so popping a
       scalar, str or None fails (`TupleGetItem ... got Int64`) while popping a Tensor compiles
-      (into its rows: a wrong value, not an error); an unknown value is not reported;
+      (into its rows: a wrong value, MS333) unless the dict is read by key afterwards (it is
+      then a row) or is a comprehension; an unknown value is not reported;
     - `setdefault`: only on a dict display holding a Tensor that is read by key (`d[k]`,
       `d.get(k)`) afterwards: `return d`, `v = d.setdefault(k, x); return v` and a dict of
       scalars compile (docs/checker-realcode.md)."""
@@ -203,7 +204,19 @@ def _fails_at(
     display = dicts[name]
     if call.func.attr == "pop":
         popped = _popped(values, display, call)
-        return popped is not None and popped.kind in UNPACKS_FAIL
+        if popped is None:
+            return False
+        if popped.kind in UNPACKS_FAIL:
+            return True
+        # A popped Tensor unpacks into its rows: the dict's name is rebound to the first row
+        # (measured: `v = d.pop("a")` then `d["b"]` or `d.get("b")` fails at LAX, "Unsupported
+        # Python object type received: <class 'str'>"); a dict comprehension has no `pop` at LAX
+        # ("'tuple' object has no attribute 'pop'").
+        if popped.kind != "tensor":
+            return False
+        return isinstance(display, ast.DictComp) or (
+            rebinds_dict(ctx.fn.node, call) and _read_by_key_after(ctx.fn.node, name, call)
+        )
     holds_tensor = isinstance(display, ast.Dict) and any(
         ctx.types.is_tensor(v) for v in display.values
     )
@@ -230,6 +243,33 @@ def _popped(values: Abstract, display: ast.expr, call: ast.Call) -> Optional[Val
         if k.value == key:
             return values.of(v)
     return default
+
+
+def rebinds_dict(fn: ast.AST, call: ast.Call) -> bool:
+    """`d.pop(k)` as a statement or as `v = d.pop(k)`: graph mode unpacks its result into the
+    dict's name and the value (`return d.pop(k)` is left whole: measured)."""
+    statements: list[ast.Assign | ast.Expr] = of_type(fn, ast.Assign, ast.Expr)
+    for node in statements:
+        if node.value is call:
+            return isinstance(node, ast.Expr) or (
+                len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+            )
+    return False
+
+
+def popped(values: Abstract, display: ast.expr, call: ast.Call) -> Optional[Value]:
+    """The value `d.pop(...)` gives (shared with MS333)."""
+    return _popped(values, display, call)
+
+
+def read_by_key_after(fn: ast.AST, name: str, call: ast.Call) -> bool:
+    """`name[...]` or `name.get(...)` read after `call` (shared with MS333)."""
+    return _read_by_key_after(fn, name, call)
+
+
+def dict_names(fn: ast.AST) -> dict[str, ast.expr]:
+    """Local names bound to a dict display or `dict(...)` (shared with MS333)."""
+    return _dict_names(fn)
 
 
 def _read_by_key_after(fn: ast.AST, name: str, call: ast.Call) -> bool:

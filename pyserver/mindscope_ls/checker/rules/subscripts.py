@@ -16,8 +16,8 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import objects
-from .helpers import instances, names, shared_values
+from . import objects, unpacking
+from .helpers import instances, names, receivers, shared_values, strs
 from .helpers.abstract import MUTABLE, Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shapes import Shape, index_problem
@@ -109,6 +109,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     shapes = _LazyShapes(ctx)
     for node in nodes:
         if isinstance(node.slice, ast.Slice):
+            if isinstance(node.ctx, ast.Load):
+                yield from _tensor_slice(ctx, values, node, node.slice)
             continue
         if isinstance(node.ctx, ast.Load):
             yield from _read(ctx, values, shapes, node)
@@ -308,6 +310,55 @@ def _item_write(node: ast.Subscript) -> bool:
 def _is_shape(ctx: FunctionContext, expr: ast.expr) -> bool:
     return (
         isinstance(expr, ast.Attribute) and expr.attr == "shape" and ctx.types.is_tensor(expr.value)
+    )
+
+
+def _tensor_slice(
+    ctx: FunctionContext, values: Abstract, node: ast.Subscript, index: ast.Slice
+) -> Iterator[RawFinding]:
+    """`seq[t:]`, `seq[:t]`, `seq[::t]` with a Tensor bound. Measured under STRICT: a str, or a
+    tuple/list holding a Tensor, fails ("the primitive 'SequenceSlice' does not support the
+    following argument types"; a str: "the inputs should be constant"); a tuple or list of
+    numbers compiles (folded), and so does a list of 0-d Tensors only (`[a.mean(), b.mean()]`);
+    LAX compiles all of them. Items that may be 0-d (a reduction, a Tensor indexed by an int)
+    leave the slice alone unless another item is not."""
+    bounds = (index.lower, index.upper, index.step)
+    if not any(
+        b is not None and ctx.types.is_tensor(b) and not _constant_tensor(ctx, b) for b in bounds
+    ):
+        return
+    target = values.of(node.value)
+    if target is not None and target.kind not in (*SEQUENCES, "str"):
+        return
+    holds_tensor = target is not None and (
+        target.kind == "str"
+        or (
+            any(v is not None and v.kind == "tensor" for v in target.items or ())
+            and _not_all_0d(ctx, values, node.value)
+        )
+    )
+    if holds_tensor:
+        assert target is not None
+        why = "as a slice bound fails (SequenceSlice takes ints)"
+        yield TENSOR_INDEX_UNDER_STRICT.finding(node, kind=target.kind, why=why)
+    elif target is None and strs.is_str(ctx, values, node.value):  # `self.tag[t:]`
+        why = "as a slice bound fails (a str is sliced on constants only)"
+        yield TENSOR_INDEX_UNDER_STRICT.finding(node, kind="str", why=why)
+
+
+def _not_all_0d(ctx: FunctionContext, values: Abstract, seq: ast.expr) -> bool:
+    """The written-out tuple/list `seq` (or the one display a local is bound to) holds a Tensor
+    item that is not a reduction without axis nor indexed by an int: not all 0-d."""
+    if isinstance(seq, ast.Name):
+        bound = receivers.only_binding(ctx, seq.id)
+        seq = bound if bound is not None else seq
+    if not isinstance(seq, (ast.Tuple, ast.List)):
+        return False
+    return any(
+        ctx.types.is_tensor(e)
+        and not unpacking.zero_d(values, e)
+        and not (isinstance(e, ast.Subscript) and not isinstance(e.slice, ast.Slice))
+        for e in seq.elts
     )
 
 

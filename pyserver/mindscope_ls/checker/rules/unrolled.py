@@ -22,7 +22,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext, cacheable, keyword_range
-from .helpers.module_values import global_binding, note_read
+from .helpers.module_values import WHOLE_MODULE, global_binding, note_read
 
 FOR_UNROLLED_PAST_LIMIT = Rule(
     "MS185",
@@ -200,6 +200,9 @@ def _int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
     if isinstance(expr, ast.Name) and expr.id not in _locals(ctx):
         bound = global_binding(ctx.types.module, expr.id)
         if bound is None:
+            # A module-level `N = 600` added later must re-check the loop: the cached "no
+            # finding" depends on the name being unbound (found by test_interrupted).
+            note_read(ctx.lines, WHOLE_MODULE)
             return None
         for line in range(bound.lineno, (bound.end_lineno or bound.lineno) + 1):
             note_read(ctx.lines, line)

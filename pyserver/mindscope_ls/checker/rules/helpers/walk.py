@@ -81,11 +81,13 @@ class _Index:
             return nodes
         answers = self.found.get(id(node))
         if answers is None:
-            answers = self.found[id(node)] = {}
+            # The span first: a check stopped part-way (in `_end`) must not leave `found` set
+            # without it, or the next query of this scope fails (KeyError in `spans`).
             base = getattr(self.root, "lineno", 0)
             line, col = _position(node)
             end_line, end_col = _end(node)
             self.spans[id(node)] = ((line - base, col), (end_line - base, end_col))
+            answers = self.found[id(node)] = {}
         found = answers.get(kind)
         if found is None:
             positions: list[Position] = keys  # type: ignore[assignment]
