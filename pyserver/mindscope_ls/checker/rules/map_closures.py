@@ -1,4 +1,4 @@
-"""MS149: `map()` of a lambda or nested function that reads a graph value of the enclosing
+"""MS162: `map()` of a lambda or nested function that reads a graph value of the enclosing
 function (a Tensor input, `self`).
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them all): graph
@@ -26,7 +26,7 @@ from .helpers.base import FunctionContext, cacheable
 Scope = Union[ast.Lambda, ast.FunctionDef]
 
 MAP_OF_CLOSURE = Rule(
-    "MS149",
+    "MS162",
     "map-of-closure",
     Group.FAILS,
     title="`map()` of a lambda or nested function reading a graph value it does not own",
