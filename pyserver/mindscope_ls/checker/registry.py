@@ -23,6 +23,7 @@ from .rules import (
     cell_members,
     cell_plain_lists,
     closures,
+    decorated_helpers,
     deprecated,
     dict_keys,
     dict_spreads,
@@ -48,6 +49,7 @@ from .rules import (
     joins,
     lax_fallback,
     methods,
+    mutable_defaults,
     mutation,
     objects,
     objects_strict,
@@ -130,6 +132,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tolist_comprehension,
     dict_keys,
     dict_spreads,
+    decorated_helpers,
+    mutable_defaults,
     lax_fallback,
     python_dynamic,
     inplace_kernels,
@@ -218,6 +222,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_dicts.check,
     dict_spreads.check,
     enumerate_iterators.check,
+    decorated_helpers.check,
+    mutable_defaults.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
