@@ -65,7 +65,9 @@ def _kind(default: ast.expr) -> Optional[str]:
 def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.expr]:
     args = node.args
     positional = args.posonlyargs + args.args
-    found = {a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)}
+    found = {
+        a.arg: d for a, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults)
+    }
     found.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
     return found
 
@@ -92,7 +94,9 @@ def _rebound(fn: ast.AST, name: str) -> bool:
     """`name` is bound again (`acc = list(acc)`); `acc += [...]` changes it in place instead."""
     augmented = {id(n.target) for n in ast.walk(fn) if isinstance(n, ast.AugAssign)}
     return any(
-        isinstance(n, ast.Name) and n.id == name and isinstance(n.ctx, ast.Store)
+        isinstance(n, ast.Name)
+        and n.id == name
+        and isinstance(n.ctx, ast.Store)
         and id(n) not in augmented
         for n in ast.walk(fn)
     )
@@ -144,7 +148,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         reads = [
             n
             for n in ast.walk(node)
-            if _is(n, param) and isinstance(n.ctx, ast.Load) and id(n) not in changed  # type: ignore[attr-defined]
+            if isinstance(n, ast.Name)
+            and n.id == param
+            and isinstance(n.ctx, ast.Load)
+            and id(n) not in changed
         ]
         if not reads:
             continue
