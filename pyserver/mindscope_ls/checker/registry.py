@@ -24,6 +24,7 @@ from .rules import (
     cell_plain_lists,
     closures,
     decorated_helpers,
+    default_dicts,
     deprecated,
     dict_keys,
     dict_spreads,
@@ -134,6 +135,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     dict_spreads,
     decorated_helpers,
     mutable_defaults,
+    default_dicts,
     lax_fallback,
     python_dynamic,
     inplace_kernels,
@@ -224,6 +226,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     enumerate_iterators.check,
     decorated_helpers.check,
     mutable_defaults.check,
+    default_dicts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
