@@ -92,9 +92,12 @@ def _attribute_defaultdicts(ctx: FunctionContext) -> set[str]:
     for node in ast.walk(cls.node):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
             names.discard(_self_attr(node.value) or "")
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
-            if node.func.attr in ("update", "setdefault", "__setitem__"):
-                names.discard(_self_attr(node.func.value) or "")
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "setdefault", "__setitem__")
+        ):
+            names.discard(_self_attr(node.func.value) or "")
     return names
 
 
@@ -157,7 +160,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # `if k in d: d[k] += 1 else: d[k] = 1` sets a key before reading it, whatever the order.
     for compare in ctx.of(ast.Compare):
         if any(isinstance(op, (ast.In, ast.NotIn)) for op in compare.ops):
-            holders -= {_holder(c) for c in compare.comparators} - {None}  # type: ignore[misc]
+            holders -= {h for c in compare.comparators if (h := _holder(c)) is not None}
     if not holders:
         return
     for sub in _missing_reads(ctx, holders):
