@@ -66,6 +66,7 @@ from .rules import (
     returns,
     scalars,
     statements,
+    stdlib_calls,
     strict,
     strict_class_attributes,
     strict_new_attributes,
@@ -136,6 +137,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     decorated_helpers,
     mutable_defaults,
     default_dicts,
+    stdlib_calls,
     lax_fallback,
     python_dynamic,
     inplace_kernels,
@@ -227,6 +229,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     decorated_helpers.check,
     mutable_defaults.check,
     default_dicts.check,
+    stdlib_calls.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
