@@ -43,6 +43,7 @@ from .rules import (
     dynamic,
     enumerate_iterators,
     forbidden,
+    function_items,
     graph_syntax,
     inplace_kernels,
     iteration,
@@ -138,6 +139,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mutable_defaults,
     default_dicts,
     stdlib_calls,
+    function_items,
     lax_fallback,
     python_dynamic,
     inplace_kernels,
@@ -230,6 +232,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_defaults.check,
     default_dicts.check,
     stdlib_calls.check,
+    function_items.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
