@@ -22,6 +22,7 @@ from .rules import (
     cell_lists,
     cell_members,
     cell_plain_lists,
+    cell_properties,
     closures,
     decorated_helpers,
     default_dicts,
@@ -140,6 +141,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     default_dicts,
     stdlib_calls,
     function_items,
+    cell_properties,
     lax_fallback,
     python_dynamic,
     inplace_kernels,
@@ -233,6 +235,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     default_dicts.check,
     stdlib_calls.check,
     function_items.check,
+    cell_properties.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
