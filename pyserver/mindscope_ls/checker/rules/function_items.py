@@ -8,7 +8,10 @@ cannot write such a value into a list or dict item, in a loop or not, called aft
 `fs[i] = ops.relu` ("The pointer[node] is null" at LAX; STRICT refuses the item write). What
 compiles: the same functions in a dict or list display (`{"a": lambda v: v * 2}`), appended
 (`fs.append(helper)`), a module-level function (`fs["a"] = helper`) or a Cell (`fs["a"] =
-self.relu`) written into an item.
+self.relu`) written into an empty container. Written into a container whose display already
+holds a function (`fs = {"b": helper}; fs["c"] = helper`, or a Cell), those fail too
+("Unsupported element type[unknown] to set element data type for KernelTensor" at LAX); a
+Tensor written there compiles.
 """
 
 from __future__ import annotations
@@ -83,6 +86,46 @@ def _what(ctx: FunctionContext, value: ast.expr, nested: set[str]) -> Optional[s
     return None
 
 
+def _held_function(ctx: FunctionContext, value: ast.expr, nested: set[str]) -> Optional[str]:
+    """A module-level function or a sub-Cell: fine written into an empty container, not into
+    one whose display already holds a function (measured, LAX and STRICT)."""
+    if isinstance(value, ast.Name) and value.id in ctx.fn.module.functions:
+        return f"the function `{value.id}`"
+    if (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == "self"
+        and ctx.fn.cls is not None
+    ):
+        attr = ctx.fn.cls.attr(value.attr)
+        if attr is not None and attr.kind == "cell":
+            return f"the Cell `self.{value.attr}`"
+    return None
+
+
+def _display_holds_function(
+    ctx: FunctionContext, name: str, nested: set[str], bound: dict[str, list[ast.expr]]
+) -> bool:
+    """`name` is bound once, to a dict or list display holding a function."""
+    values = bound.get(name, [])
+    if len(values) != 1:
+        return False
+    display = values[0]
+    if isinstance(display, ast.Dict):
+        items: list[ast.expr] = list(display.values)
+    elif isinstance(display, ast.List):
+        items = list(display.elts)
+    else:
+        return False
+    local = {n for n in nested}
+    for item in items:
+        if _what(ctx, item, local) is not None:
+            return True
+        if isinstance(item, ast.Name) and item.id in ctx.fn.module.functions:
+            return True
+    return False
+
+
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     assigns = [
         a
@@ -94,12 +137,21 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not assigns:
         return
     nested = _nested_defs(ctx.fn.node)
+    bound: dict[str, list[ast.expr]] = {}
+    for a in ctx.of(ast.Assign):
+        for t in a.targets:
+            if isinstance(t, ast.Name):
+                bound.setdefault(t.id, []).append(a.value)
     for assign in assigns:
+        target = assign.targets[0]
+        assert isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)
         what = _what(ctx, assign.value, nested)
         if what is None:
+            held = _held_function(ctx, assign.value, nested)
+            if held is not None and _display_holds_function(ctx, target.value.id, nested, bound):
+                what = f"{held} (the container already holds a function)"
+        if what is None:
             continue
-        target = assign.targets[0]
-        assert isinstance(target, ast.Subscript)
         yield FUNCTION_ITEM_WRITE.finding(
             assign.value,
             target=ast.unparse(target),
