@@ -1,0 +1,173 @@
+"""MS330: a compiled function decorated with a user decorator built on `functools.wraps`.
+
+Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike: graph mode parses a function
+through `inspect.unwrap` (`graph/_parse/parser.py`, `Parser.__init__`; a Cell's `construct` too,
+`get_original_cell_construct`), so a wrapper that `functools.wraps(fn)` (or
+`functools.update_wrapper(wrapper, fn)`) marked with `__wrapped__` is skipped and the original
+body compiled instead. A decorator that adds 1 to the result gave 3 in PyNative and 2 in graph
+mode, with no error: on a helper construct calls, on a Cell method (`self.head(x)`), on
+`construct` itself, through a decorator factory (`@scaled(3.0)`) and through `update_wrapper`.
+The same decorator without `wraps` compiles the wrapper (PyNative and graph mode agree), and a
+pass-through wrapper (`return fn(*args, **kwargs)`) changes nothing. Left alone: `@jit` roots
+(PyNative compiles them too, so both modes skip the wrapper), decorators not defined in the
+module (their wrapper is not seen), and wrappers whose every return forwards the call unchanged.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..index.module import ModuleInfo
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers import names
+from .helpers.base import FunctionContext
+
+WRAPPER_SKIPPED = Rule(
+    "MS330",
+    "wraps-decorator-skipped",
+    Group.DIVERGES,
+    title="A compiled function decorated with a `functools.wraps` wrapper that changes its values",
+    message=(
+        "`@{decorator}` wraps `{name}` with `functools.{how}`, and graph mode compiles the "
+        "unwrapped `{name}` (it follows `__wrapped__`), so what the wrapper `{wrapper}` adds is "
+        "skipped while PyNative runs it; drop `functools.wraps` from the wrapper or do its work "
+        "inside `{name}`."
+    ),
+    why=(
+        "MindSpore parses a compiled function through `inspect.unwrap`: a wrapper marked by "
+        "`functools.wraps` (or `update_wrapper`) is replaced by the function it wraps."
+    ),
+    remedy=(
+        "Do the wrapper's work in the function itself, or build the wrapper without "
+        "`functools.wraps` (graph mode then compiles the wrapper)."
+    ),
+    mindspore_says="(no error: the graph computes x * 2 where PyNative computes x * 2 + 1)",
+)
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_WRAPS = ("functools.wraps", "functools.update_wrapper")
+# `@jit` roots: PyNative compiles them as well, so both modes skip the wrapper alike.
+_JIT_REASONS = ("decorated with @jit", "wrapped by ms.jit(...)")
+
+
+def compiled_by_jit(ctx: FunctionContext) -> bool:
+    """A `@jit` root, or a function its module's `@jit` function calls: PyNative compiles those
+    too, so comparing the two modes shows no difference."""
+    if ctx.fn.reason in _JIT_REASONS:
+        return True
+    caller = ctx.fn.caller
+    if caller is None or not caller.description.startswith("called from compiled "):
+        return False
+    name = caller.description.removeprefix("called from compiled ")
+    module = ctx.fn.module
+    fn = module.functions.get(name)
+    return fn is not None and any(names.is_jit(module, d) for d in fn.decorator_list)
+
+
+def _decorator_function(module: ModuleInfo, deco: ast.expr) -> Optional[FunctionNode]:
+    """The module's function a decorator expression names: `@deco` or a factory `@deco(k)`
+    (then the function that factory returns)."""
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    if not isinstance(target, ast.Name) or target.id not in module.functions:
+        return None
+    fn = module.functions[target.id]
+    if not isinstance(deco, ast.Call):
+        return fn
+    inner = _returned_function(fn)
+    return inner
+
+
+def _returned_function(fn: FunctionNode) -> Optional[FunctionNode]:
+    """The nested def `fn` returns by name (a decorator's wrapper, a factory's decorator)."""
+    defs = {s.name: s for s in fn.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))}
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Name):
+            return defs.get(stmt.value.id)
+    return None
+
+
+def _is_wraps(module: ModuleInfo, expr: ast.expr) -> bool:
+    func = expr.func if isinstance(expr, ast.Call) else expr
+    return module.qualname(func) in _WRAPS
+
+
+def _wraps_marked(module: ModuleInfo, deco: FunctionNode, wrapper: FunctionNode) -> str:
+    """How `wrapper` gets `__wrapped__`: `wraps` (decorated with `wraps(...)`),
+    `update_wrapper` (passed to `update_wrapper(wrapper, ...)` in the decorator's body) or ""."""
+    if any(isinstance(d, ast.Call) and _is_wraps(module, d) for d in wrapper.decorator_list):
+        return "wraps"
+    for stmt in deco.body:
+        call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.Return)) else None
+        if (
+            isinstance(call, ast.Call)
+            and _is_wraps(module, call)
+            and call.args
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id == wrapper.name
+        ):
+            return "update_wrapper"
+    return ""
+
+
+def _forwards(call: ast.expr, wrapped: str, wrapper: FunctionNode) -> bool:
+    """`call` is `wrapped(<the wrapper's own parameters, unchanged>)`."""
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name)):
+        return False
+    if call.func.id != wrapped:
+        return False
+    params = {a.arg for a in wrapper.args.posonlyargs + wrapper.args.args + wrapper.args.kwonlyargs}
+    if wrapper.args.vararg:
+        params.add(wrapper.args.vararg.arg)
+    if wrapper.args.kwarg:
+        params.add(wrapper.args.kwarg.arg)
+    args = [a.value if isinstance(a, ast.Starred) else a for a in call.args]
+    args += [k.value for k in call.keywords]
+    return all(isinstance(a, ast.Name) and a.id in params for a in args)
+
+
+def _changes_values(wrapper: FunctionNode, wrapped: str) -> bool:
+    """Some return of the wrapper gives more or other than the forwarded call's result."""
+    forwarded: set[str] = set()
+    changed = False
+    returns = 0
+    for node in ast.walk(wrapper):
+        if isinstance(node, ast.Assign) and _forwards(node.value, wrapped, wrapper):
+            forwarded.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    for node in ast.walk(wrapper):
+        if isinstance(node, ast.Return):
+            returns += 1
+            value = node.value
+            plain = value is not None and (
+                _forwards(value, wrapped, wrapper)
+                or (isinstance(value, ast.Name) and value.id in forwarded)
+            )
+            changed = changed or not plain
+    return returns > 0 and changed
+
+
+def _wrapped_name(deco: FunctionNode) -> Optional[str]:
+    args = deco.args.posonlyargs + deco.args.args
+    return args[0].arg if len(args) == 1 else None
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    node = ctx.fn.node
+    if not node.decorator_list or compiled_by_jit(ctx):
+        return
+    module = ctx.fn.module
+    for deco in node.decorator_list:
+        outer = _decorator_function(module, deco)
+        if outer is None:
+            continue
+        wrapped = _wrapped_name(outer)
+        wrapper = _returned_function(outer)
+        if wrapped is None or wrapper is None:
+            continue
+        how = _wraps_marked(module, outer, wrapper)
+        if how and _changes_values(wrapper, wrapped):
+            yield WRAPPER_SKIPPED.finding(
+                deco, decorator=ast.unparse(deco), name=node.name, wrapper=wrapper.name, how=how
+            )

@@ -1,0 +1,200 @@
+"""MS148, MS207: `functools` / `itertools` / `collections` functions in compiled code.
+
+Measured with MindSpore 2.10 on CPU. Graph mode has no translation of these modules: it runs
+them through its Python fallback (`__call_func_str__`).
+
+MS148 (LAX and STRICT): an `operator` function handed to `functools.reduce` (spelled so) or to
+`itertools.starmap` fails, whatever the other arguments: `functools.reduce(operator.mul, (2, 3))`,
+`functools.reduce(mul, x.shape, 1)` ("NameError: name '__input_0__' is not defined"),
+`functools.reduce(operator.add, tensors)` and `starmap(operator.mul, pairs)` ("TypeError: 'int'
+object is not callable"). What compiles at LAX: a bare `reduce(operator.mul, x.shape)` imported
+from functools (graph mode evaluates its source text), `map(operator.add, a, b)` (graph mode's
+own `map`), a user function calling `f(a, b)` with `f=operator.mul`, `sorted(...,
+key=operator.itemgetter(0))`, `functools.reduce(lambda a, b: a * b, x.shape)`.
+
+MS207 (STRICT only; LAX's fallback runs them): such a function given a value computed in the
+graph (a Tensor, or a list/tuple holding one) fails ("the inputs should be constant, but found
+variable"): `functools.reduce(lambda a, b: a + b, [x, 2 * x])` (with an initial value too),
+`reduce(ops.add, xs)`, `itertools.accumulate/chain/islice/pairwise/zip_longest/starmap(xs)`,
+`collections.deque(xs)`, `collections.OrderedDict(a=x)`, and a `collections.namedtuple` class
+built from Tensors. A bare `reduce(...)` is evaluated as source text under STRICT: any name in
+it holding a graph value fails it, `reduce(mul, x.shape)` too. With constants they compile
+(`reduce(f, [1, 2, 3])`, `itertools.product([1, 2], [3, 4])`, `statistics.mean([1.0, 2.0])`,
+`functools.reduce(lambda a, b: a * b, x.shape[1:], 1)`); `functools.partial(ops.add, x)` too.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.base import FunctionContext
+from .helpers.elements import Elements
+
+OPERATOR_TO_FALLBACK = Rule(
+    "MS148",
+    "operator-function-to-fallback",
+    Group.FAILS,
+    title="An `operator` function passed to `functools.reduce` or `itertools.starmap`",
+    message=(
+        "`{call}` passes `{op}` to `{func}`, which graph mode runs through its Python fallback, "
+        "where `{op}` is no longer callable and the compile fails at every level; pass a lambda "
+        "(`{lam}`) instead."
+    ),
+    why=(
+        "Graph mode translates the `operator` module's functions itself; handed to a function "
+        "it runs in the Python fallback, they arrive as something that cannot be called."
+    ),
+    remedy="Write the operation as a lambda: `functools.reduce(lambda a, b: a * b, seq)`.",
+    mindspore_says="NameError: name '__input_0__' is not defined",
+)
+
+STDLIB_ON_GRAPH_VALUE = Rule(
+    "MS207",
+    "stdlib-function-on-graph-value-under-strict",
+    Group.STRICT,
+    title="A `functools` / `itertools` / `collections` function given graph values, under STRICT",
+    message=(
+        "`{func}` is run by graph mode's Python fallback, which STRICT allows only on constants, "
+        "and `{arg}` is computed in the graph; write it with a `for` loop over the values (or "
+        "use LAX)."
+    ),
+    why=(
+        "Graph mode has no translation of these modules: it calls them through the Python "
+        "fallback, which STRICT refuses for values computed in the graph."
+    ),
+    remedy="Combine the values with a `for` loop (`out = xs[0]; for v in xs[1:]: out = out + v`).",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,__input_1__,) in graph "
+        "mode', the inputs should be constant, but found variable '__input_1__' to be nonconstant."
+    ),
+)
+
+FALLBACK_MODULES = ("functools.", "itertools.", "collections.", "heapq.", "bisect.")
+# Calls of these modules graph mode handles itself (or that take no graph values).
+HANDLED = frozenset(
+    {"functools.partial", "functools.wraps", "collections.defaultdict", "collections.namedtuple"}
+)
+LAMBDAS = {
+    "add": "lambda a, b: a + b",
+    "mul": "lambda a, b: a * b",
+    "sub": "lambda a, b: a - b",
+    "truediv": "lambda a, b: a / b",
+    "and_": "lambda a, b: a & b",
+    "or_": "lambda a, b: a | b",
+}
+
+
+def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
+    qualname = ctx.fn.module.qualname(call.func)
+    if qualname is None:
+        return None
+    if qualname.startswith(FALLBACK_MODULES) and qualname not in HANDLED:
+        return qualname
+    return None
+
+
+def _namedtuple_classes(ctx: FunctionContext) -> set[str]:
+    """Module-level names bound to `collections.namedtuple(...)`."""
+    module = ctx.fn.module
+    tree = module.tree
+    if tree is None:
+        return set()
+    found: set[str] = set()
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and module.qualname(stmt.value.func) == "collections.namedtuple"
+        ):
+            found.add(stmt.targets[0].id)
+    return found
+
+
+def _graph_value(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
+    """`arg` is computed in the graph: a Tensor or a sequence holding one, or a comprehension
+    (or a name bound once to one) whose items are calls given such a value (`[b(x) for b in
+    self.branches]`: Cell outputs)."""
+    if values.variable(arg):
+        return True
+    if isinstance(arg, ast.Name):
+        bound = [
+            a.value
+            for a in ctx.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == arg.id for t in a.targets)
+        ]
+        arg = bound[0] if len(bound) == 1 else arg
+    return (
+        isinstance(arg, (ast.ListComp, ast.GeneratorExp))
+        and isinstance(arg.elt, ast.Call)
+        and any(values.variable(a) for a in arg.elt.args)
+    )
+
+
+def _takes_operator(func: str, call: ast.Call) -> bool:
+    """Measured: `functools.reduce` fails given an `operator` function only when spelled as an
+    attribute (a bare `reduce` imported from functools is evaluated as source text, where
+    `operator.mul` resolves); `starmap` fails in both spellings."""
+    if func == "functools.reduce":
+        return isinstance(call.func, ast.Attribute)
+    return func == "itertools.starmap"
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls = ctx.of(ast.Call)
+    if not calls:
+        return
+    values: Optional[Elements] = None
+    named: Optional[set[str]] = None
+    for call in calls:
+        func = _fallback_function(ctx, call)
+        tuple_class = False
+        if func is None and isinstance(call.func, ast.Name):
+            if named is None:
+                named = _namedtuple_classes(ctx)
+            if call.func.id in named:
+                func, tuple_class = call.func.id, True
+        if func is None:
+            continue
+        args = [*call.args, *(k.value for k in call.keywords)]
+        if _takes_operator(func, call):
+            op = next(
+                (
+                    a
+                    for a in args
+                    if isinstance(a, (ast.Name, ast.Attribute))
+                    and (ctx.fn.module.qualname(a) or "").startswith("operator.")
+                ),
+                None,
+            )
+            if op is not None:
+                short = (ctx.fn.module.qualname(op) or "").removeprefix("operator.")
+                yield OPERATOR_TO_FALLBACK.finding(
+                    op,
+                    call=ast.unparse(call),
+                    op=ast.unparse(op),
+                    func=func,
+                    lam=LAMBDAS.get(short, "lambda a, b: ..."),
+                )
+                continue
+        if values is None:
+            values = Elements(ctx.types, ctx.fn.node, ctx.lines)
+        # A bare name (`reduce(...)` from `from functools import reduce`) makes STRICT evaluate
+        # the call's source text: any name in it holding a graph value is refused, `x` of
+        # `x.shape` too (measured); `functools.reduce(...)` gets the values themselves.
+        script = isinstance(call.func, ast.Name) and not tuple_class
+        arg = next(
+            (
+                a
+                for a in args
+                if _graph_value(ctx, values, a) or (script and values.names_variable(a))
+            ),
+            None,
+        )
+        if arg is not None:
+            yield STDLIB_ON_GRAPH_VALUE.finding(call, func=func, arg=ast.unparse(arg))
