@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
-from mindscope_ls.checker import LEVELS, Severity
+from mindscope_ls.checker import DEVICES, LEVELS, Severity, device_name
 
 _CODE = re.compile(r"^MS\d{3}$")
 _SEVERITIES = {s.value: s for s in Severity}
@@ -34,6 +34,8 @@ class GraphModeSettings:
     debounce_ms: int = 300
     # Globs of files that run in PyNative only, relative to each workspace folder (or absolute).
     pynative_only: tuple[str, ...] = ()
+    # The device the code runs on ("CPU", "GPU", "Ascend"), or None: what the file sets.
+    device: Optional[str] = None
 
 
 def parse_options(raw: Any, problems: Optional[list[str]] = None) -> ServerOptions:
@@ -56,7 +58,7 @@ def parse_options(raw: Any, problems: Optional[list[str]] = None) -> ServerOptio
 
 def parse_graph_mode(raw: Any, problems: Optional[list[str]] = None) -> GraphModeSettings:
     """Reads `{"enabled", "syntaxLevel", "rules": {"MS301": "off"|"hint"|...}, "debounceMs",
-    "pynativeOnly": ["glob", ...]}`."""
+    "pynativeOnly": ["glob", ...], "device": "auto"|"CPU"|"GPU"|"Ascend"}`."""
     said = problems if problems is not None else []
     if raw is None:
         return GraphModeSettings()
@@ -83,6 +85,11 @@ def parse_graph_mode(raw: Any, problems: Optional[list[str]] = None) -> GraphMod
     if not isinstance(pynative, list) or not all(isinstance(g, str) for g in pynative):
         said.append(_bad("mindscope.graphMode.pynativeOnly", pynative, "a list of globs", "[]"))
         pynative = []
+    device = raw.get("device", "auto")
+    named = device_name(device) if isinstance(device, str) else None
+    if named is None and device != "auto":
+        choices = "auto/" + "/".join(DEVICES)
+        said.append(_bad("mindscope.graphMode.device", device, choices, "auto"))
     return GraphModeSettings(
         enabled=enabled,
         syntax_level=level.strip().upper(),
@@ -90,6 +97,7 @@ def parse_graph_mode(raw: Any, problems: Optional[list[str]] = None) -> GraphMod
         severities=severities,
         debounce_ms=debounce,
         pynative_only=tuple(pynative),
+        device=named,
     )
 
 

@@ -14,6 +14,7 @@ from typing import Optional
 
 from mindscope_ls.infra.gcpause import gc_paused
 
+from .device import DEVICES, apply_device, device_name
 from .engine import compiled_in, crash_finding, run_checks
 from .incremental.scratch import ScratchWorkspaces
 from .index.module import ModuleInfo
@@ -35,6 +36,7 @@ from .suppress import suppressed
 # What code outside the checker may use: it imports these names from here, never a submodule.
 __all__ = [
     "DEFAULT_LEVEL",
+    "DEVICES",
     "LEVELS",
     "RULES",
     "SKIP_DIRS",
@@ -56,6 +58,7 @@ __all__ = [
     "absolute_globs",
     "check_source",
     "compiled_in",
+    "device_name",
     "file_level",
     "forget_scratch",
     "level_set_by",
@@ -82,6 +85,7 @@ def check_source(
     disabled: Iterable[str] = (),
     severities: Optional[Mapping[str, Severity]] = None,
     pynative: Sequence[str] = (),
+    device: Optional[str] = None,
 ) -> list[Finding]:
     """Findings for `source` (the text of `path`), never raising.
 
@@ -93,7 +97,9 @@ def check_source(
     columns 0-based, counted in characters (code points). Without a `workspace` the file is
     checked on its own (what it keeps for the next check of `path` does not change findings).
     Graph-mode findings in code that surely runs in PyNative are information (mode.py);
-    `pynative` are absolute path globs the user declares PyNative-only (`absolute_globs`).
+    `pynative` are absolute path globs the user declares PyNative-only (`absolute_globs`);
+    `device` the device the user declares (CPU, GPU, Ascend): on another device than CPU,
+    failures for want of a CPU kernel are information (device.py).
     """
     run = partial(
         run_checks,
@@ -112,9 +118,11 @@ def check_source(
         # server keeps frozen.
         with gc_paused():
             if workspace is not None:
-                return apply_mode(run(workspace=workspace), workspace, path, pynative)
+                found = apply_mode(run(workspace=workspace), workspace, path, pynative)
+                return apply_device(found, workspace, path, device)
             with _SCRATCH.use(path) as scratch:
-                return apply_mode(run(workspace=scratch), scratch, path, pynative)
+                found = apply_mode(run(workspace=scratch), scratch, path, pynative)
+                return apply_device(found, scratch, path, device)
     except Exception as error:  # the checker must never take its host down, nor hide a crash
         return [crash_finding(path, error)]
 

@@ -26,6 +26,8 @@ class Rule:
     mindspore_says: str  # what MindSpore 2.10.0 printed for the rule's example (CPU, GRAPH_MODE)
     fix_title: str = ""  # template of its quick fix's title; "" when it offers none
     about_checker: bool = False  # says the checker could not check something (a warning)
+    # fails only where graph mode lacks a CPU kernel: information on another device (device.py)
+    cpu_only: bool = False
 
     @property
     def doc(self) -> str:

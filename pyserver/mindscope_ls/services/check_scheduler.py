@@ -151,6 +151,7 @@ class CheckScheduler:
                 disabled=settings.disabled,
                 severities=settings.severities,
                 pynative=self._pynative_globs(),
+                device=settings.device,
             )
         lines = document.lines
 

@@ -28,6 +28,8 @@ def test_good_values_are_read_and_every_level_is_accepted() -> None:
     assert settings.enabled is False and settings.debounce_ms == 0
     assert settings.disabled == frozenset({"MS301"})
     assert settings.severities == {"MS201": Severity("hint")}
+    assert parse_graph_mode({"device": "ascend"}, problems).device == "Ascend"
+    assert parse_graph_mode({"device": "auto"}, problems).device is None
     assert problems == []
     assert parse_graph_mode(None, problems) == GraphModeSettings() and problems == []
 
@@ -40,6 +42,7 @@ def test_each_bad_value_falls_back_and_is_named() -> None:
             "syntaxLevel": "LOOSE",
             "debounceMs": 99999,
             "rules": {"MS30": "off", "MS201": "loud", "MS102": "off"},
+            "device": "TPU",
         },
         problems,
     )
@@ -50,6 +53,7 @@ def test_each_bad_value_falls_back_and_is_named() -> None:
         "mindscope.graphMode.debounceMs",
         "mindscope.graphMode.rules.MS30",
         "mindscope.graphMode.rules.MS201",
+        "mindscope.graphMode.device",
     ]
     assert "'LOOSE' is not STRICT/COMPATIBLE/LAX; using LAX" in problems[1]
     problems.clear()

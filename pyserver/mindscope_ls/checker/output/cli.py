@@ -1,5 +1,5 @@
 """`mindscope check PATH... [--level LAX|STRICT] [--format text|json|sarif] [--max-size MB]
-[--pynative GLOB]...`: the checker for CI.
+[--pynative GLOB]... [--device CPU|GPU|Ascend]`: the checker for CI.
 
 Code declared PyNative-only (`--pynative`, `[tool.mindscope] pynative` in the nearest
 pyproject.toml) and code that surely runs in PyNative gets its graph-mode findings as
@@ -19,9 +19,19 @@ import sys
 from collections.abc import Sequence
 from typing import Optional, TextIO
 
-from .. import DEFAULT_LEVEL, RULES, Finding, Severity, SyntaxLevel, Workspace, check_source
+from .. import (
+    DEFAULT_LEVEL,
+    DEVICES,
+    RULES,
+    Finding,
+    Severity,
+    SyntaxLevel,
+    Workspace,
+    check_source,
+    device_name,
+)
 from ..index.sources import MAX_BYTES
-from .inputs import BadProject, collect, pynative_globs
+from .inputs import BadProject, collect, declared_device, pynative_globs
 from .sarif import sarif_log
 
 EXIT_OK, EXIT_ERRORS, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
@@ -65,7 +75,22 @@ def build_parser() -> argparse.ArgumentParser:
         help="files that run in PyNative only (repeatable; with [tool.mindscope] pynative): "
         "their graph-mode findings are information",
     )
+    check.add_argument(
+        "--device",
+        type=_device,
+        default=None,
+        metavar="DEVICE",
+        help="the device the code runs on (CPU, GPU, Ascend; else [tool.mindscope] device, or "
+        "what the file sets): on Ascend, failures for want of a CPU kernel are information",
+    )
     return parser
+
+
+def _device(value: str) -> str:
+    device = device_name(value)
+    if device is None:
+        raise argparse.ArgumentTypeError(f"not a device ({', '.join(DEVICES)}): {value!r}")
+    return device
 
 
 def _megabytes(value: str) -> int:
@@ -105,6 +130,7 @@ def run_check(
     out: TextIO,
     max_bytes: int = MAX_BYTES,
     pynative: Sequence[str] = (),
+    device: Optional[str] = None,
 ) -> int:
     missing = [p for p in paths if not os.path.lexists(p)]
     if missing:
@@ -112,6 +138,7 @@ def run_check(
         return EXIT_USAGE
     try:
         globs = pynative_globs(paths, pynative)
+        device = declared_device(paths, device)
     except BadProject as error:
         print(f"mindscope: error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -128,6 +155,7 @@ def run_check(
                 workspace=workspace,
                 report_parse_errors=True,
                 pynative=globs,
+                device=device,
             )
         )
     problems = [f"skipped {line}" for line in inputs.skipped]
@@ -193,7 +221,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return int(stop.code) if isinstance(stop.code, int) else EXIT_USAGE
     try:
         return run_check(
-            args.paths, args.level, args.format, sys.stdout, args.max_size, args.pynative
+            args.paths,
+            args.level,
+            args.format,
+            sys.stdout,
+            args.max_size,
+            args.pynative,
+            args.device,
         )
     except KeyboardInterrupt:
         print("mindscope: interrupted", file=sys.stderr)

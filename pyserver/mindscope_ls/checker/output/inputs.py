@@ -1,6 +1,7 @@
 """What `mindscope check` reads: the `.py` files under its paths, and each path it had to skip
 with the reason (unreadable, not a regular file, too large), so no skip is silent; and the
-paths the user declares PyNative-only (`--pynative`, `[tool.mindscope] pynative`)."""
+paths the user declares PyNative-only (`--pynative`, `[tool.mindscope] pynative`) and the device
+the code runs on (`--device`, `[tool.mindscope] device`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..device import DEVICES, device_name
 from ..index.sources import MAX_BYTES, TooLarge, Unread, read_source
 from ..index.workspace import SKIP_DIRS
 from ..mode import absolute_globs
@@ -90,11 +92,36 @@ def _nearest_pyproject(paths: Sequence[str]) -> Optional[str]:
         folder = parent
 
 
+def declared_device(paths: Sequence[str], given: Optional[str]) -> Optional[str]:
+    """The device the code runs on: `--device`, else `[tool.mindscope] device` of the nearest
+    `pyproject.toml` above the checked paths; None when neither says."""
+    if given is not None:
+        return given
+    project = _nearest_pyproject(paths)
+    if project is None:
+        return None
+    value = _table(project).get("device")
+    if value is None:
+        return None
+    device = device_name(value) if isinstance(value, str) else None
+    if device is None:
+        raise BadProject(f"{project}: [tool.mindscope] device must be one of {', '.join(DEVICES)}")
+    return device
+
+
 def _declared(project: str) -> list[str]:
+    value = _table(project).get("pynative", [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise BadProject(f"{project}: [tool.mindscope] pynative must be a list of path globs")
+    return value
+
+
+def _table(project: str) -> dict[str, object]:
+    """`[tool.mindscope]` of `project` ({} when it has none)."""
     try:
         import tomllib  # Python 3.11+; older Pythons check without the table
     except ImportError:  # pragma: no cover - the venv is 3.11
-        return []
+        return {}
     try:
         with open(project, "rb") as handle:
             data = tomllib.load(handle)
@@ -102,7 +129,4 @@ def _declared(project: str) -> list[str]:
         raise BadProject(f"{project}: cannot read it: {error}") from None
     tool = data.get("tool", {})
     table = tool.get("mindscope", {}) if isinstance(tool, dict) else {}
-    value = table.get("pynative", []) if isinstance(table, dict) else []
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise BadProject(f"{project}: [tool.mindscope] pynative must be a list of path globs")
-    return value
+    return table if isinstance(table, dict) else {}

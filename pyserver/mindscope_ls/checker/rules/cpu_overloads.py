@@ -47,6 +47,7 @@ DIM_OVERLOAD_WITHOUT_CPU_KERNEL = Rule(
         "RuntimeError: Kernel select failed: Unsupported op [CumsumExt] on CPU, Please confirm "
         "whether the device target setting is correct"
     ),
+    cpu_only=True,
 )
 
 RENAMED = {"dim": "axis", "keepdim": "keepdims"}

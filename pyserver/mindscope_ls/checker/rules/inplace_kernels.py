@@ -54,6 +54,7 @@ IN_PLACE_WITHOUT_GRAPH_KERNEL = Rule(
         "RuntimeError: Kernel select failed: Unsupported op [InplaceExp] on CPU, Please "
         "confirm whether the device target setting is correct"
     ),
+    cpu_only=True,
 )
 
 SET_NOT_APPLIED = Rule(
