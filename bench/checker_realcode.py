@@ -12,8 +12,10 @@ lists every error-level finding (the review in docs/checker-realcode.md starts f
 
 A package whose own code and docs say which parts run in PyNative only (DECLARED) is checked
 twice at each level: raw, and with the `pyproject.toml` a user of it would write
-(`[tool.mindscope] pynative = [...]`, level shown as e.g. `LAX+pn`), whose graph-mode findings
-in those parts are information. docs/checker-realcode.md quotes the evidence.
+(`[tool.mindscope] pynative = [...]`, and `device = "..."` when the package says which device
+it runs on; level shown as e.g. `LAX+pn`), whose graph-mode findings in those parts (and
+failures for want of a CPU kernel, on Ascend) are information. docs/checker-realcode.md quotes
+the evidence.
 """
 
 from __future__ import annotations
@@ -37,7 +39,16 @@ BIN = Path(sys.executable).parent
 # (docs/checker-realcode.md): mindone's Hugging Face model ports run eagerly (its README's
 # examples never set GRAPH_MODE; qwen2_vl: "ms.set_context(mode = ms.GRAPH_MODE) # NOT
 # SUPPORTED YET"). Its diffusers, trainers and other models claim GRAPH_MODE: not declared.
-DECLARED: dict[str, tuple[str, ...]] = {"mindone": ("mindone/transformers/models/**",)}
+# Its `transformers` package is the library of those ports (`modeling_utils.py`, the masks):
+# declared with them. Its ComfyUI port (`mindone/comfyui`) neither sets a mode nor uses `jit`
+# anywhere: it runs in MindSpore's default, PyNative.
+DECLARED: dict[str, tuple[str, ...]] = {
+    "mindone": ("mindone/transformers/**", "mindone/comfyui/**"),
+}
+# The device a package says it runs on: mindone's METADATA ("most tasks were tested with
+# MindSpore 2.6.0-2.7.1 on Ascend Atlas 800T A2 machines", for diffusers and transformers) and
+# its `TrainingArguments.device_target` default ("Ascend").
+DEVICE: dict[str, str] = {"mindone": "Ascend"}
 
 
 @dataclass
@@ -102,9 +113,10 @@ def mindscope_command() -> list[str]:
     return [sys.executable, "-m", "mindscope_ls.checker.output.cli"]
 
 
-def pyproject(globs: tuple[str, ...]) -> str:
-    """The `pyproject.toml` a user writes to declare `globs` PyNative-only."""
-    return "[tool.mindscope]\npynative = [" + ", ".join(json.dumps(g) for g in globs) + "]\n"
+def pyproject(globs: tuple[str, ...], device: str | None = None) -> str:
+    """The `pyproject.toml` a user writes to declare `globs` PyNative-only (and the device)."""
+    text = "[tool.mindscope]\npynative = [" + ", ".join(json.dumps(g) for g in globs) + "]\n"
+    return text + (f"device = {json.dumps(device)}\n" if device else "")
 
 
 def check(
@@ -115,7 +127,7 @@ def check(
     command = [*mindscope_command(), "check", *map(str, roots), "--level", level]
     project = roots[0].parent / "pyproject.toml"
     if declared:
-        project.write_text(pyproject(DECLARED[package]))
+        project.write_text(pyproject(DECLARED[package], DEVICE.get(package)))
     try:
         start = time.perf_counter()
         done = subprocess.run([*command, "--format", "json"], capture_output=True, text=True)
