@@ -20,7 +20,7 @@ from typing import Optional
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers.base import FunctionContext
+from .helpers.base import FunctionContext, cacheable
 
 DEFAULTDICT_MISSING_KEY = Rule(
     "MS147",
@@ -46,6 +46,11 @@ _DEFAULTDICT = "collections.defaultdict"
 
 def _is_defaultdict(module: ModuleInfo, expr: Optional[ast.expr]) -> bool:
     return isinstance(expr, ast.Call) and module.qualname(expr.func) == _DEFAULTDICT
+
+
+def _imports_collections(module: ModuleInfo) -> bool:
+    """`defaultdict` can only come from an import of `collections` (or a name from it)."""
+    return any(t.split(".")[0] == "collections" for t in module.imports.values())
 
 
 def _same(a: ast.expr, b: ast.expr) -> bool:
@@ -153,8 +158,9 @@ def _missing_reads(ctx: FunctionContext, holders: set[str]) -> Iterator[ast.Subs
         yield sub
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if not ctx.of(ast.Subscript):
+    if not _imports_collections(ctx.fn.module) or not ctx.of(ast.Subscript):
         return
     holders = set(_local_defaultdicts(ctx)) | {f"self.{a}" for a in _attribute_defaultdicts(ctx)}
     # `if k in d: d[k] += 1 else: d[k] = 1` sets a key before reading it, whatever the order.

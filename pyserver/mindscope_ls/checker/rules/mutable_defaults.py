@@ -134,9 +134,10 @@ def _passed_by_caller(ctx: FunctionContext, param: str) -> bool:
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     node = ctx.fn.node
-    if decorated_helpers.compiled_by_jit(ctx):
+    mutable = {p: d for p, d in _defaults(node).items() if _kind(d) is not None}
+    if not mutable or decorated_helpers.compiled_by_jit(ctx):
         return
-    for param, default in _defaults(node).items():
+    for param, default in mutable.items():
         kind = _kind(default)
         if kind is None or _rebound(node, param):
             continue

@@ -25,7 +25,7 @@ from ..rule import Rule
 from . import calls_shared
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract
-from .helpers.base import FunctionContext
+from .helpers.base import FunctionContext, cacheable
 
 MIXED_NUMBERS_PRINTED = Rule(
     "MS199",
@@ -50,6 +50,7 @@ MIXED_NUMBERS_PRINTED = Rule(
 )
 
 
+@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     prints = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and c.func.id == "print"]
     if not prints or not calls_shared.builtin(ctx, "print"):

@@ -29,6 +29,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext
@@ -97,6 +98,13 @@ def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
     return None
 
 
+def _imports_fallback_module(module: ModuleInfo) -> bool:
+    """The calls this rule judges reach `functools`, `itertools`, `collections`, ... or
+    `operator` only through an import of them."""
+    tops = {f.rstrip(".") for f in FALLBACK_MODULES} | {"operator"}
+    return any(t.split(".")[0] in tops for t in module.imports.values())
+
+
 def _namedtuple_classes(ctx: FunctionContext) -> set[str]:
     """Module-level names bound to `collections.namedtuple(...)`."""
     module = ctx.fn.module
@@ -147,7 +155,7 @@ def _takes_operator(func: str, call: ast.Call) -> bool:
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls = ctx.of(ast.Call)
-    if not calls:
+    if not calls or not _imports_fallback_module(ctx.fn.module):
         return
     values: Optional[Elements] = None
     named: Optional[set[str]] = None
