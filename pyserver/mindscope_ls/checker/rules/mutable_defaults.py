@@ -9,7 +9,8 @@ called twice in one construct; a helper called once, the Cell called twice; a Ce
 `self.feats(x, out=[])`; a dict default `cache["n"] = cache.get("n", 0) + 1`). Left alone: a
 default only read (`dims=[1, 2]`), a default rebound before it is filled (`acc = list(acc)`), a
 call that passes the argument, a default filled but never read back, and `@jit` roots (PyNative
-compiles them too).
+compiles them too). Left alone too: a default filled only under an `if` on another parameter
+that defaults to None (`if feat_cache is not None: feat_idx[0] += 1`), whose callers pass both.
 """
 
 from __future__ import annotations
@@ -132,6 +133,29 @@ def _passed_by_caller(ctx: FunctionContext, param: str) -> bool:
     return param in params and params.index(param) < len(call.args)
 
 
+def _guarded(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef, mutations: list[ast.AST], param: str
+) -> bool:
+    """Every mutation sits under an `if` testing another parameter that defaults to None
+    (`if feat_cache is not None: feat_idx[0] += 1`): the default is filled only when the caller
+    passes that one, and such callers pass `param` along too (mindone's causal VAEs)."""
+    optional = {
+        p for p, d in _defaults(fn).items() if isinstance(d, ast.Constant) and d.value is None
+    }
+    optional.discard(param)
+    if not optional:
+        return False
+    tests = [
+        (n.lineno, n.end_lineno or n.lineno)
+        for n in ast.walk(fn)
+        if isinstance(n, ast.If)
+        and any(isinstance(t, ast.Name) and t.id in optional for t in ast.walk(n.test))
+    ]
+    return all(
+        any(start < getattr(m, "lineno", 0) <= end for start, end in tests) for m in mutations
+    )
+
+
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     node = ctx.fn.node
     mutable = {p: d for p, d in _defaults(node).items() if _kind(d) is not None}
@@ -156,7 +180,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         ]
         if not reads:
             continue
-        if _passed_by_caller(ctx, param):
+        if _passed_by_caller(ctx, param) or _guarded(node, mutations, param):
             continue
         yield MUTABLE_DEFAULT_FILLED.finding(
             mutations[0], name=node.name, param=param, default=ast.unparse(default), kind=kind
