@@ -66,7 +66,7 @@ def apply_device(
     findings: list[Finding], ws: Workspace, path: str, declared: Optional[str]
 ) -> list[Finding]:
     """`findings` of `path`, the CPU-only ones lowered to information where the code runs on
-    another device (declared, or set by the file)."""
+    Ascend (declared, or set by the file)."""
     if not any(_cpu_only(f) for f in findings):
         return findings
     why: Optional[str] = None
