@@ -14,11 +14,11 @@ the one installed, and the checker's facts were measured on CPU.
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
 from typing import Optional
 
 from .index.module import ModuleInfo
 from .index.workspace import Workspace
+from .mode import as_information
 from .model import Finding, Severity
 from .registry import RULES
 from .rules.helpers import names
@@ -85,9 +85,7 @@ def apply_device(
     for finding in findings:
         if _cpu_only(finding):
             prefix = f"runs on {device} here ({why}); fails where the CPU kernel is missing: "
-            finding = replace(
-                finding, severity=Severity.INFORMATION, message=prefix + finding.message
-            )
+            finding = as_information(finding, prefix)
         out.append(finding)
     return out
 

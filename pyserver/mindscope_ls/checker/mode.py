@@ -122,12 +122,16 @@ def apply_mode(
     for finding in findings:
         if _lowerable(finding) and not evidence.compiled_at(module, finding.line):
             verb = _LOWERED[finding.group]
-            message = f"runs in PyNative here ({why}); would {verb} under GRAPH_MODE: "
-            finding = replace(
-                finding, severity=Severity.INFORMATION, message=message + finding.message
+            finding = as_information(
+                finding, f"runs in PyNative here ({why}); would {verb} under GRAPH_MODE: "
             )
         out.append(finding)
     return out
+
+
+def as_information(finding: Finding, why: str) -> Finding:
+    """`finding` shown as information, its message prefixed with why (the mode, the device)."""
+    return replace(finding, severity=Severity.INFORMATION, message=why + finding.message)
 
 
 def _lowerable(finding: Finding) -> bool:

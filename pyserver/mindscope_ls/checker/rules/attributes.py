@@ -265,12 +265,15 @@ def _computed_tensor(
 
 def self_attr(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """`X` when `expr` is `self.X`, or a local bound once to `self.X`."""
+    return names.self_attribute(_aliased(ctx, expr))
+
+
+def _aliased(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
+    """What a local bound once stands for (`w = self.fc.weight`); any other `expr` itself."""
     if isinstance(expr, ast.Name):
         bound = assigned(ctx.fn.node, expr.id)
-        if len(bound) != 1:
-            return None
-        expr = bound[0]
-    return names.self_attribute(expr)
+        return bound[0] if len(bound) == 1 else expr
+    return expr
 
 
 def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
@@ -281,13 +284,11 @@ def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
     attr = cls.attr(name) if cls is not None and name is not None else None
     if attr is not None:
         return attr.kind == "tensor" and attr.class_qualname in names.PARAMETER
-    if isinstance(expr, ast.Name):
-        bound = assigned(ctx.fn.node, expr.id)
-        expr = bound[0] if len(bound) == 1 else expr
+    held = _aliased(ctx, expr)
     return (
-        isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Attribute)
-        and receivers.kind_of(ctx, expr) == receivers.PARAMETER
+        isinstance(held, ast.Attribute)
+        and isinstance(held.value, ast.Attribute)
+        and receivers.kind_of(ctx, held) == receivers.PARAMETER
     )
 
 

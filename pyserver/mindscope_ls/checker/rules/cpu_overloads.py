@@ -63,10 +63,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         op = FACTS.cpu_overload(func.attr)
         if op is None or _sizes_list(func.attr, call):
             continue
-        receiver = func.value
-        if not (
-            ctx.types.is_tensor(receiver) or receivers.kind_of(ctx, receiver) == receivers.PARAMETER
-        ):
+        if not receivers.tensor_or_parameter(ctx, func.value):
             continue
         yield DIM_OVERLOAD_WITHOUT_CPU_KERNEL.finding(
             call, text=ast.unparse(call), op=op, fixed=_fixed(call)

@@ -20,6 +20,7 @@ from typing import Optional
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 
 DEFAULTDICT_MISSING_KEY = Rule(
@@ -42,15 +43,11 @@ DEFAULTDICT_MISSING_KEY = Rule(
 )
 
 _DEFAULTDICT = "collections.defaultdict"
+COLLECTIONS = frozenset({"collections"})  # where a `defaultdict` can come from
 
 
 def _is_defaultdict(module: ModuleInfo, expr: Optional[ast.expr]) -> bool:
     return isinstance(expr, ast.Call) and module.qualname(expr.func) == _DEFAULTDICT
-
-
-def _imports_collections(module: ModuleInfo) -> bool:
-    """`defaultdict` can only come from an import of `collections` (or a name from it)."""
-    return any(t.split(".")[0] == "collections" for t in module.imports.values())
 
 
 def _same(a: ast.expr, b: ast.expr) -> bool:
@@ -85,42 +82,32 @@ def _attribute_defaultdicts(ctx: FunctionContext) -> set[str]:
     init = cls.own_method("__init__")
     if init is None:
         return set()
-    names: set[str] = set()
+    found: set[str] = set()
     for node in ast.walk(init):
         if (
             isinstance(node, ast.Assign)
             and len(node.targets) == 1
-            and _self_attr(node.targets[0]) is not None
+            and names.self_attribute(node.targets[0]) is not None
             and _is_defaultdict(cls.module, node.value)
         ):
-            names.add(_self_attr(node.targets[0]) or "")
+            found.add(names.self_attribute(node.targets[0]) or "")
     for node in ast.walk(cls.node):
         if isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
-            names.discard(_self_attr(node.value) or "")
+            found.discard(names.self_attribute(node.value) or "")
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr in ("update", "setdefault", "__setitem__")
         ):
-            names.discard(_self_attr(node.func.value) or "")
-    return names
-
-
-def _self_attr(expr: ast.expr) -> Optional[str]:
-    if (
-        isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Name)
-        and expr.value.id == "self"
-    ):
-        return expr.attr
-    return None
+            found.discard(names.self_attribute(node.func.value) or "")
+    return found
 
 
 def _holder(expr: ast.expr) -> Optional[str]:
     """The name a subscript's value is spelled as: `d` or `self.d`."""
     if isinstance(expr, ast.Name):
         return expr.id
-    attr = _self_attr(expr)
+    attr = names.self_attribute(expr)
     return f"self.{attr}" if attr is not None else None
 
 
@@ -160,7 +147,7 @@ def _missing_reads(ctx: FunctionContext, holders: set[str]) -> Iterator[ast.Subs
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if not _imports_collections(ctx.fn.module) or not ctx.of(ast.Subscript):
+    if not names.imports_package(ctx.fn.module, COLLECTIONS) or not ctx.of(ast.Subscript):
         return
     holders = set(_local_defaultdicts(ctx)) | {f"self.{a}" for a in _attribute_defaultdicts(ctx)}
     # `if k in d: d[k] += 1 else: d[k] = 1` sets a key before reading it, whatever the order.

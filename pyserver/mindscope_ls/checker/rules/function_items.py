@@ -22,6 +22,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext
 
 FUNCTION_ITEM_WRITE = Rule(
@@ -62,22 +63,17 @@ def _what(ctx: FunctionContext, value: ast.expr, nested: set[str]) -> Optional[s
         return "a lambda"
     if isinstance(value, ast.Name) and value.id in nested:
         return f"the nested function `{value.id}`"
-    if (
-        isinstance(value, ast.Attribute)
-        and isinstance(value.value, ast.Name)
-        and value.value.id == "self"
-        and ctx.fn.cls is not None
-        and ctx.fn.cls.attr(value.attr) is None
-    ):
+    attr = names.self_attribute(value)
+    if attr is not None and ctx.fn.cls is not None and ctx.fn.cls.attr(attr) is None:
         method = next(
-            (m for c in ctx.fn.cls.lineage() if (m := c.own_method(value.attr)) is not None),
+            (m for c in ctx.fn.cls.lineage() if (m := c.own_method(attr)) is not None),
             None,
         )
         plain = method is not None and not any(
             isinstance(d, ast.Name) and d.id in ("property", "staticmethod", "classmethod")
             for d in method.decorator_list
         )
-        return f"the method `self.{value.attr}`" if plain else None
+        return f"the method `self.{attr}`" if plain else None
     if isinstance(value, ast.Attribute):
         qualname = ctx.fn.module.qualname(value) or ""
         # `ops.relu`: a function of MindSpore's functional API (`ops.ReLU` is a class).
@@ -91,15 +87,11 @@ def _held_function(ctx: FunctionContext, value: ast.expr, nested: set[str]) -> O
     one whose display already holds a function (measured, LAX and STRICT)."""
     if isinstance(value, ast.Name) and value.id in ctx.fn.module.functions:
         return f"the function `{value.id}`"
-    if (
-        isinstance(value, ast.Attribute)
-        and isinstance(value.value, ast.Name)
-        and value.value.id == "self"
-        and ctx.fn.cls is not None
-    ):
-        attr = ctx.fn.cls.attr(value.attr)
+    name = names.self_attribute(value)
+    if name is not None and ctx.fn.cls is not None:
+        attr = ctx.fn.cls.attr(name)
         if attr is not None and attr.kind == "cell":
-            return f"the Cell `self.{value.attr}`"
+            return f"the Cell `self.{name}`"
     return None
 
 

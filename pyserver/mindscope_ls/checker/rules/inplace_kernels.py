@@ -111,9 +111,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not isinstance(func, ast.Attribute) or func.attr not in METHODS:
             continue
         receiver = func.value
-        if not (
-            ctx.types.is_tensor(receiver) or receivers.kind_of(ctx, receiver) == receivers.PARAMETER
-        ):
+        if not receivers.tensor_or_parameter(ctx, receiver):
             continue
         primitive, plain = METHODS[func.attr]
         source = ast.unparse(receiver)

@@ -20,7 +20,7 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .calls_shared import builtin
+from .calls_shared import builtin, local_names
 from .helpers.base import FunctionContext, cacheable
 
 Scope = Union[ast.Lambda, ast.FunctionDef]
@@ -81,14 +81,13 @@ def _free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
     """A name `scope` reads from the compiled function that holds a graph value there: `self`
     or a parameter the checker takes for a Tensor, or a Tensor local."""
     own = _own_names(scope)
-    outer = ctx.fn.node
-    params = {a.arg for a in [*outer.args.posonlyargs, *outer.args.args, *outer.args.kwonlyargs]}
+    outer = local_names(ctx.fn.node)  # its parameters and the names it binds
     for node in ast.walk(scope):
-        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)) or node.id in own:
+        if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
             continue
-        if node.id == "self" and "self" in params and ctx.fn.cls is not None:
-            return node.id
-        if (node.id in params or node.id in _assigned(outer)) and ctx.types.is_tensor(node):
+        if node.id in own or node.id not in outer:
+            continue
+        if (node.id == "self" and ctx.fn.cls is not None) or ctx.types.is_tensor(node):
             return node.id
     return None
 
@@ -103,12 +102,6 @@ def _own_names(scope: Scope) -> set[str]:
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             found.add(node.id)
     return found
-
-
-def _assigned(fn: ast.AST) -> set[str]:
-    return {
-        n.id for n in ast.walk(fn) if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
-    }
 
 
 def _fixed(call: ast.Call, scope: Scope) -> str:

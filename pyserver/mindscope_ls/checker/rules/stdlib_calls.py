@@ -29,9 +29,9 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.elements import Elements
 
@@ -75,6 +75,8 @@ STDLIB_ON_GRAPH_VALUE = Rule(
 )
 
 FALLBACK_MODULES = ("functools.", "itertools.", "collections.", "heapq.", "bisect.")
+# The calls this rule judges reach these packages only through an import of them.
+REACHED_THROUGH = frozenset({f.rstrip(".") for f in FALLBACK_MODULES} | {"operator"})
 # Calls of these modules graph mode handles itself (or that take no graph values).
 HANDLED = frozenset(
     {"functools.partial", "functools.wraps", "collections.defaultdict", "collections.namedtuple"}
@@ -96,13 +98,6 @@ def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
     if qualname.startswith(FALLBACK_MODULES) and qualname not in HANDLED:
         return qualname
     return None
-
-
-def _imports_fallback_module(module: ModuleInfo) -> bool:
-    """The calls this rule judges reach `functools`, `itertools`, `collections`, ... or
-    `operator` only through an import of them."""
-    tops = {f.rstrip(".") for f in FALLBACK_MODULES} | {"operator"}
-    return any(t.split(".")[0] in tops for t in module.imports.values())
 
 
 def _namedtuple_classes(ctx: FunctionContext) -> set[str]:
@@ -155,7 +150,7 @@ def _takes_operator(func: str, call: ast.Call) -> bool:
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls = ctx.of(ast.Call)
-    if not calls or not _imports_fallback_module(ctx.fn.module):
+    if not calls or not names.imports_package(ctx.fn.module, REACHED_THROUGH):
         return
     values: Optional[Elements] = None
     named: Optional[set[str]] = None

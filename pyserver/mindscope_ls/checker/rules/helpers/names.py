@@ -107,6 +107,12 @@ def self_attribute(expr: ast.expr) -> Optional[str]:
     return None
 
 
+def imports_package(module: ModuleInfo, packages: frozenset[str]) -> bool:
+    """The module imports one of `packages` or a name from one (`from collections import
+    defaultdict`, `import functools as ft`): what a rule on their functions checks first."""
+    return any(target.split(".")[0] in packages for target in module.imports.values())
+
+
 def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
     for kw in call.keywords:
         if kw.arg == name:

@@ -45,6 +45,11 @@ LAYER_PARAMETERS = {
 }
 
 
+def tensor_or_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`expr` holds a Tensor, or a Parameter of the Cell or of a sub-Cell (`self.fc.weight`)."""
+    return ctx.types.is_tensor(expr) or kind_of(ctx, expr) == PARAMETER
+
+
 def self_attr_name(expr: ast.expr) -> Optional[str]:
     """`name` when `expr` is `self.name`."""
     return names.self_attribute(expr)
