@@ -83,6 +83,41 @@ def in_fork(work: Callable[[], dict[str, Any]], timeout: int, max_message: int) 
     return {"ok": False, "type": "Crash", "msg": f"child died (wait status {status})", "lines": []}
 
 
+def run_program(
+    path: str,
+    name: str,
+    *,
+    graph: bool,
+    level: str = "LAX",
+    read: bool = False,
+    max_message: int = 2000,
+) -> dict[str, Any]:
+    """Runs `path`'s `run()` in GRAPH_MODE at `level` or in PyNative (in the calling process: a
+    forked child); with `read`, reads every Tensor it returns (PyNative launches ops
+    asynchronously: an op without a kernel fails only when its result is read).
+    {"ok": True} or `failure`."""
+    import mindspore as ms
+
+    ms.set_context(
+        mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE, jit_syntax_level=getattr(ms, level)
+    )
+    try:
+        result = load_program(path, name).run()
+        if read:
+            _read(result)
+        return {"ok": True}
+    except BaseException as error:
+        return failure(error, path, max_message)
+
+
+def _read(value: Any) -> None:
+    if isinstance(value, (tuple, list)):
+        for item in value:
+            _read(item)
+    elif hasattr(value, "asnumpy"):
+        value.asnumpy()
+
+
 def mindspore_on_cpu() -> TextIO:
     """Imports MindSpore on the CPU with stdout kept for the JSON lines: whatever MindSpore or
     the programs print goes to stderr. Returns the stream to write results to."""

@@ -19,9 +19,8 @@ import sys
 import tempfile
 from functools import partial
 from pathlib import Path
-from typing import Any
 
-from .forkrun import failure, in_fork, load_program, mindspore_on_cpu
+from .forkrun import in_fork, mindspore_on_cpu, run_program
 
 TIMEOUT = 60
 CALLS = (
@@ -47,28 +46,6 @@ def run():
 """
 
 
-def _run(path: str, index: int, graph: bool) -> dict[str, Any]:
-    import mindspore as ms
-
-    mode = ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE
-    ms.set_context(mode=mode, jit_syntax_level=ms.LAX)
-    try:
-        _sync(load_program(path, f"mindscope_cpu_probe_{index}").run())
-        return {"ok": True}
-    except BaseException as error:
-        return failure(error, path, 2000)
-
-
-def _sync(value: Any) -> None:
-    """Reads every Tensor of `value`: PyNative launches ops asynchronously, and an op without a
-    kernel fails only when its result is read ("The kernel Var unregistered")."""
-    if isinstance(value, (tuple, list)):
-        for item in value:
-            _sync(item)
-    elif hasattr(value, "asnumpy"):
-        value.asnumpy()
-
-
 def main() -> None:
     members = json.loads(Path(sys.argv[1]).read_text())
     out = mindspore_on_cpu()
@@ -81,9 +58,10 @@ def main() -> None:
                 index += 1
                 path = Path(folder) / f"probe_{index}.py"
                 path.write_text(HEAD.format(name=name, call=call))
-                if not in_fork(partial(_run, str(path), index, False), TIMEOUT, 2000).get("ok"):
+                run = partial(run_program, str(path), f"mindscope_cpu_probe_{index}", read=True)
+                if not in_fork(partial(run, graph=False), TIMEOUT, 2000).get("ok"):
                     continue
-                result = in_fork(partial(_run, str(path), index, True), TIMEOUT, 2000)
+                result = in_fork(partial(run, graph=True), TIMEOUT, 2000)
                 found = NO_KERNEL.search(str(result.get("msg", "")))
                 print("probe", name, call, "ok" if result.get("ok") else "fails", file=sys.stderr)
                 if found:

@@ -35,7 +35,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
-from .forkrun import failure, in_fork, load_program, mindspore_on_cpu
+from .forkrun import in_fork, mindspore_on_cpu, run_program
 
 LEVELS = ("LAX", "STRICT")
 TIMEOUT = 60
@@ -98,17 +98,6 @@ def _no_arguments(method: Any) -> bool:
     return all(p.default is not p.empty for p in rest)
 
 
-def _compile(path: str, index: int, level: str) -> dict[str, Any]:
-    import mindspore as ms
-
-    ms.set_context(mode=ms.GRAPH_MODE, jit_syntax_level=getattr(ms, level))
-    try:
-        load_program(path, f"mindscope_probe_{index}").run()
-        return {"ok": True}
-    except BaseException as error:
-        return failure(error, path, 2000)
-
-
 def verdict(result: dict[str, Any], name: str) -> str:
     if result.get("ok"):
         return "ok"
@@ -141,7 +130,9 @@ def main() -> None:
             path.write_text(HEAD.format(expr=expr))
             row = {}
             for level in LEVELS:
-                work = partial(_compile, str(path), index, level)
+                work = partial(
+                    run_program, str(path), f"mindscope_probe_{index}", graph=True, level=level
+                )
                 result = in_fork(work, TIMEOUT, 2000)
                 row[level] = verdict(result, name)
                 said = str(result.get("msg", "")).strip().splitlines()[:1]
