@@ -38,7 +38,8 @@ from .rebase import moved_findings
 
 @dataclass(frozen=True)
 class _Entry:
-    findings: tuple[tuple[RawFinding, ...], ...]  # one per cacheable rule, in rule order
+    # (position among the function checks, findings) of each cacheable rule that found any
+    found: tuple[tuple[int, tuple[RawFinding, ...]], ...]
     looked_up: tuple[Lookup, ...]  # classes the rules resolved, relative to `line`
     text: Optional[str]  # the whole text, when the rules read lines outside the function
     line: int  # the function's first line when the findings were computed
@@ -100,18 +101,19 @@ def function_findings(
     ran: list[FunctionContext] = []  # the cacheable rules' context, when they ran now
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text, ran), valid)
     found: list[RawFinding] = []
-    cached = iter(entry.findings)
+    kept = iter(entry.found)  # most rules find nothing in most functions: only the others
+    next_kept = next(kept, None)
     delta = line - entry.line
-    ctx: Optional[FunctionContext] = None  # one for the checks that run every time, as in _run
-    for check, cacheable in _plan():
-        if cacheable:
-            kept = next(cached)
-            if kept:  # most rules find nothing in most functions
-                found.extend(moved_findings(kept, delta) if delta else kept)
-        else:
-            if ctx is None:
-                ctx = _uncached_context(fn, level, classes, lines, ran)
-            found.extend(_findings(check, ctx))
+    ctx = _uncached_context(fn, level, classes, lines, ran)
+    for position, check in _plan():
+        # The cached findings of the rules before this one, so all stay in rule order.
+        while next_kept is not None and next_kept[0] < position:
+            found.extend(moved_findings(next_kept[1], delta) if delta else next_kept[1])
+            next_kept = next(kept, None)
+        found.extend(_findings(check, ctx))
+    while next_kept is not None:
+        found.extend(moved_findings(next_kept[1], delta) if delta else next_kept[1])
+        next_kept = next(kept, None)
     return found
 
 
@@ -119,18 +121,23 @@ def function_findings(
 class _Plan:
     checks: tuple[FunctionCheck, ...] = ()
     marked: int = 0
-    steps: tuple[tuple[FunctionCheck, bool], ...] = ()
+    steps: tuple[tuple[int, FunctionCheck], ...] = ()
 
 
 _PLAN = _Plan()
 
 
-def _plan() -> tuple[tuple[FunctionCheck, bool], ...]:
-    """Each function check, in order, and whether it is cacheable: asked once for the checks
-    and marks there are (a test may replace `FUNCTION_CHECKS`)."""
+def _plan() -> tuple[tuple[int, FunctionCheck], ...]:
+    """The checks that run in every check (not cacheable), each with its position among all
+    function checks: asked once for the checks and marks there are (a test may replace
+    `FUNCTION_CHECKS`)."""
     if _PLAN.checks is not FUNCTION_CHECKS or _PLAN.marked != len(CACHEABLE):
         _PLAN.checks, _PLAN.marked = FUNCTION_CHECKS, len(CACHEABLE)
-        _PLAN.steps = tuple((check, check in CACHEABLE) for check in FUNCTION_CHECKS)
+        _PLAN.steps = tuple(
+            (position, check)
+            for position, check in enumerate(FUNCTION_CHECKS)
+            if check not in CACHEABLE
+        )
     return _PLAN.steps
 
 
@@ -176,10 +183,14 @@ def _run(
     tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
     ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
     ran.append(ctx)
-    findings = tuple(_findings(check, ctx) for check in FUNCTION_CHECKS if check in CACHEABLE)
+    found = tuple(
+        (position, findings)
+        for position, check in enumerate(FUNCTION_CHECKS)
+        if check in CACHEABLE and (findings := _findings(check, ctx))
+    )
     whole = tracked.outside or not text.exact
     source = text.source if whole else None
-    return _Entry(findings, tuple(recording.looked_up), source, node.lineno)
+    return _Entry(found, tuple(recording.looked_up), source, node.lineno)
 
 
 class _TrackedLines(list[str]):
