@@ -334,6 +334,13 @@ def _builtin(
                 return
         return
     limit = SUPPORT.get(name)
+    if name == "filter" and ctx.level not in FALLBACK_LEVELS:
+        # STRICT keeps a filtered list of run-time length (measured), not a tuple
+        fixed = _filter_fixed(ctx, call)
+        if fixed is not None and _breaks(values, SUPPORT[name], call):
+            what = "these elements are Tensors"
+            yield FILTER_OVER_TENSORS.finding(fixed, what=what)
+        return
     if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
         what = "these elements are Tensors"
         yield limit.rule.finding(call, name=name, advice=TRUTH_FIX.get(name, ""), what=what)
@@ -529,9 +536,43 @@ _KINDS = {
 STACKING = frozenset({"stack", "concat", "cat", "hstack", "vstack"})
 
 
+def _filter_fixed(ctx: FunctionContext, call: ast.Call) -> Optional[ast.AST]:
+    """Where `filter(...)`'s result (or `list(filter(...))`) needs a length known when
+    compiling: the `tuple()` it is given to (MindSpore names that line), or the filter when
+    it is stacked. STRICT compiles the filtered list itself, indexed, iterated, measured or
+    returned (measured on 2.10; `tuple(filter(...))` fails with "Kernel select failed",
+    `ops.stack(list(filter(...)))` with "'TensorType' object is not subscriptable"); LAX
+    fails on all of these."""
+    used = _stacked_by(ctx, call, TO_TUPLE)
+    if used is not None:
+        return used if _named(used, TO_TUPLE) else call
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for outer in calls:
+        if _named(outer, frozenset({"list"})) and outer.args[:1] == [call]:
+            used = _stacked_by(ctx, outer, TO_TUPLE)
+            if used is not None:
+                return used if _named(used, TO_TUPLE) else call
+    return None
+
+
+def _named(call: ast.Call, builtins: frozenset[str]) -> bool:
+    return isinstance(call.func, ast.Name) and call.func.id in builtins
+
+
+TO_TUPLE = frozenset({"tuple"})
+
+
 def _stacked(ctx: FunctionContext, comp: ast.ListComp) -> bool:
     """The comprehension's list, directly or through a local bound only to it, is the first
     argument of `ops.stack`/`ops.concat` (...)."""
+    return _stacked_by(ctx, comp) is not None
+
+
+def _stacked_by(
+    ctx: FunctionContext, comp: ast.expr, builtins: frozenset[str] = frozenset()
+) -> Optional[ast.Call]:
+    """The call of `ops.stack`/`ops.concat` (...) or of one of `builtins` whose first argument
+    is `comp`'s value, directly or through a local bound only to it."""
     held: Optional[str] = None
     assigns: list[ast.Assign] = ctx.of(ast.Assign)
     for assign in assigns:
@@ -547,10 +588,12 @@ def _stacked(ctx: FunctionContext, comp: ast.ListComp) -> bool:
         first = call.args[0]
         if not (first is comp or (isinstance(first, ast.Name) and first.id == held)):
             continue
+        if _named(call, builtins):
+            return call
         qualname = names.callee(ctx.fn.module, call.func)
         if names.is_ops_call(qualname) and (qualname or "").rsplit(".", 1)[-1] in STACKING:
-            return True
-    return False
+            return call
+    return None
 
 
 def _tensor_test(ctx: FunctionContext, generator: ast.comprehension) -> Optional[ast.expr]:

@@ -11,7 +11,7 @@ from typing import Optional
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
 from .helpers import names, shared_values
-from .helpers.abstract import Abstract, Value
+from .helpers.abstract import Abstract, Value, binop_dtype
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
     SCOPES,
@@ -541,6 +541,14 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
         else:
             before_at = before[0]
             found = clash(values, last[name][1], before[1])
+            if found is None:
+                found = _carried_clash(values, name, last[name][1], before[1], node.test)
+            if (
+                found is not None
+                and _dtype_only(values, last[name][1], before[1])
+                and _mixed_after(ctx, name, node)
+            ):
+                found = None
         if found is not None:
             # MindSpore names the loop, whose carried value fails to join (then the read).
             finding = _report(
@@ -548,6 +556,103 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
             )
             finding.related.append(ctx.related(use, f"`{name}` is read here, after the loop"))
             yield replace(finding, range=keyword_range(node, "while"))
+
+
+def _carried_clash(
+    values: Abstract, name: str, update: ast.expr, entry: ast.expr, test: ast.expr
+) -> Optional[Clash]:
+    """`i = i + 0.5` (or `n / 2`, `c + x.mean()`) in the body, with `i` an int Tensor when
+    the loop is entered: the first iteration already gives another dtype, which the carried
+    value cannot join (measured: "Type Join Failed: dtype1 = Float32, dtype2 = Int32";
+    `i = i * 2` keeps int32 and compiles). Only a loop that runs on a value computed in the
+    graph: one on a constant counter (`i = Tensor(0, ms.int32)` tested only against numbers)
+    compiled or failed depending on how the result was used."""
+    if not isinstance(update, ast.BinOp):
+        return None
+    if _literal_built(values, entry) and not _reads_other_tensor(values, test, name):
+        return None
+    carried = values.of(entry)
+    if carried is None or carried.kind != "tensor" or carried.dtype is None:
+        return None
+
+    def operand(expr: ast.expr) -> Optional[Value]:
+        is_carried = isinstance(expr, ast.Name) and expr.id == name
+        return carried if is_carried else values.of(expr)
+
+    if not any(isinstance(e, ast.Name) and e.id == name for e in (update.left, update.right)):
+        return None
+    dtype = binop_dtype(operand(update.left), operand(update.right), update.op)
+    if dtype is None:
+        return None
+    return join_clash(Value("tensor", dtype), carried, in_cell=_in_cell(values))
+
+
+LITERAL_NODES = (
+    ast.Constant,
+    ast.Tuple,
+    ast.List,
+    ast.Attribute,
+    ast.Name,
+    ast.Load,
+    ast.UnaryOp,
+    ast.USub,
+)
+
+
+def _dtype_only(values: Abstract, a: ast.expr, b: ast.expr) -> bool:
+    """Both values are Tensors (the clash is of dtypes), or `a` is arithmetic on one."""
+    first, second = values.of(a), values.of(b)
+    tensors = (first is not None and first.kind == "tensor") or isinstance(a, ast.BinOp)
+    return tensors and second is not None and second.kind == "tensor"
+
+
+def _mixed_after(ctx: FunctionContext, name: str, loop: ast.While) -> bool:
+    """Every read of `name` after the loop is an operand of arithmetic with another Tensor
+    (`x * i`): measured to compile (MindSpore casts the carried value for the arithmetic)
+    where returning `i`, `i * 2`, `(x, i)` or `ops.relu(i)` fails to join the dtypes."""
+    end = (loop.end_lineno or 0, loop.end_col_offset or 0)
+    reads = {
+        id(n)
+        for n in ctx.of(ast.Name)
+        if n.id == name and isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) >= end
+    }
+    if not reads:
+        return False
+    mixed = set()
+    for op in ctx.of(ast.BinOp):
+        for side, other in ((op.left, op.right), (op.right, op.left)):
+            if id(side) in reads and not _names(other, name) and ctx.types.is_tensor(other):
+                mixed.add(id(side))
+    return reads <= mixed
+
+
+def _names(expr: ast.expr, name: str) -> bool:
+    return any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(expr))
+
+
+def _literal_built(values: Abstract, expr: ast.expr) -> bool:
+    """`Tensor(0, ms.int32)`, `ops.zeros((), ms.int32)`: a MindSpore function given only
+    literals and dtypes."""
+    if not isinstance(expr, ast.Call):
+        return False
+    qualname = names.callee(values.types.module, expr.func) or ""
+    if not qualname.startswith("mindspore."):
+        return False
+    arguments = [*expr.args, *(k.value for k in expr.keywords)]
+    return all(
+        isinstance(node, LITERAL_NODES)
+        and not (isinstance(node, ast.Name) and node.id not in ("ms", "mindspore", "mstype"))
+        for argument in arguments
+        for node in ast.walk(argument)
+    )
+
+
+def _reads_other_tensor(values: Abstract, test: ast.expr, name: str) -> bool:
+    """The loop's test reads a Tensor other than the carried `name` (`i < x.sum()`)."""
+    return any(
+        isinstance(node, ast.Name) and node.id != name and values.types.is_tensor(node)
+        for node in ast.walk(test)
+    )
 
 
 def _defined_at(loop: ast.While, name: str) -> Optional[ast.AST]:
@@ -649,6 +754,8 @@ def _while_grows(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
         rebound = assigned_names(node.body[index + 1 :])
         if name in rebound or not bound_before(ctx.fn.node, name, node):
             continue
+        if _shape_bounded(ctx, node.test, name):
+            continue
         related = [
             ctx.related(stmt, f"`{name}` grows here"),
             ctx.related(node.test, "the Tensor condition"),
@@ -657,6 +764,32 @@ def _while_grows(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:
             keyword_range(node, "while"), related=related, name=name, op=op[1]
         )
         return
+
+
+def _shape_bounded(ctx: FunctionContext, test: ast.expr, name: str) -> bool:
+    """`while y.shape[0] < 8 and <Tensor>:` — a test of `name`'s shape (or `len`) before the
+    first Tensor operand of an `and` is folded on each unrolled iteration, and stops the
+    unrolling once the shape passes it (measured: compiles; `<Tensor> and y.shape[0] < 8`
+    and `or` still exceed the call-depth limit)."""
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)):
+        return False
+    for operand in test.values:
+        if ctx.types.is_tensor(operand):
+            return False
+        if any(_shape_of(node, name) for node in ast.walk(operand)):
+            return True
+    return False
+
+
+def _shape_of(node: ast.AST, name: str) -> bool:
+    """`name.shape` / `name.ndim` / `name.size`, or `len(name)` / `ops.shape(name)`."""
+    if isinstance(node, ast.Attribute) and node.attr in ("shape", "ndim", "size"):
+        return isinstance(node.value, ast.Name) and node.value.id == name
+    if isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Name):
+        func = node.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", "")
+        return called in ("len", "shape") and node.args[0].id == name
+    return False
 
 
 def _grows(ctx: FunctionContext, stmt: ast.stmt) -> Optional[tuple[str, str]]:

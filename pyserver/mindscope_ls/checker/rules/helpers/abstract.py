@@ -311,22 +311,7 @@ class Abstract:
         return None
 
     def _binop(self, expr: ast.BinOp) -> Optional[str]:
-        left, right = self.of(expr.left), self.of(expr.right)
-        if left is None or right is None:
-            return None
-        if left.kind == "tensor" and right.kind == "tensor":
-            return left.dtype if left.dtype == right.dtype else None
-        tensor, scalar = (left, right) if left.kind == "tensor" else (right, left)
-        if tensor.kind != "tensor" or scalar.kind != "scalar" or tensor.dtype is None:
-            return None
-        if tensor.dtype.startswith(("float", "bfloat")):
-            return tensor.dtype if not isinstance(expr.op, ast.Pow) else None
-        if tensor.dtype.startswith(("int", "uint")):
-            if scalar.dtype == "float" or isinstance(expr.op, ast.Div):
-                return "float32"  # measured: int32 * 1.5 and int32 / 2 give float32
-            if scalar.dtype == "int" and isinstance(expr.op, KEEPS_INT):
-                return tensor.dtype
-        return None
+        return binop_dtype(self.of(expr.left), self.of(expr.right), expr.op)
 
     def _call(self, call: ast.Call) -> Optional[str]:
         func = call.func
@@ -636,6 +621,30 @@ class Abstract:
 
     def _read_line(self, line: int) -> None:
         note_read(self.lines, line)
+
+
+def binop_dtype(left: Optional[Value], right: Optional[Value], op: ast.operator) -> Optional[str]:
+    """The dtype of `left <op> right` where one side is a Tensor of known dtype, else None."""
+    if left is None or right is None:
+        return None
+    if left.kind == "tensor" and right.kind == "tensor":
+        if left.dtype == right.dtype:
+            return left.dtype
+        floats = [v.dtype for v in (left, right) if v.dtype and v.dtype.startswith("float")]
+        ints = [v.dtype for v in (left, right) if v.dtype and v.dtype.startswith(("int", "uint"))]
+        # measured: an int32 Tensor plus a float32 one is float32 (the float side's dtype)
+        return floats[0] if len(floats) == 1 and len(ints) == 1 else None
+    tensor, scalar = (left, right) if left.kind == "tensor" else (right, left)
+    if tensor.kind != "tensor" or scalar.kind != "scalar" or tensor.dtype is None:
+        return None
+    if tensor.dtype.startswith(("float", "bfloat")):
+        return tensor.dtype if not isinstance(op, ast.Pow) else None
+    if tensor.dtype.startswith(("int", "uint")):
+        if scalar.dtype == "float" or isinstance(op, ast.Div):
+            return "float32"  # measured: int32 * 1.5 and int32 / 2 give float32
+        if scalar.dtype == "int" and isinstance(op, KEEPS_INT):
+            return tensor.dtype
+    return None
 
 
 def _within(node: ast.AST, scope: ast.AST) -> bool:
