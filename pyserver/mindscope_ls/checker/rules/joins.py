@@ -234,6 +234,7 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
         if ctx.types.is_runtime_test(node.test):
             yield from _if_exp(ctx, values, node)
     yield from _bool_ops(ctx, values)
+    yield from _bool_tests(ctx, values)
     yield from _recursion(ctx)
 
 
@@ -330,6 +331,97 @@ def _bool_ops(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
             if found is not None:
                 yield _report(ctx, found, "This `and`/`or` gives", node, other, first)
                 break
+
+
+def _bool_tests(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
+    """`if t and flag:` / `while t or n > 0:`: a test is compiled as a value too, `t and y`
+    being `y if t else t`, so a Tensor condition followed by a Python bool fails to join
+    (measured on 2.10 at LAX and STRICT: "Type Join Failed: dtype1 = Bool, dtype2 = Any" for
+    `and True`, `and self.training`, `and n > 0`, `and x.shape[0] > 1`, `and y is None`,
+    `or n == 2`; `flag and t`, `t and t2` and `(t > 0) & flag` compile)."""
+    flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
+    for flow in flows:
+        test = flow.test
+        if not isinstance(test, ast.BoolOp) or not ctx.types.is_condition(test.values[0]):
+            continue
+        if isinstance(flow, ast.While) and any(_grows(ctx, stmt) for stmt in flow.body):
+            continue  # unrolled until the call-depth limit first (MS146, measured)
+        for other in test.values[1:]:
+            if ctx.types.is_tensor(other) or not _python_bool(ctx, values, other):
+                continue
+            found = join_clash(values.of(test.values[0]), Value("scalar", "bool"))
+            if found is not None:
+                yield _report(ctx, found, "This `and`/`or` test gives", test, other, test.values[0])
+                break
+
+
+def _python_bool(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
+    """A value known to be a Python scalar: a literal, a name or `self.<attr>` holding one, a
+    `not` of one, or a comparison of shapes, lengths, `None` or Python numbers."""
+    known = values.of(expr)
+    if known is not None:
+        return known.kind == "scalar"
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return _python_bool(ctx, values, expr.operand)
+    if _scalar_parameter(ctx, expr) or _training(expr):
+        return True
+    if isinstance(expr, ast.Compare) and all(isinstance(op, IDENTITY) for op in expr.ops):
+        return True  # `y is None`: folded to a Python bool whatever `y` is
+    if isinstance(expr, ast.Compare):
+        operands = [expr.left, *expr.comparators]
+        return not any(ctx.types.is_tensor(o) for o in operands) and all(
+            _python_operand(ctx, values, o) for o in operands
+        )
+    return False
+
+
+IDENTITY = (ast.Is, ast.IsNot)
+
+
+def _scalar_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A parameter (not one the checker takes for a Tensor) whose default is a number or bool
+    (`def construct(self, x, flag=True, n=1)`)."""
+    if not isinstance(expr, ast.Name) or expr.id in ctx.fn.tensor_params:
+        return False
+    args = ctx.fn.node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults)
+    )
+    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
+    default = defaults.get(expr.id)
+    return (
+        isinstance(default, ast.Constant)
+        and isinstance(default.value, (bool, int, float))
+        and not _rebound(ctx, expr.id)
+    )
+
+
+def _rebound(ctx: FunctionContext, name: str) -> bool:
+    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
+
+
+def _training(expr: ast.expr) -> bool:
+    """`self.training`: the Cell's Python bool (`set_train`)."""
+    return (
+        isinstance(expr, ast.Attribute)
+        and expr.attr == "training"
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+    )
+
+
+def _python_operand(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Constant) or _scalar_parameter(ctx, expr):
+        return True
+    if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute):
+        return expr.value.attr == "shape"  # `x.shape[0]`
+    if isinstance(expr, ast.Attribute) and expr.attr in ("ndim", "shape"):
+        return True
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len":
+        return True
+    known = values.of(expr)
+    return known is not None and known.kind in ("scalar", "None")
 
 
 def _tail_return(block: Block) -> Optional[ast.Return]:
