@@ -40,6 +40,7 @@ from .rules import (
     divergence_inplace,
     divergence_inputs,
     divergence_membership,
+    divergence_pow,
     divergence_python,
     divergence_reductions,
     divergence_scalars,
@@ -162,6 +163,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_membership,
     divergence_dict_pop,
     dict_iteration,
+    divergence_pow,
 )
 
 
@@ -259,6 +261,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     stdlib_calls.check,
     function_items.check,
     cell_properties.check,
+    divergence_pow.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
