@@ -77,14 +77,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if any(ctx.types.is_tensor(a) for a in call.args):
             continue  # PyNative's `pow(tensor, e, m)` fails too ("Failed calling pow")
         base, exp, mod = (_operand(a) for a in call.args)
-        texts = {"call": ast.unparse(call), "base": base, "exp": exp, "mod": mod}
+        text = ast.unparse(call)
         computed = next(
             (a for a in call.args[:2] if _computed(ctx, a, bindings)),
             None,
         )
         if computed is not None:
-            yield POW_MODULUS_STRICT.finding(call, arg=ast.unparse(computed), **texts)
-        yield POW_MODULUS_DROPPED.finding(call, **texts)
+            yield POW_MODULUS_STRICT.finding(
+                call, call=text, arg=ast.unparse(computed), base=base, exp=exp, mod=mod
+            )
+        yield POW_MODULUS_DROPPED.finding(call, call=text, base=base, exp=exp, mod=mod)
 
 
 def _operand(expr: ast.expr) -> str:
