@@ -52,6 +52,7 @@ from .rules import (
     function_items,
     graph_syntax,
     inplace_kernels,
+    item_membership,
     iteration,
     jit_class_strict,
     joins,
@@ -164,6 +165,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_dict_pop,
     dict_iteration,
     divergence_pow,
+    item_membership,
 )
 
 
@@ -262,6 +264,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     function_items.check,
     cell_properties.check,
     divergence_pow.check,
+    item_membership.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
 POW_MODULUS_DROPPED = Rule(
@@ -72,14 +73,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ]
     if not calls or not calls_shared.builtin(ctx, "pow"):
         return
-    bindings = _single_bindings(ctx)
     for call in calls:
         if any(ctx.types.is_tensor(a) for a in call.args):
             continue  # PyNative's `pow(tensor, e, m)` fails too ("Failed calling pow")
         base, exp, mod = (_operand(a) for a in call.args)
         text = ast.unparse(call)
         computed = next(
-            (a for a in call.args[:2] if _computed(ctx, a, bindings)),
+            (a for a in call.args[:2] if _computed(ctx, a)),
             None,
         )
         if computed is not None:
@@ -96,23 +96,9 @@ def _operand(expr: ast.expr) -> str:
     return text if isinstance(expr, simple) else f"({text})"
 
 
-def _computed(ctx: FunctionContext, expr: ast.expr, bindings: dict[str, ast.expr]) -> bool:
+def _computed(ctx: FunctionContext, expr: ast.expr) -> bool:
     """A number read from a Tensor computed in the graph (`t.item()`, `int(t)`), directly or
     through a local bound once."""
-    if isinstance(expr, ast.Name) and expr.id in bindings:
-        expr = bindings[expr.id]
+    if isinstance(expr, ast.Name):
+        expr = receivers.only_binding(ctx, expr.id) or expr
     return isinstance(expr, ast.Call) and ctx.types.is_runtime_test(expr)
-
-
-def _single_bindings(ctx: FunctionContext) -> dict[str, ast.expr]:
-    """Locals assigned exactly once, by a plain `name = value`."""
-    counts: dict[str, int] = {}
-    for name in ctx.of(ast.Name):
-        if not isinstance(name.ctx, ast.Load):
-            counts[name.id] = counts.get(name.id, 0) + 1
-    found: dict[str, ast.expr] = {}
-    for assign in ctx.of(ast.Assign):
-        target = assign.targets[0]
-        if len(assign.targets) == 1 and isinstance(target, ast.Name) and counts[target.id] == 1:
-            found[target.id] = assign.value
-    return found
