@@ -86,6 +86,7 @@ from .rules import (
     tolist_comprehension,
     unpacking,
     unrolled,
+    while_grown_lists,
     while_lists,
 )
 from .rules.helpers.base import FunctionContext
@@ -166,6 +167,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     dict_iteration,
     divergence_pow,
     item_membership,
+    while_grown_lists,
 )
 
 
@@ -265,6 +267,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     cell_properties.check,
     divergence_pow.check,
     item_membership.check,
+    while_grown_lists.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
