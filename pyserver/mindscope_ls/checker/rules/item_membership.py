@@ -31,9 +31,9 @@ ITEM_IN_NUMBERS = Rule(
     Group.FAILS,
     title="A Tensor's `.item()` tested with `in` against numbers of another type",
     message=(
-        "`{text}` tests the {dtype} number `{item}` against {kind}s, which graph mode types {graph}: its "
-        "`in` needs the same type on both sides and fails at every level; cast first, e.g. "
-        "`{cast}`."
+        "`{text}` tests the {dtype} number `{item}` against {kind}s, which graph mode types "
+        "{graph}: its `in` needs the same type on both sides and fails at every level; cast "
+        "first, e.g. `{cast}`."
     ),
     why=(
         "Graph mode's `in` on a number (`InSequence`) requires each item to have the number's "
