@@ -33,6 +33,7 @@ from .rules import (
     dict_spreads,
     divergence,
     divergence_buffers,
+    divergence_cell_modes,
     divergence_constants,
     divergence_containers,
     divergence_dict_pop,
@@ -168,6 +169,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_pow,
     item_membership,
     while_grown_lists,
+    divergence_cell_modes,
 )
 
 
@@ -268,6 +270,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_pow.check,
     item_membership.check,
     while_grown_lists.check,
+    divergence_cell_modes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
