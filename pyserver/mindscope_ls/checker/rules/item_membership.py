@@ -6,13 +6,13 @@ exact type, and written-out ints are Int64 and floats Float32 there. So `t.item(
 fails for an int32 `t` ("For InSequence, the list existing item abstract 'AbstractScalar(Type:
 Int64, Value: 1 ...)' is not same with the new added item abstract 'AbstractScalar(Type: Int32,
 ...)'"), and so do an int8, int16, uint8 or float32 `t` against ints, an int32, float16,
-bfloat16 or float64 `t` against floats
-(`(1.0, 2.0)`), `not in`, a list, a one-item tuple, a tuple attribute of the Cell and a local
-bound to `t.item()`. What compiles: an int64 `t` against ints, a float32 `t` against floats,
-`int(t) in (1, 2)` and `float(t) in (1.0, 2.0)` whatever `t`'s dtype (the suggested
-fix; same values as PyNative), `x.shape[0] in (1, 2)`, `t.item() == 1`, and a Tensor built from literals.
-The Tensor's dtype must be known from the source (the callers in the module, a cast, a
-fixed-dtype op); otherwise nothing is reported. `t in (1, 2)` of the Tensor itself is MS332's.
+bfloat16 or float64 `t` against floats (`(1.0, 2.0)`), `not in`, a list, a one-item tuple, a
+tuple attribute of the Cell and a local bound to `t.item()`. What compiles: an int64 `t`
+against ints, a float32 `t` against floats, `int(t) in (1, 2)` and `float(t) in (1.0, 2.0)`
+whatever `t`'s dtype (the suggested fix; same values as PyNative), `x.shape[0] in (1, 2)`,
+`t.item() == 1`, and a Tensor built from literals. The Tensor's dtype must be known from the
+source (the callers in the module, a cast, a fixed-dtype op); otherwise nothing is reported.
+`t in (1, 2)` of the Tensor itself is MS332's.
 """
 
 from __future__ import annotations
