@@ -260,6 +260,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     enumerate_iterators.check,
     tensor_expand.check,
     cpu_overloads.check,
+    cpu_overloads.check_mint,
     map_closures.check,
     decorated_helpers.check,
     mutable_defaults.check,

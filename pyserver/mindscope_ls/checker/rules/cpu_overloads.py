@@ -11,6 +11,11 @@ The `dim=` keyword selects the PyTorch-style overload; the same calls with `axis
 and gave the same values in both modes for all eight. `split` with a list of sizes
 (`x.split([1, 2], dim=1)`, SplitWithSize) compiles and is left alone; `var(dim=)`, `unique(dim=)`
 fail in PyNative on CPU too, so they are not in the table.
+
+`mindspore.mint` functions likewise (probe_cpu_mint.py, rows `mint.<name>` of the same table):
+`mint.diff`, `mint.t`, `mint.nansum`, `mint.fmod` and others compile to ops without a CPU
+kernel ("Kernel select failed") at LAX and STRICT while PyNative runs them on CPU; a function
+is in the table only when every argument list PyNative ran failed so.
 """
 
 from __future__ import annotations
@@ -21,18 +26,20 @@ from collections.abc import Iterator
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 
 DIM_OVERLOAD_WITHOUT_CPU_KERNEL = Rule(
     "MS179",
     "dim-overload-without-cpu-kernel",
     Group.FAILS,
-    title="`x.cumsum(dim=...)` and kin: the `dim=` overload has no CPU graph kernel",
+    title=(
+        "`x.cumsum(dim=...)` and kin, `mint.diff(x)` and kin: compiled to an op without a CPU "
+        "graph kernel"
+    ),
     message=(
-        "`{text}` selects the `dim=` overload, which graph mode compiles to `{op}`, an op with "
-        'no CPU kernel ("Unsupported op [{op}] on CPU"), though PyNative runs it; write '
-        "`{fixed}`."
+        "`{text}` {how} `{op}`, an op with no CPU kernel "
+        '("Unsupported op [{op}] on CPU"), though PyNative runs it; {instead}.'
     ),
     why=(
         "A `dim=` keyword selects the PyTorch-style overload of these Tensor methods; graph mode "
@@ -51,6 +58,7 @@ DIM_OVERLOAD_WITHOUT_CPU_KERNEL = Rule(
 )
 
 RENAMED = {"dim": "axis", "keepdim": "keepdims"}
+MINT = "mindspore.mint."
 
 
 @cacheable
@@ -66,7 +74,35 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not receivers.tensor_or_parameter(ctx, func.value):
             continue
         yield DIM_OVERLOAD_WITHOUT_CPU_KERNEL.finding(
-            call, text=ast.unparse(call), op=op, fixed=_fixed(call)
+            call,
+            text=ast.unparse(call),
+            how="selects the `dim=` overload, which graph mode compiles to",
+            op=op,
+            instead=f"write `{_fixed(call)}`",
+        )
+
+
+@cacheable
+def check_mint(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`mint.diff(x)`: a `mindspore.mint` function the facts' probe (probe_cpu_mint.py) found
+    compiled to an op without a CPU kernel for every argument list PyNative ran."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        qualname = names.callee(ctx.fn.module, call.func)
+        if qualname is None or not qualname.startswith(MINT):
+            continue
+        op = FACTS.cpu_overload("mint." + qualname[len(MINT) :])
+        if op is None:
+            continue
+        yield DIM_OVERLOAD_WITHOUT_CPU_KERNEL.finding(
+            call,
+            text=ast.unparse(call),
+            how="is compiled by graph mode to",
+            op=op,
+            instead=(
+                "on CPU compute it with other ops (or the `ops.`/Tensor-method spelling, if it "
+                "compiles) or keep this part out of compiled code"
+            ),
         )
 
 
