@@ -261,6 +261,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_expand.check,
     cpu_overloads.check,
     cpu_overloads.check_mint,
+    cpu_overloads.check_scalar_cast,
     map_closures.check,
     decorated_helpers.check,
     mutable_defaults.check,

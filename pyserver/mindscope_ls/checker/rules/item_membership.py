@@ -69,7 +69,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     values = abstract(ctx, module=True)
     for compare in compares:
-        source = _item_of(ctx, compare.left)
+        source = item_of(ctx, compare.left)
         if source is None:
             continue
         kind = _numbers_kind(ctx, compare.comparators[0])
@@ -91,7 +91,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         )
 
 
-def _item_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+def item_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     """The Tensor `t` when `expr` is `t.item()` (or a local bound once to it), `t` computed in
     the graph (a Tensor of literals is folded: it compiles)."""
     if isinstance(expr, ast.Name):
