@@ -273,6 +273,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     item_membership.check,
     while_grown_lists.check,
     divergence_cell_modes.check,
+    divergence_cell_modes.check_to_float,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

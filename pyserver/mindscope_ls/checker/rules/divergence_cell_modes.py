@@ -1,4 +1,4 @@
-"""MS335: `self.set_train(...)` (or a sub-Cell's) called in compiled code at LAX.
+"""MS335, MS221: `self.set_train(...)` / `self.fc.to_float(...)` called in compiled code.
 
 Measured with MindSpore 2.10 on CPU against PyNative: LAX compiles the call and drops it, so
 the Cell keeps the mode it had when called. With `net.set_train()` then `self.set_train(False)`
@@ -14,6 +14,12 @@ something put it in training first: that call is reported only when the module a
 `set_train()` / `set_train(True)` outside it (the outputs agreed otherwise, measured). And a
 mode matters only to layers that read it: the module must name a Dropout or BatchNorm layer or
 read `.training` (without one, only the `training` flag differs).
+
+`self.fc.to_float(ms.float16)` (or `self.to_float(...)`) in `construct` likewise: LAX drops
+it, the Dense's output stays float32 (PyNative: float16), MS335 (reported for float16 and
+bfloat16); STRICT refuses it ("if need to modify a member attribute of a class with
+self._cell_init_args, the member attribute must be of the Parameter type"; `self.to_float`:
+"The 'Net' object has no attribute '_cell_init_args'"), MS221, which MS130 does not cover.
 """
 
 from __future__ import annotations
@@ -26,28 +32,48 @@ from typing import Optional
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import receivers
-from .helpers.base import FunctionContext
+from .helpers.base import FunctionContext, cacheable
 
 SET_TRAIN_DROPPED = Rule(
     "MS335",
     "set-train-in-graph-dropped",
     Group.DIVERGES,
-    title="`Cell.set_train()` called in compiled code at LAX",
+    title="`Cell.set_train()` / `Cell.to_float()` called in compiled code at LAX",
     message=(
-        "`{call}` does nothing in compiled code: LAX drops it, so `{cell}` keeps its mode "
-        "(Dropout, BatchNorm act as before, `training` unchanged) where PyNative switches it; "
-        "call `set_train` on the network before calling it."
+        "`{call}` does nothing in compiled code: LAX drops it, so `{cell}` keeps {what} where "
+        "PyNative changes it; call `{method}` on the network before calling it."
     ),
     why=(
-        "A Cell's mode is fixed when the graph is compiled; LAX compiles a `set_train` call in "
-        "`construct` to nothing (STRICT refuses it, MS130), while PyNative runs it and changes "
-        "what Dropout and BatchNorm do from that call on."
+        "A Cell's mode and compute dtype are fixed when the graph is compiled; LAX compiles a "
+        "`set_train` or `to_float` call in `construct` to nothing (STRICT refuses them: MS130, "
+        "MS221), while PyNative runs it and changes what the Cell does from that call on."
     ),
     remedy=(
-        "Set the mode outside compiled code (`net.set_train(False)` before calling `net`), or "
-        "build the sub-Cell in the mode it needs in `__init__`."
+        "Set the mode or dtype outside compiled code (`net.set_train(False)` before calling "
+        "`net`), or in `__init__` (`self.fc.to_float(ms.float16)`)."
     ),
     mindspore_says="(compiles; result differs from PyNative)",
+)
+
+TO_FLOAT_STRICT = Rule(
+    "MS221",
+    "to-float-in-graph-strict",
+    Group.STRICT,
+    title="`Cell.to_float()` called in compiled code under STRICT",
+    message=(
+        "`{call}` in compiled code writes `{cell}`'s attributes that are not Parameters "
+        "(`_cell_init_args`), which STRICT refuses; call it in `__init__` instead."
+    ),
+    why=(
+        "`to_float` records the new dtype in plain attributes of the Cell; under STRICT, "
+        "compiled code may modify only Parameter attributes (LAX compiles the call to nothing, "
+        "MS335)."
+    ),
+    remedy="Call `to_float` in `__init__` or on the network before calling it.",
+    mindspore_says=(
+        "TypeError: In JIT strict mode, if need to modify a member attribute of a class with "
+        "self._cell_init_args, the member attribute must be of the Parameter type."
+    ),
 )
 
 # What reads a Cell's mode: without one of these in the module, the outputs agree.
@@ -78,7 +104,39 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         info = receivers.workspace_class(ctx, func.value)
         if info is not None and info.find_method("set_train") is not None:
             continue  # the user's own method of that name
-        yield SET_TRAIN_DROPPED.finding(call, call=ast.unparse(call), cell=ast.unparse(func.value))
+        yield SET_TRAIN_DROPPED.finding(
+            call,
+            call=ast.unparse(call),
+            cell=ast.unparse(func.value),
+            what="its mode (Dropout, BatchNorm act as before, `training` unchanged)",
+            method="set_train",
+        )
+
+
+@cacheable
+def check_to_float(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`self.fc.to_float(ms.float16)` in compiled code: dropped at LAX (MS335), refused by
+    STRICT (MS221)."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "to_float" and call.args):
+            continue
+        if receivers.kind_of(ctx, func.value) != receivers.CELL:
+            continue
+        info = receivers.workspace_class(ctx, func.value)
+        if info is not None and info.find_method("to_float") is not None:
+            continue  # the user's own method of that name
+        cell = ast.unparse(func.value)
+        yield TO_FLOAT_STRICT.finding(call, call=ast.unparse(call), cell=cell)
+        dtype = ast.unparse(call.args[0]).rpartition(".")[2]
+        if ctx.level != SyntaxLevel.STRICT and dtype in ("float16", "bfloat16"):
+            yield SET_TRAIN_DROPPED.finding(
+                call,
+                call=ast.unparse(call),
+                cell=cell,
+                what=f"computing in float32 (its outputs stay float32, PyNative's {dtype})",
+                method="to_float",
+            )
 
 
 def _mode(call: ast.Call) -> Optional[bool]:
