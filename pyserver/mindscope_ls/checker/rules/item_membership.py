@@ -7,7 +7,8 @@ fails for an int32 `t` ("For InSequence, the list existing item abstract 'Abstra
 Int64, Value: 1 ...)' is not same with the new added item abstract 'AbstractScalar(Type: Int32,
 ...)'"), and so do an int8, int16, uint8 or float32 `t` against ints, an int32, float16,
 bfloat16 or float64 `t` against floats (`(1.0, 2.0)`), `not in`, a list, a one-item tuple, a
-tuple attribute of the Cell and a local bound to `t.item()`. What compiles: an int64 `t`
+tuple attribute of the Cell, `range(3)`, shape reads (`(x.shape[0], 5)`, `(n, 3)` with
+`n = x.shape[0]`) and a local bound to `t.item()`. What compiles: an int64 `t`
 against ints, a float32 `t` against floats, `int(t) in (1, 2)` and `float(t) in (1.0, 2.0)`
 whatever `t`'s dtype (the suggested fix; same values as PyNative), `x.shape[0] in (1, 2)`,
 `t.item() == 1`, and a Tensor built from literals. The Tensor's dtype must be known from the
@@ -23,6 +24,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import calls_shared
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
@@ -112,15 +114,39 @@ def item_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
 
 def _numbers_kind(ctx: FunctionContext, seq: ast.expr) -> Optional[str]:
     """ "int" or "float" when `seq` is a written-out tuple or list of numbers all of that type
-    (directly, through a local bound once, or a Cell attribute `__init__` writes out)."""
+    (directly, through a local bound once, or a Cell attribute `__init__` writes out), an int
+    being a literal or a shape read (`x.shape[0]`, `n = x.shape[0]`), or `range(...)` (ints)."""
     if isinstance(seq, ast.Name):
         seq = receivers.only_binding(ctx, seq.id) or seq
+    if (
+        isinstance(seq, ast.Call)
+        and isinstance(seq.func, ast.Name)
+        and seq.func.id == "range"
+        and calls_shared.builtin(ctx, "range")
+    ):
+        return "int"
     held = receivers.self_attr(ctx, seq)
     node = held.node if held is not None else seq  # `self.ids = (3, 4)` in `__init__`
     if not isinstance(node, (ast.Tuple, ast.List)) or not node.elts:
         return None
-    kinds = {_number_kind(e) for e in node.elts}
+    kinds = {_number_kind(e) or _shape_item(ctx, e) for e in node.elts}
     return kinds.pop() if len(kinds) == 1 else None
+
+
+def _shape_item(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """ "int" for `x.shape[i]` of a Tensor, directly or through a local bound once to it (a
+    Python int, Int64 when compiled)."""
+    if isinstance(expr, ast.Name):
+        expr = receivers.only_binding(ctx, expr.id) or expr
+    if (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and isinstance(expr.slice, (ast.Constant, ast.UnaryOp))
+        and ctx.types.is_tensor(expr.value.value)
+    ):
+        return "int"
+    return None
 
 
 def _number_kind(expr: ast.expr) -> Optional[str]:
