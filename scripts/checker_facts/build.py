@@ -7,9 +7,10 @@ return are measured in a child process (probe_dtypes.py), and so are the members
 properties, attributes) of Tensor, Parameter and nn.Cell (probe_members.py) and which of a
 Parameter's, a sub-Cell's and a Tensor's members `construct` may use, compiled
 (probe_graph_members.py), and which `dim=` calls of Tensor methods compile to an op without a CPU
-kernel (probe_cpu_overloads.py); which calls compile on which value kind at which level comes
-from the differential generator's cases (`observed`). Writes
-pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the checker loads.
+kernel (probe_cpu_overloads.py; `mindspore.mint` functions: probe_cpu_mint.py); which calls
+compile on which value kind at which level comes from the differential generator's cases
+(`observed`). Writes pyserver/mindscope_ls/checker/facts/mindspore_facts.json, which the
+checker loads.
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ def probe_cpu_overloads(members: dict[str, Any]) -> dict[str, Any]:
         )
 
 
+def probe_cpu_mint() -> dict[str, Any]:
+    """Which `mindspore.mint` functions compile to an op without a CPU kernel while PyNative
+    runs them, as `mint.<name>` rows of the same table (probe_cpu_mint.py, under a minute)."""
+    return _probe(None, ["-m", "scripts.checker_facts.probe_cpu_mint"], "cpu mint")
+
+
 def _probe(script: Path | None, args: list[str], what: str) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, *([str(script)] if script else []), *args],
@@ -117,7 +124,9 @@ def build(root: Path, version: str, probe: bool = True) -> dict[str, Any]:
     facts["observed"] = observed()
     facts["members"] = probe_members() if probe else {}
     facts["graph_members"] = probe_graph_members(facts["members"]) if probe else {}
-    facts["cpu_overloads"] = probe_cpu_overloads(facts["members"]) if probe else {}
+    facts["cpu_overloads"] = (
+        {**probe_cpu_overloads(facts["members"]), **probe_cpu_mint()} if probe else {}
+    )
     return facts
 
 

@@ -33,6 +33,7 @@ from .rules import (
     dict_spreads,
     divergence,
     divergence_buffers,
+    divergence_cell_modes,
     divergence_constants,
     divergence_containers,
     divergence_dict_pop,
@@ -40,6 +41,7 @@ from .rules import (
     divergence_inplace,
     divergence_inputs,
     divergence_membership,
+    divergence_pow,
     divergence_python,
     divergence_reductions,
     divergence_scalars,
@@ -51,6 +53,7 @@ from .rules import (
     function_items,
     graph_syntax,
     inplace_kernels,
+    item_membership,
     iteration,
     jit_class_strict,
     joins,
@@ -84,6 +87,7 @@ from .rules import (
     tolist_comprehension,
     unpacking,
     unrolled,
+    while_grown_lists,
     while_lists,
 )
 from .rules.helpers.base import FunctionContext
@@ -162,6 +166,10 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_membership,
     divergence_dict_pop,
     dict_iteration,
+    divergence_pow,
+    item_membership,
+    while_grown_lists,
+    divergence_cell_modes,
 )
 
 
@@ -252,6 +260,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     enumerate_iterators.check,
     tensor_expand.check,
     cpu_overloads.check,
+    cpu_overloads.check_mint,
+    cpu_overloads.check_scalar_cast,
     map_closures.check,
     decorated_helpers.check,
     mutable_defaults.check,
@@ -259,6 +269,11 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     stdlib_calls.check,
     function_items.check,
     cell_properties.check,
+    divergence_pow.check,
+    item_membership.check,
+    while_grown_lists.check,
+    divergence_cell_modes.check,
+    divergence_cell_modes.check_to_float,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

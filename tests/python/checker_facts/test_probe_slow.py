@@ -8,6 +8,7 @@ import pytest
 
 from mindscope_ls.checker.facts import DATA
 from scripts.checker_facts.build import (
+    probe_cpu_mint,
     probe_cpu_overloads,
     probe_dtypes,
     probe_graph_members,
@@ -70,3 +71,13 @@ def test_cpu_overloads_table_agrees_with_a_fresh_run() -> None:
     table = json.loads(DATA.read_text())["cpu_overloads"]
     assert got == {"cumsum": table["cumsum"]}
     assert got["cumsum"]["op"] == "CumsumExt"
+
+
+def test_cpu_mint_rows_agree_with_a_fresh_run() -> None:
+    """`mint.diff(x)` runs in PyNative on CPU and compiles to an op without a CPU kernel; the
+    table's `mint.` rows are what probe_cpu_mint.py finds now."""
+    pytest.importorskip("mindspore")
+    got = probe_cpu_mint()
+    table = json.loads(DATA.read_text())["cpu_overloads"]
+    assert got == {k: v for k, v in table.items() if k.startswith("mint.")}
+    assert "mint.diff" in got

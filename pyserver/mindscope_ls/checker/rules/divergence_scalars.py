@@ -297,6 +297,10 @@ def _evaluate(
         held = _float_attribute(ctx.fn.cls.node, attr)
         return None if held is None else (held, _f32(held), True)
     if isinstance(expr, ast.Call) and _tensor_number(expr):
+        if _integer_item(ctx, expr):
+            return float(sample), float(sample), False  # `t.item()` of an int32 `t`: an int
+        if _integer_item(ctx, expr.args[0] if expr.args else expr):
+            return float(sample), float(sample), True  # `float(t.item())` of it: exact
         v = _f32(TENSOR_SAMPLE)
         return v, v, True
     if isinstance(expr, ast.Name):
@@ -355,6 +359,19 @@ def _tensor_number(call: ast.Call) -> bool:
     if isinstance(func, ast.Name) and func.id == "float" and len(call.args) == 1:
         return not isinstance(call.args[0], ast.Constant)
     return isinstance(func, ast.Attribute) and func.attr == "item" and not call.args
+
+
+def _integer_item(ctx: FunctionContext, call: ast.expr) -> bool:
+    """`t.item()` of a Tensor the source gives an integer or bool dtype: a Python int (measured:
+    `n = t.item(); n + 1` of an int32 `t` is 4 in both modes, `float(t.item()) + 1` of an int64
+    `t` 2.0 in both)."""
+    func = call.func if isinstance(call, ast.Call) else None
+    if not (isinstance(func, ast.Attribute) and func.attr == "item"):
+        return False
+    dtype = (
+        abstract(ctx, module=True).dtype(func.value) if ctx.types.is_tensor(func.value) else None
+    )
+    return dtype is not None and dtype.startswith(("int", "uint", "bool"))
 
 
 def _float_attribute(cls: ast.ClassDef, attr: str) -> Optional[float]:

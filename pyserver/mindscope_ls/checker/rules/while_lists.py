@@ -30,7 +30,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for loop in loops:
         if not ctx.types.is_condition(loop.test):
             continue
-        for name in sorted(_appended(loop)):
+        for name in sorted(appended(loop)):
             if not _empty_before(ctx, name, loop):
                 continue
             read = _constant_read_after(ctx, name, loop)
@@ -50,7 +50,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 )
 
 
-def _appended(loop: ast.While) -> set[str]:
+def appended(loop: ast.While) -> set[str]:
     """Names the loop body grows with `name.append(...)` (outside nested scopes)."""
     found: set[str] = set()
     stack: list[ast.AST] = list(loop.body)

@@ -1,0 +1,154 @@
+"""MS169: a list grown in a `while` on a Tensor condition, then taken as a whole.
+
+Measured with MindSpore 2.10 on CPU (PyNative runs them all): appends in a loop the compiler
+cannot unroll make a list whose length is known only at run time. Read item by item it works
+(`for o in outs`, `len(outs)`, `outs[-1]`, returned as it is), but taken as a whole it fails at
+LAX and STRICT alike: `ops.stack(outs)` (also `ops.Stack()(outs)`, `self.stack = ops.Stack()`
+then `self.stack(outs)`, `ops.stack(tuple(outs))`, `ops.stack([o * 2 for o in outs])`, and
+inside the loop) fails with "'mindspore._c_expression.typing.TensorType' object is not
+subscriptable"; `tuple(outs)` with "Kernel select failed"; `sum(outs)` with "Cannot join the
+return values of different branches"; a slice `outs[1:]` crashes the compiler.
+`ops.concat(outs)` (`ops.cat`, `mint.cat`, `ops.Concat()`) fails at LAX only ("Shapes number
+and types number must be equal when calling GetSequenceElements()"); STRICT compiles it but
+concatenates two items only, a divergence not reported here. A `for` over a constant `range`
+with a Tensor `break` appends and stacks fine (it unrolls), and so does a `while` on a Python
+counter.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from . import calls_shared
+from .helpers import names, receivers
+from .helpers.base import FunctionContext, cacheable
+from .while_lists import appended
+
+WHILE_GROWN_LIST_WHOLE = Rule(
+    "MS169",
+    "while-grown-list-taken-whole",
+    Group.FAILS,
+    title="A list grown in a `while` on a Tensor condition, then stacked or converted whole",
+    message=(
+        "`{text}` takes `{name}` as a whole, which the `while` on a Tensor condition appends "
+        "to: graph mode knows its length only at run time and fails here{levels}; collect into "
+        "a pre-allocated Tensor instead (or loop a fixed number of times with a `break`)."
+    ),
+    why=(
+        "A loop whose condition is a Tensor is not unrolled, so a list it appends to has a "
+        "run-time length: reading it item by item works, but stacking, concatenating, "
+        "slicing or converting it needs a length at compile time."
+    ),
+    remedy=(
+        "Write into a Tensor allocated before the loop (`buf[i] = x`), or loop over a constant "
+        "`range(n)` with `if cond: break` so the compiler unrolls it."
+    ),
+    mindspore_says=(
+        "TypeError: 'mindspore._c_expression.typing.TensorType' object is not subscriptable"
+    ),
+)
+
+# Calls that take a sequence of Tensors as a whole; concatenation fails at LAX only.
+STACKING = frozenset({"stack", "Stack"})
+CONCATENATING = frozenset({"concat", "cat", "Concat"})
+BUILTINS = frozenset({"tuple", "sum"})
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    loops: list[ast.While] = ctx.of(ast.While)
+    grown: dict[str, ast.While] = {}
+    for loop in loops:
+        if ctx.types.is_condition(loop.test):
+            for name in appended(loop):
+                if name not in grown and _bound_before_only(ctx, name, loop):
+                    grown[name] = loop
+    if not grown:
+        return
+    reported: set[int] = set()  # `ops.stack(tuple(outs))`: one finding, the outer call
+    for node in ctx.of(ast.Call, ast.Subscript):
+        found = _whole_use(ctx, node, grown)
+        if found is None or id(node) in reported:
+            continue
+        reported.update(id(n) for n in ast.walk(node))
+        name, levels = found
+        yield WHILE_GROWN_LIST_WHOLE.finding(
+            node,
+            related=[ctx.related(grown[name].test, "the Tensor condition")],
+            text=ast.unparse(node),
+            name=name,
+            levels=levels,
+        )
+
+
+def _whole_use(
+    ctx: FunctionContext, node: ast.AST, grown: dict[str, ast.While]
+) -> Optional[tuple[str, str]]:
+    """(name, where it fails) when `node` takes a grown list whole at or after its loop."""
+    if isinstance(node, ast.Subscript):
+        if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
+            name = _grown_name(node.value, grown, node)
+            if name is not None:
+                return name, " at every level"
+        return None
+    assert isinstance(node, ast.Call)
+    if len(node.args) < 1:
+        return None
+    name = _grown_name(node.args[0], grown, node)
+    if name is None:
+        return None
+    func = node.func
+    if isinstance(func, ast.Name) and func.id in BUILTINS and calls_shared.builtin(ctx, func.id):
+        return (name, " at every level") if len(node.args) == 1 else None
+    op = _mindspore_op(ctx, func)
+    if op in STACKING:
+        return name, " at every level"
+    if op in CONCATENATING and ctx.level == SyntaxLevel.LAX:
+        return name, " at LAX"
+    return None
+
+
+def _mindspore_op(ctx: FunctionContext, func: ast.expr) -> Optional[str]:
+    """The last part of the MindSpore function or operator class `func` calls: `ops.stack`,
+    `ops.Stack()(...)`, `self.stack` holding an `ops.Stack()`."""
+    qualname: Optional[str] = None
+    if isinstance(func, ast.Call):
+        qualname = names.callee(ctx.fn.module, func.func)
+    elif isinstance(func, ast.Attribute) and names.self_attribute(func) is not None:
+        held = receivers.self_attr(ctx, func)
+        qualname = held.class_qualname if held is not None else None
+    else:
+        qualname = names.callee(ctx.fn.module, func)
+    if qualname is None or not qualname.startswith("mindspore."):
+        return None
+    return qualname.rpartition(".")[2]
+
+
+def _grown_name(expr: ast.expr, grown: dict[str, ast.While], at: ast.AST) -> Optional[str]:
+    """The grown list `expr` is (or `list()`/`tuple()`/a comprehension over), read at or after
+    the start of its loop."""
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and len(expr.args) == 1:
+        if expr.func.id in ("list", "tuple"):
+            expr = expr.args[0]
+    elif isinstance(expr, (ast.ListComp, ast.GeneratorExp)) and len(expr.generators) == 1:
+        expr = expr.generators[0].iter
+    if not isinstance(expr, ast.Name) or expr.id not in grown:
+        return None
+    loop = grown[expr.id]
+    if (getattr(at, "lineno", 0), getattr(at, "col_offset", 0)) < (loop.lineno, loop.col_offset):
+        return None
+    return expr.id
+
+
+def _bound_before_only(ctx: FunctionContext, name: str, loop: ast.While) -> bool:
+    """`name` is a local list bound only before the loop (not a parameter, not rebound in or
+    after it), so the loop grows one list across its iterations."""
+    value = receivers.only_binding(ctx, name)
+    if not isinstance(value, ast.List):
+        return False
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
+    return all((s.lineno, s.col_offset) < (loop.lineno, loop.col_offset) for s in stores)
