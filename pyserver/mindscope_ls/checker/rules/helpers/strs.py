@@ -3,8 +3,11 @@
 `Abstract.of` knows literals and locals bound to them; a Cell's str attributes (`self.tag =
 "conv_block"` in `__init__`), items of a tuple/list attribute of strs read at a constant index,
 `+` of two strs and `upper()`/`lower()` of one (the str methods STRICT compiles: measured) are
-added here. An attribute counts only when every assignment the class makes to it is a str
-literal (a `self.act = None` elsewhere makes it unknown).
+added here, and so are the str results of builtins STRICT compiles (`str(n)`, `repr`, `ascii`,
+`hex`, `bin`, `oct`, `chr`, `format(v, spec)`), of `"...".format(...)` and of `"..." % v`
+(measured on 2.10: each compiled at STRICT, then `len()` of it or a `for` over it failed).
+An attribute counts only when every assignment the class makes to it is a str literal (a
+`self.act = None` elsewhere makes it unknown).
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from .walk import of_type
 
 # str methods STRICT compiles whose result is a str (`split`, `replace`, ... are MS214's).
 _STR_RESULT = frozenset({"upper", "lower"})
+# builtins whose result is a str whatever they are given (a name the module rebinds is not one).
+_STR_BUILTINS = frozenset({"str", "repr", "ascii", "hex", "bin", "oct", "chr", "format"})
 
 
 def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 0) -> bool:
@@ -32,6 +37,8 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
     if isinstance(expr, ast.Attribute):
         held = self_attr(ctx, expr)
         return held is not None and _str_constant(held.node) and _only_strs(ctx, expr.attr)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):  # `s[1:]`
+        return is_str(ctx, values, expr.value, depth + 1)
     if isinstance(expr, ast.Subscript):
         held = self_attr(ctx, expr.value)
         index = expr.slice
@@ -50,15 +57,34 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         return is_str(ctx, values, expr.left, depth + 1) and is_str(
             ctx, values, expr.right, depth + 1
         )
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr in _STR_RESULT
-        and not expr.args
-        and not expr.keywords
-    ):
-        return is_str(ctx, values, expr.func.value, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):  # `"%d" % n`
+        return _str_constant(expr.left)
+    if isinstance(expr, ast.Call):
+        return _str_call(ctx, values, expr, depth)
     return False
+
+
+def _str_call(ctx: FunctionContext, values: Abstract, call: ast.Call, depth: int) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in _STR_BUILTINS and bool(call.args) and _builtin(ctx, func.id)
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "format":  # `"layer_{}".format(i)`: a str method STRICT compiles
+        return _str_constant(func.value)
+    if func.attr in _STR_RESULT and not call.args and not call.keywords:
+        return is_str(ctx, values, func.value, depth + 1)
+    return False
+
+
+def _builtin(ctx: FunctionContext, name: str) -> bool:
+    """`name` is Python's builtin here: nothing in the function or the module rebinds it."""
+    module = ctx.fn.module
+    if name in module.functions or name in module.imports or name in module.classes:
+        return False
+    return not any(
+        n.id == name and not isinstance(n.ctx, ast.Load) for n in ctx.of(ast.Name)
+    ) and all(a.arg != name for a in ast.walk(ctx.fn.node.args) if isinstance(a, ast.arg))
 
 
 def _str_constant(node: ast.AST | None) -> bool:
