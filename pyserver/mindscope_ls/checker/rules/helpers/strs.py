@@ -33,7 +33,9 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         return False
     if isinstance(expr, ast.Name):  # `s = self.tag` bound once
         bound = only_binding(ctx, expr.id)
-        return bound is not None and is_str(ctx, values, bound, depth + 1)
+        if bound is None:
+            return _loop_over_strs(ctx, expr.id)
+        return is_str(ctx, values, bound, depth + 1)
     if isinstance(expr, ast.Attribute):
         held = self_attr(ctx, expr)
         return held is not None and _str_constant(held.node) and _only_strs(ctx, expr.attr)
@@ -85,6 +87,34 @@ def _builtin(ctx: FunctionContext, name: str) -> bool:
     return not any(
         n.id == name and not isinstance(n.ctx, ast.Load) for n in ctx.of(ast.Name)
     ) and all(a.arg != name for a in ast.walk(ctx.fn.node.args) if isinstance(a, ast.arg))
+
+
+def _loop_over_strs(ctx: FunctionContext, name: str) -> bool:
+    """`name` is bound only as the target of one `for` or comprehension over strs: a written
+    tuple/list of str literals or a Cell attribute only ever set to one (`for n in self.names`,
+    `len(n) for n in self.names`)."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    if len(stores) != 1:
+        return False
+    loops: list[ast.For | ast.comprehension] = [
+        *(f for f in ctx.of(ast.For) if isinstance(f, ast.For)),
+        *(
+            g
+            for c in ctx.of(ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+            for g in getattr(c, "generators", [])
+        ),
+    ]
+    for loop in loops:
+        if loop.target is stores[0]:
+            return _strs_display(ctx, loop.iter)
+    return False
+
+
+def _strs_display(ctx: FunctionContext, seq: ast.expr) -> bool:
+    if isinstance(seq, (ast.Tuple, ast.List)):
+        return bool(seq.elts) and all(_str_constant(e) for e in seq.elts)
+    name = self_attr_name(seq)
+    return name is not None and self_attr(ctx, seq) is not None and _only_displays(ctx, name)
 
 
 def _str_constant(node: ast.AST | None) -> bool:
