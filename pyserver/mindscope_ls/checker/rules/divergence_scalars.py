@@ -7,7 +7,8 @@ Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: `2 ** -1`
 GRAPH_MODE (graph mode's scalar power keeps int ** int an int), where Python gives the float
 0.5 / 0.25, so `x * n ** -1` is all zeros. A float on either side (`n ** -0.5`,
 `n ** -1.0`, `2.0 ** -1`) gives the same float in both modes. The builtin `pow(4, -1)` and
-`pow(x.shape[0], -1)` gave 0 the same way (PyNative: 0.25, 1/3).
+`pow(x.shape[0], -1)` gave 0 the same way (PyNative: 0.25, 1/3), and so did an exponent a
+local holds (`k = -1; 4 ** k`, `pow(2, k)`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 from .helpers.walk import of_type as walk_of
@@ -52,7 +53,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ]
     pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
     for node, left, right in pows:
-        exponent = _negative_int(right)
+        exponent = _negative_int(ctx, right)
         if exponent is None:
             continue
         if not _is_python_int(ctx, left):
@@ -66,7 +67,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             text=text,
             value=value,
             base=base_p,
-            exponent=ast.unparse(right),
+            exponent=ast.unparse(right) if not isinstance(right, ast.Name) else str(exponent),
             base_p=base_p if exponent == -1 else f"{base_p} ** {-exponent}",
         )
 
@@ -86,7 +87,10 @@ def _pow_calls(ctx: FunctionContext) -> list[ast.Call]:
     return calls if calls and builtin(ctx, "pow") else []
 
 
-def _negative_int(expr: ast.expr) -> Optional[int]:
+def _negative_int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    if isinstance(expr, ast.Name):  # `k = -1` bound once, then `4 ** k` (measured: 0 too)
+        bound = receivers.only_binding(ctx, expr.id)
+        return _negative_int(ctx, bound) if isinstance(bound, ast.UnaryOp) else None
     if (
         isinstance(expr, ast.UnaryOp)
         and isinstance(expr.op, ast.USub)
