@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import ast
 
+from ..calls_shared import builtin
 from .abstract import Abstract
 from .base import FunctionContext
 from .receivers import only_binding, self_attr, self_attr_name
@@ -69,7 +70,7 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
 def _str_call(ctx: FunctionContext, values: Abstract, call: ast.Call, depth: int) -> bool:
     func = call.func
     if isinstance(func, ast.Name):
-        return func.id in _STR_BUILTINS and bool(call.args) and _builtin(ctx, func.id)
+        return func.id in _STR_BUILTINS and bool(call.args) and builtin(ctx, func.id)
     if not isinstance(func, ast.Attribute):
         return False
     if func.attr == "format":  # `"layer_{}".format(i)`: a str method STRICT compiles
@@ -77,16 +78,6 @@ def _str_call(ctx: FunctionContext, values: Abstract, call: ast.Call, depth: int
     if func.attr in _STR_RESULT and not call.args and not call.keywords:
         return is_str(ctx, values, func.value, depth + 1)
     return False
-
-
-def _builtin(ctx: FunctionContext, name: str) -> bool:
-    """`name` is Python's builtin here: nothing in the function or the module rebinds it."""
-    module = ctx.fn.module
-    if name in module.functions or name in module.imports or name in module.classes:
-        return False
-    return not any(
-        n.id == name and not isinstance(n.ctx, ast.Load) for n in ctx.of(ast.Name)
-    ) and all(a.arg != name for a in ast.walk(ctx.fn.node.args) if isinstance(a, ast.arg))
 
 
 def _loop_over_strs(ctx: FunctionContext, name: str) -> bool:
