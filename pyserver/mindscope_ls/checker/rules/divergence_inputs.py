@@ -12,6 +12,11 @@ Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative, with `t` 
 Only the caller's later read shows the difference, so the rule looks for it in the same file:
 module-level code or a function that is not compiled, calling the `@jit` function, `Net()(t)`,
 or `net(t)` with `net = Net(...)` bound in that caller. (`x.add_(...)` is MS311's.)
+
+A list or dict input changed by a method behaves like the item write: `l.append(v)`,
+`l.clear()` and `d.update({...})` on an input of a `@jit` function or of `construct` change the
+caller's object in PyNative and leave it unchanged in GRAPH_MODE, at LAX and STRICT (measured:
+`len(l)` read after the call was 2 in PyNative, 1 in graph mode; `l.clear()` 0 against 2).
 """
 
 from __future__ import annotations
@@ -31,16 +36,17 @@ INPUT_WRITTEN_IN_PLACE = Rule(
     "MS316",
     "input-written-in-place",
     Group.DIVERGES,
-    title="Compiled code writes its Tensor input, and the caller reads it afterwards",
+    title="Compiled code writes its input (a Tensor, list or dict), and the caller reads it after",
     message=(
         "`{write}` writes the input `{param}`: {effect}, so `{arg}` read after the call differs; "
-        "copy the input first (`{param} = {param} * 1`) or do not reuse `{arg}`."
+        "copy the input first (`{param} = {copy}`) or do not reuse `{arg}`."
     ),
     why=(
         "Graph mode runs `x += v` on an input in place, so the caller's Tensor changes "
         "(PyNative rebinds the local only), and runs `x[i] = v` on a copy, so the caller's Tensor "
         "keeps its values (PyNative writes the caller's Tensor): the caller's later read "
-        "differs either way."
+        "differs either way. `l.append(v)`, `l.clear()` and `d.update(...)` on a list or dict "
+        "input change only PyNative's caller object too."
     ),
     remedy="Work on a copy (`x = x * 1` first), or return the new value instead of reusing `t`.",
     mindspore_says="(compiles; result differs from PyNative)",
@@ -49,6 +55,10 @@ INPUT_WRITTEN_IN_PLACE = Rule(
 FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 AUGMENTED = "graph mode changes the caller's Tensor, PyNative does not"
 ITEM = "PyNative changes the caller's Tensor, graph mode does not"
+CHANGED = "PyNative changes the caller's {kind}, graph mode does not"
+# Methods that change a list / dict input in place (and that a Tensor does not have).
+CHANGING = {"append": "list", "clear": "list", "update": "dict"}
+COPIES = {"list": "list({param})", "dict": "dict({param})"}
 
 
 def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
@@ -107,6 +117,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                         param=param,
                         effect=effect,
                         arg=arg.id,
+                        copy=_copy(write, param),
                     )
 
 
@@ -187,8 +198,12 @@ def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[a
     (before its first plain assignment). One walk of the function for all of them."""
     rebound: dict[str, tuple[int, int]] = {}
     found: list[tuple[str, ast.stmt, str]] = []
-    for node in of_type(fn, ast.AugAssign, ast.Assign):
-        if isinstance(node, ast.AugAssign):
+    for node in of_type(fn, ast.AugAssign, ast.Assign, ast.Expr):
+        if isinstance(node, ast.Expr):
+            changed = _changed_by_method(node, params)
+            if changed is not None:
+                found.append((changed[0], node, CHANGED.format(kind=changed[1])))
+        elif isinstance(node, ast.AugAssign):
             if isinstance(node.target, ast.Name) and node.target.id in params:
                 found.append((node.target.id, node, AUGMENTED))
         elif isinstance(node, ast.Assign):
@@ -204,6 +219,27 @@ def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[a
             continue
         out.setdefault(param, []).append((node, effect))
     return out
+
+
+def _changed_by_method(node: ast.Expr, params: list[str]) -> Optional[tuple[str, str]]:
+    """(parameter, "list"/"dict") of a statement `param.append(v)` / `.clear()` / `.update(d)`."""
+    call = node.value
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute)):
+        return None
+    owner = call.func.value
+    kind = CHANGING.get(call.func.attr)
+    if kind is None or not isinstance(owner, ast.Name) or owner.id not in params:
+        return None
+    return owner.id, kind
+
+
+def _copy(write: ast.stmt, param: str) -> str:
+    """How to copy the input the write changes: `list(l)` / `dict(d)`, or `x * 1` for a Tensor."""
+    if isinstance(write, ast.Expr):
+        changed = _changed_by_method(write, [param])
+        if changed is not None:
+            return COPIES[changed[1]].format(param=param)
+    return f"{param} * 1"
 
 
 def node_position(node: ast.AST) -> tuple[int, int]:

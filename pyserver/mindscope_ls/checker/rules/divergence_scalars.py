@@ -6,7 +6,9 @@ Measured with MindSpore 2.10 on CPU, LAX and STRICT, against PyNative: `2 ** -1`
 `n ** -1` with `n = x.shape[-1]` and `self.d ** -1` with `self.d = 4` gave the int 0 in
 GRAPH_MODE (graph mode's scalar power keeps int ** int an int), where Python gives the float
 0.5 / 0.25, so `x * n ** -1` is all zeros. A float on either side (`n ** -0.5`,
-`n ** -1.0`, `2.0 ** -1`) gives the same float in both modes.
+`n ** -1.0`, `2.0 ** -1`) gives the same float in both modes. The builtin `pow(4, -1)` and
+`pow(x.shape[0], -1)` gave 0 the same way (PyNative: 0.25, 1/3), and so did an exponent a
+local holds (`k = -1; 4 ** k`, `pow(2, k)`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from typing import Any, Optional
 from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names
+from .calls_shared import builtin
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 from .helpers.walk import of_type as walk_of
@@ -45,30 +48,49 @@ INT_NEGATIVE_POWER = Rule(
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    pows = [b for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)]
-    if not pows:
-        return
-    for node in pows:
-        exponent = _negative_int(node.right)
+    pows: list[tuple[ast.expr, ast.expr, ast.expr]] = [
+        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
+    ]
+    pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    for node, left, right in pows:
+        exponent = _negative_int(ctx, right)
         if exponent is None:
             continue
-        if not _is_python_int(ctx, node.left):
+        if not _is_python_int(ctx, left):
             continue
         text = ast.unparse(node)
-        base = ast.unparse(node.left)
-        base_p = base if isinstance(node.left, (ast.Name, ast.Constant)) else f"({base})"
-        value = _value(node.left, exponent)
+        base = ast.unparse(left)
+        base_p = base if isinstance(left, (ast.Name, ast.Constant)) else f"({base})"
+        value = _value(left, exponent)
         yield INT_NEGATIVE_POWER.finding(
             node,
             text=text,
             value=value,
             base=base_p,
-            exponent=ast.unparse(node.right),
+            exponent=ast.unparse(right) if not isinstance(right, ast.Name) else str(exponent),
             base_p=base_p if exponent == -1 else f"{base_p} ** {-exponent}",
         )
 
 
-def _negative_int(expr: ast.expr) -> Optional[int]:
+def _pow_calls(ctx: FunctionContext) -> list[ast.Call]:
+    """The builtin `pow(base, exponent)` calls of two positional arguments."""
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c, ast.Call)
+        and isinstance(c.func, ast.Name)
+        and c.func.id == "pow"
+        and len(c.args) == 2
+        and not c.keywords
+        and not any(isinstance(a, ast.Starred) for a in c.args)
+    ]
+    return calls if calls and builtin(ctx, "pow") else []
+
+
+def _negative_int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    if isinstance(expr, ast.Name):  # `k = -1` bound once, then `4 ** k` (measured: 0 too)
+        bound = receivers.only_binding(ctx, expr.id)
+        return _negative_int(ctx, bound) if isinstance(bound, ast.UnaryOp) else None
     if (
         isinstance(expr, ast.UnaryOp)
         and isinstance(expr.op, ast.USub)

@@ -16,7 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names, receivers, shared_values
+from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
@@ -282,6 +282,8 @@ def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Va
     value = values.of(expr)
     if value is not None:
         return value
+    if strs.is_str(ctx, values, expr):  # `self.names[0]`, `n` of `for n in self.names`
+        return Value("str")
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
         return _kind(ctx, values, bound) if isinstance(bound, ast.Attribute) else None

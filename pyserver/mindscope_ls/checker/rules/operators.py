@@ -25,6 +25,7 @@ from .operators_operands import (
     UNARY_DUNDERS,
     augmented,
     describe,
+    list_extensions,
     object_class,
     object_operands,
 )
@@ -35,13 +36,14 @@ PYTHON_OPERANDS = Rule(
     Group.FAILS,
     title="Operator between Python values that do not support it",
     message=(
-        "`{op}` between a {left} and a {right} is rejected at compile time, as in Python; "
-        "convert one side first (e.g. `tuple(...)`, `Tensor(...)`) or use another operator."
+        "`{op}` between a {left} and a {right} is rejected at compile time; convert one side "
+        "first (e.g. `tuple(...)`, `list(...)`, `Tensor(...)`) or use another operator."
     ),
     why=(
         "Graph mode evaluates an operator between two Python values (numbers, str, tuples, "
         "lists) while compiling, with Python's own semantics: what Python "
-        "rejects, the compiler rejects at every syntax level."
+        "rejects, the compiler rejects at every syntax level. `lst += v` runs as `lst + v`, "
+        "so a list takes only a list there (Python extends it with any iterable)."
     ),
     remedy=(
         "Combine values of kinds the operator supports: concatenate a tuple with a tuple "
@@ -185,6 +187,10 @@ STAND_INS: dict[tuple[str, Optional[str]], object] = {
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     nodes: list[ast.AST] = ctx.of(ast.BinOp, ast.UnaryOp, ast.Compare)
     runs = list(augmented(ctx))
+    if ctx.of(ast.AugAssign):
+        plain = shared_values.abstract(ctx)
+        for aug, what in list_extensions(ctx, plain.of):
+            yield PYTHON_OPERANDS.finding(aug, op="+=", left="list", right=what)
     if not nodes and not runs:
         return
     values = _Values(ctx)

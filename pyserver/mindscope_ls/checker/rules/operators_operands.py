@@ -2,12 +2,19 @@
 runs `n + 1` on the value bound just before) and instances of the module's own classes (a plain
 or jit_class object has an operator only if its class defines the dunder: Python's TypeError
 otherwise, at every level, measured in `generated/operators/`).
+
+`lst += v` of a local list: Python extends the list with any iterable, but graph mode runs it
+as `lst + v`, which takes a list only. Measured on 2.10 at LAX and STRICT: `l += (2, 3)`,
+`l += t` (a tuple), `l += x.shape`, `l += range(2)`, `l += zip(a, b)`, `l += "bc"` failed
+("can only concatenate list (not "tuple") to list"), `l += {"b": 1}` too ("For operation
+'augassign_add', current input arguments types are <List, Dictionary>"), in a loop as well
+(`outs = []` then `outs += (x * i,)`); `l += [v]`, `l.extend((2, 3))` compile.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Optional
 
 from .helpers import instances
@@ -89,6 +96,81 @@ def _prior(before: list[ast.stmt], name: str) -> Optional[ast.expr]:
         if any(isinstance(n, ast.Name) and n.id == name for n in ast.walk(stmt)):
             return None  # read or rebound on the way: not followed
     return None
+
+
+# What `lst += v` cannot take in graph mode (by the value's kind, or the builtin building it).
+NOT_LIST_KINDS = frozenset({"tuple", "str", "dict"})
+NOT_LIST_CALLS = frozenset({"range", "zip"})
+
+
+def list_extensions(
+    ctx: FunctionContext, kind_of: Callable[[ast.expr], Optional[Value]]
+) -> Iterator[tuple[ast.AugAssign, str]]:
+    """`lst += v` where every binding of the local `lst` is a list display, a list
+    comprehension or `list(...)`, and `v` is a tuple, str, dict, `range()` or `zip()`: with
+    what `v` is called in the message."""
+    augs = [
+        a
+        for a in ctx.of(ast.AugAssign)
+        if isinstance(a, ast.AugAssign)
+        and isinstance(a.op, ast.Add)
+        and isinstance(a.target, ast.Name)
+    ]
+    for aug in augs:
+        assert isinstance(aug.target, ast.Name)
+        what = _not_a_list(aug.value, kind_of)
+        if what is not None and _only_lists(ctx, aug.target.id):
+            yield aug, what
+
+
+def _not_a_list(value: ast.expr, kind_of: Callable[[ast.expr], Optional[Value]]) -> Optional[str]:
+    if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+        if value.func.id in NOT_LIST_CALLS:
+            return f"`{value.func.id}()` object"
+        return None
+    if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+        value_of = value.value  # `x.shape[2:]` is a tuple as `x.shape` is
+    else:
+        value_of = value
+    if isinstance(value_of, ast.Attribute) and value_of.attr == "shape":
+        return "tuple"
+    known = kind_of(value)
+    if known is not None and known.kind in NOT_LIST_KINDS:
+        return describe(known)
+    return None
+
+
+def _only_lists(ctx: FunctionContext, name: str) -> bool:
+    """The function binds `name` only by `name = <list>` statements (and `+=`)."""
+    node = ctx.fn.node
+    args = node.args
+    if name in {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}:
+        return False
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    assigns = [
+        a
+        for a in ctx.of(ast.Assign)
+        if isinstance(a, ast.Assign)
+        and len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and a.targets[0].id == name
+    ]
+    augmented = sum(
+        1
+        for a in ctx.of(ast.AugAssign)
+        if isinstance(a, ast.AugAssign) and isinstance(a.target, ast.Name) and a.target.id == name
+    )
+    if not assigns or len(stores) != len(assigns) + augmented:
+        return False  # also bound by a loop, an unpacking, a `with`, ...: unknown
+    return all(_list_value(a.value) for a in assigns)
+
+
+def _list_value(value: ast.expr) -> bool:
+    if isinstance(value, (ast.List, ast.ListComp)):
+        return True
+    return (
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "list"
+    )
 
 
 UNARY_DUNDERS = {ast.USub: "__neg__", ast.UAdd: "__pos__", ast.Invert: "__invert__"}

@@ -16,8 +16,9 @@
 - MS196: `next(it, default)`: the graph's `next` takes the iterator alone ("For 'Next', the
   number of input should be 1, but got 2", at every level, at the call). `next(iter(seq))`
   compiles when `seq` holds Tensors, but fails at every level when it holds Python scalars
-  (`iter((2.0, 3.0))`: "For 'Stack', the len of x_shape[1] should be = len of x_shape[0]",
-  no line named), as the graph stacks the elements into one Tensor.
+  (`iter((2.0, 3.0))`, `iter(x.shape)`, `iter(range(3, 5))`: "For 'Stack', the len of
+  x_shape[1] should be = len of x_shape[0]", no line named), as the graph stacks the elements
+  into one Tensor.
 - MS198: `type(self).attr = ...` / `type(self).attr += 1` (`self.__class__.attr` too) in
   compiled code fails at every level: the graph builds `type(self)` as a `create_instance`
   primitive, which has no value to store into ("Can not find kernel tensor for node :
@@ -185,7 +186,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield EXEC_UNDER_STRICT.finding(call)
         elif len(call.args) == 2 and not call.keywords:
             yield NEXT_WITH_DEFAULT.finding(call, it=ast.unparse(call.args[0]))
-        elif len(call.args) == 1 and _iterates_scalars(ctx, call.args[0]):
+        elif len(call.args) == 1 and iterates_scalars(ctx, call.args[0]):
             yield NEXT_OF_SCALARS.finding(call, it=ast.unparse(call.args[0]))
     for compare in ctx.of(ast.Compare):
         found = _cell_class_compared(ctx, compare)
@@ -246,7 +247,7 @@ def _self_name(ctx: FunctionContext) -> Optional[str]:
     return positional[0].arg if positional else None
 
 
-def _iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
+def iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
     """`iter(seq)` (or a local bound only to it) where `seq` holds Python numbers only."""
     if isinstance(it, ast.Name):
         bound = receivers.only_binding(ctx, it.id)
@@ -256,10 +257,25 @@ def _iterates_scalars(ctx: FunctionContext, it: ast.expr) -> bool:
     seq = _builtin_of_one(ctx, it, "iter")
     if seq is None:
         return False
+    if _numbers_by_construction(ctx, seq):
+        return True
     value = shared_values.abstract(ctx).of(seq)
     if value is None or value.kind not in ("tuple", "list") or not value.items:
         return False
     return all(item is not None and item.kind == "scalar" for item in value.items)
+
+
+def _numbers_by_construction(ctx: FunctionContext, seq: ast.expr) -> bool:
+    """`x.shape` or `range(...)`: ints whatever the operands (measured: `next(iter(x.shape))`
+    and `next(iter(range(3, 5)))` failed at every level with the same "For 'Stack'" error)."""
+    if isinstance(seq, ast.Attribute) and seq.attr == "shape":
+        return ctx.types.is_tensor(seq.value)
+    return (
+        isinstance(seq, ast.Call)
+        and isinstance(seq.func, ast.Name)
+        and seq.func.id == "range"
+        and builtin(ctx, "range")
+    )
 
 
 COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)

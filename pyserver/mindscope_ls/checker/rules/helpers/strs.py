@@ -3,14 +3,18 @@
 `Abstract.of` knows literals and locals bound to them; a Cell's str attributes (`self.tag =
 "conv_block"` in `__init__`), items of a tuple/list attribute of strs read at a constant index,
 `+` of two strs and `upper()`/`lower()` of one (the str methods STRICT compiles: measured) are
-added here. An attribute counts only when every assignment the class makes to it is a str
-literal (a `self.act = None` elsewhere makes it unknown).
+added here, and so are the str results of builtins STRICT compiles (`str(n)`, `repr`, `ascii`,
+`hex`, `bin`, `oct`, `chr`, `format(v, spec)`), of `"...".format(...)` and of `"..." % v`
+(measured on 2.10: each compiled at STRICT, then `len()` of it or a `for` over it failed).
+An attribute counts only when every assignment the class makes to it is a str literal (a
+`self.act = None` elsewhere makes it unknown).
 """
 
 from __future__ import annotations
 
 import ast
 
+from ..calls_shared import builtin
 from .abstract import Abstract
 from .base import FunctionContext
 from .receivers import only_binding, self_attr, self_attr_name
@@ -18,6 +22,8 @@ from .walk import of_type
 
 # str methods STRICT compiles whose result is a str (`split`, `replace`, ... are MS214's).
 _STR_RESULT = frozenset({"upper", "lower"})
+# builtins whose result is a str whatever they are given (a name the module rebinds is not one).
+_STR_BUILTINS = frozenset({"str", "repr", "ascii", "hex", "bin", "oct", "chr", "format"})
 
 
 def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 0) -> bool:
@@ -28,10 +34,14 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         return False
     if isinstance(expr, ast.Name):  # `s = self.tag` bound once
         bound = only_binding(ctx, expr.id)
-        return bound is not None and is_str(ctx, values, bound, depth + 1)
+        if bound is None:
+            return _loop_over_strs(ctx, expr.id)
+        return is_str(ctx, values, bound, depth + 1)
     if isinstance(expr, ast.Attribute):
         held = self_attr(ctx, expr)
         return held is not None and _str_constant(held.node) and _only_strs(ctx, expr.attr)
+    if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):  # `s[1:]`
+        return is_str(ctx, values, expr.value, depth + 1)
     if isinstance(expr, ast.Subscript):
         held = self_attr(ctx, expr.value)
         index = expr.slice
@@ -50,15 +60,52 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         return is_str(ctx, values, expr.left, depth + 1) and is_str(
             ctx, values, expr.right, depth + 1
         )
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr in _STR_RESULT
-        and not expr.args
-        and not expr.keywords
-    ):
-        return is_str(ctx, values, expr.func.value, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):  # `"%d" % n`
+        return _str_constant(expr.left)
+    if isinstance(expr, ast.Call):
+        return _str_call(ctx, values, expr, depth)
     return False
+
+
+def _str_call(ctx: FunctionContext, values: Abstract, call: ast.Call, depth: int) -> bool:
+    func = call.func
+    if isinstance(func, ast.Name):
+        return func.id in _STR_BUILTINS and bool(call.args) and builtin(ctx, func.id)
+    if not isinstance(func, ast.Attribute):
+        return False
+    if func.attr == "format":  # `"layer_{}".format(i)`: a str method STRICT compiles
+        return _str_constant(func.value)
+    if func.attr in _STR_RESULT and not call.args and not call.keywords:
+        return is_str(ctx, values, func.value, depth + 1)
+    return False
+
+
+def _loop_over_strs(ctx: FunctionContext, name: str) -> bool:
+    """`name` is bound only as the target of one `for` or comprehension over strs: a written
+    tuple/list of str literals or a Cell attribute only ever set to one (`for n in self.names`,
+    `len(n) for n in self.names`)."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    if len(stores) != 1:
+        return False
+    loops: list[ast.For | ast.comprehension] = [
+        *(f for f in ctx.of(ast.For) if isinstance(f, ast.For)),
+        *(
+            g
+            for c in ctx.of(ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
+            for g in getattr(c, "generators", [])
+        ),
+    ]
+    for loop in loops:
+        if loop.target is stores[0]:
+            return _strs_display(ctx, loop.iter)
+    return False
+
+
+def _strs_display(ctx: FunctionContext, seq: ast.expr) -> bool:
+    if isinstance(seq, (ast.Tuple, ast.List)):
+        return bool(seq.elts) and all(_str_constant(e) for e in seq.elts)
+    name = self_attr_name(seq)
+    return name is not None and self_attr(ctx, seq) is not None and _only_displays(ctx, name)
 
 
 def _str_constant(node: ast.AST | None) -> bool:
