@@ -11,7 +11,7 @@ from typing import Any, Optional
 
 from mindscope_ls.checker import DEVICES, LEVELS, Severity, device_name
 
-_CODE = re.compile(r"^MS\d{3}$")
+_CODE = re.compile(r"^MS\d{3,4}$")  # MS1000+: a group past its hundred codes
 _SEVERITIES = {s.value: s for s in Severity}
 _LOG_LEVELS = ("debug", "info", "warning", "error")
 MAX_DEBOUNCE_MS = 5000

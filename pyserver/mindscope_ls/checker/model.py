@@ -32,7 +32,7 @@ class SyntaxLevel(str, Enum):
 class Group(str, Enum):
     """What a rule means; the first digit of its code."""
 
-    FAILS = "fails-at-level"  # MS1xx: fails to compile at the active syntax level
+    FAILS = "fails-at-level"  # MS1xx, then MS1000+: fails to compile at the active syntax level
     STRICT = "fails-under-strict"  # MS2xx: fails only under jit_syntax_level=STRICT
     DIVERGES = "diverges-from-pynative"  # MS3xx: compiles, computes something else
     DEPRECATED = "deprecated-api"  # MS4xx

@@ -27,7 +27,7 @@ _LEVEL = r"(lax|strict|compatible)"
 _VERDICT = re.compile(rf"^# {_LEVEL}: (ok|fail (.+))$")
 _WARNS = re.compile(rf"^# {_LEVEL} warns: (.+)$")
 _GAP = re.compile(r"^# known gap: (.+)$")
-_SPOT = re.compile(r"^(\d+)(?::(\d+))?(?: (MS\d{3}))?$")
+_SPOT = re.compile(r"^(\d+)(?::(\d+))?(?: (MS\d{3,4}))?$")
 
 
 class CaseError(ValueError):

@@ -15,7 +15,7 @@ from .cases import body, parse_case
 
 GROUP_TITLES = {
     Group.PARSE: "Parse errors",
-    Group.FAILS: "MS1xx: fails to compile at the active syntax level (error)",
+    Group.FAILS: "MS1xx, MS1xxx: fails to compile at the active syntax level (error)",
     Group.STRICT: "MS2xx: fails only under jit_syntax_level=STRICT (information at LAX, error at "
     "STRICT)",
     Group.DIVERGES: "MS3xx: compiles but computes something other than PyNative (warning)",
