@@ -40,6 +40,7 @@ from .rules import (
     divergence_inplace,
     divergence_inputs,
     divergence_membership,
+    divergence_pow,
     divergence_python,
     divergence_reductions,
     divergence_scalars,
@@ -160,6 +161,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     map_closures,
     list_tensor_index,
     divergence_membership,
+    divergence_pow,
     divergence_dict_pop,
     dict_iteration,
 )
@@ -245,6 +247,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     printing.check,
     list_tensor_index.check,
     divergence_membership.check,
+    divergence_pow.check,
     divergence_dict_pop.check,
     dict_iteration.check,
     divergence_dicts.check,

@@ -8,8 +8,11 @@ sequence holds elements of one type ("In graph mode, the element type of dynamic
 must be the same": `[1, 2.0]`, `[1, True]`, `[x, 2.0]` fail). `for v in dyn`, `len(dyn)`,
 `dyn[0]`, `mutable([x, x + 1], True)`, `mutable([(1, 2), (3, 4)], True)` and a fixed-length
 `mutable([1, 2.0])` compile. Of the list methods, `extend` ("ListExtend does not support dynamic
-length list"), `reverse` and `pop` ("Can not get size for dynamic length sequence") fail;
-`append`, `insert`, item assignment and `+` compile.
+length list"), `reverse` and `pop` ("Can not get size for dynamic length sequence"), `sort`,
+`remove` ("attribute name must be string, not 'int'") and `copy` ("'tuple' object has no
+attribute 'copy'") fail, as do `str(dyn)` and a slice assignment `dyn[0:1] = [5]` ("Kernel
+select failed"); `append`, `insert`, `clear`, `index`, `count`, item assignment, slicing,
+`sorted`, `+` and `*` compile.
 """
 
 from __future__ import annotations
@@ -34,8 +37,9 @@ DYNAMIC_SEQUENCE = Rule(
     why=(
         "`mutable(seq, True)` makes a sequence whose length is known only when the graph runs. "
         "Graph mode can index it, take its length, loop over it and append to it, but `zip`, "
-        "`enumerate`, `map` and the list methods `extend`, `reverse` and `pop` need the length "
-        "when compiling, and all its elements must share one type."
+        "`enumerate`, `map`, `str()`, slice assignment and the list methods `extend`, "
+        "`reverse`, `pop`, `sort`, `remove` and `copy` need the length when compiling, and all "
+        "its elements must share one type."
     ),
     remedy=(
         "Drop `dynamic_len=True` (a fixed-length `mutable(seq)` keeps the values variable), or "
@@ -48,7 +52,7 @@ DYNAMIC_SEQUENCE = Rule(
 
 ITERATING = {"zip": "zip", "enumerate": "zip", "map": "map"}
 # List methods that need the length when compiling (measured); `append`/`insert` do not.
-SIZED_METHODS = frozenset({"extend", "reverse", "pop"})
+SIZED_METHODS = frozenset({"extend", "reverse", "pop", "sort", "remove", "copy"})
 
 
 def _dynamic(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
@@ -95,6 +99,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     values = shared_values.abstract(ctx)
     once = _bound_once(ctx)
+    yield from _slice_writes(ctx, once)
     for call in calls:
         dynamic = _dynamic(ctx, call)
         if dynamic is not None and dynamic.args:
@@ -112,6 +117,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 advice = "build a new list with `+`, or drop `dynamic_len=True`"
                 yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
             continue
+        if isinstance(func, ast.Name) and func.id == "str" and builtin(ctx, "str"):
+            if len(call.args) == 1 and _dynamic(ctx, _source(once, call.args[0])) is not None:
+                problem = "`str()` of a dynamic-length sequence (`mutable(..., True)`) fails"
+                advice = "format its elements one by one, or drop `dynamic_len=True`"
+                yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+            continue
         if isinstance(func, ast.Name) and func.id in ITERATING and builtin(ctx, func.id):
             inputs = call.args[1:] if func.id == "map" else call.args
             for arg in inputs:
@@ -126,6 +137,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     advice = "loop over `range(len(seq))` and index, or drop `dynamic_len=True`"
                     yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
                     break
+
+
+def _slice_writes(ctx: FunctionContext, once: dict[str, ast.expr]) -> Iterator[RawFinding]:
+    """`dyn[a:b] = seq`: no kernel takes a slice assignment of a dynamic-length list."""
+    for node in ctx.of(ast.Assign):
+        for target in node.targets:
+            if (
+                isinstance(target, ast.Subscript)
+                and isinstance(target.slice, ast.Slice)
+                and _dynamic(ctx, _source(once, target.value)) is not None
+            ):
+                problem = (
+                    "a slice assignment to a dynamic-length list (`mutable(..., True)`) has no "
+                    "kernel"
+                )
+                advice = "assign its items one by one, or drop `dynamic_len=True`"
+                yield DYNAMIC_SEQUENCE.finding(target, problem=problem, advice=advice)
+
+
+def _source(once: dict[str, ast.expr], expr: ast.expr) -> ast.expr:
+    """What a local bound once stands for (the `mutable(...)` call it was assigned)."""
+    return once[expr.id] if isinstance(expr, ast.Name) and expr.id in once else expr
 
 
 def _mixed(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
