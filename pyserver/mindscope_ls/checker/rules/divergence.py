@@ -305,7 +305,7 @@ def _attribute_alias(ctx: FunctionContext, name: str, node: ast.AST) -> Optional
         isinstance(value, ast.Attribute)
         and isinstance(value.value, ast.Name)
         and value.value.id == "self"
-        and ctx.types.is_tensor(value)
+        and (ctx.types.is_tensor(value) or _tensor_attribute(ctx, value.attr))
     ):
         return None
     augmented = {id(a.target) for a in ctx.of(ast.AugAssign)}
@@ -314,6 +314,13 @@ def _attribute_alias(ctx: FunctionContext, name: str, node: ast.AST) -> Optional
     if not _may_alias_at(ctx, assign, node):
         return None
     return assign
+
+
+def _tensor_attribute(ctx: FunctionContext, name: str) -> bool:
+    """`self.<name>` holds a Tensor, a constant one too (`self.t = Tensor([1.0, 2.0])`:
+    measured, `y = self.t; y += 1.0` grows it per call in graph mode as well)."""
+    attr = ctx.fn.cls.attr(name) if ctx.fn.cls is not None else None
+    return attr is not None and attr.kind in ("tensor", "const_tensor")
 
 
 def _alias_method(
