@@ -12,7 +12,11 @@ length list"), `reverse` and `pop` ("Can not get size for dynamic length sequenc
 `remove` ("attribute name must be string, not 'int'") and `copy` ("'tuple' object has no
 attribute 'copy'") fail, as do `str(dyn)` and a slice assignment `dyn[0:1] = [5]` ("Kernel
 select failed"); `append`, `insert`, `clear`, `index`, `count`, item assignment, slicing,
-`sorted`, `+` and `*` compile.
+`sorted`, `+` and `*` compile. Also failing at every level: `dyn.append(v)` of a value of
+another type than the elements written in `mutable([...], True)` (`2.5` to ints, `1.0` to
+Tensors: "For ListAppend, the mutable list existing item abstract ..."), `mutable(dyn)` ("can
+not convert a dynamic length sequence to constant length") and `ops.stack(dyn)` ("'TensorType'
+object is not subscriptable"; `ops.concat`/`ops.cat`/`ops.addn` of it compile).
 """
 
 from __future__ import annotations
@@ -104,6 +108,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         dynamic = _dynamic(ctx, call)
         if dynamic is not None and dynamic.args:
             yield from _mixed(ctx, values, dynamic)
+        yield from _other_uses(ctx, values, once, call)
         func = call.func
         if isinstance(func, ast.Attribute) and func.attr in SIZED_METHODS:
             source = func.value
@@ -137,6 +142,48 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     advice = "loop over `range(len(seq))` and index, or drop `dynamic_len=True`"
                     yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
                     break
+
+
+def _other_uses(
+    ctx: FunctionContext, values: Abstract, once: dict[str, ast.expr], call: ast.Call
+) -> Iterator[RawFinding]:
+    """`dyn.append(v)` of another element type, `mutable(dyn)` (fixed length again) and
+    `ops.stack(dyn)`: each fails at every level (measured on 2.10)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1:
+        source = _dynamic(ctx, _source(once, func.value))
+        if source is None or not source.args:
+            return
+        seq = source.args[0]
+        if not isinstance(seq, (ast.List, ast.Tuple)) or not seq.elts:
+            return
+        held = {_element_type(values, ctx, e) for e in seq.elts}
+        added = _element_type(values, ctx, call.args[0])
+        if len(held) != 1 or None in held or added is None or added in held:
+            return
+        problem = (
+            f"`.append()` of a {added} to a dynamic-length list of {held.pop()} elements: its "
+            "elements must share one type"
+        )
+        advice = "convert the value to the list's element type first"
+        yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+        return
+    if not call.args or _dynamic(ctx, _source(once, call.args[0])) is None:
+        return
+    qualname = names.callee(ctx.fn.module, func) or ""
+    if qualname in MUTABLE and _dynamic(ctx, call) is None:
+        problem = "`mutable()` of a dynamic-length sequence cannot make it fixed-length again"
+        advice = "pass the sequence itself, or build it with `mutable(seq)` in the first place"
+        yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+    elif qualname in STACKS:
+        problem = f"`{ast.unparse(func)}()` of a dynamic-length sequence fails while compiling"
+        advice = "drop `dynamic_len=True`, or use `ops.concat` of expanded Tensors"
+        yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+
+
+# `ops.stack(dyn)`: "'TensorType' object is not subscriptable" (measured; `ops.concat`,
+# `ops.cat`, `ops.addn` of the same list compile).
+STACKS = frozenset({"mindspore.ops.stack", "mindspore.ops.function.array_func.stack"})
 
 
 def _slice_writes(ctx: FunctionContext, once: dict[str, ast.expr]) -> Iterator[RawFinding]:
