@@ -159,6 +159,9 @@ def _other_uses(
             return
         held = {_element_type(values, ctx, e) for e in seq.elts}
         added = _element_type(values, ctx, call.args[0])
+        if held == {"Tensor"} and added == "Tensor":
+            yield from _other_shape(ctx, seq.elts, call)
+            return
         if len(held) != 1 or None in held or added is None or added in held:
             return
         problem = (
@@ -179,6 +182,25 @@ def _other_uses(
         problem = f"`{ast.unparse(func)}()` of a dynamic-length sequence fails while compiling"
         advice = "drop `dynamic_len=True`, or use `ops.concat` of expanded Tensors"
         yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+
+
+def _other_shape(
+    ctx: FunctionContext, elts: list[ast.expr], call: ast.Call
+) -> Iterator[RawFinding]:
+    """`mutable([x[0]], True).append(x)`: the Tensors of a dynamic-length list share one shape
+    (measured: "For ListAppend, the mutable list existing item abstract 'AbstractTensor(shape:
+    (4) ...'")."""
+    shapes = shared_values.shapes(ctx)
+    held = {shapes.of(e) for e in elts}
+    added = shapes.of(call.args[0])
+    if len(held) != 1 or None in held or added is None or added in held:
+        return
+    problem = (
+        f"`.append()` of a Tensor of shape {added} to a dynamic-length list of Tensors of shape "
+        f"{held.pop()}: its elements must share one shape"
+    )
+    advice = "reshape the Tensor to the list's element shape first"
+    yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
 
 
 # `ops.stack(dyn)`: "'TensorType' object is not subscriptable" (measured; `ops.concat`,
