@@ -13,8 +13,9 @@ length list"), `reverse` and `pop` ("Can not get size for dynamic length sequenc
 attribute 'copy'") fail, as do `str(dyn)` and a slice assignment `dyn[0:1] = [5]` ("Kernel
 select failed"); `append`, `insert`, `clear`, `index`, `count`, item assignment, slicing,
 `sorted`, `+` and `*` compile. Also failing at every level: `dyn.append(v)` of a value of
-another type than the elements written in `mutable([...], True)` (`2.5` to ints, `1.0` to
-Tensors: "For ListAppend, the mutable list existing item abstract ..."), `mutable(dyn)` ("can
+another type (or Tensor shape) than the elements written in `mutable([...], True)` (`2.5` to
+ints, `1.0` to Tensors: "For ListAppend, the mutable list existing item abstract ..."), and the
+same through `insert`, an item write and `dyn + [v]`, `mutable(dyn)` ("can
 not convert a dynamic length sequence to constant length") and `ops.stack(dyn)` ("'TensorType'
 object is not subscriptable"; `ops.concat`/`ops.cat`/`ops.addn` of it compile).
 """
@@ -104,6 +105,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = shared_values.abstract(ctx)
     once = _bound_once(ctx)
     yield from _slice_writes(ctx, once)
+    yield from _foreign_writes(ctx, values, once)
     for call in calls:
         dynamic = _dynamic(ctx, call)
         if dynamic is not None and dynamic.args:
@@ -147,29 +149,20 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _other_uses(
     ctx: FunctionContext, values: Abstract, once: dict[str, ast.expr], call: ast.Call
 ) -> Iterator[RawFinding]:
-    """`dyn.append(v)` of another element type, `mutable(dyn)` (fixed length again) and
-    `ops.stack(dyn)`: each fails at every level (measured on 2.10)."""
+    """`dyn.append(v)` / `dyn.insert(i, v)` of another element type or shape, `mutable(dyn)`
+    (fixed length again) and `ops.stack(dyn)`: each fails at every level (measured on 2.10)."""
     func = call.func
-    if isinstance(func, ast.Attribute) and func.attr == "append" and len(call.args) == 1:
-        source = _dynamic(ctx, _source(once, func.value))
-        if source is None or not source.args:
-            return
-        seq = source.args[0]
-        if not isinstance(seq, (ast.List, ast.Tuple)) or not seq.elts:
-            return
-        held = {_element_type(values, ctx, e) for e in seq.elts}
-        added = _element_type(values, ctx, call.args[0])
-        if held == {"Tensor"} and added == "Tensor":
-            yield from _other_shape(ctx, seq.elts, call)
-            return
-        if len(held) != 1 or None in held or added is None or added in held:
-            return
-        problem = (
-            f"`.append()` of a {added} to a dynamic-length list of {held.pop()} elements: its "
-            "elements must share one type"
-        )
-        advice = "convert the value to the list's element type first"
-        yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in ADDING
+        and len(call.args) == ADDING[func.attr]
+    ):
+        problem = _foreign(ctx, values, once, func.value, call.args[-1])
+        if problem is not None:
+            advice = "convert the value to the list's element type and shape first"
+            yield DYNAMIC_SEQUENCE.finding(
+                call, problem=f"`.{func.attr}()` {problem}", advice=advice
+            )
         return
     if not call.args or _dynamic(ctx, _source(once, call.args[0])) is None:
         return
@@ -184,23 +177,76 @@ def _other_uses(
         yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
 
 
-def _other_shape(
-    ctx: FunctionContext, elts: list[ast.expr], call: ast.Call
-) -> Iterator[RawFinding]:
-    """`mutable([x[0]], True).append(x)`: the Tensors of a dynamic-length list share one shape
-    (measured: "For ListAppend, the mutable list existing item abstract 'AbstractTensor(shape:
-    (4) ...'")."""
+# The methods that add one value to a list, and how many arguments they take.
+ADDING = {"append": 1, "insert": 2}
+
+
+def _foreign(
+    ctx: FunctionContext,
+    values: Abstract,
+    once: dict[str, ast.expr],
+    target: ast.expr,
+    value: ast.expr,
+) -> Optional[str]:
+    """What is wrong with putting `value` into `target` when that is a dynamic-length list
+    written out as `mutable([...], True)` whose elements share a type (and, for Tensors, a
+    static shape) that `value` does not: None when nothing is, or the source does not show."""
+    source = _dynamic(ctx, _source(once, target))
+    if source is None or not source.args:
+        return None
+    seq = source.args[0]
+    if not isinstance(seq, (ast.List, ast.Tuple)) or not seq.elts:
+        return None
+    held = {_element_type(values, ctx, e) for e in seq.elts}
+    added = _element_type(values, ctx, value)
+    if len(held) != 1 or None in held or added is None:
+        return None
+    kind = held.pop()
+    if added != kind:
+        return f"of a {added} into a dynamic-length list of {kind} elements: they share one type"
+    if kind != "Tensor":
+        return None
     shapes = shared_values.shapes(ctx)
-    held = {shapes.of(e) for e in elts}
-    added = shapes.of(call.args[0])
-    if len(held) != 1 or None in held or added is None or added in held:
-        return
-    problem = (
-        f"`.append()` of a Tensor of shape {added} to a dynamic-length list of Tensors of shape "
-        f"{held.pop()}: its elements must share one shape"
+    held_shapes = {shapes.of(e) for e in seq.elts}
+    added_shape = shapes.of(value)
+    if len(held_shapes) != 1 or None in held_shapes or added_shape is None:
+        return None
+    shape = held_shapes.pop()
+    if added_shape == shape:
+        return None
+    return (
+        f"of a Tensor of shape {added_shape} into a dynamic-length list of Tensors of shape "
+        f"{shape}: they share one shape"
     )
-    advice = "reshape the Tensor to the list's element shape first"
-    yield DYNAMIC_SEQUENCE.finding(call, problem=problem, advice=advice)
+
+
+def _foreign_writes(
+    ctx: FunctionContext, values: Abstract, once: dict[str, ast.expr]
+) -> Iterator[RawFinding]:
+    """`dyn[i] = v`, `dyn + [v]`, `dyn += [v]` with `v` of another element type or shape
+    (measured: "For list_setitem, when the queue is dynamic length, the element ...",
+    "For primitive SequenceAdd, the element of first input abstract ...")."""
+    advice = "convert the value to the list's element type and shape first"
+    for node in ctx.of(ast.Assign):
+        for target in node.targets:
+            if isinstance(target, ast.Subscript) and not isinstance(target.slice, ast.Slice):
+                problem = _foreign(ctx, values, once, target.value, node.value)
+                if problem is not None:
+                    yield DYNAMIC_SEQUENCE.finding(
+                        target, problem=f"an item write {problem}", advice=advice
+                    )
+    pairs: list[tuple[ast.AST, ast.expr, ast.expr]] = [
+        (n, n.left, n.right) for n in ctx.of(ast.BinOp) if isinstance(n.op, ast.Add)
+    ]
+    pairs += [(n, n.target, n.value) for n in ctx.of(ast.AugAssign) if isinstance(n.op, ast.Add)]
+    for where, left, right in pairs:
+        if not isinstance(right, (ast.List, ast.Tuple)):
+            continue
+        for item in right.elts:
+            problem = _foreign(ctx, values, once, left, item)
+            if problem is not None:
+                yield DYNAMIC_SEQUENCE.finding(where, problem=f"`+` {problem}", advice=advice)
+                break
 
 
 # `ops.stack(dyn)`: "'TensorType' object is not subscriptable" (measured; `ops.concat`,
