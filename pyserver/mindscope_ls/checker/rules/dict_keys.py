@@ -5,6 +5,10 @@ Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`): `level = "hard" i
 when the graph runs; indexing a dict (or a CellDict) with it fails at every level ("dict_getitem
 evaluator key only supports string, number, type, none, constant tensor and tuple, but got
 ValueAny"), MindSpore naming the subscript. A tuple indexed by such an int compiles.
+The same holds for a key that is a scalar known only when the graph runs: `int(t)`/`float(t)`
+of a Tensor, `t.item()`, or a `mutable(1)` (measured: `d[int(x[0, 1])]`, `d[mutable(1)]` and
+`d.get(mutable(2), 0)` fail at LAX and STRICT with the same message; `d[x.shape[0]]`,
+`d[len(x)]` compile).
 """
 
 from __future__ import annotations
@@ -15,22 +19,24 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .calls_shared import builtin
+from .helpers import names, receivers
+from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 
 DICT_KEY_FROM_TENSOR_CONDITION = Rule(
     "MS189",
     "dict-key-from-tensor-condition",
     Group.FAILS,
-    title="A dict indexed by a key chosen under a Tensor condition",
+    title="A dict indexed by a key known only when the graph runs",
     message=(
-        "`{key}` is chosen by a Tensor condition, so it is not a constant when compiling, and a "
-        "{kind} can only be indexed by constant keys; compute both values and select with "
-        "`ops.select`/`ops.where`, or decide the key from a Python value."
+        "`{key}` {how}, so it is not a constant when compiling, and a {kind} can only be "
+        "indexed by constant keys; {advice}."
     ),
     why=(
-        "Both sides of a Tensor condition are compiled and the chosen string is only known when "
-        "the graph runs; a dict's item is looked up when compiling."
+        "A dict's item is looked up when compiling. Both sides of a Tensor condition are "
+        "compiled and the chosen string is only known when the graph runs; a scalar read from "
+        "a Tensor (`int(t)`, `t.item()`) or made `mutable` is a run-time value as well."
     ),
     remedy=(
         "Read both items and choose between the results with `ops.where(cond, a, b)`, or keep "
@@ -55,8 +61,53 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if _chosen_by_tensor(ctx, node.slice):
             yield DICT_KEY_FROM_TENSOR_CONDITION.finding(
-                node, key=ast.unparse(node.slice), kind=kind
+                node, key=ast.unparse(node.slice), kind=kind, how=CHOSEN, advice=SELECT
             )
+        elif _run_time_scalar(ctx, node.slice):
+            yield DICT_KEY_FROM_TENSOR_CONDITION.finding(
+                node, key=ast.unparse(node.slice), kind=kind, how=RUN_TIME, advice=CONSTANT
+            )
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "get" and call.args):
+            continue
+        kind = _dict_kind(ctx, func.value)
+        if kind == "dict" and _run_time_scalar(ctx, call.args[0]):
+            yield DICT_KEY_FROM_TENSOR_CONDITION.finding(
+                call, key=ast.unparse(call.args[0]), kind=kind, how=RUN_TIME, advice=CONSTANT
+            )
+
+
+CHOSEN = "is chosen by a Tensor condition"
+SELECT = (
+    "compute both values and select with `ops.select`/`ops.where`, or decide the key from a "
+    "Python value"
+)
+RUN_TIME = "is a scalar known only when the graph runs"
+CONSTANT = "key the dict by a constant, or keep the values in a Tensor and index that"
+TO_SCALAR = frozenset({"int", "float", "bool"})
+
+
+def _run_time_scalar(ctx: FunctionContext, key: ast.expr, depth: int = 0) -> bool:
+    """`int(t)`, `float(t)`, `t.item()` of a Tensor `t`, or `mutable(<number>)`, directly or
+    through a local bound once."""
+    if depth > 3:
+        return False
+    if isinstance(key, ast.Name):
+        bound = receivers.only_binding(ctx, key.id)
+        return bound is not None and _run_time_scalar(ctx, bound, depth + 1)
+    if not isinstance(key, ast.Call):
+        return False
+    func = key.func
+    if isinstance(func, ast.Name) and func.id in TO_SCALAR and len(key.args) == 1:
+        return builtin(ctx, func.id) and ctx.types.is_tensor(key.args[0])
+    if isinstance(func, ast.Attribute) and func.attr == "item" and not key.args:
+        return ctx.types.is_tensor(func.value)
+    if names.callee(ctx.fn.module, func) in MUTABLE and len(key.args) == 1:
+        arg = key.args[0]
+        return isinstance(arg, ast.Constant) and type(arg.value) in (int, float)
+    return False
 
 
 def _dict_kind(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:

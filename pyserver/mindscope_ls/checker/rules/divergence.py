@@ -58,7 +58,9 @@ IN_PLACE_ALIAS_UPDATE = Rule(
     ),
     why=(
         "In graph mode `y += 1` (or `y.add_(1)`) updates the Tensor `y` aliases, so the original "
-        "changes too (PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2)."
+        "changes too (PyNative rebinds `y` only: it returned 1 where GRAPH_MODE returned 2). "
+        "Through `y = self.weight` the Parameter itself changes, and the change persists into "
+        "the next call."
     ),
     remedy="Write `y = y + 1` (or `y = y.add(1)`), which creates a new Tensor in both modes.",
     mindspore_says="(compiles; result differs from PyNative)",
@@ -150,6 +152,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from _alias_item_write(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, ast.AugAssign):
             yield from _alias_update(ctx, node, aliases)
+            yield from _attribute_alias_update(ctx, node)
             yield from _alias_update(ctx, node, _bound_before(ctx, originals, node))
         elif isinstance(node, (ast.For, ast.While)):
             yield from _lambdas_in_loop(ctx, node)
@@ -261,6 +264,63 @@ def _alias_update(
         fix=_rebind_fix(ctx, node),
         instead=f"write `{name} = {name} <op> <value>` instead",
     )
+
+
+def _attribute_alias_update(ctx: FunctionContext, node: ast.AugAssign) -> Iterator[RawFinding]:
+    """`y = self.w` then `y += v`: graph mode updates the Tensor attribute (a Parameter too)
+    itself, and the change persists into the next call (measured on 2.10 at LAX and STRICT:
+    `y = self.p; y += 1.0` grew `self.p` by 1 per call, PyNative left it; `y = self.t` of a
+    plain Tensor attribute alike). `y = y * 2` in between makes a new Tensor: no divergence."""
+    target = node.target
+    if not isinstance(target, ast.Name) or ctx.fn.cls is None:
+        return
+    assign = _attribute_alias(ctx, target.id, node)
+    if assign is None:
+        return
+    original = ast.unparse(assign.value)
+    yield IN_PLACE_ALIAS_UPDATE.finding(
+        node,
+        related=[ctx.related(assign, f"`{target.id}` aliases `{original}` here")],
+        fix=_rebind_fix(ctx, node),
+        name=target.id,
+        original=original,
+        instead=f"write `{target.id} = {target.id} <op> <value>` instead",
+    )
+
+
+def _attribute_alias(ctx: FunctionContext, name: str, node: ast.AST) -> Optional[ast.Assign]:
+    """The `name = self.<attr>` (a Tensor) that `name` still holds at `node`: the function's
+    only binding of `name` besides its augmented assignments."""
+    binds = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
+    assigns = [
+        a
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+    ]
+    if len(assigns) != 1:
+        return None
+    assign = assigns[0]
+    value = assign.value
+    if not (
+        isinstance(value, ast.Attribute)
+        and isinstance(value.value, ast.Name)
+        and value.value.id == "self"
+        and (ctx.types.is_tensor(value) or _tensor_attribute(ctx, value.attr))
+    ):
+        return None
+    augmented = {id(a.target) for a in ctx.of(ast.AugAssign)}
+    if any(b is not assign.targets[0] and id(b) not in augmented for b in binds):
+        return None  # bound otherwise too (`y = y * 2`, a loop target): maybe a new Tensor
+    if not _may_alias_at(ctx, assign, node):
+        return None
+    return assign
+
+
+def _tensor_attribute(ctx: FunctionContext, name: str) -> bool:
+    """`self.<name>` holds a Tensor, a constant one too (`self.t = Tensor([1.0, 2.0])`:
+    measured, `y = self.t; y += 1.0` grows it per call in graph mode as well)."""
+    attr = ctx.fn.cls.attr(name) if ctx.fn.cls is not None else None
+    return attr is not None and attr.kind in ("tensor", "const_tensor")
 
 
 def _alias_method(

@@ -69,6 +69,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     for call in calls:
         base, exp, mod = _parts(call)
+        if isinstance(mod, ast.Constant) and mod.value is None:
+            continue  # `pow(a, b, None)` is `a ** b` in Python too
         if any(ctx.types.is_tensor(a) for a in (base, exp, mod)):
             continue  # PyNative's `pow(tensor, e, m)` fails too ("Failed calling pow")
         values = _values(base, exp, mod)

@@ -20,6 +20,7 @@ from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
+from .helpers.shapes import Shape
 from .helpers.walk import of_type
 
 SEQUENCE_SEARCH_OF_TENSORS = Rule(
@@ -236,7 +237,14 @@ def _one_element(ctx: FunctionContext, call: ast.Call) -> bool:
     elements = Elements(ctx.types, ctx.fn.node, ctx.lines)
     written = elements.items(call.func.value) or []
     tensors = [e for e in [*written, *call.args[:1]] if ctx.types.is_tensor(e)]
-    return bool(tensors) and all(elements.scalar(e) for e in tensors)
+    shapes = shared_values.shapes(ctx)
+    # `x[0, 1]` of a 2-D `x` has one element too (measured: `[x[0, 0], x[0, 1]].index(x[0, 1])`
+    # compiles at LAX and STRICT)
+    return bool(tensors) and all(elements.scalar(e) or _size_one(shapes.of(e)) for e in tensors)
+
+
+def _size_one(shape: Optional[Shape]) -> bool:
+    return shape is not None and all(d == 1 for d in shape)
 
 
 def _str_method(

@@ -214,7 +214,8 @@ class Abstract:
         if expr is None:
             return NONE
         if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
-            expr = expr.operand  # -1, +2.0
+            # -1, +2.0; `not None` / `not 's'` is a bool, not its operand's kind
+            expr = ast.Constant(True) if isinstance(expr.op, ast.Not) else expr.operand
         if isinstance(expr, ast.Constant):
             return _constant(expr.value)
         if isinstance(expr, (ast.Tuple, ast.List)):
@@ -674,7 +675,7 @@ def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
 def _scope_free(expr: Optional[ast.expr]) -> Optional[Value]:
     """The value of an argument as a caller writes it, read without the caller's names."""
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.Constant):
-        expr = expr.operand
+        expr = ast.Constant(True) if isinstance(expr.op, ast.Not) else expr.operand
     if isinstance(expr, ast.Constant):
         return _constant(expr.value)
     if isinstance(expr, (ast.Tuple, ast.List)):

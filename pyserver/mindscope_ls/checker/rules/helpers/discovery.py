@@ -15,6 +15,7 @@ from ...index.module import FunctionNode, ModuleInfo
 from ...index.workspace import Workspace
 from ...model import SyntaxLevel
 from . import names
+from .abstract import MUTABLE
 from .classes import ClassInfo, ClassTable
 from .module_values import argument_values, entry_point, global_binding, ordered_parameters
 from .types import TensorTypes
@@ -528,6 +529,11 @@ class _Evidence:
             func = expr.func
             if isinstance(func, ast.Name) and func.id in PYTHON_VALUE_CALLS:
                 return True
+            if self.module.qualname(func) in MUTABLE and expr.args:
+                # `mutable(2)`, `mutable([1, 2], True)`: a variable int or list, not a Tensor
+                # (measured: `range(n)`, `n in (1, 2)` of a `mutable(3)` argument compile and
+                # agree with PyNative)
+                return self._python_value(expr.args[0])
             if (self.module.qualname(func) or "").startswith("numpy."):
                 return True  # a numpy array stays one in the graph (measured: `x + arr` fails)
             if isinstance(func, ast.Name) and func.id in self.module.classes:
