@@ -53,6 +53,7 @@ from .rules import (
     forbidden,
     function_items,
     graph_syntax,
+    identity_operands,
     inplace_kernels,
     item_membership,
     iteration,
@@ -172,6 +173,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     item_membership,
     while_grown_lists,
     divergence_cell_modes,
+    identity_operands,
 )
 
 
@@ -277,6 +279,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     while_grown_lists.check,
     divergence_cell_modes.check,
     divergence_cell_modes.check_to_float,
+    identity_operands.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

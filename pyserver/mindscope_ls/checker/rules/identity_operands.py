@@ -1,0 +1,93 @@
+"""MS1007: `a is b` / `a is not b` whose right operand graph mode cannot compare by identity.
+
+Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative: graph mode's `is`
+(`prim_statement.cc`) accepts on its right an int, a bool, a str, None or a type only, and
+fails to compile anything else, in a branch never taken too ("For syntax like 'a is b', b
+supports Int, Bool, String, None and Type, but got 1.5"): `a is 1.5`, `a is not 2.0`, `t is t`
+for a tuple, `l is l` for a list, `d is d` for a dict and `self.act is self.act` for a sub-Cell
+and `self.act is nn.ReLU` for a class all failed; `a is 1`, `a is True`,
+`s is 'x'`, `x is None`, `l is not None`, `type(x) is Tensor` (LAX) and `x.dtype is ms.float32`
+compiled. (Tensors on both sides are MS314/MS238's.)
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.abstract import Abstract
+from .helpers.base import FunctionContext, cacheable
+from .helpers.shared_values import abstract
+
+IDENTITY_OPERAND = Rule(
+    "MS1007",
+    "identity-of-unsupported-value",
+    Group.FAILS,
+    title="`is` / `is not` with a float, tuple, list, dict, Cell or class on the right",
+    message=(
+        "`{text}` compares by identity with {what}, which graph mode's `is` does not take "
+        "(only an int, bool, str, None or type); compare with `==`, or test it outside "
+        "compiled code."
+    ),
+    why=(
+        "Graph mode evaluates `a is b` while compiling and supports only ints, bools, strs, "
+        "None and types as `b`; any other value stops the compile, also in a branch that is "
+        "never taken."
+    ),
+    remedy="Use `==` for values, `is None` for a missing value, or decide it outside `construct`.",
+    mindspore_says=(
+        "RuntimeError: For syntax like 'a is b', b supports Int, Bool, String, None and Type, "
+        "but got 1.5"
+    ),
+)
+
+_KINDS = {"tuple": "a tuple", "list": "a list", "dict": "a dict", "cell": "a Cell"}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    compares = [
+        c for c in ctx.of(ast.Compare) if any(isinstance(op, (ast.Is, ast.IsNot)) for op in c.ops)
+    ]
+    if not compares:
+        return
+    values = abstract(ctx)
+    for compare in compares:
+        left = compare.left
+        for op, right in zip(compare.ops, compare.comparators):
+            if isinstance(op, (ast.Is, ast.IsNot)) and not ctx.types.is_tensor(right):
+                what = _unsupported(values, right) or _cell_class(ctx, right)
+                if what is not None:
+                    text = ast.unparse(ast.Compare(left=left, ops=[op], comparators=[right]))
+                    yield IDENTITY_OPERAND.finding(compare, text=text, what=what)
+                    break
+            left = right
+
+
+def _cell_class(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """A class of the module or of `mindspore.nn` (`self.act is nn.ReLU`: "but got
+    create_instance"); MindSpore's own types (`Tensor`, `ms.float32`) are accepted."""
+    if isinstance(expr, ast.Name) and expr.id in ctx.fn.module.classes:
+        return f"the class `{expr.id}`"
+    qualname = ctx.fn.module.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    last = (qualname or "").rsplit(".", 1)[-1]
+    if (qualname or "").startswith("mindspore.nn.") and last[:1].isupper():
+        return f"the class `{ast.unparse(expr)}`"
+    return None
+
+
+def _unsupported(values: Abstract, expr: ast.expr) -> Optional[str]:
+    """What `expr` is when graph mode's `is` refuses it, else None."""
+    if isinstance(expr, ast.Constant):
+        return "a float" if isinstance(expr.value, float) else None
+    if isinstance(expr, (ast.Tuple, ast.List, ast.Dict)):
+        return _KINDS[type(expr).__name__.lower()]
+    known = values.of(expr)
+    if known is None:
+        return None
+    if known.kind == "scalar":
+        return "a float" if known.dtype == "float" else None
+    return _KINDS.get(known.kind)
