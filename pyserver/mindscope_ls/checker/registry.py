@@ -77,6 +77,7 @@ from .rules import (
     rebuild,
     recompile,
     returns,
+    runtime_scalars,
     scalars,
     statements,
     stdlib_calls,
@@ -174,6 +175,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     while_grown_lists,
     divergence_cell_modes,
     identity_operands,
+    runtime_scalars,
 )
 
 
@@ -280,6 +282,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_cell_modes.check,
     divergence_cell_modes.check_to_float,
     identity_operands.check,
+    runtime_scalars.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -78,7 +78,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue  # constants whose power is already below the modulus: same result
         b, e, m = _operand(base), _operand(exp), _operand(mod)
         text = ast.unparse(call)
-        computed = next((a for a in (base, exp) if _computed(ctx, a)), None)
+        computed = next((a for a in (base, exp) if receivers.runtime_scalar(ctx, a)), None)
         if computed is not None:
             arg = ast.unparse(computed)
             yield POW_MODULUS_STRICT.finding(call, call=text, arg=arg, base=b, exp=e, mod=m)
@@ -127,11 +127,3 @@ def _operand(expr: ast.expr) -> str:
     text = ast.unparse(expr)
     simple = (ast.Name, ast.Constant, ast.Attribute, ast.Subscript, ast.Call)
     return text if isinstance(expr, simple) else f"({text})"
-
-
-def _computed(ctx: FunctionContext, expr: ast.expr) -> bool:
-    """A number read from a Tensor computed in the graph (`t.item()`, `int(t)`), directly or
-    through a local bound once."""
-    if isinstance(expr, ast.Name):
-        expr = receivers.only_binding(ctx, expr.id) or expr
-    return isinstance(expr, ast.Call) and ctx.types.is_runtime_test(expr)

@@ -144,3 +144,22 @@ def only_binding(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
 def _is_method(ctx: FunctionContext) -> bool:
     args = ctx.fn.node.args.posonlyargs + ctx.fn.node.args.args
     return bool(args) and args[0].arg == "self"
+
+
+def runtime_scalar(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+    """A Python number read from a Tensor computed in the graph (`t.item()`, `int(t)`), directly,
+    through a local bound once to one, or in arithmetic on one without a Tensor (`-n`, `n - 3`):
+    graph mode keeps it a variable scalar, not a constant."""
+    if depth > 8:
+        return False
+    if isinstance(expr, ast.Name):
+        bound = only_binding(ctx, expr.id)
+        return bound is not None and runtime_scalar(ctx, bound, depth + 1)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        return runtime_scalar(ctx, expr.operand, depth + 1)
+    if isinstance(expr, ast.BinOp):
+        sides = (expr.left, expr.right)
+        if any(ctx.types.is_tensor(side) for side in sides):
+            return False
+        return any(runtime_scalar(ctx, side, depth + 1) for side in sides)
+    return isinstance(expr, ast.Call) and ctx.types.is_runtime_test(expr)
