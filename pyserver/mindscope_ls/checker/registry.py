@@ -62,6 +62,7 @@ from .rules import (
     lax_fallback,
     list_tensor_index,
     map_closures,
+    mask_updates,
     methods,
     mutable_defaults,
     mutation,
@@ -176,6 +177,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_cell_modes,
     identity_operands,
     runtime_scalars,
+    mask_updates,
 )
 
 
@@ -283,6 +285,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_cell_modes.check_to_float,
     identity_operands.check,
     runtime_scalars.check,
+    mask_updates.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
