@@ -353,6 +353,14 @@ def _builtin(
         what = "a Tensor it compares with a number"
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
+    if (
+        name in OF_SCALARS
+        and len(call.args) >= 2
+        and any(_runtime_number(ctx, arg) for arg in call.args)
+    ):
+        what = "a number read from a Tensor"
+        yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+        return
     arguments = [*call.args, *(k.value for k in call.keywords)]
     if not needs_constant_under_strict(name) or not arguments:
         return
@@ -374,6 +382,16 @@ def _builtin(
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
+
+
+# Measured on 2.10: `max(n, 3)`, `min(n, -n)`, `divmod(n, 3)` with `n = int(t)` fail STRICT
+# ("When handling script 'max(data) in graph mode', the inputs should be constant"); LAX computes
+# them; `max([n, 1])` (one list) compiles at both levels.
+OF_SCALARS = frozenset({"max", "min", "divmod"})
+
+
+def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
+    return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
 
 
 def _dict_of_variables(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
