@@ -14,7 +14,8 @@ and "the member attribute must be of the Parameter type" for one it has (`self.i
 left to MS202/MS245, and names MindSpore layers keep Parameters under (`weight`, `bias`,
 `gamma`, ...) are left alone: writing a Parameter attribute is what STRICT allows (measured:
 `self.weight = self.weight * 0.5` in an `nn.Dense` subclass compiles). MS250 also reports
-`self.training = ...` / `self.requires_grad = ...` in any Cell: plain attributes `nn.Cell` sets,
+`self.training = ...` / `self.requires_grad = ...` / `self.phase = ...` (`CELL_PLAIN_ATTRIBUTES`)
+in any Cell: plain attributes (or setter properties) of `nn.Cell`,
 refused under STRICT alike ("... with self.training, the member attribute must be of the
 Parameter type"), when no visible class sets them itself (that write is MS202's).
 """
@@ -80,9 +81,21 @@ ATTRIBUTE_OF_UNSEEN_BASE_UNDER_STRICT = Rule(
         "the member attribute must be of the Parameter type."
     ),
 )
-# Plain attributes of nn.Cell compiled code may write (measured: STRICT refuses both, "the
-# member attribute must be of the Parameter type"; LAX and PyNative set them).
-CELL_PLAIN_ATTRIBUTES = frozenset({"training", "requires_grad"})
+# Plain attributes of nn.Cell (and its properties with a setter) compiled code may write
+# (measured: STRICT refuses each, "the member attribute must be of the Parameter type"; LAX and
+# PyNative set them): `self.phase = "eval"`, also under a Tensor `if`, `self.cell_type = ...`.
+CELL_PLAIN_ATTRIBUTES = frozenset(
+    {
+        "training",
+        "requires_grad",
+        "phase",
+        "compile_phase",
+        "bprop_debug",
+        "cell_type",
+        "mixed_precision_type",
+        "parameter_layout_dict",
+    }
+)
 # Attributes MindSpore's layers hold Parameters under: writing them is what STRICT allows.
 PARAMETER_NAMES = frozenset(
     {"weight", "bias", "gamma", "beta", "moving_mean", "moving_variance", "embedding_table"}
@@ -112,7 +125,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     target,
                     name=name,
                     cls=cls.name,
-                    reason=f"`{name}` is a plain attribute of `nn.Cell`, not a Parameter",
+                    reason=f"`{name}` is `nn.Cell`'s own plain attribute, not a Parameter",
                 )
                 continue
             if not _new(ctx, cls, name):

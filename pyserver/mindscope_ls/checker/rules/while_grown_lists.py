@@ -8,9 +8,12 @@ then `self.stack(outs)`, `ops.stack(tuple(outs))`, `ops.stack([o * 2 for o in ou
 inside the loop) fails with "'mindspore._c_expression.typing.TensorType' object is not
 subscriptable"; `tuple(outs)` with "Kernel select failed"; `sum(outs)` with "Cannot join the
 return values of different branches"; a slice `outs[1:]` crashes the compiler.
-`ops.concat(outs)` (`ops.cat`, `mint.cat`, `ops.Concat()`) fails at LAX only ("Shapes number
-and types number must be equal when calling GetSequenceElements()"); STRICT compiles it but
-concatenates two items only, a divergence not reported here. A `for` over a constant `range`
+`ops.concat(outs)` (`ops.cat`, `mint.cat`, `ops.Concat()`) and `ops.addn(outs)` (`ops.AddN()`)
+of a list that starts empty fail at every level ("For primitive[Concat], the elements size must
+be greater than ..."). Of a list that starts with items (`outs = [x]`) concatenation fails at
+LAX ("Shapes number and types number must be equal when calling GetSequenceElements()") and
+`addn` compiles right; STRICT compiles both but takes two items only (concat gave 4 values of
+PyNative's 8, addn 2.0 for 7.0): MS338, a warning. A `for` over a constant `range`
 with a Tensor `break` appends and stacks fine (it unrolls), and so does a `while` on a Python
 counter.
 """
@@ -52,9 +55,33 @@ WHILE_GROWN_LIST_WHOLE = Rule(
     ),
 )
 
-# Calls that take a sequence of Tensors as a whole; concatenation fails at LAX only.
+WHILE_GROWN_LIST_TWO_ITEMS = Rule(
+    "MS338",
+    "while-grown-list-two-items-strict",
+    Group.DIVERGES,
+    title="STRICT concatenates or sums two items of a list grown in a Tensor `while`",
+    message=(
+        "`{text}` takes `{name}`, which the `while` on a Tensor condition appends to: STRICT "
+        "compiles it over the list's first two items only, so the result differs from "
+        "PyNative; collect into a pre-allocated Tensor instead (or loop a fixed number of "
+        "times with a `break`)."
+    ),
+    why=(
+        "A loop whose condition is a Tensor is not unrolled, so the list it grows has a "
+        "run-time length; STRICT builds the concatenation or sum from the items it can see."
+    ),
+    remedy=(
+        "Write into a Tensor allocated before the loop (`buf[i] = x`), or loop over a constant "
+        "`range(n)` with `if cond: break` so the compiler unrolls it."
+    ),
+    mindspore_says="(no error: 4 values where PyNative gives 8)",
+)
+
+# Calls that take a sequence of Tensors as a whole; concatenation and `addn` depend on whether
+# the list starts empty (see the module's docstring).
 STACKING = frozenset({"stack", "Stack"})
 CONCATENATING = frozenset({"concat", "cat", "Concat"})
+ADDING = frozenset({"addn", "AddN"})
 BUILTINS = frozenset({"tuple", "sum"})
 
 
@@ -76,6 +103,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         reported.update(id(n) for n in ast.walk(node))
         name, levels = found
+        if not levels:
+            yield WHILE_GROWN_LIST_TWO_ITEMS.finding(
+                node,
+                related=[ctx.related(grown[name].test, "the Tensor condition")],
+                text=ast.unparse(node),
+                name=name,
+            )
+            continue
         yield WHILE_GROWN_LIST_WHOLE.finding(
             node,
             related=[ctx.related(grown[name].test, "the Tensor condition")],
@@ -88,7 +123,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def _whole_use(
     ctx: FunctionContext, node: ast.AST, grown: dict[str, ast.While]
 ) -> Optional[tuple[str, str]]:
-    """(name, where it fails) when `node` takes a grown list whole at or after its loop."""
+    """(name, where it fails) when `node` takes a grown list whole at or after its loop; where
+    is "" when it compiles over two items (MS338)."""
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
             name = _grown_name(node.value, grown, node)
@@ -107,9 +143,23 @@ def _whole_use(
     op = _mindspore_op(ctx, func)
     if op in STACKING:
         return name, " at every level"
-    if op in CONCATENATING and ctx.level == SyntaxLevel.LAX:
-        return name, " at LAX"
+    if op in CONCATENATING or op in ADDING:
+        if _starts_empty(ctx, name):
+            return name, " at every level"
+        first = node.args[0]
+        tupled = isinstance(first, ast.Call) and isinstance(first.func, ast.Name)
+        if tupled and first.func.id in BUILTINS:  # type: ignore[attr-defined]
+            return None  # `ops.concat(tuple(outs))`: the `tuple()` fails first (MS169)
+        if ctx.level == SyntaxLevel.STRICT:
+            return name, ""
+        if op in CONCATENATING:
+            return name, " at LAX"
     return None
+
+
+def _starts_empty(ctx: FunctionContext, name: str) -> bool:
+    value = receivers.only_binding(ctx, name)
+    return isinstance(value, ast.List) and not value.elts
 
 
 def _mindspore_op(ctx: FunctionContext, func: ast.expr) -> Optional[str]:

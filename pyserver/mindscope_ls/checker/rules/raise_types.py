@@ -1,0 +1,197 @@
+"""MS1000: `raise` of an exception class graph mode does not know, in compiled code.
+
+Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them, the branch not
+taken): the parser turns `raise E(...)` / `raise E` into a graph node only for a fixed list of
+Python's exceptions (`STANDARD` below) and refuses any other class as soon as it parses the
+statement, taken or not ("Unsupported exception type: MyErr. Raise only support some Python
+standard exception types: ..."). So fail a class the module defines on an exception base
+(`class MyErr(ValueError)`, bare or called, in construct or a helper it calls, under `if
+x.sum() > 100`, `if x is None`, `if x.shape[0] > 10`, `if n > 5` of a helper's argument, inside
+`for i in range(2)`) and builtins outside the list (`LookupError`, `FileNotFoundError`). What
+compiles: the listed ones (`ValueError`, `RuntimeError`, ...), `raise e` of a name holding an
+instance, `raise ValueError(...) from MyErr(...)`, and a raise under an `if` the parser folds
+away: a test on `self.<attr>`, on a local constant (`n = 3; if n > 5`), or an `and` holding one
+(`self.n > 5 and x.shape[0] > 1`). So only a raise whose every enclosing test reads the
+function's arguments (or names computed from them, or loop targets) is reported.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from . import calls_shared
+from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import walk
+
+UNSUPPORTED_EXCEPTION = Rule(
+    "MS1000",
+    "raise-unsupported-exception",
+    Group.FAILS,
+    title="`raise` of an exception class graph mode does not support",
+    message=(
+        "`raise {name}` fails to compile at every level, even when the branch is not taken "
+        "(graph mode raises only Python's standard exceptions, not {what}); raise a "
+        "standard one such as `{base}` instead."
+    ),
+    why=(
+        "MindSpore's parser makes a graph node of `raise` only for a fixed list of Python's "
+        "exceptions (ValueError, TypeError, RuntimeError, ...) and refuses any other class "
+        "while it parses the statement."
+    ),
+    remedy=(
+        "Raise a standard exception (`ValueError`, `RuntimeError`, ...) in compiled code, or "
+        "check the condition outside the Cell."
+    ),
+    mindspore_says="RuntimeError: Unsupported exception type: MyErr. Raise only support some "
+    "Python standard exception types",
+)
+
+# The exception types MindSpore 2.10's parser accepts (its own message lists them).
+STANDARD = frozenset(
+    {
+        "AssertionError",
+        "AttributeError",
+        "BaseException",
+        "EnvironmentError",
+        "Exception",
+        "IOError",
+        "IndentationError",
+        "IndexError",
+        "KeyError",
+        "KeyboardInterrupt",
+        "MemoryError",
+        "NameError",
+        "NotImplementedError",
+        "OSError",
+        "OverflowError",
+        "RuntimeError",
+        "RuntimeWarning",
+        "StopIteration",
+        "TypeError",
+        "UnboundLocalError",
+        "ValueError",
+        "ZeroDivisionError",
+    }
+)
+
+
+def _builtin_exception(name: str) -> bool:
+    value = getattr(builtins, name, None)
+    return isinstance(value, type) and issubclass(value, BaseException)
+
+
+def _module_exception(ctx: FunctionContext, name: str, depth: int = 0) -> Optional[str]:
+    """The standard-or-builtin exception a module class derives from (None: not an exception,
+    or a base the checker cannot see)."""
+    node = ctx.fn.module.classes.get(name)
+    if node is None or depth > 8:
+        return None
+    for base in node.bases:
+        if not isinstance(base, ast.Name):
+            continue
+        if base.id in ctx.fn.module.classes:
+            found = _module_exception(ctx, base.id, depth + 1)
+            if found is not None:
+                return found
+        elif _builtin_exception(base.id) and calls_shared.builtin(ctx, base.id):
+            return base.id
+    return None
+
+
+def _raised_name(stmt: ast.Raise) -> Optional[ast.Name]:
+    exc = stmt.exc
+    if isinstance(exc, ast.Call):
+        exc = exc.func
+    return exc if isinstance(exc, ast.Name) else None
+
+
+def _reads(expr: ast.AST, names: set[str]) -> bool:
+    return any(isinstance(n, ast.Name) and n.id in names for n in walk(expr))
+
+
+def _test_kept(test: ast.expr, derived: set[str]) -> bool:
+    """Whether the parser keeps both branches of an `if` on `test`: every operand of an
+    `and`/`or`/`not` reads an argument-derived name (a constant one is folded away)."""
+    if isinstance(test, ast.BoolOp):
+        return all(_test_kept(v, derived) for v in test.values)
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return _test_kept(test.operand, derived)
+    return _reads(test, derived)
+
+
+def _derived(fn: ast.FunctionDef | ast.AsyncFunctionDef, method: bool) -> set[str]:
+    """The arguments (not `self`), loop targets and names assigned from them."""
+    args = [*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs]
+    names = {a.arg for a in args[1 if method else 0 :]}
+    names.update(a.arg for a in (fn.args.vararg, fn.args.kwarg) if a is not None)
+    for node in walk(fn):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            names.update(n.id for n in walk(node.target) if isinstance(n, ast.Name))
+    changed = True
+    while changed:
+        changed = False
+        for node in walk(fn):
+            value: Optional[ast.expr] = None
+            targets: list[ast.expr] = []
+            if isinstance(node, ast.Assign):
+                value, targets = node.value, node.targets
+            elif isinstance(node, (ast.AnnAssign, ast.AugAssign)) and node.value is not None:
+                value, targets = node.value, [node.target]
+            if value is None or not _reads(value, names):
+                continue
+            for target in targets:
+                for n in walk(target):
+                    if isinstance(n, ast.Name) and n.id not in names:
+                        names.add(n.id)
+                        changed = True
+    return names
+
+
+def _raises(body: list[ast.stmt], derived: set[str], kept: bool) -> Iterator[ast.Raise]:
+    """The `raise` statements the parser reaches (not under a folded `if`, not in a `try`)."""
+    for stmt in body:
+        if isinstance(stmt, ast.Raise):
+            if kept:
+                yield stmt
+        elif isinstance(stmt, ast.If):
+            inner = kept and _test_kept(stmt.test, derived)
+            yield from _raises(stmt.body, derived, inner)
+            yield from _raises(stmt.orelse, derived, inner)
+        elif isinstance(stmt, (ast.For, ast.While, ast.With)):
+            yield from _raises(stmt.body, derived, kept)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not ctx.of(ast.Raise):
+        return
+    method = ctx.fn.cls is not None and not any(
+        isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list
+    )
+    derived = _derived(fn, method)
+    module = ctx.fn.module
+    local = calls_shared.local_names(fn)
+    for stmt in _raises(fn.body, derived, True):
+        name = _raised_name(stmt)
+        if name is None or name.id in STANDARD:
+            continue
+        if name.id in local or name.id in module.imports or name.id in module.functions:
+            continue
+        if name.id in module.classes:
+            base = _module_exception(ctx, name.id)
+            if base is None:
+                continue
+            what = f"the module's class `{name.id}`"
+            suggestion = base if base in STANDARD else "ValueError"
+        elif _builtin_exception(name.id) and calls_shared.builtin(ctx, name.id):
+            what = f"the builtin `{name.id}`"
+            suggestion = "RuntimeError" if name.id != "LookupError" else "KeyError"
+        else:
+            continue
+        yield UNSUPPORTED_EXCEPTION.finding(stmt, name=name.id, what=what, base=suggestion)
