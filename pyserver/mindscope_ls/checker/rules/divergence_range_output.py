@@ -1,10 +1,11 @@
 """MS340: a `range(...)` handed out of the graph comes back as a tuple.
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike: graph mode builds `range(...)` as
-a tuple of ints, so a Cell's `construct` that returns one gives the caller `(0, 1, 2)` where PyNative gives `range(0, 3)`: `return range(x.shape[0])`,
-`r = range(1, 5, 2); return x, r` (PyNative `range(1, 5, 2)`, graph `(1, 3)`). What agrees:
-`return list(range(3))`, `tuple(range(3))`, and a range used inside the graph. An `@jit`
-function is left alone: PyNative compiles it too, so both modes get the tuple.
+a tuple of ints, so a Cell's `construct` that returns one gives the caller `(0, 1, 2)` where
+PyNative gives `range(0, 3)`: `return range(x.shape[0])`, `r = range(1, 5, 2); return x, r`
+(PyNative `range(1, 5, 2)`, graph `(1, 3)`). What agrees: `return list(range(3))`,
+`tuple(range(3))`, and a range used inside the graph. An `@jit` function is left alone:
+PyNative compiles it too, so both modes get the tuple.
 """
 
 from __future__ import annotations
