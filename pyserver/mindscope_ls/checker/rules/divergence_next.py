@@ -14,7 +14,8 @@ same way, PyNative runs them): `x + a`, `x * a`, `x / a` (MindSpore stacks the p
 'Stack', the len of x_shape[1] should be = len of x_shape[0]"), `b - a`, `a - 1`, `a ** 2`,
 `a + 1.0`, `-a` ("unsupported operand type(s)"), `a.sum()`, `a.shape` ("'Tuple' object has no
 attribute"). Those uses are reported instead of the warning. Tuple operations compile and stay
-MS337's: `a * 2` and `a + a` (repeat, concatenate), `a[0]`, returning `a`.
+MS337's: `a * 2` and `a + a` (repeat, concatenate), `a[0]`, returning `a`. Only pairs of a
+Tensor or a written-out tuple or list count: `next(self.get_parameters())` fails first (MS130).
 """
 
 from __future__ import annotations
@@ -108,6 +109,10 @@ def _failing_uses(
 ) -> Iterator[tuple[ast.expr, ast.expr, ast.Call]]:
     """Uses of a pair (the `next` call itself or a name bound only to it) that surely fail."""
 
+    # Only pairs of a sequence the graph surely holds: `next(self.get_parameters())` fails
+    # earlier for its own reason (MS130), which this must not repeat on another line
+    pairs = {k: c for k, c in pairs.items() if _graph_sequence(ctx, c.args[0])}
+
     def pair_of(expr: ast.expr) -> Optional[ast.Call]:
         if isinstance(expr, ast.Name) and isinstance(expr.ctx, ast.Load):
             bound = receivers.only_binding(ctx, expr.id)
@@ -136,6 +141,25 @@ def _failing_uses(
             call = pair_of(attr.value)
             if call is not None and isinstance(attr.ctx, ast.Load):
                 yield attr, attr.value, call
+
+
+def _graph_sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A Tensor or a written-out tuple or list, directly, through `iter(...)` or through a
+    local bound once to one (`it = iter(x)`)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is None:
+            return ctx.types.is_tensor(expr)
+        expr = bound
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "iter"
+        and len(expr.args) == 1
+        and builtin(ctx, "iter")
+    ):
+        expr = expr.args[0]
+    return isinstance(expr, (ast.Tuple, ast.List)) or ctx.types.is_tensor(expr)
 
 
 def _fails_with(
