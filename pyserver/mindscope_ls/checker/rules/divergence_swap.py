@@ -1,70 +1,156 @@
-"""MS339: swapping two parts of one Tensor with `y[i], y[j] = y[j], y[i]`.
+"""MS339: a view of a Tensor read after that part of the Tensor is written (swaps).
 
-Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike: PyNative's `y[j]` is a view of
-`y`, so after `y[i] = y[j]` the view `y[i]` read on the right already holds the new values and
-both parts end equal (`[[2, 3], [2, 3], [4, 5]]` for rows 0 and 1 of arange(6).reshape(3, 2));
-graph mode reads values and really swaps them (`[[2, 3], [0, 1], [4, 5]]`). The same for
-columns (`y[:, 0], y[:, 1] = y[:, 1], y[:, 0]`), rows 0 and 2, and a parameter `x` swapped in
-place. What agrees: copies on the right (`y[1].copy(), y[0].copy()`), and a `@jit` function
-(PyNative compiles it as well).
+Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike: PyNative's `y[i]` (a constant
+index or slice) is a view of `y`, so it shows a later `y[i] = ...`; graph mode reads values.
+`y[0], y[1] = y[1], y[0]` leaves both rows equal in PyNative (`[[2, 3], [2, 3], [4, 5]]` for
+arange(6).reshape(3, 2)) and swaps them in graph mode (`[[2, 3], [0, 1], [4, 5]]`); the same
+for columns (`y[:, 0], y[:, 1] = y[:, 1], y[:, 0]`), rows 0 and 2, a parameter `x` swapped in
+place, the swap through a temporary (`tmp = y[0]; y[0] = y[1]; y[1] = tmp`), and
+`old = y[0]; y[0] = 0; return old` (PyNative: zeros). What agrees: copies
+(`y[1].copy()`, `y[0] * 1`), writing another part (`old = y[0]; y[1] = 5`), and a `@jit`
+function (PyNative compiles it as well).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import of_type
 
-SWAP_OF_VIEWS = Rule(
+STALE_VIEW = Rule(
     "MS339",
-    "tensor-swap-views",
+    "tensor-view-read-after-write",
     Group.DIVERGES,
-    title="Swapping two parts of one Tensor with a tuple assignment",
+    title="A view of a Tensor read after that part is written (e.g. a swap)",
     message=(
-        "PyNative reads `{right}` as views of `{name}`, so both parts end equal, while graph "
-        "mode swaps them; copy the right side first (`{copy}`)."
+        "PyNative's `{view}` is a view of `{name}` and shows the write to `{written}`, while "
+        "graph mode keeps the value read before; copy it first (`{view}.copy()`)."
     ),
     why=(
-        "In PyNative a Tensor index gives a view; the first store changes what the second view "
-        "holds, so the swap copies one part over the other. Graph mode reads values and swaps."
+        "In PyNative indexing a Tensor gives a view, so a part read before a write to the same "
+        "part changes with it (a swap copies one part over the other); graph mode reads values."
     ),
-    remedy="Copy the parts on the right (`y[j].copy(), y[i].copy()`) or index with a permutation.",
+    remedy="Copy the part you keep (`y[i].copy()`) before writing, or index with a permutation.",
     mindspore_says="(compiles; PyNative gives a different result)",
 )
+
+BODIES = ("body", "orelse", "finalbody")
 
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if ctx.fn.level is not None:
-        return  # a `jit` function: PyNative compiles it too, so both modes swap
+        return  # a `jit` function: PyNative compiles it too, so both modes agree
     for assign in ctx.of(ast.Assign):
-        if not isinstance(assign, ast.Assign) or len(assign.targets) != 1:
-            continue
-        target, value = assign.targets[0], assign.value
-        if not isinstance(target, ast.Tuple) or not isinstance(value, ast.Tuple):
-            continue
-        name = _swapped(target.elts, value.elts)
-        if name is None or not ctx.types.is_tensor(target.elts[0].value):  # type: ignore[attr-defined]
-            continue
-        right = ", ".join(ast.unparse(e) for e in value.elts)
-        copy = ", ".join(f"{ast.unparse(e)}.copy()" for e in value.elts)
-        yield SWAP_OF_VIEWS.finding(assign, right=right, name=name, copy=copy)
+        if isinstance(assign, ast.Assign):
+            yield from _tuple_swap(ctx, assign)
+    for node in ctx.nodes():
+        for field in BODIES:
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield from _temporaries(ctx, block)
 
 
-def _swapped(targets: list[ast.expr], values: list[ast.expr]) -> str | None:
-    """The Tensor name when `targets` are `n[a], n[b]` and `values` are `n[b], n[a]`."""
-    if len(targets) != 2 or len(values) != 2:
-        return None
-    subs = [e for e in (*targets, *values) if isinstance(e, ast.Subscript)]
-    if len(subs) != 4 or not all(isinstance(s.value, ast.Name) for s in subs):
-        return None
-    names = {s.value.id for s in subs if isinstance(s.value, ast.Name)}
-    if len(names) != 1:
-        return None
-    keys = [ast.dump(s.slice) for s in subs]
+def _tuple_swap(ctx: FunctionContext, assign: ast.Assign) -> Iterator[RawFinding]:
+    """`y[a], y[b] = y[b], y[a]`: the second value is read after `y[a]` is written."""
+    if len(assign.targets) != 1:
+        return
+    target, value = assign.targets[0], assign.value
+    if not isinstance(target, ast.Tuple) or not isinstance(value, ast.Tuple):
+        return
+    if len(target.elts) != 2 or len(value.elts) != 2:
+        return
+    views = [_view(ctx, e) for e in (*target.elts, *value.elts)]
+    found = [v for v in views if v is not None]
+    if len(found) != 4 or len({n for n, _ in found}) != 1:
+        return
+    keys = [k for _, k in found]
     if keys[0] == keys[1] or keys[0] != keys[3] or keys[1] != keys[2]:
+        return
+    view = value.elts[1]
+    yield STALE_VIEW.finding(
+        view, view=ast.unparse(view), name=found[0][0], written=ast.unparse(target.elts[0])
+    )
+
+
+def _temporaries(ctx: FunctionContext, block: list[ast.stmt]) -> Iterator[RawFinding]:
+    """`t = y[k]`, later `y[k] = ...` (or `y[k] += ...`) in the same block, then `t` read."""
+    for i, stmt in enumerate(block):
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+        ):
+            continue
+        held = _view(ctx, stmt.value)
+        if held is None:
+            continue
+        temp, (name, key) = stmt.targets[0].id, held
+        written: Optional[ast.expr] = None
+        for later in block[i + 1 :]:
+            if written is not None:
+                read = _first_load(later, temp)
+                if read is not None:
+                    yield STALE_VIEW.finding(
+                        read, view=ast.unparse(stmt.value), name=name, written=ast.unparse(written)
+                    )
+                    break
+            if _stores_name(later, (temp, name)):
+                break
+            if written is None:
+                written = _writes(ctx, later, name, key)
+
+
+def _view(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[str, str]]:
+    """(Tensor name, index) of `y[k]` with a constant index or slice."""
+    if not (isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Name)):
         return None
-    return names.pop()
+    if not _basic(expr.slice) or not ctx.types.is_tensor(expr.value):
+        return None
+    return expr.value.id, _key(expr)
+
+
+def _key(expr: ast.Subscript) -> str:
+    return ast.dump(expr.slice)
+
+
+def _basic(index: ast.expr) -> bool:
+    if isinstance(index, ast.Tuple):
+        return all(_basic(e) for e in index.elts)
+    if isinstance(index, ast.Slice):
+        parts = (index.lower, index.upper, index.step)
+        return all(p is None or _int(p) for p in parts)
+    return _int(index)
+
+
+def _int(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) is int
+
+
+def _writes(ctx: FunctionContext, stmt: ast.stmt, name: str, key: str) -> Optional[ast.expr]:
+    """The `y[k]` this statement writes, when it is `y[k] = ...` or `y[k] op= ...`."""
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target = stmt.targets[0]
+    elif isinstance(stmt, ast.AugAssign):
+        target = stmt.target
+    else:
+        return None
+    return target if _view(ctx, target) == (name, key) else None
+
+
+def _stores_name(stmt: ast.stmt, names: tuple[str, ...]) -> bool:
+    return any(
+        n.id in names and isinstance(n.ctx, (ast.Store, ast.Del)) for n in of_type(stmt, ast.Name)
+    )
+
+
+def _first_load(stmt: ast.stmt, name: str) -> Optional[ast.Name]:
+    loads = [n for n in of_type(stmt, ast.Name) if n.id == name and isinstance(n.ctx, ast.Load)]
+    return min(loads, key=lambda n: (n.lineno, n.col_offset)) if loads else None
