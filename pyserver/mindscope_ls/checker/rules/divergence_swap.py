@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers.base import FunctionContext, cacheable
+from .helpers.base import FunctionContext
 from .helpers.walk import of_type
 
 STALE_VIEW = Rule(
@@ -42,8 +42,8 @@ STALE_VIEW = Rule(
 BODIES = ("body", "orelse", "finalbody")
 
 
-@cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    # Not cacheable: whether the function is a `jit` one may be said elsewhere (`jit(fn)`)
     if ctx.fn.level is not None:
         return  # a `jit` function: PyNative compiles it too, so both modes agree
     for assign in ctx.of(ast.Assign):
