@@ -8,16 +8,26 @@ and `next(iter([x, x + 1]))`, `next(iter(d.values()))`, `next(map(f, [x, x]))` a
 `next(t * 2 for t in [x, x])` returned such tuples too; `a = next(iter(x)); a * 2` repeated
 the tuple, and `x + a`, `b - a` after two `next(it)` calls (each gives item 0 again) failed.
 Iterators of Python numbers fail outright (MS197); `next(it, default)` too (MS196).
+
+MS1004: where the pair is then used as the item, compiling fails at every level (measured the
+same way, PyNative runs them): `x + a`, `x * a`, `x / a` (MindSpore stacks the pair: "For
+'Stack', the len of x_shape[1] should be = len of x_shape[0]"), `b - a`, `a - 1`, `a ** 2`,
+`a + 1.0`, `-a` ("unsupported operand type(s)"), `a.sum()`, `a.shape` ("'Tuple' object has no
+attribute"). Those uses are reported instead of the warning. Tuple operations compile and stay
+MS337's: `a * 2` and `a + a` (repeat, concatenate), `a[0]`, returning `a`. Only pairs of a
+Tensor or a written-out tuple or list count: `next(self.get_parameters())` fails first (MS130).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .python_dynamic import iterates_scalars
 
@@ -39,6 +49,33 @@ NEXT_GIVES_PAIR = Rule(
     mindspore_says="(compiles; result differs from PyNative, or a later operation fails)",
 )
 
+NEXT_PAIR_USED = Rule(
+    "MS1004",
+    "next-pair-used-as-item",
+    Group.FAILS,
+    title="The pair graph mode's `next(it)` gives, used as the item",
+    message=(
+        "`{use}` treats `{value}` as the item, but graph mode's `next({it})` gives the pair "
+        "(first item, remaining items), so this fails at every level; index the sequence "
+        "(`seq[0]`) instead."
+    ),
+    why=(
+        "Graph mode compiles `next(seq)` to `(seq[0], seq[1:])`; Tensor arithmetic, unary "
+        "operators and Tensor attributes on that tuple fail while compiling."
+    ),
+    remedy="Read `seq[0]` (and `seq[1]`, ...) directly, or loop with `for item in seq`.",
+    mindspore_says=(
+        "ValueError: For 'Stack', the len of x_shape[1] should be = len of x_shape[0]: 1, but "
+        "got 2. / TypeError: unsupported operand type(s) for -: 'tuple' and 'int'"
+    ),
+)
+
+# Operators a tuple has none of, whatever the other operand (measured: `b - a`, `a - 1`,
+# `x / a`, `a ** 2` fail); `+` and `*` only fail with a Tensor or a number the tuple cannot take
+NO_TUPLE_OPERATOR = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
+# The methods a tuple has; any other attribute of the pair fails
+TUPLE_ATTRIBUTES = frozenset({"count", "index"})
+
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -47,10 +84,99 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     # `next(it)` as a statement of its own (skipping an item) reads no value: nothing differs
     discarded = {id(s.value) for s in ctx.of(ast.Expr) if isinstance(s, ast.Expr)}
-    for call in calls:
-        if id(call) in discarded or iterates_scalars(ctx, call.args[0]):
+    pairs = {
+        id(call): call
+        for call in calls
+        if id(call) not in discarded and not iterates_scalars(ctx, call.args[0])
+    }
+    failed: set[int] = set()
+    reported: set[int] = set()
+    for use, value, call in _failing_uses(ctx, pairs):
+        failed.add(id(call))
+        if id(use) in reported:
             continue
-        yield NEXT_GIVES_PAIR.finding(call, it=ast.unparse(call.args[0]))
+        reported.add(id(use))
+        yield NEXT_PAIR_USED.finding(
+            use, use=ast.unparse(use), value=ast.unparse(value), it=ast.unparse(call.args[0])
+        )
+    for call in pairs.values():
+        if id(call) not in failed:
+            yield NEXT_GIVES_PAIR.finding(call, it=ast.unparse(call.args[0]))
+
+
+def _failing_uses(
+    ctx: FunctionContext, pairs: dict[int, ast.Call]
+) -> Iterator[tuple[ast.expr, ast.expr, ast.Call]]:
+    """Uses of a pair (the `next` call itself or a name bound only to it) that surely fail."""
+
+    # Only pairs of a sequence the graph surely holds: `next(self.get_parameters())` fails
+    # earlier for its own reason (MS130), which this must not repeat on another line
+    pairs = {k: c for k, c in pairs.items() if _graph_sequence(ctx, c.args[0])}
+
+    def pair_of(expr: ast.expr) -> Optional[ast.Call]:
+        if isinstance(expr, ast.Name) and isinstance(expr.ctx, ast.Load):
+            bound = receivers.only_binding(ctx, expr.id)
+            return pairs.get(id(bound)) if bound is not None else None
+        return pairs.get(id(expr))
+
+    if not pairs:
+        return
+    for binop in ctx.of(ast.BinOp):
+        if not isinstance(binop, ast.BinOp):
+            continue
+        for side, other in ((binop.left, binop.right), (binop.right, binop.left)):
+            call, other_call = pair_of(side), pair_of(other)
+            if call is not None and _fails_with(ctx, binop.op, other, other_call):
+                yield binop, side, call
+                if other_call is not None:  # `b - a`: one error for both, no warning left
+                    yield binop, other, other_call
+                break
+    for unary in ctx.of(ast.UnaryOp):
+        if isinstance(unary, ast.UnaryOp) and not isinstance(unary.op, ast.Not):
+            call = pair_of(unary.operand)
+            if call is not None:
+                yield unary, unary.operand, call
+    for attr in ctx.of(ast.Attribute):
+        if isinstance(attr, ast.Attribute) and attr.attr not in TUPLE_ATTRIBUTES:
+            call = pair_of(attr.value)
+            if call is not None and isinstance(attr.ctx, ast.Load):
+                yield attr, attr.value, call
+
+
+def _graph_sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A Tensor or a written-out tuple or list, directly, through `iter(...)` or through a
+    local bound once to one (`it = iter(x)`)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is None:
+            return ctx.types.is_tensor(expr)
+        expr = bound
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "iter"
+        and len(expr.args) == 1
+        and builtin(ctx, "iter")
+    ):
+        expr = expr.args[0]
+    return isinstance(expr, (ast.Tuple, ast.List)) or ctx.types.is_tensor(expr)
+
+
+def _fails_with(
+    ctx: FunctionContext, op: ast.operator, other: ast.expr, other_pair: Optional[ast.Call]
+) -> bool:
+    if isinstance(op, NO_TUPLE_OPERATOR):
+        return True
+    if other_pair is not None:
+        return False  # two pairs concatenate (measured: `a + a` compiles)
+    if ctx.types.is_tensor(other):
+        return isinstance(op, (ast.Add, ast.Mult))
+    number = isinstance(other, ast.Constant) and type(other.value) in (int, float)
+    if isinstance(op, ast.Add):
+        return number  # a tuple plus a number fails; plus a tuple concatenates
+    if isinstance(op, ast.Mult):
+        return number and type(other.value) is float  # type: ignore[attr-defined]
+    return False
 
 
 def _next_of_one(call: ast.Call) -> bool:

@@ -118,6 +118,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     related=[ctx.related(use, "the dict is read here")] if use else [],
                     method=node.func.attr,
                 )
+            elif _argument_dict_fails(ctx, node, dicts):
+                assert isinstance(node.func, ast.Attribute)
+                yield DICT_POP_SETDEFAULT.finding(node, method=node.func.attr)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
             yield from _with(ctx, node)
         elif isinstance(node, ast.Dict):
@@ -221,6 +224,75 @@ def _fails_at(
         ctx.types.is_tensor(v) for v in display.values
     )
     return holds_tensor and _read_by_key_after(ctx.fn.node, name, call)
+
+
+def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
+    """`d.pop(k)` / `d.setdefault(...)` on a parameter every call in the module gives a dict
+    display (`net(x, {"a": x, "b": y})`). Measured on 2.10 with such input dicts: STRICT has
+    neither method (fails whatever the values, except a dict holding a str, which compiled);
+    LAX fails `v = d.pop("a")` of a number or a Tensor ("TupleGetItem, input[0] should be
+    Sequence"), and `d.pop("a")` as a statement when `d[k]` is read afterwards, while that
+    statement alone, `x + d.pop("a")`, a missing key's default, a popped tuple and `setdefault`
+    compile."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr in DICT_TRAPS
+        and isinstance(func.value, ast.Name)
+        and func.value.id not in dicts
+    ):
+        return False
+    displays = shared_values.abstract(ctx, module=True).passed_dicts(func.value.id)
+    if not displays:
+        return False
+    if ctx.level == SyntaxLevel.STRICT:
+        return not any(_holds_str(d) for d in displays)
+    if func.attr != "pop" or len(call.args) != 1 or call.keywords:
+        return False
+    key = call.args[0]
+    if not isinstance(key, ast.Constant):
+        return False
+    fn = ctx.fn.node
+    if not _assigned_to_name(fn, call) and not (
+        rebinds_dict(fn, call) and _read_by_key_after(fn, func.value.id, call)
+    ):
+        return False
+    return all(_number_or_tensor(ctx, _value_at(d, key.value)) for d in displays)
+
+
+def _holds_str(display: ast.Dict) -> bool:
+    return any(
+        isinstance(v, ast.JoinedStr) or (isinstance(v, ast.Constant) and isinstance(v.value, str))
+        for v in display.values
+    )
+
+
+def _value_at(display: ast.Dict, key: object) -> Optional[ast.expr]:
+    for k, v in zip(display.keys, display.values):
+        if not isinstance(k, ast.Constant):
+            return None
+        if k.value == key:
+            return v
+    return None
+
+
+def _number_or_tensor(ctx: FunctionContext, value: Optional[ast.expr]) -> bool:
+    """A value as the caller writes it: a number literal or a `Tensor(...)` call."""
+    if isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant):
+        value = value.operand
+    if isinstance(value, ast.Constant):
+        return type(value.value) in (int, float)
+    return isinstance(value, ast.Call) and names.callee(ctx.fn.module, value.func) in (
+        names.TENSOR_FACTORIES
+    )
+
+
+def _assigned_to_name(fn: ast.AST, call: ast.Call) -> bool:
+    assigns: list[ast.Assign] = of_type(fn, ast.Assign)
+    return any(
+        a.value is call and len(a.targets) == 1 and isinstance(a.targets[0], ast.Name)
+        for a in assigns
+    )
 
 
 def _popped(values: Abstract, display: ast.expr, call: ast.Call) -> Optional[Value]:

@@ -497,6 +497,16 @@ class Abstract:
                     self._read_line(line)
         return self._arguments
 
+    def passed_dicts(self, name: str) -> Optional[list[ast.Dict]]:
+        """The dict displays every call of this entry point in the module writes out for
+        parameter `name` (`net(x, {"a": x})`), when each call writes one; else None."""
+        if name not in parameters(self.fn) or self._unbound(name) != Value("dict"):
+            return None  # also reads the call lines, or gives None without them
+        passed = self._passed.get(name) if self._passed is not None else None
+        if not passed or not all(isinstance(v, ast.Dict) for v in passed):
+            return None
+        return [v for v in passed if isinstance(v, ast.Dict)]
+
     def _passed_value(self, name: str) -> Optional[Value]:
         """The Python value every call of this entry point in the module passes for parameter
         `name`, when each call writes out one of the same kind (`grow(x.shape, x)`: a tuple).
