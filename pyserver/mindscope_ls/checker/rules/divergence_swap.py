@@ -46,6 +46,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Not cacheable: whether the function is a `jit` one may be said elsewhere (`jit(fn)`)
     if ctx.fn.level is not None:
         return  # a `jit` function: PyNative compiles it too, so both modes agree
+    subscripts: list[ast.Subscript] = ctx.of(ast.Subscript)
+    if not any(isinstance(s.ctx, ast.Store) for s in subscripts):
+        return  # nothing written through an index (most functions): the walk below is costly
     for assign in ctx.of(ast.Assign):
         if isinstance(assign, ast.Assign):
             yield from _tuple_swap(ctx, assign)
