@@ -50,11 +50,7 @@ TENSOR_IN_NUMBERS = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    compares = [
-        c
-        for c in ctx.of(ast.Compare)
-        if len(c.ops) == 1 and isinstance(c.ops[0], (ast.In, ast.NotIn))
-    ]
+    compares = receivers.membership_tests(ctx)
     if not compares:
         return
     values = abstract(ctx)

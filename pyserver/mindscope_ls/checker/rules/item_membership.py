@@ -62,11 +62,7 @@ NUMERIC = ("int", "uint", "float", "bfloat")
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    compares = [
-        c
-        for c in ctx.of(ast.Compare)
-        if len(c.ops) == 1 and isinstance(c.ops[0], (ast.In, ast.NotIn))
-    ]
+    compares = receivers.membership_tests(ctx)
     if not compares:
         return
     values = abstract(ctx, module=True)
@@ -96,20 +92,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def item_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     """The Tensor `t` when `expr` is `t.item()` (or a local bound once to it), `t` computed in
     the graph (a Tensor of literals is folded: it compiles)."""
-    if isinstance(expr, ast.Name):
-        expr = receivers.only_binding(ctx, expr.id) or expr
-    if not (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr == "item"
-        and not expr.args
-        and not expr.keywords
-    ):
-        return None
-    tensor = expr.func.value
-    if not ctx.types.is_tensor(tensor) or ctx.types.is_constant_tensor(tensor):
-        return None
-    return tensor
+    found = receivers.computed_tensor_method(ctx, expr, "item")
+    return found[1] if found is not None else None
 
 
 def _numbers_kind(ctx: FunctionContext, seq: ast.expr) -> Optional[str]:

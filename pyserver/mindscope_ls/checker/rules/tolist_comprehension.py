@@ -225,23 +225,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _tolist(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     """`t.tolist()` of a computed Tensor, directly or through a local bound only to it."""
-    if isinstance(expr, ast.Name):
-        bound = receivers.only_binding(ctx, expr.id)
-        if bound is None:
-            return None
-        expr = bound
-    if not (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Attribute)
-        and expr.func.attr == "tolist"
-        and not expr.args
-        and not expr.keywords
-    ):
-        return None
-    tensor = expr.func.value
-    if not ctx.types.is_tensor(tensor) or ctx.types.is_constant_tensor(tensor):
-        return None
-    return expr if _from_input(ctx, tensor) else None
+    found = receivers.computed_tensor_method(ctx, expr, "tolist")
+    return found[0] if found is not None and _from_input(ctx, found[1]) else None
 
 
 def _from_input(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:

@@ -163,3 +163,31 @@ def runtime_scalar(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool
             return False
         return any(runtime_scalar(ctx, side, depth + 1) for side in sides)
     return isinstance(expr, ast.Call) and ctx.types.is_runtime_test(expr)
+
+
+def computed_tensor_method(
+    ctx: FunctionContext, expr: ast.expr, method: str
+) -> Optional[tuple[ast.Call, ast.expr]]:
+    """(the call, the Tensor) when `expr` is `t.<method>()` with no arguments, directly or
+    through a local bound only to it, and `t` a Tensor computed in the graph (a Tensor of
+    literals is folded when compiled)."""
+    if isinstance(expr, ast.Name):
+        expr = only_binding(ctx, expr.id) or expr
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == method
+        and not expr.args
+        and not expr.keywords
+    ):
+        return None
+    tensor = expr.func.value
+    if not ctx.types.is_tensor(tensor) or ctx.types.is_constant_tensor(tensor):
+        return None
+    return expr, tensor
+
+
+def membership_tests(ctx: FunctionContext) -> list[ast.Compare]:
+    """The function's `a in b` / `a not in b` comparisons (one operator each)."""
+    compares: list[ast.Compare] = ctx.of(ast.Compare)
+    return [c for c in compares if len(c.ops) == 1 and isinstance(c.ops[0], (ast.In, ast.NotIn))]
