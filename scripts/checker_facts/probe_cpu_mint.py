@@ -18,12 +18,11 @@ import inspect
 import json
 import sys
 import tempfile
-from functools import partial
 from pathlib import Path
 from typing import Optional
 
-from .forkrun import in_fork, mindspore_on_cpu, run_program
-from .probe_cpu_overloads import NO_KERNEL, TIMEOUT
+from .forkrun import mindspore_on_cpu
+from .probe_cpu_overloads import kernel_gap
 
 CALLS = ("x", "x, x", "x, 2.0", "x, 1")
 HEAD = """import numpy as np
@@ -59,15 +58,13 @@ def probe(folder: str, name: str) -> Optional[dict[str, str]]:
     for index, call in enumerate(CALLS):
         path = Path(folder) / f"mint_{name}_{index}.py"
         path.write_text(HEAD.format(name=name, call=call))
-        run = partial(run_program, str(path), f"mindscope_mint_probe_{name}_{index}", read=True)
-        if not in_fork(partial(run, graph=False), TIMEOUT, 2000).get("ok"):
+        runs, missing = kernel_gap(path, f"mindscope_mint_probe_{name}_{index}")
+        if not runs:
             continue
-        result = in_fork(partial(run, graph=True), TIMEOUT, 2000)
-        missing = NO_KERNEL.search(str(result.get("msg", "")))
-        print("probe mint", name, call, "ok" if result.get("ok") else "fails", file=sys.stderr)
+        print("probe mint", name, call, missing or "compiles", file=sys.stderr)
         if missing is None:
             return None  # compiled, or failed for another reason
-        found = found or {"call": call, "op": missing.group(1)}
+        found = found or {"call": call, "op": missing}
     return found
 
 
