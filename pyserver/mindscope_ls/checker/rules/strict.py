@@ -70,8 +70,8 @@ PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT = Rule(
     Group.STRICT,
     title="Python, `math` or NumPy function applied to a Tensor in compiled code",
     message=(
-        "`{name}(...)` of a Tensor computed in the graph is not supported under "
-        "jit_syntax_level=STRICT; use Tensor methods or `ops` instead."
+        "`{name}(...)` of a Tensor computed in the graph (or a number read from one) is not "
+        "supported under jit_syntax_level=STRICT; use Tensor methods or `ops` instead."
     ),
     why=(
         "Under STRICT there is no Python fallback: `str()`, `repr()`, `type()`, `math.*` and "
@@ -125,7 +125,12 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         )
         return
     name = _python_function(ctx, func)
-    if name is not None and any(ctx.types.is_tensor(arg) for arg in node.args):
+    if name is not None and any(
+        ctx.types.is_tensor(arg)
+        or (name.startswith(PYTHON_ONLY_MODULES) and receivers.runtime_scalar(ctx, arg))
+        for arg in node.args
+    ):
+        # measured: `math.floor(n)`, `np.sqrt(n)` with `n = int(t)` or `t.item()` fail too
         yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
 
 
