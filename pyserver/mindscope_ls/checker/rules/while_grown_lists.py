@@ -1,4 +1,5 @@
-"""MS169: a list grown in a `while` on a Tensor condition, then taken as a whole.
+"""MS169: a list grown in a `while` on a Tensor condition (or on one path of an `if` on one),
+then taken as a whole.
 
 Measured with MindSpore 2.10 on CPU (PyNative runs them all): appends in a loop the compiler
 cannot unroll make a list whose length is known only at run time. Read item by item it works
@@ -16,30 +17,40 @@ LAX ("Shapes number and types number must be equal when calling GetSequenceEleme
 PyNative's 8, addn 2.0 for 7.0): MS338, a warning. A `for` over a constant `range`
 with a Tensor `break` appends and stacks fine (it unrolls), and so does a `while` on a Python
 counter.
+
+A list appended to on one path of an `if` on a Tensor condition (`res = [x]; if t:
+res.append(y)`) joins two lengths into one of run-time length too: `ops.stack(res)`,
+`ops.Stack()(res)`, `tuple(res)` and `sum(res)` fail at LAX and STRICT; once the list is
+appended to after the `if`, `res[1:]` fails at both levels too and `ops.concat(res)` /
+`mint.cat(res)` at LAX (without, they compile); `ops.addn(res)`, `len(res)` and returning it
+compile (measured). Both paths appending, or a Python condition, compile.
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Optional
+from typing import Optional, Union
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import calls_shared
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .while_lists import appended
+from .while_lists import appended, appended_in
+
+Grower = Union[ast.While, ast.If]  # a Tensor `while`, or an `if` appending on one path only
 
 WHILE_GROWN_LIST_WHOLE = Rule(
     "MS169",
     "while-grown-list-taken-whole",
     Group.FAILS,
-    title="A list grown in a `while` on a Tensor condition, then stacked or converted whole",
+    title="A list grown under a Tensor condition (`while`, one `if` path), then taken whole",
     message=(
-        "`{text}` takes `{name}` as a whole, which the `while` on a Tensor condition appends "
+        "`{text}` takes `{name}` as a whole, which {grower} on a Tensor condition appends "
         "to: graph mode knows its length only at run time and fails here{levels}; collect into "
-        "a pre-allocated Tensor instead (or loop a fixed number of times with a `break`)."
+        "a pre-allocated Tensor instead (or append on both paths, or loop a fixed number of "
+        "times with a `break`)."
     ),
     why=(
         "A loop whose condition is a Tensor is not unrolled, so a list it appends to has a "
@@ -87,13 +98,18 @@ BUILTINS = frozenset({"tuple", "sum"})
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    loops: list[ast.While] = ctx.of(ast.While)
-    grown: dict[str, ast.While] = {}
+    loops: list[ast.While | ast.If] = ctx.of(ast.While, ast.If)
+    grown: dict[str, Grower] = {}
     for loop in loops:
-        if ctx.types.is_condition(loop.test):
-            for name in appended(loop):
-                if name not in grown and _bound_before_only(ctx, name, loop):
-                    grown[name] = loop
+        if not ctx.types.is_condition(loop.test):
+            continue
+        if isinstance(loop, ast.If):
+            names = appended_in(loop.body) ^ appended_in(loop.orelse)  # one path only
+        else:
+            names = appended(loop)
+        for name in names:
+            if name not in grown and _bound_before_only(ctx, name, loop):
+                grown[name] = loop
     if not grown:
         return
     reported: set[int] = set()  # `ops.stack(tuple(outs))`: one finding, the outer call
@@ -111,24 +127,26 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 name=name,
             )
             continue
+        grower = "an `if`" if isinstance(grown[name], ast.If) else "the `while`"
         yield WHILE_GROWN_LIST_WHOLE.finding(
             node,
             related=[ctx.related(grown[name].test, "the Tensor condition")],
             text=ast.unparse(node),
             name=name,
             levels=levels,
+            grower=grower,
         )
 
 
 def _whole_use(
-    ctx: FunctionContext, node: ast.AST, grown: dict[str, ast.While]
+    ctx: FunctionContext, node: ast.AST, grown: dict[str, Grower]
 ) -> Optional[tuple[str, str]]:
     """(name, where it fails) when `node` takes a grown list whole at or after its loop; where
     is "" when it compiles over two items (MS338)."""
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
             name = _grown_name(node.value, grown, node)
-            if name is not None:
+            if name is not None and _after_join(ctx, name, grown[name]):
                 return name, " at every level"
         return None
     assert isinstance(node, ast.Call)
@@ -143,6 +161,11 @@ def _whole_use(
     op = _mindspore_op(ctx, func)
     if op in STACKING:
         return name, " at every level"
+    if isinstance(grown[name], ast.If):
+        # one path's append: concatenation fails at LAX only, once the list is appended to
+        # after the `if`; `addn` compiles (measured)
+        lax = op in CONCATENATING and ctx.level != SyntaxLevel.STRICT
+        return (name, " at LAX") if lax and _after_join(ctx, name, grown[name]) else None
     if op in CONCATENATING or op in ADDING:
         if _starts_empty(ctx, name):
             return name, " at every level"
@@ -155,6 +178,23 @@ def _whole_use(
         if op in CONCATENATING:
             return name, " at LAX"
     return None
+
+
+def _after_join(ctx: FunctionContext, name: str, grower: Grower) -> bool:
+    """True for a `while`; for an `if`, whether `name` is appended to after it (measured: a
+    slice or a concatenation of the joined list compiles until something is appended)."""
+    if isinstance(grower, ast.While):
+        return True
+    end = (grower.end_lineno or 0, grower.end_col_offset or 0)
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    return any(
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "append"
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == name
+        and (call.lineno, call.col_offset) >= end
+        for call in calls
+    )
 
 
 def _starts_empty(ctx: FunctionContext, name: str) -> bool:
@@ -178,7 +218,7 @@ def _mindspore_op(ctx: FunctionContext, func: ast.expr) -> Optional[str]:
     return qualname.rpartition(".")[2]
 
 
-def _grown_name(expr: ast.expr, grown: dict[str, ast.While], at: ast.AST) -> Optional[str]:
+def _grown_name(expr: ast.expr, grown: dict[str, Grower], at: ast.AST) -> Optional[str]:
     """The grown list `expr` is (or `list()`/`tuple()`/a comprehension over), read at or after
     the start of its loop."""
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and len(expr.args) == 1:
@@ -194,7 +234,7 @@ def _grown_name(expr: ast.expr, grown: dict[str, ast.While], at: ast.AST) -> Opt
     return expr.id
 
 
-def _bound_before_only(ctx: FunctionContext, name: str, loop: ast.While) -> bool:
+def _bound_before_only(ctx: FunctionContext, name: str, loop: Grower) -> bool:
     """`name` is a local list bound only before the loop (not a parameter, not rebound in or
     after it), so the loop grows one list across its iterations."""
     value = receivers.only_binding(ctx, name)

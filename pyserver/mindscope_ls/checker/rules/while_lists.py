@@ -52,8 +52,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def appended(loop: ast.While) -> set[str]:
     """Names the loop body grows with `name.append(...)` (outside nested scopes)."""
+    return appended_in(loop.body)
+
+
+def appended_in(block: list[ast.stmt]) -> set[str]:
+    """Names the statements grow with `name.append(...)` (outside nested scopes)."""
     found: set[str] = set()
-    stack: list[ast.AST] = list(loop.body)
+    stack: list[ast.AST] = list(block)
     while stack:
         node = stack.pop()
         if isinstance(node, SCOPES):
