@@ -378,6 +378,7 @@ def _builtin(
             or (by_name and values.names_variable(arg))
             or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
+            or _view_of_tensor_dict(ctx, values, arg)
         ):
             what = "this Tensor" if direct else "a value it is given"
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
@@ -392,6 +393,22 @@ OF_SCALARS = frozenset({"max", "min", "divmod"})
 
 def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
     return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
+
+
+def _view_of_tensor_dict(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
+    """`d.keys()` / `d.values()` / `d.items()` of a local written-out dict holding a Tensor
+    computed in the graph: the view is a graph value even when the keys are constants
+    (measured on 2.10: `sorted(d.keys())` fails STRICT, "the inputs should be constant";
+    `list(d.keys())` compiles)."""
+    if not (
+        isinstance(arg, ast.Call)
+        and not arg.args
+        and isinstance(arg.func, ast.Attribute)
+        and arg.func.attr in ("keys", "values", "items")
+        and isinstance(arg.func.value, ast.Name)
+    ):
+        return False
+    return _dict_of_variables(ctx, values, arg.func.value)
 
 
 def _dict_of_variables(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
