@@ -20,6 +20,7 @@ from .helpers.module_values import (
     ordered_parameters,
     parameters,
 )
+from .helpers.walk import of_type
 
 
 def describe(value: Value) -> str:
@@ -109,17 +110,17 @@ def local_names(fn: FunctionNode) -> set[str]:
 
 
 def _walk_local_names(fn: FunctionNode) -> set[str]:
+    # From the shared node index (`walk.of_type`), not a walk of the function's tree.
     names = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            names.add(node.id)
-        elif (
-            isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-            and node is not fn
-        ):
-            names.add(node.name)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    stored: list[ast.Name] = of_type(fn, ast.Name)
+    names.update(node.id for node in stored if not isinstance(node.ctx, ast.Load))
+    scopes: list[ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef] = of_type(
+        fn, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef
+    )
+    names.update(node.name for node in scopes if node is not fn)
+    imports: list[ast.Import | ast.ImportFrom] = of_type(fn, ast.Import, ast.ImportFrom)
+    for node in imports:
+        names.update((a.asname or a.name).split(".")[0] for a in node.names)
     return names
 
 

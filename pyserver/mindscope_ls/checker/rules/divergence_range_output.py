@@ -37,7 +37,12 @@ RANGE_OUTPUT = Rule(
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # Not cacheable: whether the function is the graph's entry depends on its callers.
-    if ctx.fn.caller is not None or not _is_construct(ctx) or not builtin(ctx, "range"):
+    if ctx.fn.caller is not None or not _is_construct(ctx):
+        return
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    if not any(isinstance(c.func, ast.Name) and c.func.id == "range" for c in calls):
+        return  # the cheap test first: `builtin()` reads the module's names
+    if not builtin(ctx, "range"):
         return
     for ret in _own_returns(ctx):
         if ret.value is None:
