@@ -258,7 +258,10 @@ def _str_method(
         yield STR_METHOD_UNDER_STRICT.finding(call, method=method, supported=names_)
     elif method == "format":
         arguments = [*call.args, *(kw.value for kw in call.keywords)]
-        if any(_holds_tensor(ctx, values, arg) for arg in arguments):
+        if any(
+            _holds_tensor(ctx, values, arg) or receivers.runtime_scalar(ctx, arg)
+            for arg in arguments
+        ):
             yield FORMAT_TENSOR_UNDER_STRICT.finding(call, how="`str.format()` of")
 
 
@@ -270,7 +273,11 @@ def _percent(ctx: FunctionContext, values: Abstract, node: ast.BinOp) -> Iterato
     left = values.of(node.left)
     if left is None or left.kind != "str":
         return
-    if any(ctx.types.is_tensor(name) for name in of_type(node.right, ast.Name)):
+    if any(
+        ctx.types.is_tensor(name) or receivers.runtime_scalar(ctx, name)
+        for name in of_type(node.right, ast.Name)
+    ):
+        # measured: `'%d' % n` with `n = int(t)` fails STRICT as for the Tensor itself
         yield FORMAT_TENSOR_UNDER_STRICT.finding(node, how="`%` formatting of")
 
 

@@ -126,11 +126,10 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         return
     name = _python_function(ctx, func)
     if name is not None and any(
-        ctx.types.is_tensor(arg)
-        or (name.startswith(PYTHON_ONLY_MODULES) and receivers.runtime_scalar(ctx, arg))
-        for arg in node.args
+        ctx.types.is_tensor(arg) or receivers.runtime_scalar(ctx, arg) for arg in node.args
     ):
-        # measured: `math.floor(n)`, `np.sqrt(n)` with `n = int(t)` or `t.item()` fail too
+        # measured: `math.floor(n)`, `np.sqrt(n)`, `str(n)`, `repr(n)`, `type(n)` with
+        # `n = int(t)` or `t.item()` fail too
         yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
 
 
