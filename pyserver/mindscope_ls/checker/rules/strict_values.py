@@ -25,7 +25,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import assigned_any, builtin
-from .helpers import names, shared_values
+from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
@@ -158,6 +158,14 @@ def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, st
         return "a Tensor", "use the Tensor itself, or `.astype(dtype)` to change its dtype"
     if isinstance(data, (ast.List, ast.Tuple)) and any(_certain_tensor(ctx, e) for e in data.elts):
         return "a list holding Tensors", "use `ops.stack([...])` of the elements"
+    # measured: `Tensor(n)`, `ms.tensor(n, ms.float32)`, `Tensor([n, 1])` with `n = int(t)`
+    advice = "keep the value a Tensor (`t.astype(...)`, `t.reshape(...)`) instead of reading it"
+    if receivers.runtime_scalar(ctx, data):
+        return "a number read from a Tensor", advice
+    if isinstance(data, (ast.List, ast.Tuple)) and any(
+        receivers.runtime_scalar(ctx, e) for e in data.elts
+    ):
+        return "a list holding a number read from a Tensor", advice
     return None
 
 
