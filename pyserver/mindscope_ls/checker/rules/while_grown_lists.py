@@ -1,5 +1,5 @@
-"""MS169: a list grown in a `while` on a Tensor condition (or on one path of an `if` on one),
-then taken as a whole.
+"""MS169: a list grown in a `while` on a Tensor condition (or on one path of an `if` on one, or
+by a comprehension over `range()` of a number read from a Tensor), then taken as a whole.
 
 Measured with MindSpore 2.10 on CPU (PyNative runs them all): appends in a loop the compiler
 cannot unroll make a list whose length is known only at run time. Read item by item it works
@@ -24,6 +24,10 @@ res.append(y)`) joins two lengths into one of run-time length too: `ops.stack(re
 appended to after the `if`, `res[1:]` fails at both levels too and `ops.concat(res)` /
 `mint.cat(res)` at LAX (without, they compile); `ops.addn(res)`, `len(res)` and returning it
 compile (measured). Both paths appending, or a Python condition, compile.
+
+`ys = [x * i for i in range(n)]` with `n = int(t)`: `ops.stack(ys)`, `tuple(ys)`, `sum(ys)` fail
+at LAX and STRICT; `ops.concat`, `ops.addn`, `len(ys)` and `ys[1:]` at LAX only; returning it
+compiles (measured). A `for i in range(n)` loop compiles.
 """
 
 from __future__ import annotations
@@ -32,23 +36,25 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
-from ..model import Group, RawFinding, SyntaxLevel
+from ..model import Group, RawFinding, Related, SyntaxLevel
 from ..rule import Rule
 from . import calls_shared
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .while_lists import appended, appended_in
 
-Grower = Union[ast.While, ast.If]  # a Tensor `while`, or an `if` appending on one path only
+# a Tensor `while`, an `if` appending on one path only, or `[... for i in range(n)]` of a
+# run-time `n`
+Grower = Union[ast.While, ast.If, ast.ListComp]
 
 WHILE_GROWN_LIST_WHOLE = Rule(
     "MS169",
     "while-grown-list-taken-whole",
     Group.FAILS,
-    title="A list grown under a Tensor condition (`while`, one `if` path), then taken whole",
+    title="A list of run-time length (Tensor `while`, one `if` path, `range(n)`), taken whole",
     message=(
-        "`{text}` takes `{name}` as a whole, which {grower} on a Tensor condition appends "
-        "to: graph mode knows its length only at run time and fails here{levels}; collect into "
+        "`{text}` takes `{name}` as a whole, which {grower}: graph mode knows its length only "
+        "at run time and fails here{levels}; collect into "
         "a pre-allocated Tensor instead (or append on both paths, or loop a fixed number of "
         "times with a `break`)."
     ),
@@ -94,6 +100,11 @@ STACKING = frozenset({"stack", "Stack"})
 CONCATENATING = frozenset({"concat", "cat", "Concat"})
 ADDING = frozenset({"addn", "AddN"})
 BUILTINS = frozenset({"tuple", "sum"})
+GROWERS = {
+    ast.While: "the `while` on a Tensor condition appends to",
+    ast.If: "an `if` on a Tensor condition appends to on one path",
+    ast.ListComp: "a comprehension over `range()` of a number read from a Tensor builds",
+}
 
 
 @cacheable
@@ -110,6 +121,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         for name in names:
             if name not in grown and _bound_before_only(ctx, name, loop):
                 grown[name] = loop
+    comps: list[ast.ListComp] = ctx.of(ast.ListComp)
+    for comp in comps:
+        held = _assigned_name(ctx, comp)
+        if held is not None and held not in grown and _counts_at_run_time(ctx, comp):
+            grown[held] = comp
     if not grown:
         return
     reported: set[int] = set()  # `ops.stack(tuple(outs))`: one finding, the outer call
@@ -122,15 +138,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not levels:
             yield WHILE_GROWN_LIST_TWO_ITEMS.finding(
                 node,
-                related=[ctx.related(grown[name].test, "the Tensor condition")],
+                related=[_why(ctx, grown[name])],
                 text=ast.unparse(node),
                 name=name,
             )
             continue
-        grower = "an `if`" if isinstance(grown[name], ast.If) else "the `while`"
+        grower = GROWERS[type(grown[name])]
         yield WHILE_GROWN_LIST_WHOLE.finding(
             node,
-            related=[ctx.related(grown[name].test, "the Tensor condition")],
+            related=[_why(ctx, grown[name])],
             text=ast.unparse(node),
             name=name,
             levels=levels,
@@ -146,6 +162,8 @@ def _whole_use(
     if isinstance(node, ast.Subscript):
         if isinstance(node.slice, ast.Slice) and isinstance(node.ctx, ast.Load):
             name = _grown_name(node.value, grown, node)
+            if name is not None and isinstance(grown[name], ast.ListComp):
+                return (name, " at LAX") if ctx.level != SyntaxLevel.STRICT else None
             if name is not None and _after_join(ctx, name, grown[name]):
                 return name, " at every level"
         return None
@@ -156,6 +174,8 @@ def _whole_use(
     if name is None:
         return None
     func = node.func
+    if isinstance(grown[name], ast.ListComp):
+        return _comprehension_use(ctx, node, name)
     if isinstance(func, ast.Name) and func.id in BUILTINS and calls_shared.builtin(ctx, func.id):
         return (name, " at every level") if len(node.args) == 1 else None
     op = _mindspore_op(ctx, func)
@@ -178,6 +198,55 @@ def _whole_use(
         if op in CONCATENATING:
             return name, " at LAX"
     return None
+
+
+def _why(ctx: FunctionContext, grower: Grower) -> Related:
+    if isinstance(grower, ast.ListComp):
+        return ctx.related(grower.generators[0].iter, "the run-time count")
+    return ctx.related(grower.test, "the Tensor condition")
+
+
+def _comprehension_use(
+    ctx: FunctionContext, call: ast.Call, name: str
+) -> Optional[tuple[str, str]]:
+    """A comprehension over `range(n)` of a run-time `n` (measured): `ops.stack`, `tuple()`
+    and `sum()` of it fail at every level; `ops.concat`, `ops.addn`, `len()` (and a slice) at
+    LAX only; returning it compiles."""
+    func = call.func
+    if isinstance(func, ast.Name) and calls_shared.builtin(ctx, func.id):
+        if func.id in BUILTINS:
+            return name, " at every level"
+        lax = func.id == "len"
+    else:
+        op = _mindspore_op(ctx, func)
+        if op in STACKING:
+            return name, " at every level"
+        lax = op in CONCATENATING or op in ADDING
+    return (name, " at LAX") if lax and ctx.level != SyntaxLevel.STRICT else None
+
+
+def _assigned_name(ctx: FunctionContext, comp: ast.ListComp) -> Optional[str]:
+    """The local bound only to `comp` (`ys = [... for i in range(n)]`)."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for assign in assigns:
+        target = assign.targets[0]
+        if assign.value is comp and len(assign.targets) == 1 and isinstance(target, ast.Name):
+            return target.id if receivers.only_binding(ctx, target.id) is comp else None
+    return None
+
+
+def _counts_at_run_time(ctx: FunctionContext, comp: ast.ListComp) -> bool:
+    """One `for` over `range(...)` given a number read from a graph Tensor (`n = int(t)`)."""
+    if len(comp.generators) != 1:
+        return False
+    loop = comp.generators[0].iter
+    return (
+        isinstance(loop, ast.Call)
+        and isinstance(loop.func, ast.Name)
+        and loop.func.id == "range"
+        and any(receivers.runtime_scalar(ctx, arg) for arg in loop.args)
+        and calls_shared.builtin(ctx, "range")
+    )
 
 
 def _after_join(ctx: FunctionContext, name: str, grower: Grower) -> bool:
