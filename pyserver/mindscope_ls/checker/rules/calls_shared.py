@@ -48,10 +48,9 @@ def instance(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.ClassDef]:
 
 
 def assigned_any(fn: FunctionNode, name: str) -> bool:
-    return any(
-        isinstance(n, ast.Name) and n.id == name and not isinstance(n.ctx, ast.Load)
-        for n in ast.walk(fn)
-    )
+    """`name` is stored or deleted anywhere in `fn` (read from the shared node index)."""
+    found: list[ast.Name] = of_type(fn, ast.Name)
+    return any(n.id == name and not isinstance(n.ctx, ast.Load) for n in found)
 
 
 def assigned(fn: FunctionNode, name: str) -> list[ast.expr]:

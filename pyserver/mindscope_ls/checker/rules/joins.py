@@ -10,6 +10,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, Related
 from ..rule import Rule
+from .calls_shared import assigned_any
 from .helpers import names, shared_values
 from .helpers.abstract import Abstract, Value, binop_dtype
 from .helpers.base import FunctionContext, cacheable, keyword_range
@@ -383,22 +384,12 @@ def _scalar_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
     (`def construct(self, x, flag=True, n=1)`)."""
     if not isinstance(expr, ast.Name) or expr.id in ctx.fn.tensor_params:
         return False
-    args = ctx.fn.node.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(
-        zip([a.arg for a in positional[len(positional) - len(args.defaults) :]], args.defaults)
-    )
-    defaults.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)
-    default = defaults.get(expr.id)
+    default = next((d for a, d in names.parameter_defaults(ctx.fn.node) if a.arg == expr.id), None)
     return (
         isinstance(default, ast.Constant)
         and isinstance(default.value, (bool, int, float))
-        and not _rebound(ctx, expr.id)
+        and not assigned_any(ctx.fn.node, expr.id)
     )
-
-
-def _rebound(ctx: FunctionContext, name: str) -> bool:
-    return any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
 
 
 def _training(expr: ast.expr) -> bool:

@@ -384,12 +384,8 @@ def _param_names(node: FunctionNode, skip_self: bool) -> list[str]:
 def _tensor_params(node: FunctionNode, skip_self: bool) -> list[str]:
     """Parameters of a compiled entry point that get Tensors: those without a constant default
     or a scalar annotation."""
-    args = node.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults: list[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
-    defaults += list(args.defaults)
-    pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
-    if skip_self and positional:
+    pairs = names.parameter_defaults(node)
+    if skip_self and (node.args.posonlyargs or node.args.args):
         pairs = pairs[1:]
     return [
         a.arg

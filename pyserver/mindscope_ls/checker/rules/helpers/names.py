@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ...index.module import ModuleInfo
+from ...index.module import FunctionNode, ModuleInfo
 from ...model import SyntaxLevel
 
 JIT = frozenset({"mindspore.jit", "mindspore.common.api.jit", "mindspore.common.jit"})
@@ -132,3 +132,12 @@ def level_of(module: ModuleInfo, expr: ast.expr) -> Optional[SyntaxLevel]:
     if name:
         return LEVEL_BY_CONST.get(name.rsplit(".", 1)[-1])
     return None
+
+
+def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, Optional[ast.expr]]]:
+    """Each positional and keyword-only parameter with its default (None: it has none)."""
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: list[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
+    defaults += list(args.defaults)
+    return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))

@@ -346,10 +346,7 @@ def _plain_bindings(func: FunctionNode) -> dict[str, list[ast.expr]]:
 
 def _none_defaults(func: FunctionNode) -> frozenset[int]:
     """ids of the parameters whose default is None (`attention_mask=None`)."""
-    args = func.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
-    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    pairs = names.parameter_defaults(func)
     return frozenset(id(a) for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
 
 
