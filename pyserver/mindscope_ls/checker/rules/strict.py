@@ -152,8 +152,8 @@ def _python_function(ctx: FunctionContext, func: ast.expr) -> Optional[str]:
 def _attribute_writes(
     ctx: FunctionContext, node: ast.Assign | ast.AugAssign | ast.AnnAssign
 ) -> Iterator[RawFinding]:
-    if ctx.fn.cls is None:
-        return
+    if ctx.fn.cls is None or (ctx.fn.cls.is_jit_class and not ctx.fn.cls.is_cell):
+        return  # a @jit_class's own writes: MS252 reports them where its method is called
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     for target in targets:
         if isinstance(target, ast.Subscript):

@@ -14,7 +14,7 @@ from ...incremental.memo import NodeMemo
 from ...index.module import FunctionNode, ModuleInfo
 from ...index.workspace import Workspace
 from ...model import SyntaxLevel
-from . import names
+from . import call_targets, names
 from .abstract import MUTABLE
 from .classes import ClassInfo, ClassTable
 from .module_values import argument_values, entry_point, global_binding, ordered_parameters
@@ -264,9 +264,17 @@ class Discovery:
             found = fn.cls.find_method(name)
             if found is not None:
                 return found[0].module, found[1], found[0]
-            return self._sub_cell(fn.cls, name)
+            return self._sub_cell(fn.cls, name) or self._held_callable(fn.cls, name)
         if kind == "local":
             return fn.module, fn.module.functions[name], None
+        if kind == "member":
+            assert fn.cls is not None
+            attr, method = name.split(".", 1)
+            held = fn.cls.attr(attr)
+            return self._method_of(held.class_qualname if held else None, method)
+        if kind == "instance":
+            qualname, method = name.split(":", 1)
+            return self._method_of(qualname, method)
         if kind == "closure":
             inner = factory_closure(fn.module, name)
             return (fn.module, inner, None) if inner is not None else None
@@ -275,6 +283,25 @@ class Discovery:
             resolved[1], (ast.FunctionDef, ast.AsyncFunctionDef)
         ):
             return resolved[0], resolved[1], None
+        return None
+
+    def _method_of(self, qualname: Optional[str], method: str) -> Optional[Target]:
+        info = self.classes.resolve(qualname)
+        found = info.find_method(method) if info is not None else None
+        return (found[0].module, found[1], found[0]) if found is not None else None
+
+    def _held_callable(self, cls: ClassInfo, attr: str) -> Optional[Target]:
+        """`self.h(x)` where `__init__` set `self.h = Helper()` (its `__call__`) or
+        `self.h = self._fast` (that method)."""
+        held = cls.attr(attr)
+        if held is None:
+            return None
+        alias = names.self_attribute(held.node) if isinstance(held.node, ast.expr) else None
+        if alias is not None:
+            found = cls.find_method(alias)
+            return (found[0].module, found[1], found[0]) if found is not None else None
+        if held.kind == "object":
+            return self._method_of(held.class_qualname, "__call__")
         return None
 
     def _sub_cell(self, cls: ClassInfo, attr: str) -> Optional[Target]:
@@ -306,8 +333,13 @@ def _called_names(module: ModuleInfo, init: FunctionNode) -> tuple[Optional[str]
 def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
     types = TensorTypes(fn.module, fn.node, fn.cls, params)
     plans: list[CallPlan] = []
+    bindings: Optional[dict[str, ast.expr]] = None  # read only when a call needs them
     for call in of_type(fn.node, ast.Call):
         target = _target_of(fn.module, fn.cls, call.func)
+        if target is None or target[0] == "global":
+            if bindings is None:
+                bindings = call_targets.single_bindings(fn.node)
+            target = _indirect_target(fn.module, fn.cls, call.func, bindings) or target
         if target is not None:
             args = tuple(types.is_tensor(arg) for arg in call.args)
             keywords = tuple(
@@ -334,6 +366,21 @@ def _target_of(
     if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
         return None
     return ("global", qualname)
+
+
+def _indirect_target(
+    module: ModuleInfo, cls: Optional[ClassInfo], func: ast.expr, bindings: dict[str, ast.expr]
+) -> Optional[tuple[str, str]]:
+    """A function transform's function, a held object's method, a built object's method: see
+    `call_targets`."""
+    inner = call_targets.transformed(module, func, bindings)
+    if inner is not None:
+        return _target_of(module, cls, inner) or _indirect_target(module, cls, inner, bindings)
+    held = call_targets.member(func)
+    if held is not None and cls is not None:
+        return ("member", held)
+    made = call_targets.instance_method(module, func, bindings)
+    return ("instance", f"{made[0]}:{made[1]}") if made is not None else None
 
 
 def factory_closure(module: ModuleInfo, name: str) -> Optional[FunctionNode]:

@@ -1,0 +1,134 @@
+"""Discovery through function transforms, held objects and bound methods (`call_targets`):
+each helper's `try` is reported exactly when graph mode compiles the helper (measured on
+MindSpore 2.10: grad/value_and_grad/GradOperation of a function or method, a held object's
+methods and `__call__`, a method bound to an attribute in `__init__`, an object built in
+construct)."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from mindscope_ls.checker import check_source
+
+HEAD = """
+import contextlib
+import mindspore as ms
+from mindspore import nn, ops
+
+def helper(x):
+    try:
+        x = x + 1
+    except ValueError:
+        pass
+    return x
+
+class Holder:
+    def go(self, x):
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+        return x
+
+    def __call__(self, x):
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+        return x
+"""
+
+NET = """
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.holder = Holder()
+        self.act = self._act
+
+    def _act(self, x):
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+        return x
+
+    def construct(self, x):
+{body}
+"""
+
+
+def codes(body: str) -> list[tuple[int, str]]:
+    source = textwrap.dedent(HEAD) + NET.format(body=textwrap.indent(body, " " * 8))
+    return [(f.line, f.code) for f in check_source(source, "m.py")]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return ms.grad(helper)(x)",
+        "return ops.grad(helper, 0)(x)",
+        "g = ms.value_and_grad(helper)\nreturn g(x)",
+        "return ops.GradOperation()(helper)(x)",
+        "return ms.vmap(helper)(x)",
+        "return self.holder.go(x)",
+        "return self.holder(x)",
+        "h = Holder()\nreturn h.go(x)",
+        "return Holder().go(x)",
+        "return self.act(x)",
+    ],
+)
+def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
+    found = codes(body)
+    assert found and {code for _, code in found} == {"MS101"}, found
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "return x",
+        "g = ms.grad(helper)\ng = ops.relu\nreturn g(x)",  # bound twice: not known which
+        "h = Holder()\nreturn x",  # built, never called
+        "return ms.grad(ops.relu)(x)",  # MindSpore's own function
+    ],
+)
+def test_helpers_not_called_from_compiled_code_stay_unchecked(body: str) -> None:
+    assert codes(body) == []
+
+
+@pytest.mark.parametrize(
+    "expr",
+    ["contextlib.suppress(ValueError)", "contextlib.nullcontext()", "open('f')", "ms._no_grad()"],
+)
+def test_with_on_a_library_context_manager_fails(expr: str) -> None:
+    found = codes(f"with {expr}:\n    y = x * 2\nreturn y")
+    assert [code for _, code in found] == ["MS116"], found
+
+
+def test_with_on_a_workspace_factory_is_left_alone() -> None:
+    # a function of the workspace may return a @jit_class object: not known to fail
+    source = textwrap.dedent(
+        """
+        import mindspore as ms
+        from mindspore import nn
+
+        def scope():
+            return Scope()
+
+        @ms.jit_class
+        class Scope:
+            def __enter__(self):
+                return 1
+
+            def __exit__(self, *args):
+                return False
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                with scope():
+                    y = x * 2
+                return y
+        """
+    )
+    assert [f.code for f in check_source(source, "m.py")] == []
