@@ -24,6 +24,21 @@ def helper(x):
         pass
     return x
 
+def apply(f, x):
+    return f(x)
+
+def clean(x):
+    return x
+
+class Util:
+    @staticmethod
+    def go(x):
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+        return x
+
 class Holder:
     def go(self, x):
         try:
@@ -41,11 +56,25 @@ class Holder:
 """
 
 NET = """
-class Net(nn.Cell):
-    def __init__(self):
+class Base(nn.Cell):
+    def step(self, x):
+        try:
+            x = x + 1
+        except ValueError:
+            pass
+        return x
+
+class Net(Base):
+    def __init__(self, fn=helper):
         super().__init__()
         self.holder = Holder()
         self.act = self._act
+        self.fn = helper
+        self.given = fn
+        self.fns = [clean, helper]
+
+    def step(self, x):
+        return super().step(x)
 
     def _act(self, x):
         try:
@@ -77,6 +106,14 @@ def codes(body: str) -> list[tuple[int, str]]:
         "h = Holder()\nreturn h.go(x)",
         "return Holder().go(x)",
         "return self.act(x)",
+        "return self.fn(x)",
+        "return self.given(x)",
+        "return super().step(x)",
+        "return self.step(x)",
+        "return Util.go(x)",
+        "return apply(helper, x)",
+        "for f in (clean, helper):\n    x = f(x)\nreturn x",
+        "for f in self.fns:\n    x = f(x)\nreturn x",
     ],
 )
 def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
@@ -91,6 +128,9 @@ def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
         "g = ms.grad(helper)\ng = ops.relu\nreturn g(x)",  # bound twice: not known which
         "h = Holder()\nreturn x",  # built, never called
         "return ms.grad(ops.relu)(x)",  # MindSpore's own function
+        "return apply(clean, x)",
+        "y = apply\nreturn x",
+        "for f in (clean, ops.relu):\n    x = f(x)\nreturn x",
     ],
 )
 def test_helpers_not_called_from_compiled_code_stay_unchecked(body: str) -> None:

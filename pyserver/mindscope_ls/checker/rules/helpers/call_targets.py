@@ -7,16 +7,22 @@ reaches, so a statement graph mode rejects there (`del y`) fails the whole graph
 - a method of an object held by the Cell: `self.helper.go(x)`, plain class or `@jit_class`
   (graph mode parses its methods as it parses `construct`);
 - a method of an object built in the function: `h = Helper(); h.go(x)`, `Helper().go(x)`;
-- (resolved in discovery) `self.h(x)` of a held object (its `__call__`) and `self.act(x)` with
-  `self.act = self._fast` set in `__init__` (the bound method).
+- a function taken by a loop variable: `for f in (f1, f2): x = f(x)`, or over `self.fns`;
+- a base class's method through `super().helper(x)`; a static method through `Util.go(x)`;
+- (resolved in discovery) `self.h(x)` of a held object (its `__call__`), `self.act(x)` with
+  `self.act = self._fast` or `self.fn = helper` (or an `__init__` parameter defaulting to
+  `helper`) set in `__init__`, and `apply(helper, x)` where `apply` calls its parameter.
 """
 
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass
 from typing import Optional
 
 from ...index.module import FunctionNode, ModuleInfo
+from . import names
+from .classes import ClassInfo
 from .walk import of_type
 
 # The last part of MindSpore's function transforms whose first argument is the function the
@@ -25,18 +31,74 @@ TRANSFORMS = frozenset({"grad", "value_and_grad", "vmap", "jacfwd", "jacrev"})
 GRAD_OPERATION = "GradOperation"
 
 
-def single_bindings(fn: FunctionNode) -> dict[str, ast.expr]:
-    """The function's local names bound exactly once, by a plain `name = value`."""
-    counts: dict[str, int] = {}
-    values: dict[str, ast.expr] = {}
-    for node in of_type(fn, ast.Name):
-        if isinstance(node.ctx, ast.Store):
-            counts[node.id] = counts.get(node.id, 0) + 1
-    for assign in of_type(fn, ast.Assign):
-        target = assign.targets[0]
-        if len(assign.targets) == 1 and isinstance(target, ast.Name):
-            values[target.id] = assign.value
-    return {name: value for name, value in values.items() if counts.get(name) == 1}
+@dataclass(frozen=True)
+class Bindings:
+    """What a compiled function's local names hold, for resolving calls of them: `single`, the
+    names bound exactly once by a plain `name = value`; `looped`, the names bound only as the
+    variable of a `for` over a literal tuple / list (or a Cell attribute holding one) of the
+    items it takes (`for f in (f1, f2): x = f(x)` compiles both)."""
+
+    single: dict[str, ast.expr]
+    looped: dict[str, tuple[ast.For, list[ast.expr]]]  # also the loop: what MindSpore names
+
+    @classmethod
+    def of(cls, fn: FunctionNode, owner: Optional[ClassInfo]) -> Bindings:
+        counts: dict[str, int] = {}
+        for node in of_type(fn, ast.Name):
+            if isinstance(node.ctx, ast.Store):
+                counts[node.id] = counts.get(node.id, 0) + 1
+        single: dict[str, ast.expr] = {}
+        for assign in of_type(fn, ast.Assign):
+            target = assign.targets[0]
+            if len(assign.targets) == 1 and isinstance(target, ast.Name):
+                single[target.id] = assign.value
+        looped: dict[str, tuple[ast.For, list[ast.expr]]] = {}
+        for loop in of_type(fn, ast.For):
+            items = _literal_items(loop.iter, owner)
+            if isinstance(loop.target, ast.Name) and items is not None:
+                looped[loop.target.id] = (loop, items)
+        once = {name for name, count in counts.items() if count == 1}
+        return cls(
+            {n: v for n, v in single.items() if n in once},
+            {n: v for n, v in looped.items() if n in once},
+        )
+
+
+def _literal_items(expr: ast.expr, owner: Optional[ClassInfo]) -> Optional[list[ast.expr]]:
+    if owner is not None:
+        name = names.self_attribute(expr)
+        held = owner.attr(name) if name is not None else None
+        expr = held.node if held is not None and isinstance(held.node, ast.expr) else expr
+    return list(expr.elts) if isinstance(expr, (ast.Tuple, ast.List)) else None
+
+
+def super_method(func: ast.expr) -> Optional[str]:
+    """`name` for `super().name` (or `super(Cls, self).name`)."""
+    if (
+        isinstance(func, ast.Attribute)
+        and isinstance(func.value, ast.Call)
+        and isinstance(func.value.func, ast.Name)
+        and func.value.func.id == "super"
+    ):
+        return func.attr
+    return None
+
+
+def init_default(init: Optional[FunctionNode], name: str) -> Optional[ast.expr]:
+    """The default of `__init__`'s parameter `name` (`def __init__(self, act=gelu)`)."""
+    if init is None:
+        return None
+    for arg, default in names.parameter_defaults(init):
+        if arg.arg == name:
+            return default
+    return None
+
+
+def calls_parameter(fn: FunctionNode, param: str) -> bool:
+    """`fn` calls its parameter `param` (`def apply(f, x): return f(x)`) and never rebinds it."""
+    if any(n.id == param and isinstance(n.ctx, ast.Store) for n in of_type(fn, ast.Name)):
+        return False
+    return any(isinstance(c.func, ast.Name) and c.func.id == param for c in of_type(fn, ast.Call))
 
 
 def transformed(

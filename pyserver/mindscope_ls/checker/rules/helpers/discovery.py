@@ -36,6 +36,9 @@ class CallPlan:
     target: tuple[str, str]
     args: tuple[bool, ...]
     keywords: tuple[tuple[str, bool], ...]
+    # The statement MindSpore names for the call when not the call itself: the `for` whose
+    # variable holds the function (the loop is unrolled, each turn a call)
+    site: Optional[ast.stmt] = None
 
 
 @dataclass(frozen=True)
@@ -250,11 +253,30 @@ class Discovery:
                 params[i] for i, tensor in enumerate(plan.args[: len(params)]) if tensor
             }
             tensor_params |= {arg for arg, tensor in plan.keywords if tensor and arg in params}
-            caller = Caller(fn.module.path, plan.node, f"called from compiled {fn.qualname}")
+            site = plan.site or plan.node
+            caller = Caller(fn.module.path, site, f"called from compiled {fn.qualname}")
             self._add(
                 CompiledFunction(
                     module, callee_node, cls, caller.description, fn.level, tensor_params, caller
                 )
+            )
+            self._passed_functions(fn, plan.node, callee_node, params)
+
+    def _passed_functions(
+        self, fn: CompiledFunction, call: ast.Call, callee: FunctionNode, params: list[str]
+    ) -> None:
+        """`apply(helper, x)` where `apply` calls its parameter: `helper` is compiled too."""
+        for i, arg in enumerate(call.args[: len(params)]):
+            if not (isinstance(arg, ast.Name) and arg.id in fn.module.functions):
+                continue
+            if not call_targets.calls_parameter(callee, params[i]):
+                continue
+            caller = Caller(
+                fn.module.path, arg, f"passed to a function compiled {fn.qualname} calls"
+            )
+            node = fn.module.functions[arg.id]
+            self._add(
+                CompiledFunction(fn.module, node, None, caller.description, fn.level, set(), caller)
             )
 
     def _call_target(self, fn: CompiledFunction, target: tuple[str, str]) -> Optional[Target]:
@@ -275,6 +297,13 @@ class Discovery:
         if kind == "instance":
             qualname, method = name.split(":", 1)
             return self._method_of(qualname, method)
+        if kind == "super":
+            assert fn.cls is not None
+            for info in list(fn.cls.lineage())[1:]:
+                base_method = info.own_method(name)
+                if base_method is not None:
+                    return info.module, base_method, info
+            return None
         if kind == "closure":
             inner = factory_closure(fn.module, name)
             return (fn.module, inner, None) if inner is not None else None
@@ -283,7 +312,19 @@ class Discovery:
             resolved[1], (ast.FunctionDef, ast.AsyncFunctionDef)
         ):
             return resolved[0], resolved[1], None
-        return None
+        return self._class_function(name)
+
+    def _class_function(self, dotted: str) -> Optional[Target]:
+        """`Util.go(x)`: a static (or class) method called through its class."""
+        owner, _, method = dotted.rpartition(".")
+        info = self.classes.resolve(owner) if "." in owner else None
+        found = info.find_method(method) if info is not None else None
+        if found is None:
+            return None
+        static = any(
+            isinstance(d, ast.Name) and d.id == "staticmethod" for d in found[1].decorator_list
+        )
+        return found[0].module, found[1], None if static else found[0]
 
     def _method_of(self, qualname: Optional[str], method: str) -> Optional[Target]:
         info = self.classes.resolve(qualname)
@@ -300,6 +341,12 @@ class Discovery:
         if alias is not None:
             found = cls.find_method(alias)
             return (found[0].module, found[1], found[0]) if found is not None else None
+        if isinstance(held.node, ast.Name):
+            # `self.fn = helper`, or `self.fn = fn` with `def __init__(self, fn=helper)`
+            value = call_targets.init_default(cls.own_method("__init__"), held.node.id)
+            name = value.id if isinstance(value, ast.Name) else held.node.id
+            function = cls.module.functions.get(name)
+            return (cls.module, function, None) if function is not None else None
         if held.kind == "object":
             return self._method_of(held.class_qualname, "__call__")
         return None
@@ -333,19 +380,27 @@ def _called_names(module: ModuleInfo, init: FunctionNode) -> tuple[Optional[str]
 def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
     types = TensorTypes(fn.module, fn.node, fn.cls, params)
     plans: list[CallPlan] = []
-    bindings: Optional[dict[str, ast.expr]] = None  # read only when a call needs them
+    bindings: Optional[call_targets.Bindings] = None  # read only when a call needs them
     for call in of_type(fn.node, ast.Call):
         target = _target_of(fn.module, fn.cls, call.func)
+        targets = [target] if target is not None else []
         if target is None or target[0] == "global":
             if bindings is None:
-                bindings = call_targets.single_bindings(fn.node)
-            target = _indirect_target(fn.module, fn.cls, call.func, bindings) or target
-        if target is not None:
+                bindings = call_targets.Bindings.of(fn.node, fn.cls)
+            indirect = _indirect_targets(fn.module, fn.cls, call.func, bindings)
+            targets = indirect or targets
+        if targets:
             args = tuple(types.is_tensor(arg) for arg in call.args)
             keywords = tuple(
                 (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
             )
-            plans.append(CallPlan(call, target, args, keywords))
+            loop = (
+                bindings.looped.get(call.func.id)
+                if bindings and isinstance(call.func, ast.Name)
+                else None
+            )
+            site = loop[0] if loop is not None else None
+            plans.extend(CallPlan(call, t, args, keywords, site) for t in targets)
     return Facts(frozenset(types.names), tuple(plans), frozenset(types.tensor_defs))
 
 
@@ -368,19 +423,28 @@ def _target_of(
     return ("global", qualname)
 
 
-def _indirect_target(
-    module: ModuleInfo, cls: Optional[ClassInfo], func: ast.expr, bindings: dict[str, ast.expr]
-) -> Optional[tuple[str, str]]:
-    """A function transform's function, a held object's method, a built object's method: see
+def _indirect_targets(
+    module: ModuleInfo, cls: Optional[ClassInfo], func: ast.expr, bindings: call_targets.Bindings
+) -> list[tuple[str, str]]:
+    """A function transform's function, a held object's method, a built object's method, a
+    base class's method through `super()`, the functions a loop variable takes: see
     `call_targets`."""
-    inner = call_targets.transformed(module, func, bindings)
+    inner = call_targets.transformed(module, func, bindings.single)
     if inner is not None:
-        return _target_of(module, cls, inner) or _indirect_target(module, cls, inner, bindings)
-    held = call_targets.member(func)
-    if held is not None and cls is not None:
-        return ("member", held)
-    made = call_targets.instance_method(module, func, bindings)
-    return ("instance", f"{made[0]}:{made[1]}") if made is not None else None
+        direct = _target_of(module, cls, inner)
+        return [direct] if direct is not None else _indirect_targets(module, cls, inner, bindings)
+    if isinstance(func, ast.Name) and func.id in bindings.looped:
+        found = (_target_of(module, cls, item) for item in bindings.looped[func.id][1])
+        return [t for t in found if t is not None]
+    if cls is not None:
+        held = call_targets.member(func)
+        if held is not None:
+            return [("member", held)]
+        inherited = call_targets.super_method(func)
+        if inherited is not None:
+            return [("super", inherited)]
+    made = call_targets.instance_method(module, func, bindings.single)
+    return [("instance", f"{made[0]}:{made[1]}")] if made is not None else []
 
 
 def factory_closure(module: ModuleInfo, name: str) -> Optional[FunctionNode]:
