@@ -86,6 +86,7 @@ from .rules import (
     recompile,
     returns,
     round_scalars,
+    runtime_axes,
     runtime_scalars,
     scalars,
     statements,
@@ -194,6 +195,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     identity_operands,
     runtime_scalars,
     mask_updates,
+    runtime_axes,
 )
 
 
@@ -310,6 +312,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     identity_operands.check,
     runtime_scalars.check,
     mask_updates.check,
+    runtime_axes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
