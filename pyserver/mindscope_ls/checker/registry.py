@@ -71,6 +71,7 @@ from .rules import (
     methods,
     mutable_defaults,
     mutation,
+    narrow_int_scalars,
     objects,
     objects_strict,
     operators,
@@ -196,6 +197,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     runtime_scalars,
     mask_updates,
     runtime_axes,
+    narrow_int_scalars,
 )
 
 
@@ -313,6 +315,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     runtime_scalars.check,
     mask_updates.check,
     runtime_axes.check,
+    narrow_int_scalars.check,
+    narrow_int_scalars.check_items,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
