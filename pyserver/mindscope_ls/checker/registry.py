@@ -97,6 +97,7 @@ from .rules import (
     strict_new_attributes,
     strict_values,
     subscripts,
+    tensor_axes,
     tensor_expand,
     tolist_comprehension,
     unpacking,
@@ -198,6 +199,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mask_updates,
     runtime_axes,
     narrow_int_scalars,
+    tensor_axes,
 )
 
 
@@ -317,6 +319,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     runtime_axes.check,
     narrow_int_scalars.check,
     narrow_int_scalars.check_items,
+    tensor_axes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -14,15 +14,17 @@ shape (2, 3, 4):
   `x[Tensor(1, ms.int32)]` and a slice bound that is a Tensor computed in the graph compile.
 - MS1013, every level, CPU: `t.item()` of an int32 / int16 / uint8 Tensor computed in the graph
   (directly or through a local bound once to it) as an index or slice bound of a Tensor
-  (`x[n]`, `x[n:]`, `x[:, n]`) or as an axis or shape of reshape, view, zeros, ones, full's
-  shape, tile, broadcast_to, transpose, permute, squeeze, unsqueeze, expand_dims, flip, sum,
-  mean, prod, amax, argmax, max, softmax, log_softmax, concat, gather: CPU kernel selection
+  (`x[n]`, `x[n:]`, `x[:, n]`), an index of a tuple or list (`(a, b)[n]`), or an axis or
+  shape of reshape, view, zeros, ones, full's shape, tile, broadcast_to, transpose, permute,
+  squeeze, unsqueeze, expand_dims, flip, sum, mean, prod, amax, argmax, max, softmax,
+  log_softmax, concat, gather: CPU kernel selection
   finds no kernel for the 32-bit scalar ("Select CPU operator[StridedSlice] fail! Unsupported
   data type!", "RealMakeTuple ... does not support this kernel data type: (<Int32...>,
   <Int64...>)"). `.item()` of an int64 Tensor, `int(t)` of the int32 Tensor itself,
   `t.item() + 1` (promoted to int64), and the item as `ops.cumsum`'s axis, `ops.topk`'s k,
   `ops.full`'s fill value, `ops.clamp`, `ops.arange`, `x.pow(n)`, `x * n` or a tuple slice
-  compile.
+  compile; so does `.item()` of `t.sum()`, `ops.sum(t)`, `t.argmax()` or `t.astype(ms.int64)`
+  (int64), while `t.max()`, `t.abs()`, `t + 1`, `t[0]` and `t.argmin()` keep int32.
 """
 
 from __future__ import annotations
@@ -257,6 +259,9 @@ def _index_uses(ctx: FunctionContext) -> Iterator[tuple[ast.expr, str]]:
     axis or shape argument of the `AXIS_OPS`."""
     subscripts: list[ast.Subscript] = ctx.of(ast.Subscript)
     for node in subscripts:
+        if _sequence(ctx, node.value) and not isinstance(node.slice, (ast.Slice, ast.Tuple)):
+            yield node.slice, "an index"  # `(a, b)[n]` fails too; a slice of it compiles
+            continue
         if not ctx.types.is_tensor(node.value):
             continue
         parts = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -278,6 +283,13 @@ def _index_uses(ctx: FunctionContext) -> Iterator[tuple[ast.expr, str]]:
                 yield from ((e, what) for e in arg.elts)
             else:
                 yield arg, what
+
+
+def _sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A tuple or list written out, directly or through a local bound once to one."""
+    if isinstance(expr, ast.Name):
+        expr = receivers.only_binding(ctx, expr.id) or expr
+    return isinstance(expr, (ast.Tuple, ast.List))
 
 
 def _axis_arguments(ctx: FunctionContext, call: ast.Call) -> tuple[Optional[str], list[ast.expr]]:
