@@ -9,20 +9,29 @@ scalar:
   output_num is ValueAny"), the axis of `ops.split` / `x.split` / `ops.chunk` / `x.chunk`,
   `ops.stack(xs, n)` / `ops.unstack(x, n)` / `ops.unbind(x, n)` / `x.unbind(n)` ("When creating
   an instance of 'Stack', all arguments are required to be constants"), the repeats or axis of
-  `ops.repeat_interleave` / `x.repeat_interleave`, and `ops.movedim` / `ops.moveaxis` (and the
-  methods) with a run-time source or destination.
+  `ops.repeat_interleave` / `x.repeat_interleave`, `ops.movedim` / `ops.moveaxis` (and the
+  methods) with a run-time source or destination (also inside a tuple), the axis of `ops.sort`,
+  `ops.argsort`, `ops.median` (and the methods: "When creating an instance of 'Sort', all
+  arguments are required to be constants"), `ops.index_select`, `ops.glu`, `ops.renorm`,
+  `ops.vector_norm`, `ops.topk`'s `dim` (its `k` compiles), `ops.tril`'s diagonal (`ops.triu`'s
+  compiles), `ops.diag_embed`'s offset, `ops.eye(n, m)`, and an element of `ops.pad`'s padding
+  ("there are unknown values in the paddings value").
 - MS236, STRICT only: `x.expand_dims(n)` (the method; `ops.expand_dims(x, n)` compiles),
   `ops.swapaxes` / `x.swapaxes` / `ops.swapdims` / `x.swapdims` ("output index [0] large than
-  the output size [0] of node!"), `ops.flatten(x, start_dim=n)` / `x.flatten(end_dim=n)`, and
-  any of `ops.narrow(x, axis, start, length)` / `x.narrow(...)`: their argument checks run as
-  Python through the fallback, which STRICT refuses for a variable.
+  the output size [0] of node!"), `ops.flatten(x, start_dim=n)` / `x.flatten(end_dim=n)`, the
+  axis of `ops.std` / `ops.var` / `ops.std_mean` / `x.std` / `x.var`, an element of
+  `ops.interpolate`'s size, and any of `ops.narrow(x, axis, start, length)` /
+  `x.narrow(...)`: their argument checks run as Python through the fallback, which STRICT
+  refuses for a variable.
 Compile at both levels (so are not reported): `ops.concat(xs, n)`, `ops.cat`, `ops.gather(x,
 i, n)`, `x.sum(axis=n)`, `x.mean(n)`, `ops.argmax(x, n)`, `ops.softmax(x, n)`,
 `ops.cumsum(x, n)`, `x.reshape(n, -1)`, `x.view(n, -1)`, `ops.tile(x, (n, 1, 1))`,
 `x.transpose(n, 0, 2)`, `x.permute(...)`, `ops.zeros((n, 2))`, `ops.full`, `ops.ones(n)`,
 `ops.squeeze`, `ops.unsqueeze`, `ops.flip`, `ops.broadcast_to`, `ops.topk(x, n)`,
-`ops.narrow` at LAX, `x[n:]`, `x[:, n:]`, `x[::n]`, `x[n]`, and `ops.split(x, [n, 2], 1)`
-(sizes as a list).
+`ops.narrow` at LAX, `x[n:]`, `x[:, n:]`, `x[::n]`, `x[n]`, `ops.split(x, [n, 2], 1)` (sizes
+as a list), `ops.triu`, `ops.diagonal`, `ops.cumprod`, `ops.logsumexp`, `ops.norm(x, dim=n)`,
+`ops.linspace`, `ops.range`, `ops.one_hot`, and primitives built with one (`ops.Concat(n)`,
+`ops.Softmax(n)`, `ops.ArgMaxWithValue(axis=n)`).
 """
 
 from __future__ import annotations
@@ -90,6 +99,7 @@ class Param(NamedTuple):
     position: Optional[int]  # in the `ops.` function, the Tensor first; None: keyword-only
     keyword: str
     what: str
+    elements: bool = False  # a tuple/list given there fails when one of its elements would
 
 
 class Op(NamedTuple):
@@ -99,6 +109,10 @@ class Op(NamedTuple):
 
 
 _AXIS = "the axis"
+_MOVED = (
+    Param(1, "source", "the source axis", elements=True),
+    Param(2, "destination", _AXIS, elements=True),
+)
 # MS1011: fail at every level with a run-time value (measured, see the docstring).
 EVERY_LEVEL: dict[str, Op] = {
     "split": Op(
@@ -114,12 +128,20 @@ EVERY_LEVEL: dict[str, Op] = {
     "repeat_interleave": Op(
         True, True, (Param(1, "repeats", "the repeats"), Param(2, "axis", _AXIS))
     ),
-    "movedim": Op(
-        True, True, (Param(1, "source", "the source axis"), Param(2, "destination", "the axis"))
-    ),
-    "moveaxis": Op(
-        True, True, (Param(1, "source", "the source axis"), Param(2, "destination", "the axis"))
-    ),
+    "movedim": Op(True, True, _MOVED),
+    "moveaxis": Op(True, True, _MOVED),
+    "sort": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "argsort": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "median": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "index_select": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "tril": Op(True, True, (Param(1, "diagonal", "the diagonal"),)),
+    "renorm": Op(True, True, (Param(2, "axis", _AXIS),)),
+    "topk": Op(True, True, (Param(2, "dim", _AXIS),)),
+    "glu": Op(True, False, (Param(1, "axis", _AXIS),)),
+    "vector_norm": Op(True, False, (Param(2, "dim", _AXIS),)),
+    "diag_embed": Op(True, False, (Param(1, "offset", "the offset"),)),
+    "eye": Op(True, False, (Param(0, "n", "the number of rows"), Param(1, "m", "the columns"))),
+    "pad": Op(True, False, (Param(1, "padding", "the padding", elements=True),)),
 }
 # MS236: fail at STRICT only.
 STRICT_ONLY: dict[str, Op] = {
@@ -134,6 +156,10 @@ STRICT_ONLY: dict[str, Op] = {
         True,
         (Param(1, "axis", _AXIS), Param(2, "start", "the start"), Param(3, "length", "the length")),
     ),
+    "std": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "var": Op(True, True, (Param(1, "axis", _AXIS),)),
+    "std_mean": Op(True, False, (Param(1, "axis", _AXIS),)),
+    "interpolate": Op(True, False, (Param(1, "size", "the size", elements=True),)),
 }
 OPS = "mindspore.ops."
 
@@ -167,8 +193,12 @@ def _runtime_arguments(
         return
     for param in op.params:
         arg = _argument(call, param, shift)
-        if arg is not None and not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg):
-            yield arg, param.what
+        if arg is None:
+            continue
+        given = arg.elts if param.elements and isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+        for value in given:
+            if not ctx.types.is_tensor(value) and receivers.runtime_scalar(ctx, value):
+                yield value, param.what
 
 
 def _called(ctx: FunctionContext, call: ast.Call) -> tuple[Optional[str], int]:
