@@ -15,14 +15,17 @@ scalar:
   arguments are required to be constants"), `ops.index_select`, `ops.glu`, `ops.renorm`,
   `ops.vector_norm`, `ops.topk`'s `dim` (its `k` compiles), `ops.tril`'s diagonal (`ops.triu`'s
   compiles), `ops.diag_embed`'s offset, `ops.eye(n, m)`, and an element of `ops.pad`'s padding
-  ("there are unknown values in the paddings value").
+  ("there are unknown values in the paddings value"), `ops.adaptive_avg_pool2d`'s output size,
+  the kernel size of `ops.avg_pool1d` / `ops.max_pool2d`, `ops.cross`'s dim, `ops.dropout`'s p
+  and `ops.unsorted_segment_sum`'s segment count.
 - MS236, STRICT only: `x.expand_dims(n)` (the method; `ops.expand_dims(x, n)` compiles),
   `ops.swapaxes` / `x.swapaxes` / `ops.swapdims` / `x.swapdims` ("output index [0] large than
   the output size [0] of node!"), `ops.flatten(x, start_dim=n)` / `x.flatten(end_dim=n)`, the
   axis of `ops.std` / `ops.var` / `ops.std_mean` / `x.std` / `x.var`, an element of
-  `ops.interpolate`'s size, and any of `ops.narrow(x, axis, start, length)` /
-  `x.narrow(...)`: their argument checks run as Python through the fallback, which STRICT
-  refuses for a variable.
+  `ops.interpolate`'s size, `ops.adaptive_avg_pool1d`'s output size, the axis of
+  `ops.cummin` / `ops.logcumsumexp`, `ops.diff`'s n, a boundary of `ops.bucketize`, and any
+  of `ops.narrow(x, axis, start, length)` / `x.narrow(...)`: their argument checks run as
+  Python through the fallback, which STRICT refuses for a variable.
 Compile at both levels (so are not reported): `ops.concat(xs, n)`, `ops.cat`, `ops.gather(x,
 i, n)`, `x.sum(axis=n)`, `x.mean(n)`, `ops.argmax(x, n)`, `ops.softmax(x, n)`,
 `ops.cumsum(x, n)`, `x.reshape(n, -1)`, `x.view(n, -1)`, `ops.tile(x, (n, 1, 1))`,
@@ -30,8 +33,10 @@ i, n)`, `x.sum(axis=n)`, `x.mean(n)`, `ops.argmax(x, n)`, `ops.softmax(x, n)`,
 `ops.squeeze`, `ops.unsqueeze`, `ops.flip`, `ops.broadcast_to`, `ops.topk(x, n)`,
 `ops.narrow` at LAX, `x[n:]`, `x[:, n:]`, `x[::n]`, `x[n]`, `ops.split(x, [n, 2], 1)` (sizes
 as a list), `ops.triu`, `ops.diagonal`, `ops.cumprod`, `ops.logsumexp`, `ops.norm(x, dim=n)`,
-`ops.linspace`, `ops.range`, `ops.one_hot`, and primitives built with one (`ops.Concat(n)`,
-`ops.Softmax(n)`, `ops.ArgMaxWithValue(axis=n)`).
+`ops.linspace`, `ops.range`, `ops.one_hot`, `ops.cummax`, `ops.rot90`, `ops.randperm`,
+`ops.multinomial`, `ops.amin`, `ops.min`/`ops.max`/`ops.mean`/`ops.prod`/`ops.all` axes,
+`ops.gather_elements`, `ops.scatter`, `ops.split(x, (n, 3), 0)`, and primitives built with
+one (`ops.Concat(n)`, `ops.Softmax(n)`, `ops.ArgMaxWithValue(axis=n)`).
 """
 
 from __future__ import annotations
@@ -142,6 +147,14 @@ EVERY_LEVEL: dict[str, Op] = {
     "diag_embed": Op(True, False, (Param(1, "offset", "the offset"),)),
     "eye": Op(True, False, (Param(0, "n", "the number of rows"), Param(1, "m", "the columns"))),
     "pad": Op(True, False, (Param(1, "padding", "the padding", elements=True),)),
+    "adaptive_avg_pool2d": Op(
+        True, False, (Param(1, "output_size", "the output size", elements=True),)
+    ),
+    "avg_pool1d": Op(True, False, (Param(1, "kernel_size", "the kernel size"),)),
+    "max_pool2d": Op(True, False, (Param(1, "kernel_size", "the kernel size", elements=True),)),
+    "cross": Op(True, False, (Param(2, "dim", _AXIS),)),
+    "dropout": Op(True, False, (Param(1, "p", "the drop probability"),)),
+    "unsorted_segment_sum": Op(True, False, (Param(2, "num_segments", "the segment count"),)),
 }
 # MS236: fail at STRICT only.
 STRICT_ONLY: dict[str, Op] = {
@@ -160,6 +173,11 @@ STRICT_ONLY: dict[str, Op] = {
     "var": Op(True, True, (Param(1, "axis", _AXIS),)),
     "std_mean": Op(True, False, (Param(1, "axis", _AXIS),)),
     "interpolate": Op(True, False, (Param(1, "size", "the size", elements=True),)),
+    "adaptive_avg_pool1d": Op(True, False, (Param(1, "output_size", "the output size"),)),
+    "cummin": Op(True, False, (Param(1, "axis", _AXIS),)),
+    "logcumsumexp": Op(True, False, (Param(1, "axis", _AXIS),)),
+    "diff": Op(True, False, (Param(1, "n", "the order"),)),
+    "bucketize": Op(True, False, (Param(1, "boundaries", "a boundary", elements=True),)),
 }
 OPS = "mindspore.ops."
 
