@@ -71,6 +71,7 @@ from .rules import (
     methods,
     mutable_defaults,
     mutation,
+    narrow_int_scalars,
     objects,
     objects_strict,
     operators,
@@ -86,6 +87,7 @@ from .rules import (
     recompile,
     returns,
     round_scalars,
+    runtime_axes,
     runtime_scalars,
     scalars,
     statements,
@@ -95,6 +97,7 @@ from .rules import (
     strict_new_attributes,
     strict_values,
     subscripts,
+    tensor_axes,
     tensor_expand,
     tolist_comprehension,
     unpacking,
@@ -194,6 +197,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     identity_operands,
     runtime_scalars,
     mask_updates,
+    runtime_axes,
+    narrow_int_scalars,
+    tensor_axes,
 )
 
 
@@ -310,6 +316,10 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     identity_operands.check,
     runtime_scalars.check,
     mask_updates.check,
+    runtime_axes.check,
+    narrow_int_scalars.check,
+    narrow_int_scalars.check_items,
+    tensor_axes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -148,7 +148,8 @@ def _is_method(ctx: FunctionContext) -> bool:
 
 def runtime_scalar(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
     """A Python number read from a Tensor computed in the graph (`t.item()`, `int(t)`), directly,
-    through a local bound once to one, or in arithmetic on one without a Tensor (`-n`, `n - 3`):
+    through a local bound once to one, in arithmetic on one without a Tensor (`-n`, `n - 3`) or
+    converted (`float(n)`):
     graph mode keeps it a variable scalar, not a constant."""
     if depth > 8:
         return False
@@ -162,6 +163,16 @@ def runtime_scalar(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool
         if any(ctx.types.is_tensor(side) for side in sides):
             return False
         return any(runtime_scalar(ctx, side, depth + 1) for side in sides)
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("int", "float")
+        and len(expr.args) == 1
+        and not expr.keywords
+        and not ctx.types.is_tensor(expr.args[0])
+        and runtime_scalar(ctx, expr.args[0], depth + 1)
+    ):
+        return True  # `float(n)` of such a number is one too
     return isinstance(expr, ast.Call) and ctx.types.is_runtime_test(expr)
 
 
