@@ -227,6 +227,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     objects.check,
     objects.check_globals,
     forbidden.check,
+    forbidden.check_folded,
     forbidden.check_globals,
     mutation.check,
     returns.check,
