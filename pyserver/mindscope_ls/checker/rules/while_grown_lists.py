@@ -136,7 +136,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     scalars: set[str] = set()  # joined into a scalar at LAX: its first read fails, nothing later
     if ctx.level != SyntaxLevel.STRICT:
         for name, joined in grown.items():
-            if isinstance(joined, ast.If) and _starts_empty(ctx, name):
+            if (
+                isinstance(joined, ast.If)
+                and _starts_empty(ctx, name)
+                and not _grown_before(ctx, name, joined)
+            ):
                 read = _first_read(ctx, name, joined)
                 if read is not None:
                     scalars.add(name)
@@ -260,6 +264,19 @@ def _first_read(ctx: FunctionContext, name: str, grower: ast.If) -> Optional[ast
         return None
     first = min(reads, key=lambda n: (n.lineno, n.col_offset))
     return takers.get(id(first), first)
+
+
+def _grown_before(ctx: FunctionContext, name: str, grower: ast.If) -> bool:
+    """`name.append(...)` (or extend/insert) before the `if`: the list no longer joins `[]`."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    return any(
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr in GROWING
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == name
+        and (call.lineno, call.col_offset) < (grower.lineno, grower.col_offset)
+        for call in calls
+    )
 
 
 def _iterated(ctx: FunctionContext, expr: ast.expr) -> bool:
