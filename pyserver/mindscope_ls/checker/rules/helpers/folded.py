@@ -34,6 +34,13 @@ def _test(test: ast.expr) -> Optional[Guard]:
     return (name, truth) if name is not None else None
 
 
+def _and_tests(test: ast.expr) -> tuple[Guard, ...]:
+    if not (isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And)):
+        return ()
+    found = (_test(v) for v in test.values)
+    return tuple(g for g in found if g is not None)
+
+
 def _ends(block: list[ast.stmt]) -> bool:
     return bool(block) and isinstance(block[-1], (ast.Return, ast.Raise))
 
@@ -47,7 +54,9 @@ def _visit(
         if isinstance(stmt, ast.If):
             guard = _test(stmt.test)
             if guard is None:
-                _visit(stmt.body, held, out)
+                # `if self.training and self.use_rc:`: the body needs each attribute test
+                both = _and_tests(stmt.test)
+                _visit(stmt.body, (*held, *both), out)
                 _visit(stmt.orelse, held, out)
                 continue
             name, truth = guard
