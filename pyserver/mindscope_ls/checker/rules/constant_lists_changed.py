@@ -4,7 +4,8 @@ constant (a dict key, an index, a permutation, a count, a str comparison).
 Measured with MindSpore 2.10 on CPU (PyNative runs them all, STRICT compiles them all): at LAX,
 `ks.reverse()`, `ks.insert(0, "c")`, `ks.extend(["c"])`, `ks.pop()` / `ks.pop(0)` on a local
 list of constants (`ks = ["a", "b"]`, `idx = [0, 1, 2]`, `ks = list(d.keys())`) make the list a
-run-time value: its items stop being constants. Then `d[k]` over `for k in ks`, `d[ks[0]]`,
+run-time value: its items stop being constants (also `ks = self.names` / `list(self.names)` of a
+Cell attribute set to such a list). Then `d[k]` over `for k in ks`, `d[ks[0]]`,
 `d.get(ks[0])`, `self.scale[ks[0]]`, `d[ks.pop()]` fail ("dict_getitem evaluator key only supports
 string, number, type, none, constant tensor and tuple, but got ValueAny"), `ts[idx[0]]` of a
 tuple or list ("For 'TupleGetItem', input[1] should be Scalar"), `x.transpose(tuple(perm))`
@@ -95,21 +96,32 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _constant_list(ctx: FunctionContext, name: str) -> bool:
-    """`name` is bound once, to a written-out list of str/int constants or `list(d.keys())`."""
+    """`name` is bound once, to a list of str/int constants: written out, the Cell's attribute
+    holding one (`self.names`), `list()` of either, or `list(d.keys())` (all measured)."""
     value = receivers.only_binding(ctx, name)
-    if isinstance(value, ast.List):
-        return bool(value.elts) and all(
-            isinstance(e, ast.Constant) and type(e.value) in (str, int) for e in value.elts
-        )
-    return (
+    if (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Name)
         and value.func.id == "list"
         and len(value.args) == 1
-        and isinstance(value.args[0], ast.Call)
-        and isinstance(value.args[0].func, ast.Attribute)
-        and value.args[0].func.attr == "keys"
+        and not value.keywords
         and calls_shared.builtin(ctx, "list")
+    ):
+        value = value.args[0]
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Attribute)
+            and value.func.attr == "keys"
+            and not value.args
+        ):
+            return True
+    held = receivers.self_attr(ctx, value) if value is not None else None
+    if held is not None and isinstance(held.node, ast.List):
+        value = held.node
+    return (
+        isinstance(value, ast.List)
+        and bool(value.elts)
+        and all(isinstance(e, ast.Constant) and type(e.value) in (str, int) for e in value.elts)
     )
 
 
