@@ -399,7 +399,15 @@ def _view_of_tensor_dict(ctx: FunctionContext, values: Elements, arg: ast.expr) 
     """`d.keys()` / `d.values()` / `d.items()` of a local written-out dict holding a Tensor
     computed in the graph: the view is a graph value even when the keys are constants
     (measured on 2.10: `sorted(d.keys())` fails STRICT, "the inputs should be constant";
-    `list(d.keys())` compiles)."""
+    `list(d.keys())` compiles; `reversed(list(d.keys()))` fails like `sorted(d.keys())`)."""
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id in ("list", "tuple")
+        and len(arg.args) == 1
+        and not arg.keywords
+    ):
+        arg = arg.args[0]
     if not (
         isinstance(arg, ast.Call)
         and not arg.args
@@ -632,7 +640,84 @@ def _stacked_by(
 
 
 def _tensor_test(ctx: FunctionContext, generator: ast.comprehension) -> Optional[ast.expr]:
-    return next((t for t in generator.ifs if ctx.types.is_condition(t)), None)
+    found = next((t for t in generator.ifs if ctx.types.is_condition(t)), None)
+    if found is not None or not generator.ifs:
+        return found
+    held = _tensor_targets(ctx, generator)
+    return next((t for t in generator.ifs if held and _reads_values(t, held)), None)
+
+
+# Reads of a Tensor that are Python values when compiled: a test on them is folded.
+STATIC_READS = frozenset({"shape", "ndim", "dtype", "size"})
+
+
+def _tensor_targets(ctx: FunctionContext, generator: ast.comprehension) -> set[str]:
+    """Targets of `for k, v in d.items()` / `for v in d.values()` over a local dict whose values
+    are all Tensors, and of `for k, v in zip(names, vals)` over a local list of Tensors, which
+    the types do not follow into the comprehension (measured on 2.10: `{k: v for k, v in
+    d.items() if v.sum() > 0}` fails at LAX and STRICT, as over `range()`)."""
+    source, target = generator.iter, generator.target
+    if not (isinstance(source, ast.Call) and not source.keywords):
+        return set()
+    func = source.func
+    if isinstance(func, ast.Attribute) and func.attr in ("items", "values") and not source.args:
+        if not _all_tensors(ctx, func.value, ast.Dict):
+            return set()
+        if func.attr == "values":
+            return {target.id} if isinstance(target, ast.Name) else set()
+        pair = target.elts if isinstance(target, ast.Tuple) else []
+        return {pair[1].id} if len(pair) == 2 and isinstance(pair[1], ast.Name) else set()
+    if isinstance(func, ast.Name) and func.id == "zip" and isinstance(target, ast.Tuple):
+        if len(target.elts) != len(source.args) or not calls_builtin(ctx, "zip"):
+            return set()
+        return {
+            t.id
+            for t, arg in zip(target.elts, source.args)
+            if isinstance(t, ast.Name) and _all_tensors(ctx, arg, (ast.List, ast.Tuple))
+        }
+    return set()
+
+
+def calls_builtin(ctx: FunctionContext, name: str) -> bool:
+    return name not in _locals(ctx) and not _imported(ctx, name)
+
+
+def _all_tensors(
+    ctx: FunctionContext, expr: ast.expr, kinds: type[ast.expr] | tuple[type[ast.expr], ...]
+) -> bool:
+    """`expr` is a local bound once to a written-out dict / list whose values are all Tensors."""
+    if not isinstance(expr, ast.Name):
+        return False
+    bound = receivers.only_binding(ctx, expr.id)
+    if not isinstance(bound, kinds):
+        return False
+    values = bound.values if isinstance(bound, ast.Dict) else getattr(bound, "elts", [])
+    return bool(values) and all(v is not None and ctx.types.is_tensor(v) for v in values)
+
+
+def _reads_values(test: ast.expr, held: set[str]) -> bool:
+    """`test` computes on a held Tensor's values (`v.sum() > 0`, `v.max().item() > 1`), not
+    only on what is known when compiling (`v.shape[0] > 1`, `v is None`, `len(v)`)."""
+    if isinstance(test, ast.Compare) and any(
+        isinstance(op, (ast.Is, ast.IsNot)) for op in test.ops
+    ):
+        return False
+    for node in ast.walk(test):
+        if isinstance(node, ast.Attribute) and node.attr in STATIC_READS:
+            return False
+        call = isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+        if call and node.func.id in ("len", "isinstance"):  # type: ignore[attr-defined]
+            return False
+    return any(
+        isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id in held
+        and node.attr not in STATIC_READS
+        for node in ast.walk(test)
+    ) or (
+        isinstance(test, ast.Compare)
+        and any(isinstance(n, ast.Name) and n.id in held for n in [test.left, *test.comparators])
+    )
 
 
 def _imported(ctx: FunctionContext, name: str) -> bool:

@@ -1,6 +1,11 @@
 """MS130: APIs MindSpore refuses inside compiled code (`@jit_forbidden_register`, forbidden
-modules), read from the facts table rather than listed here; MS137: NumPy reductions of a
-Tensor, which NumPy hands to the Tensor's own method with arguments it does not take."""
+modules), read from the facts table rather than listed here. Under `if self.training:` (or
+`if self.flag:` of a constant the class sets) graph mode folds the test and compiles the call
+only on the branch taken (measured on 2.10: `if self.training: self.fc.recompute()` compiles
+while the Cell evaluates, fails at both levels after `set_train()`; `self.use_rc = False`
+compiles, `True` fails): `check_folded` reports those calls when the branch may be taken.
+MS137: NumPy reductions of a Tensor, which NumPy hands to the Tensor's own method with
+arguments it does not take."""
 
 from __future__ import annotations
 
@@ -11,8 +16,8 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers import folded, names, receivers
 from .helpers import globals as globals_
-from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 
 FORBIDDEN_API = Rule(
@@ -106,12 +111,46 @@ METHOD_NAMES = (
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    guarded: Optional[dict[int, tuple[folded.Guard, ...]]] = None
     for call in ctx.of(ast.Call):
         name = _forbidden(ctx, call)
         if name is not None:
+            if guarded is None:
+                guarded = folded.guards(ctx)
+            if _guards_of(ctx, call, guarded):
+                continue  # under `if self.training:`: check_folded's
             yield FORBIDDEN_API.finding(call, name=name)
         elif ctx.level != SyntaxLevel.STRICT and call.args:
             yield from _numpy_reduction(ctx, call)
+
+
+def check_folded(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """A forbidden call under `if self.training:` / `if self.flag:`: graph mode folds the
+    test and compiles the call only when the attribute picks its branch (measured: it compiles
+    while the Cell evaluates, fails after `set_train()`). Not cacheable: the attribute's value
+    is read from the module's other code."""
+    ifs: list[ast.If] = ctx.of(ast.If)
+    if not ifs:
+        return
+    guarded = folded.guards(ctx)
+    if not guarded:
+        return
+    for call in ctx.of(ast.Call):
+        name = _forbidden(ctx, call)
+        if name is None:
+            continue
+        held = _guards_of(ctx, call, guarded)
+        if held and folded.taken(ctx, held):
+            yield FORBIDDEN_API.finding(call, name=name)
+
+
+def _guards_of(
+    ctx: FunctionContext, call: ast.Call, guarded: dict[int, tuple[folded.Guard, ...]]
+) -> tuple[folded.Guard, ...]:
+    if not guarded:
+        return ()
+    stmt = folded.statement_of(ctx, call)
+    return guarded.get(id(stmt), ()) if stmt is not None else ()
 
 
 def _numpy_reduction(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:

@@ -12,7 +12,16 @@ compiles: the listed ones (`ValueError`, `RuntimeError`, ...), `raise e` of a na
 instance, `raise ValueError(...) from MyErr(...)`, and a raise under an `if` the parser folds
 away: a test on `self.<attr>`, on a local constant (`n = 3; if n > 5`), or an `and` holding one
 (`self.n > 5 and x.shape[0] > 1`). So only a raise whose every enclosing test reads the
-function's arguments (or names computed from them, or loop targets) is reported.
+function's arguments (or names computed from them, or loop targets) is reported. A raise under
+a folded test is compiled only when its branch is taken, and then PyNative raises too: nothing
+to report there.
+
+Classes of other modules fail alike (measured): `from subprocess import CalledProcessError`,
+`from mymod import MyError` ("Unsupported exception type"), and any dotted class
+`raise np.linalg.LinAlgError(...)`, `raise mymod.MyError(...)` ("No active exception to
+reraise"). The checker sees one file, so an imported name counts when it reads as an exception
+class (`...Error`, `...Exception`, `...Warning`); a module's own class raised counts whatever its
+base (a class with none cannot be raised in Python either).
 """
 
 from __future__ import annotations
@@ -104,10 +113,48 @@ def _module_exception(ctx: FunctionContext, name: str, depth: int = 0) -> Option
 
 
 def _raised_name(stmt: ast.Raise) -> Optional[ast.Name]:
+    exc = _raised(stmt)
+    return exc if isinstance(exc, ast.Name) else None
+
+
+def _raised(stmt: ast.Raise) -> Optional[ast.expr]:
     exc = stmt.exc
     if isinstance(exc, ast.Call):
         exc = exc.func
-    return exc if isinstance(exc, ast.Name) else None
+    return exc
+
+
+# How an imported name reads when it is an exception class (the checker sees one file only, so
+# the name is the evidence: `from errors import ConfigError`).
+EXCEPTION_SUFFIXES = ("Error", "Exception", "Warning")
+
+
+def _imported_class(ctx: FunctionContext, stmt: ast.Raise) -> Optional[tuple[str, str]]:
+    """(the raised text, what it is) for `raise Imported(...)` of a name imported from another
+    module that reads as an exception class, or `raise pkg.errors.Foo(...)` of an imported
+    module's attribute (measured: both fail at every level, the dotted one with "No active
+    exception to reraise")."""
+    exc = _raised(stmt)
+    imports = ctx.fn.module.imports
+    if isinstance(exc, ast.Name):
+        target = imports.get(exc.id)
+        if target is None or target.startswith("builtins") or exc.id in STANDARD:
+            return None
+        if not exc.id.endswith(EXCEPTION_SUFFIXES) or not exc.id[:1].isupper():
+            return None
+        module = target.rpartition(".")[0] or target
+        return exc.id, f"the class `{exc.id}` imported from `{module}`"
+    if not isinstance(exc, ast.Attribute) or not exc.attr[:1].isupper():
+        return None
+    root = exc.value
+    while isinstance(root, ast.Attribute):
+        root = root.value
+    if not isinstance(root, ast.Name) or root.id not in imports or root.id in ctx.fn.module.classes:
+        return None
+    if exc.attr in STANDARD and imports[root.id] == "builtins":
+        return None
+    text = ast.unparse(exc)
+    return text, f"the class `{text}` of another module"
 
 
 def _reads(expr: ast.AST, names: set[str]) -> bool:
@@ -179,16 +226,22 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     local = calls_shared.local_names(fn)
     for stmt in _raises(fn.body, derived, True):
         name = _raised_name(stmt)
+        if name is None or name.id not in local:
+            imported = _imported_class(ctx, stmt)
+            if imported is not None:
+                text, what = imported
+                yield UNSUPPORTED_EXCEPTION.finding(stmt, name=text, what=what, base="ValueError")
+                continue
         if name is None or name.id in STANDARD:
             continue
         if name.id in local or name.id in module.imports or name.id in module.functions:
             continue
         if name.id in module.classes:
             base = _module_exception(ctx, name.id)
-            if base is None:
-                continue
+            if base is None and not module.classes[name.id].bases:
+                continue  # not an exception: Python itself refuses to raise it
             what = f"the module's class `{name.id}`"
-            suggestion = base if base in STANDARD else "ValueError"
+            suggestion = base if base is not None and base in STANDARD else "ValueError"
         elif _builtin_exception(name.id) and calls_shared.builtin(ctx, name.id):
             what = f"the builtin `{name.id}`"
             suggestion = "RuntimeError" if name.id != "LookupError" else "KeyError"

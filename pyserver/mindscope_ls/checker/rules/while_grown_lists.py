@@ -23,7 +23,11 @@ res.append(y)`) joins two lengths into one of run-time length too: `ops.stack(re
 `ops.Stack()(res)`, `tuple(res)` and `sum(res)` fail at LAX and STRICT; once the list is
 appended to after the `if`, `res[1:]` fails at both levels too and `ops.concat(res)` /
 `mint.cat(res)` at LAX (without, they compile); `ops.addn(res)`, `len(res)` and returning it
-compile (measured). Both paths appending, or a Python condition, compile.
+compile (measured). Both paths appending, or a Python condition, compile. A list that starts
+empty (`res = []; if t: res.append(y)`, also inside a `for` over a constant range, of Tensors or
+numbers) is joined at LAX into a scalar (MS307 when returned): every later read fails there,
+`len(res)`, `for r in res`, `res[0]`, `ops.addn(res)`, `ops.concat(res)` ("The pointer[seq_abs]
+is null"), while STRICT compiles them (measured).
 
 `ys = [x * i for i in range(n)]` with `n = int(t)`: `ops.stack(ys)`, `tuple(ys)`, `sum(ys)` fail
 at LAX and STRICT; `ops.concat`, `ops.addn`, `len(ys)` and `ys[1:]` at LAX only; returning it
@@ -129,12 +133,34 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not grown:
         return
     reported: set[int] = set()  # `ops.stack(tuple(outs))`: one finding, the outer call
+    scalars: set[str] = set()  # joined into a scalar at LAX: its first read fails, nothing later
+    if ctx.level != SyntaxLevel.STRICT:
+        for name, joined in grown.items():
+            if (
+                isinstance(joined, ast.If)
+                and _starts_empty(ctx, name)
+                and not _grown_before(ctx, name, joined)
+            ):
+                read = _first_read(ctx, name, joined)
+                if read is not None:
+                    scalars.add(name)
+                    text = ast.unparse(read)
+                    yield WHILE_GROWN_LIST_WHOLE.finding(
+                        read,
+                        related=[_why(ctx, joined)],
+                        text=f"for ... in {text}" if _iterated(ctx, read) else text,
+                        name=name,
+                        levels=" at LAX",
+                        grower=EMPTY_IF,
+                    )
     for node in ctx.of(ast.Call, ast.Subscript):
         found = _whole_use(ctx, node, grown)
         if found is None or id(node) in reported:
             continue
         reported.update(id(n) for n in ast.walk(node))
         name, levels = found
+        if name in scalars:
+            continue
         if not levels:
             yield WHILE_GROWN_LIST_TWO_ITEMS.finding(
                 node,
@@ -198,6 +224,64 @@ def _whole_use(
         if op in CONCATENATING:
             return name, " at LAX"
     return None
+
+
+# LAX joins `[]` and `[y]` into a scalar (MS307 when returned): any read of it after the `if`
+# fails (measured: len(), a `for` over it, `res[0]`, `ops.addn`, `ops.concat`; STRICT compiles).
+EMPTY_IF = "starts empty and an `if` on a Tensor condition appends to on one path"
+# Reads that are not uses of the joined value: growing it further, returning it as it is.
+GROWING = frozenset({"append", "extend", "insert"})
+
+
+def _first_read(ctx: FunctionContext, name: str, grower: ast.If) -> Optional[ast.expr]:
+    """The first expression reading `name` after the `if` (the call or subscript taking it,
+    else the name), leaving out `name.append(...)` and `return name`."""
+    end = (grower.end_lineno or 0, grower.end_col_offset or 0)
+    skipped: set[int] = set()
+    for ret in ctx.of(ast.Return):
+        value = ret.value
+        for item in value.elts if isinstance(value, ast.Tuple) else [value]:
+            if isinstance(item, ast.Name):
+                skipped.add(id(item))
+    takers: dict[int, ast.expr] = {}
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr in GROWING:
+            skipped.add(id(func.value))
+        for arg in call.args:
+            takers.setdefault(id(arg), call)
+    for sub in ctx.of(ast.Subscript):
+        takers.setdefault(id(sub.value), sub)
+    reads = [
+        n
+        for n in ctx.of(ast.Name)
+        if n.id == name
+        and isinstance(n.ctx, ast.Load)
+        and id(n) not in skipped
+        and (n.lineno, n.col_offset) >= end
+    ]
+    if not reads:
+        return None
+    first = min(reads, key=lambda n: (n.lineno, n.col_offset))
+    return takers.get(id(first), first)
+
+
+def _grown_before(ctx: FunctionContext, name: str, grower: ast.If) -> bool:
+    """`name.append(...)` (or extend/insert) before the `if`: the list no longer joins `[]`."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    return any(
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr in GROWING
+        and isinstance(call.func.value, ast.Name)
+        and call.func.value.id == name
+        and (call.lineno, call.col_offset) < (grower.lineno, grower.col_offset)
+        for call in calls
+    )
+
+
+def _iterated(ctx: FunctionContext, expr: ast.expr) -> bool:
+    loops: list[ast.For] = ctx.of(ast.For)
+    return any(loop.iter is expr for loop in loops)
 
 
 def _why(ctx: FunctionContext, grower: Grower) -> Related:
