@@ -17,6 +17,7 @@ from .rules import (
     about_checker,
     arguments,
     attributes,
+    bool_negation,
     builtins,
     calls,
     cell_lists,
@@ -88,6 +89,7 @@ from .rules import (
     round_scalars,
     runtime_scalars,
     scalars,
+    sequence_str_order,
     statements,
     stdlib_calls,
     strict,
@@ -194,6 +196,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     identity_operands,
     runtime_scalars,
     mask_updates,
+    sequence_str_order,
+    bool_negation,
 )
 
 
@@ -310,6 +314,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     identity_operands.check,
     runtime_scalars.check,
     mask_updates.check,
+    sequence_str_order.check,
+    bool_negation.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
