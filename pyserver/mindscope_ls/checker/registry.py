@@ -42,6 +42,7 @@ from .rules import (
     divergence_inplace,
     divergence_inputs,
     divergence_membership,
+    divergence_mutable_pow,
     divergence_next,
     divergence_pow,
     divergence_python,
@@ -198,6 +199,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mask_updates,
     sequence_str_order,
     bool_negation,
+    divergence_mutable_pow,
 )
 
 
@@ -316,6 +318,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mask_updates.check,
     sequence_str_order.check,
     bool_negation.check,
+    divergence_mutable_pow.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
