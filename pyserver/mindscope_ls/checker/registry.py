@@ -41,6 +41,7 @@ from .rules import (
     divergence_dicts,
     divergence_inplace,
     divergence_inputs,
+    divergence_item_alias,
     divergence_membership,
     divergence_mutable_pow,
     divergence_next,
@@ -200,6 +201,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     sequence_str_order,
     bool_negation,
     divergence_mutable_pow,
+    divergence_item_alias,
 )
 
 
@@ -319,6 +321,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     sequence_str_order.check,
     bool_negation.check,
     divergence_mutable_pow.check,
+    divergence_item_alias.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
