@@ -73,6 +73,7 @@ from .rules import (
     mask_updates,
     methods,
     mutable_defaults,
+    mutable_scalars,
     mutation,
     objects,
     objects_strict,
@@ -202,6 +203,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     bool_negation,
     divergence_mutable_pow,
     divergence_item_alias,
+    mutable_scalars,
 )
 
 
@@ -322,6 +324,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     bool_negation.check,
     divergence_mutable_pow.check,
     divergence_item_alias.check,
+    mutable_scalars.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
