@@ -75,6 +75,7 @@ from .rules import (
     mutable_defaults,
     mutable_scalars,
     mutation,
+    number_methods_strict,
     objects,
     objects_strict,
     operators,
@@ -204,6 +205,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_mutable_pow,
     divergence_item_alias,
     mutable_scalars,
+    number_methods_strict,
 )
 
 
@@ -325,6 +327,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_mutable_pow.check,
     divergence_item_alias.check,
     mutable_scalars.check,
+    number_methods_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -110,13 +110,13 @@ def _python_number(ctx: FunctionContext, expr: ast.expr) -> bool:
     """Known to be a Python int, float or bool (never a Tensor, never unknown)."""
     if ctx.types.is_tensor(expr):
         return False
-    if isinstance(expr, ast.Name) and _unpacked_shape(ctx, expr.id):
+    if isinstance(expr, ast.Name) and unpacked_shape(ctx, expr.id):
         return True
     value = abstract(ctx).of(expr)
     return value is not None and value.kind == "scalar" and value.dtype in ("int", "float", "bool")
 
 
-def _unpacked_shape(ctx: FunctionContext, name: str) -> bool:
+def unpacked_shape(ctx: FunctionContext, name: str) -> bool:
     """`name` is stored once, by `h, w = t.shape` of a Tensor `t` (a shape item is an int)."""
     stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
     if len(stores) != 1:
