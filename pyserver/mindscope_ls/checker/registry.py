@@ -96,6 +96,7 @@ from .rules import (
     sequence_str_order,
     statements,
     stdlib_calls,
+    str_comprehensions_strict,
     strict,
     strict_class_attributes,
     strict_new_attributes,
@@ -206,6 +207,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_item_alias,
     mutable_scalars,
     number_methods_strict,
+    str_comprehensions_strict,
 )
 
 
@@ -328,6 +330,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_item_alias.check,
     mutable_scalars.check,
     number_methods_strict.check,
+    str_comprehensions_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
