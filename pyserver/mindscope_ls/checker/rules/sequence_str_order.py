@@ -1,4 +1,4 @@
-"""MS1015: `<` / `<=` / `>` / `>=` of tuples or lists that reaches a pair of str items.
+"""MS1015: `<` / `<=` / `>` / `>=` of tuples or lists that reaches a str or tuple item.
 
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative: graph mode compares
 sequences item by item with `tuple_lt` / `tuple_le` / `tuple_greater_than` / `list_lt`, whose
@@ -7,6 +7,9 @@ but got a ..."), so `('a',) < ('b',)`, `('a', 'b') < ('a', 'c')`, `(1, 'a') > (1
 `('a', 1) <= ('a', 2)` and `['a'] < ['b']` fail at every level. A comparison decided before a
 str pair is reached compiles (`(1, 'a') < (2, 'b')` is True in both modes), and so do `==` /
 `!=` of such tuples, `'a' < 'b'` of two strs, `max('a', 'b')` and `min()` of tuples holding strs.
+Nested sequences fail the same way once reached: `((1, 2),) < ((1, 3),)`,
+`(1, (1, 2)) <= (1, (1, 3))`, `(x.shape, 1) < ((3, 3), 1)` ("but got (1, 2)"), while
+`(0, (1, 2)) < (1, (1, 3))` (decided first) and `x.shape < (3, 3)` compile.
 """
 
 from __future__ import annotations
@@ -24,16 +27,16 @@ SEQUENCE_STR_ORDER = Rule(
     "MS1015",
     "sequence-str-order",
     Group.FAILS,
-    title="Ordering comparison of tuples or lists that reaches a pair of str items",
+    title="Ordering comparison of tuples or lists that reaches a str or tuple item",
     message=(
-        "`{text}` compares the str items {pair} in order, and graph mode's sequence comparison "
-        "takes numbers only; compare the strs themselves (`a[i] < b[i]`) or compute it outside "
-        "compiled code."
+        "`{text}` compares the items {pair} in order, and graph mode's sequence comparison "
+        "takes numbers only; compare those items themselves (`a[i] < b[i]`) or compute it "
+        "outside compiled code."
     ),
     why=(
         "Graph mode compares tuples and lists item by item with `tuple_lt` / `list_lt` and "
         "friends, which accept int, float and bool items; once the comparison reaches a str "
-        "item (an equal prefix, then strs) compiling fails."
+        "or a nested tuple (an equal prefix, then such items) compiling fails."
     ),
     remedy="Compare the str items directly, or encode them as numbers before comparing.",
     mindspore_says=(
@@ -44,6 +47,16 @@ SEQUENCE_STR_ORDER = Rule(
 
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
 _UNKNOWN = object()
+
+
+class _Nested:
+    """A nested sequence item (`(1, 2)`, `x.shape`), which the comparison cannot take."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
 
 
 @cacheable
@@ -70,16 +83,27 @@ def _items(ctx: FunctionContext, expr: ast.expr) -> Optional[list[object]]:
         return None
     if any(isinstance(item, ast.Starred) for item in expr.elts):
         return None
-    return [item.value if isinstance(item, ast.Constant) else _UNKNOWN for item in expr.elts]
+    return [_item(item) for item in expr.elts]
+
+
+def _item(item: ast.expr) -> object:
+    if isinstance(item, ast.Constant):
+        return item.value
+    if isinstance(item, (ast.Tuple, ast.List)) or (
+        isinstance(item, ast.Attribute) and item.attr == "shape"
+    ):
+        return _Nested(ast.unparse(item))
+    return _UNKNOWN
 
 
 def _str_pair(left: Optional[list[object]], right: Optional[list[object]]) -> Optional[str]:
-    """The first pair of items (`'a'` and `'b'`) the comparison reaches holding a str, walking
-    equal constants; None once an unequal pair of numbers decides it or an item is unknown."""
+    """The first pair of items (`'a'` and `'b'`) the comparison reaches holding a str or a
+    nested sequence, walking equal constants; None once an unequal pair of numbers decides it
+    or an item is unknown."""
     if left is None or right is None:
         return None
     for a, b in zip(left, right):
-        if isinstance(a, str) or isinstance(b, str):
+        if isinstance(a, (str, _Nested)) or isinstance(b, (str, _Nested)):
             if a is _UNKNOWN or b is _UNKNOWN:
                 return None  # a variable beside a str: not measured
             return f"{a!r} and {b!r}"
