@@ -329,6 +329,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_mutable_pow.check,
     divergence_item_alias.check,
     mutable_scalars.check,
+    mutable_scalars.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
 )

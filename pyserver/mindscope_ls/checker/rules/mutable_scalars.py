@@ -11,6 +11,9 @@ local bound to it) is a variable scalar in the graph, like a number read from a 
 - `math.floor(mutable(2.5))`, `math.ceil(n)`, `math.sqrt(mutable(4.0))` compile at LAX (the
   fallback runs them) and fail under STRICT ("the inputs should be constant, but found
   variable"): MS241, as MS204 for a number read from a Tensor.
+The same for a parameter the callers pass `mutable(k)` for: `construct(self, x, n)` returning
+`x * abs(n)` with `Net()(x, mutable(-2))`, and `round(r)` with `net(x, mutable(2.5))` failed at
+every level; passing `-2` itself compiles.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared
-from .helpers import names, receivers
+from .helpers import module_values, names, receivers
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
@@ -73,14 +76,31 @@ _OPS = {"abs": "Abs", "round": "Round"}
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _findings(ctx, frozenset())
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The same for a parameter every call of the entry point passes `mutable(k)` for
+    (`Net()(x, mutable(-2))`); it reads the callers, so it is not cacheable."""
+    params = _mutable_parameters(ctx)
+    if params:
+        yield from _findings(ctx, params)
+
+
+def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
+    """With `params`, only the calls whose argument is mutable through one of them."""
     calls: list[ast.Call] = ctx.of(ast.Call)
     for call in calls:
         if not call.args or isinstance(call.args[0], ast.Starred) or call.keywords:
             continue
         arg = call.args[0]
+        if params and (not mutable_number(ctx, arg, params=params) or mutable_number(ctx, arg)):
+            continue  # not through a parameter, or `check` reports it already
+        if not params and not mutable_number(ctx, arg):
+            continue
         func = call.func
         if isinstance(func, ast.Name) and func.id in _OPS and len(call.args) <= 2:
-            if mutable_number(ctx, arg) and calls_shared.builtin(ctx, func.id):
+            if calls_shared.builtin(ctx, func.id):
                 yield ABS_ROUND_OF_MUTABLE.finding(
                     call,
                     text=ast.unparse(call),
@@ -90,28 +110,55 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 )
             continue
         qualname = ctx.fn.module.qualname(func)
-        if qualname and qualname.startswith("math.") and mutable_number(ctx, arg):
+        if qualname and qualname.startswith("math."):
             yield MATH_OF_MUTABLE_STRICT.finding(
                 call, text=ast.unparse(call), func=qualname, arg=ast.unparse(arg)
             )
 
 
-def mutable_number(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+def _mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
+    """The parameters every call of the function's entry point in the module passes
+    `mutable(<number>)` for (and the function never rebinds)."""
+    entry = module_values.entry_point(ctx.types, ctx.fn.node)
+    if entry is None:
+        return frozenset()
+    module = ctx.fn.module
+    for line in module_values.call_lines(module, entry):
+        module_values.note_read(ctx.lines, line)
+    params = module_values.ordered_parameters(ctx.fn.node, skip_self=ctx.fn.cls is not None)
+    passed = module_values.argument_values(module, entry, params)
+    if not passed:
+        return frozenset()
+    stores = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
+    return frozenset(
+        name
+        for name, values in passed.items()
+        if values
+        and name not in stores
+        and all(v is not None and mutable_number(ctx, v) for v in values)
+    )
+
+
+def mutable_number(
+    ctx: FunctionContext, expr: ast.expr, depth: int = 0, params: frozenset[str] = frozenset()
+) -> bool:
     """`mutable(k)` of an int or float (a constant, a number the values know, or `self.k` the
     class sets to numbers only), directly, through a local bound once to it, or in arithmetic
     on one without a Tensor (`-n`, `n * 2`)."""
     if depth > 6:
         return False
     if isinstance(expr, ast.Name):
+        if expr.id in params:
+            return True
         bound = receivers.only_binding(ctx, expr.id)
-        return bound is not None and mutable_number(ctx, bound, depth + 1)
+        return bound is not None and mutable_number(ctx, bound, depth + 1, params)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        return mutable_number(ctx, expr.operand, depth + 1)
+        return mutable_number(ctx, expr.operand, depth + 1, params)
     if isinstance(expr, ast.BinOp):
         sides = (expr.left, expr.right)
         if any(ctx.types.is_tensor(side) for side in sides):
             return False
-        return any(mutable_number(ctx, side, depth + 1) for side in sides)
+        return any(mutable_number(ctx, side, depth + 1, params) for side in sides)
     if not (
         isinstance(expr, ast.Call)
         and len(expr.args) == 1
