@@ -16,6 +16,12 @@ same way, PyNative runs them): `x + a`, `x * a`, `x / a` (MindSpore stacks the p
 attribute"). Those uses are reported instead of the warning. Tuple operations compile and stay
 MS337's: `a * 2` and `a + a` (repeat, concatenate), `a[0]`, returning `a`. Only pairs of a
 Tensor or a written-out tuple or list count: `next(self.get_parameters())` fails first (MS130).
+
+MS1017: calling the pair as the item fails at every level ("The object is not callable"),
+measured the same way: `next(iter(self.blocks))(x)` of a CellList or SequentialCell attribute,
+`it = iter(self.seq); c = next(it); c(x)`, `next(iter((ops.relu, ops.sigmoid)))(x)` and
+`next(iter([self.a, self.b]))(x)` (PyNative calls the first item). `self.blocks[0](x)`, a `for`
+over the CellList, and a pair never called compile.
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ from ..rule import Rule
 from .calls_shared import builtin
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.types import CELL_LISTS
 from .python_dynamic import iterates_scalars
 
 NEXT_GIVES_PAIR = Rule(
@@ -70,6 +77,25 @@ NEXT_PAIR_USED = Rule(
     ),
 )
 
+NEXT_PAIR_CALLED = Rule(
+    "MS1017",
+    "next-pair-called",
+    Group.FAILS,
+    title="The pair graph mode's `next(it)` gives, called as the item (a Cell or function)",
+    message=(
+        "`{use}` calls `{value}` as the item, but graph mode's `next({it})` gives the pair "
+        "(first item, remaining items), which is not callable; call the first item by index "
+        "(`{seq}[0](...)`)."
+    ),
+    why=(
+        "Graph mode compiles `next(seq)` to `(seq[0], seq[1:])`, so calling its result calls "
+        "a tuple, which fails while compiling (a CellList or SequentialCell is a tuple of Cells "
+        "in the graph)."
+    ),
+    remedy="Index the sequence (`self.blocks[0](x)`) or loop over it with `for`.",
+    mindspore_says="ValueError: The object is not callable. Please check code.",
+)
+
 # Operators a tuple has none of, whatever the other operand (measured: `b - a`, `a - 1`,
 # `x / a`, `a ** 2` fail); `+` and `*` only fail with a Tensor or a number the tuple cannot take
 NO_TUPLE_OPERATOR = (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
@@ -91,6 +117,17 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     }
     failed: set[int] = set()
     reported: set[int] = set()
+    for called, func, pair in _called(ctx, pairs):
+        failed.add(id(pair))
+        reported.add(id(called))
+        seq = _sequence(ctx, pair.args[0])
+        yield NEXT_PAIR_CALLED.finding(
+            called,
+            use=ast.unparse(called),
+            value=ast.unparse(func),
+            it=ast.unparse(pair.args[0]),
+            seq=ast.unparse(seq) if seq is not None else "seq",
+        )
     for use, value, call in _failing_uses(ctx, pairs):
         failed.add(id(call))
         if id(use) in reported:
@@ -141,6 +178,52 @@ def _failing_uses(
             call = pair_of(attr.value)
             if call is not None and isinstance(attr.ctx, ast.Load):
                 yield attr, attr.value, call
+
+
+def _called(
+    ctx: FunctionContext, pairs: dict[int, ast.Call]
+) -> Iterator[tuple[ast.Call, ast.expr, ast.Call]]:
+    """Calls of a pair (`next(...)(x)`, or `c(x)` with `c` bound only to it) whose sequence is
+    a Tensor, a written-out tuple or list, or a CellList / SequentialCell attribute."""
+    for use in ctx.of(ast.Call):
+        if not isinstance(use, ast.Call):
+            continue
+        func = use.func
+        if isinstance(func, ast.Name) and isinstance(func.ctx, ast.Load):
+            bound = receivers.only_binding(ctx, func.id)
+            call = pairs.get(id(bound)) if bound is not None else None
+        else:
+            call = pairs.get(id(func))
+        if call is not None and _sequence(ctx, call.args[0]) is not None:
+            yield use, func, call
+
+
+def _sequence(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """The sequence `next` reads when it is a written-out tuple or list, a Tensor or a
+    CellList / SequentialCell attribute (directly, through `iter(...)` or a local bound once)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is None:
+            return expr if ctx.types.is_tensor(expr) else None
+        expr = bound
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "iter"
+        and len(expr.args) == 1
+        and builtin(ctx, "iter")
+    ):
+        expr = expr.args[0]
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if isinstance(bound, (ast.Tuple, ast.List)):
+            return expr
+    if isinstance(expr, (ast.Tuple, ast.List)) or ctx.types.is_tensor(expr):
+        return expr
+    held = receivers.self_attr(ctx, expr)
+    if held is not None and held.kind == "cell" and held.class_qualname in CELL_LISTS:
+        return expr
+    return None
 
 
 def _graph_sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
