@@ -116,17 +116,39 @@ def _given(call: ast.Call, position: int, keyword: str) -> Optional[ast.expr]:
     return call.args[position] if position < len(call.args) else None
 
 
-def _certain_tensor(ctx: FunctionContext, values: Abstract, arg: ast.expr) -> bool:
-    """A Tensor computed in the graph, or a parameter (or a local bound once to one) whose
-    callers pass a Tensor of known dtype: other parameters may hold ints."""
-    if not ctx.types.is_tensor(arg) or ctx.types.is_constant_tensor(arg):
+def _certain_tensor(ctx: FunctionContext, values: Abstract, arg: ast.expr, depth: int = 0) -> bool:
+    """A Tensor computed in the graph (an op's or a Tensor method's result, arithmetic or an
+    item of one), or a parameter (or a local bound once to one) whose callers pass a Tensor of
+    known dtype: other parameters may hold ints, and a workspace function, `x.size(1)` or
+    arithmetic on shapes give ints (model-zoo code passes those one by one)."""
+    if depth > 8 or not ctx.types.is_tensor(arg) or ctx.types.is_constant_tensor(arg):
         return False
     base = arg
     if isinstance(base, ast.Name):
         base = receivers.only_binding(ctx, base.id) or base
-    if isinstance(base, ast.Name) and base.id in parameters(ctx.fn.node):
-        return values.dtype(base) is not None
-    return isinstance(base, (ast.Call, ast.BinOp, ast.UnaryOp, ast.Subscript))
+    if isinstance(base, ast.Name):
+        return base.id in parameters(ctx.fn.node) and values.dtype(base) is not None
+    if isinstance(base, ast.BinOp):
+        sides = (base.left, base.right)
+        return any(_certain_tensor(ctx, values, side, depth + 1) for side in sides)
+    if isinstance(base, ast.UnaryOp):
+        return _certain_tensor(ctx, values, base.operand, depth + 1)
+    if isinstance(base, ast.Subscript):
+        return _certain_tensor(ctx, values, base.value, depth + 1)
+    if not isinstance(base, ast.Call):
+        return False
+    func = base.func
+    if names.is_ops_call(names.callee(ctx.fn.module, func)):
+        return True
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr not in NOT_TENSOR_RESULTS
+        and _certain_tensor(ctx, values, func.value, depth + 1)
+    )
+
+
+# Tensor methods whose result is a Python number or a sequence (`size(1)` in torch-style code).
+NOT_TENSOR_RESULTS = names.NON_TENSOR_METHODS | names.NON_TENSOR_ATTRS | {"size", "dim"}
 
 
 def _literal_tensor(ctx: FunctionContext, arg: ast.expr) -> bool:
