@@ -52,6 +52,14 @@ class ModuleInfo:
     _qualnames: dict[int, tuple[ast.expr, Optional[str]]] = field(
         default_factory=dict, repr=False, compare=False
     )
+    _mentions: dict[str, bool] = field(default_factory=dict, repr=False, compare=False)
+
+    def mentions(self, word: str) -> bool:
+        """`word in self.source`, asked once per word of this version of the file."""
+        found = self._mentions.get(word)
+        if found is None:
+            found = self._mentions[word] = word in self.source
+        return found
 
     @classmethod
     def build(

@@ -82,6 +82,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
     """The same for a parameter every call of the entry point passes `mutable(k)` for
     (`Net()(x, mutable(-2))`); it reads the callers, so it is not cacheable."""
+    if not ctx.fn.module.mentions("mutable"):
+        return  # no `mutable(...)` anywhere in the file: the common case, on every keystroke
     params = _mutable_parameters(ctx)
     if params:
         yield from _findings(ctx, params)
