@@ -56,6 +56,8 @@ class Holder:
 """
 
 NET = """
+ACTS = {{"helper": helper, "clean": clean}}
+
 class Base(nn.Cell):
     def step(self, x):
         try:
@@ -72,6 +74,8 @@ class Net(Base):
         self.fn = helper
         self.given = fn
         self.fns = [clean, helper]
+        self.table = {{"act": self._act}}
+        self.picked = ACTS["helper"]
 
     def step(self, x):
         return super().step(x)
@@ -114,6 +118,11 @@ def codes(body: str) -> list[tuple[int, str]]:
         "return apply(helper, x)",
         "for f in (clean, helper):\n    x = f(x)\nreturn x",
         "for f in self.fns:\n    x = f(x)\nreturn x",
+        'return getattr(self, "_act")(x)',
+        'for n in ("step", "_act"):\n    x = getattr(self, n)(x)\nreturn x',
+        'return self.table["act"](x)',
+        'return ACTS["helper"](x)',
+        "return self.picked(x)",
     ],
 )
 def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
@@ -131,6 +140,8 @@ def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
         "return apply(clean, x)",
         "y = apply\nreturn x",
         "for f in (clean, ops.relu):\n    x = f(x)\nreturn x",
+        'return ACTS["clean"](x)',
+        "return getattr(self, name)(x)",
     ],
 )
 def test_helpers_not_called_from_compiled_code_stay_unchecked(body: str) -> None:

@@ -11,7 +11,10 @@ reaches, so a statement graph mode rejects there (`del y`) fails the whole graph
 - a base class's method through `super().helper(x)`; a static method through `Util.go(x)`;
 - (resolved in discovery) `self.h(x)` of a held object (its `__call__`), `self.act(x)` with
   `self.act = self._fast` or `self.fn = helper` (or an `__init__` parameter defaulting to
-  `helper`) set in `__init__`, and `apply(helper, x)` where `apply` calls its parameter.
+  `helper`) set in `__init__`, and `apply(helper, x)` where `apply` calls its parameter;
+- `getattr(self, "name")(x)`; an item of a dict display of functions (`ACTS["gelu"](x)`,
+  `self.table["a"](x)`, `self.act = ACT2FN["gelu"]`); an `__init__` parameter every `Cls(f)`
+  of the module gives the same function.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from typing import Optional
 from ...index.module import FunctionNode, ModuleInfo
 from . import names
 from .classes import ClassInfo
+from .module_values import global_binding
 from .walk import of_type
 
 # The last part of MindSpore's function transforms whose first argument is the function the
@@ -169,3 +173,81 @@ def _is_mindspore(module: ModuleInfo, func: ast.expr, last: str) -> bool:
         and qualname.startswith("mindspore.")
         and qualname.rsplit(".", 1)[-1] == last
     )
+
+
+def getattr_names(func: ast.expr, bindings: Bindings) -> list[str]:
+    """The method names `getattr(self, "name")` (or `getattr(self, n)` with `n` looping over
+    literal strs) gives: graph mode resolves the constant name and compiles that method."""
+    if not (
+        isinstance(func, ast.Call)
+        and isinstance(func.func, ast.Name)
+        and func.func.id == "getattr"
+        and len(func.args) == 2
+        and isinstance(func.args[0], ast.Name)
+        and func.args[0].id == "self"
+    ):
+        return []
+    name = func.args[1]
+    if isinstance(name, ast.Name) and name.id in bindings.looped:
+        items = bindings.looped[name.id][1]
+    else:
+        items = [name]
+    found = [i.value for i in items if isinstance(i, ast.Constant) and isinstance(i.value, str)]
+    return found if len(found) == len(items) else []
+
+
+def item_of(display: ast.expr, key: str) -> Optional[ast.expr]:
+    """The value a dict display gives `key` (the last one written, as Python keeps)."""
+    if not isinstance(display, ast.Dict):
+        return None
+    found: Optional[ast.expr] = None
+    for k, v in zip(display.keys, display.values):
+        if isinstance(k, ast.Constant) and k.value == key:
+            found = v
+    return found
+
+
+def dict_item(expr: ast.expr, owner: ClassInfo, module: ModuleInfo) -> Optional[ast.expr]:
+    """`ACTS["gelu"]` of a module-level dict display, `self.table["a"]` of one the class holds."""
+    if not (isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Constant)):
+        return None
+    key = expr.slice.value
+    if not isinstance(key, str):
+        return None
+    holder = names.self_attribute(expr.value)
+    if holder is not None:
+        held = owner.attr(holder)
+        node = held.node if held is not None else None
+        return item_of(node, key) if isinstance(node, ast.expr) else None
+    if isinstance(expr.value, ast.Name):
+        binding = global_binding(module, expr.value.id)
+        return item_of(binding.value, key) if binding is not None else None
+    return None
+
+
+def init_argument(module: ModuleInfo, cls: ast.ClassDef, param: str) -> Optional[ast.expr]:
+    """What `__init__`'s parameter `param` holds: its default, else the argument every
+    construction `Cls(...)` in the module passes for it when they all pass the same name."""
+    init = next(
+        (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
+    )
+    if init is None:
+        return None
+    default = init_default(init, param)
+    if default is not None:
+        return default
+    positional = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
+    given: list[ast.expr] = []
+    if module.tree is None:
+        return None
+    for call in of_type(module.tree, ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
+            continue
+        value = next((k.value for k in call.keywords if k.arg == param), None)
+        if value is None and param in positional and positional.index(param) < len(call.args):
+            value = call.args[positional.index(param)]
+        if value is None:
+            return None
+        given.append(value)
+    texts = {ast.unparse(v) for v in given}
+    return given[0] if len(texts) == 1 and isinstance(given[0], ast.Name) else None

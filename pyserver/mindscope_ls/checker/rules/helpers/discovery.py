@@ -297,6 +297,20 @@ class Discovery:
         if kind == "instance":
             qualname, method = name.split(":", 1)
             return self._method_of(qualname, method)
+        if kind == "selfitem":
+            assert fn.cls is not None
+            holder, key = name.split(":", 1)
+            held = fn.cls.attr(holder)
+            node = held.node if held is not None else None
+            item = call_targets.item_of(node, key) if isinstance(node, ast.expr) else None
+            return self._function_in_class(fn.cls, item) if item is not None else None
+        if kind == "globalitem":
+            holder, key = name.split(":", 1)
+            binding = global_binding(fn.module, holder)
+            item = call_targets.item_of(binding.value, key) if binding is not None else None
+            if isinstance(item, ast.Name) and item.id in fn.module.functions:
+                return fn.module, fn.module.functions[item.id], None
+            return None
         if kind == "super":
             assert fn.cls is not None
             for info in list(fn.cls.lineage())[1:]:
@@ -332,24 +346,42 @@ class Discovery:
         return (found[0].module, found[1], found[0]) if found is not None else None
 
     def _held_callable(self, cls: ClassInfo, attr: str) -> Optional[Target]:
-        """`self.h(x)` where `__init__` set `self.h = Helper()` (its `__call__`) or
-        `self.h = self._fast` (that method)."""
+        """`self.h(x)` where `__init__` set `self.h = Helper()` (its `__call__`), or a function
+        (`_function_in_class`)."""
         held = cls.attr(attr)
         if held is None:
             return None
-        alias = names.self_attribute(held.node) if isinstance(held.node, ast.expr) else None
-        if alias is not None:
-            found = cls.find_method(alias)
-            return (found[0].module, found[1], found[0]) if found is not None else None
-        if isinstance(held.node, ast.Name):
-            # `self.fn = helper`, or `self.fn = fn` with `def __init__(self, fn=helper)`
-            value = call_targets.init_default(cls.own_method("__init__"), held.node.id)
-            name = value.id if isinstance(value, ast.Name) else held.node.id
-            function = cls.module.functions.get(name)
-            return (cls.module, function, None) if function is not None else None
+        if isinstance(held.node, ast.expr):
+            found = self._function_in_class(cls, held.node)
+            if found is not None:
+                return found
         if held.kind == "object":
             return self._method_of(held.class_qualname, "__call__")
         return None
+
+    def _function_in_class(
+        self, cls: ClassInfo, expr: ast.expr, depth: int = 0
+    ) -> Optional[Target]:
+        """The function an expression of `cls`'s `__init__` holds: `self._fast` (a method),
+        `helper` (a module function, or an `__init__` parameter defaulting to one or given one
+        by every construction of the class in its module), `ACTS["gelu"]` / `self.table["a"]`
+        (an item of a dict display)."""
+        if depth > 4:
+            return None
+        alias = names.self_attribute(expr)
+        if alias is not None:
+            found = cls.find_method(alias)
+            return (found[0].module, found[1], found[0]) if found is not None else None
+        item = call_targets.dict_item(expr, cls, cls.module)
+        if item is not None:
+            return self._function_in_class(cls, item, depth + 1)
+        if not isinstance(expr, ast.Name):
+            return None
+        function = cls.module.functions.get(expr.id)
+        if function is not None:
+            return cls.module, function, None
+        given = call_targets.init_argument(cls.module, cls.node, expr.id)
+        return self._function_in_class(cls, given, depth + 1) if given is not None else None
 
     def _sub_cell(self, cls: ClassInfo, attr: str) -> Optional[Target]:
         """`self.inner(x)` where `self.inner = Inner()` is a Cell of the workspace."""
@@ -436,7 +468,18 @@ def _indirect_targets(
     if isinstance(func, ast.Name) and func.id in bindings.looped:
         found = (_target_of(module, cls, item) for item in bindings.looped[func.id][1])
         return [t for t in found if t is not None]
+    if isinstance(func, ast.Subscript):
+        holder = names.self_attribute(func.value) if cls is not None else None
+        key = func.slice.value if isinstance(func.slice, ast.Constant) else None
+        if isinstance(key, str) and holder is not None:
+            return [("selfitem", f"{holder}:{key}")]
+        if isinstance(key, str) and isinstance(func.value, ast.Name):
+            return [("globalitem", f"{func.value.id}:{key}")]
+        return []
     if cls is not None:
+        attrs = call_targets.getattr_names(func, bindings)
+        if attrs:
+            return [("self", name) for name in attrs]
         held = call_targets.member(func)
         if held is not None:
             return [("member", held)]
