@@ -14,6 +14,7 @@ from mindscope_ls.checker import check_source
 
 HEAD = """
 import contextlib
+import functools
 import mindspore as ms
 from mindspore import nn, ops
 
@@ -67,6 +68,8 @@ class Base(nn.Cell):
         return x
 
 class Net(Base):
+    shared = staticmethod(helper)
+
     def __init__(self, fn=helper):
         super().__init__()
         self.holder = Holder()
@@ -123,6 +126,10 @@ def codes(body: str) -> list[tuple[int, str]]:
         'return self.table["act"](x)',
         'return ACTS["helper"](x)',
         "return self.picked(x)",
+        "return self.shared(x)",
+        "return Net.shared(x)",
+        "f = functools.partial(helper)\nreturn f(x)",
+        "return ops.partial(helper)(x)",
     ],
 )
 def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
@@ -142,6 +149,8 @@ def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
         "for f in (clean, ops.relu):\n    x = f(x)\nreturn x",
         'return ACTS["clean"](x)',
         "return getattr(self, name)(x)",
+        "f = ops.partial(clean)\nreturn f(x)",  # a function, not a Tensor (no MS156)
+        "g = ops.grad(clean)\nreturn g(x)",
     ],
 )
 def test_helpers_not_called_from_compiled_code_stay_unchecked(body: str) -> None:

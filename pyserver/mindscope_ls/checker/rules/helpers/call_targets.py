@@ -14,7 +14,8 @@ reaches, so a statement graph mode rejects there (`del y`) fails the whole graph
   `helper`) set in `__init__`, and `apply(helper, x)` where `apply` calls its parameter;
 - `getattr(self, "name")(x)`; an item of a dict display of functions (`ACTS["gelu"](x)`,
   `self.table["a"](x)`, `self.act = ACT2FN["gelu"]`); an `__init__` parameter every `Cls(f)`
-  of the module gives the same function.
+  of the module gives the same function; `functools.partial(f, ...)`, `ops.partial(f, ...)`;
+  a module function a class body binds (`act = staticmethod(f)`).
 """
 
 from __future__ import annotations
@@ -118,6 +119,8 @@ def transformed(
     if not isinstance(func, ast.Call):
         return None
     inner = func.func
+    if bound_arguments(module, func):
+        return func.args[0] if func.args else None  # functools.partial(f, ...), ops.partial
     if isinstance(inner, ast.Call) and _is_mindspore(module, inner.func, GRAD_OPERATION):
         return func.args[0] if func.args else None  # ops.GradOperation(...)(f)
     if not any(_is_mindspore(module, inner, name) for name in TRANSFORMS):
@@ -251,3 +254,41 @@ def init_argument(module: ModuleInfo, cls: ast.ClassDef, param: str) -> Optional
         given.append(value)
     texts = {ast.unparse(v) for v in given}
     return given[0] if len(texts) == 1 and isinstance(given[0], ast.Name) else None
+
+
+def bound_arguments(module: ModuleInfo, made: ast.expr) -> bool:
+    """`functools.partial(f, ...)` / `ops.partial(f, ...)`: a call of the result compiles `f`
+    with leading arguments bound (measured: a `del` in `f` fails the graph), so the call's own
+    arguments do not line up with `f`'s parameters."""
+    if not isinstance(made, ast.Call) or not isinstance(made.func, (ast.Name, ast.Attribute)):
+        return False
+    qualname = module.qualname(made.func)
+    return qualname == "functools.partial" or (
+        qualname is not None
+        and qualname.startswith("mindspore.")
+        and qualname.rsplit(".", 1)[-1] == "partial"
+    )
+
+
+def class_level_function(cls: ast.ClassDef, name: str) -> Optional[str]:
+    """The module function a class body binds to `name`: `act = helper`,
+    `act = staticmethod(helper)` (called as `self.act(x)` or `Net.act(x)`: measured, compiled)."""
+    found: Optional[str] = None
+    for stmt in cls.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and stmt.targets[0].id == name
+        ):
+            continue
+        value = stmt.value
+        if (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "staticmethod"
+            and len(value.args) == 1
+        ):
+            value = value.args[0]
+        found = value.id if isinstance(value, ast.Name) else None
+    return found

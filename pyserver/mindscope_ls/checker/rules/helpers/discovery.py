@@ -36,9 +36,9 @@ class CallPlan:
     target: tuple[str, str]
     args: tuple[bool, ...]
     keywords: tuple[tuple[str, bool], ...]
-    # The statement MindSpore names for the call when not the call itself: the `for` whose
-    # variable holds the function (the loop is unrolled, each turn a call)
-    site: Optional[ast.stmt] = None
+    # What MindSpore names for the call when not the call itself: the `for` whose variable
+    # holds the function (the loop is unrolled, each turn a call), the `partial(...)` made
+    site: Optional[ast.AST] = None
 
 
 @dataclass(frozen=True)
@@ -334,11 +334,19 @@ class Discovery:
         info = self.classes.resolve(owner) if "." in owner else None
         found = info.find_method(method) if info is not None else None
         if found is None:
-            return None
+            return self._class_level(info, method) if info is not None else None
         static = any(
             isinstance(d, ast.Name) and d.id == "staticmethod" for d in found[1].decorator_list
         )
         return found[0].module, found[1], None if static else found[0]
+
+    def _class_level(self, cls: ClassInfo, name: str) -> Optional[Target]:
+        """A module function the class (or a base) binds in its body: `act = staticmethod(f)`."""
+        for info in cls.lineage():
+            function = call_targets.class_level_function(info.node, name)
+            if function is not None and function in info.module.functions:
+                return info.module, info.module.functions[function], None
+        return None
 
     def _method_of(self, qualname: Optional[str], method: str) -> Optional[Target]:
         info = self.classes.resolve(qualname)
@@ -350,7 +358,7 @@ class Discovery:
         (`_function_in_class`)."""
         held = cls.attr(attr)
         if held is None:
-            return None
+            return self._class_level(cls, attr)
         if isinstance(held.node, ast.expr):
             found = self._function_in_class(cls, held.node)
             if found is not None:
@@ -426,12 +434,17 @@ def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
             keywords = tuple(
                 (kw.arg, types.is_tensor(kw.value)) for kw in call.keywords if kw.arg is not None
             )
+            made = _through_partial(fn.module, call.func, bindings) if bindings else None
+            if made is not None:
+                args, keywords = (), ()  # bound leading arguments: positions do not line up
             loop = (
                 bindings.looped.get(call.func.id)
                 if bindings and isinstance(call.func, ast.Name)
                 else None
             )
-            site = loop[0] if loop is not None else None
+            site: Optional[ast.AST] = loop[0] if loop is not None else None
+            if made is not None and made is not call.func:
+                site = made  # `f = partial(g, ...)`: MindSpore names where it is made
             plans.extend(CallPlan(call, t, args, keywords, site) for t in targets)
     return Facts(frozenset(types.names), tuple(plans), frozenset(types.tensor_defs))
 
@@ -453,6 +466,14 @@ def _target_of(
     if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
         return None
     return ("global", qualname)
+
+
+def _through_partial(
+    module: ModuleInfo, func: ast.expr, bindings: call_targets.Bindings
+) -> Optional[ast.expr]:
+    """The `functools.partial(...)` / `ops.partial(...)` call `func` is or names."""
+    made = bindings.single.get(func.id) if isinstance(func, ast.Name) else func
+    return made if made is not None and call_targets.bound_arguments(module, made) else None
 
 
 def _indirect_targets(

@@ -26,6 +26,8 @@ OPS_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
 # ops.* functions whose result is not a Tensor.
 NON_TENSOR_OPS = frozenset(
     {"shape", "rank", "dtype", "is_tensor", "isconstant", "is_floating_point", "is_complex", "size"}
+    # function transforms: their result is a function (`f = ops.partial(g, 1); f(x)` compiles)
+    | {"partial", "grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "jvp", "vjp"}
 )
 # Tensor methods and attributes whose result is not a Tensor.
 NON_TENSOR_METHODS = frozenset(
