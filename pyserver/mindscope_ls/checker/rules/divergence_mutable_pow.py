@@ -17,9 +17,9 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_scalars import _is_python_int, _pow_calls
-from .helpers import names, receivers
-from .helpers.abstract import MUTABLE
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .mutable_scalars import mutable_argument
 
 MUTABLE_NEGATIVE_POWER = Rule(
     "MS343",
@@ -62,14 +62,9 @@ def _mutable_negative(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
         if bound is None:
             return None
         expr = bound
-    if not (
-        isinstance(expr, ast.Call)
-        and len(expr.args) == 1
-        and not expr.keywords
-        and names.callee(ctx.types.module, expr.func) in MUTABLE
-    ):
+    arg = mutable_argument(ctx, expr)
+    if arg is None:
         return None
-    arg = expr.args[0]
     if (
         isinstance(arg, ast.UnaryOp)
         and isinstance(arg.op, ast.USub)

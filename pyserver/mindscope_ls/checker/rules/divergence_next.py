@@ -206,14 +206,7 @@ def _sequence(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
         if bound is None:
             return expr if ctx.types.is_tensor(expr) else None
         expr = bound
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "iter"
-        and len(expr.args) == 1
-        and builtin(ctx, "iter")
-    ):
-        expr = expr.args[0]
+    expr = _through_iter(ctx, expr)
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
         if isinstance(bound, (ast.Tuple, ast.List)):
@@ -226,6 +219,19 @@ def _sequence(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     return None
 
 
+def _through_iter(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
+    """`seq` for the builtin `iter(seq)`, else `expr` itself."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "iter"
+        and len(expr.args) == 1
+        and builtin(ctx, "iter")
+    ):
+        return expr.args[0]
+    return expr
+
+
 def _graph_sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
     """A Tensor or a written-out tuple or list, directly, through `iter(...)` or through a
     local bound once to one (`it = iter(x)`)."""
@@ -234,14 +240,7 @@ def _graph_sequence(ctx: FunctionContext, expr: ast.expr) -> bool:
         if bound is None:
             return ctx.types.is_tensor(expr)
         expr = bound
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "iter"
-        and len(expr.args) == 1
-        and builtin(ctx, "iter")
-    ):
-        expr = expr.args[0]
+    expr = _through_iter(ctx, expr)
     return isinstance(expr, (ast.Tuple, ast.List)) or ctx.types.is_tensor(expr)
 
 

@@ -141,6 +141,18 @@ def _mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
     )
 
 
+def mutable_argument(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """`v` of `mutable(v)` (one argument, no keywords), else None."""
+    if (
+        isinstance(expr, ast.Call)
+        and len(expr.args) == 1
+        and not expr.keywords
+        and names.callee(ctx.types.module, expr.func) in MUTABLE
+    ):
+        return expr.args[0]
+    return None
+
+
 def mutable_number(
     ctx: FunctionContext, expr: ast.expr, depth: int = 0, params: frozenset[str] = frozenset()
 ) -> bool:
@@ -161,14 +173,9 @@ def mutable_number(
         if any(ctx.types.is_tensor(side) for side in sides):
             return False
         return any(mutable_number(ctx, side, depth + 1, params) for side in sides)
-    if not (
-        isinstance(expr, ast.Call)
-        and len(expr.args) == 1
-        and not expr.keywords
-        and names.callee(ctx.types.module, expr.func) in MUTABLE
-    ):
+    arg = mutable_argument(ctx, expr)
+    if arg is None:
         return False
-    arg = expr.args[0]
     if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, (ast.USub, ast.UAdd)):
         arg = arg.operand
     if isinstance(arg, ast.Constant):

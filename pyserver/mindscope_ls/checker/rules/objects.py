@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .calls_shared import builtin
 from .helpers import globals as globals_
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract, Value
@@ -404,7 +405,7 @@ def _library_context(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     module = ctx.fn.module
     if isinstance(expr.func, ast.Name):
         name = expr.func.id
-        if name in BUILTIN_CONTEXTS and name not in module.imports and not _bound(ctx, name):
+        if name in BUILTIN_CONTEXTS and builtin(ctx, name):
             return name
         return None
     root: ast.expr = expr.func
@@ -422,15 +423,6 @@ def _from_library(ctx: FunctionContext, qualname: Optional[str]) -> bool:
     workspace = ctx.classes.workspace
     parts = qualname.split(".")
     return not any(workspace.find_module(".".join(parts[:i])) for i in range(1, len(parts)))
-
-
-def _bound(ctx: FunctionContext, name: str) -> bool:
-    module = ctx.fn.module
-    return (
-        name in module.functions
-        or name in module.classes
-        or any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
-    )
 
 
 BUILTIN_CONTEXTS = frozenset({"open"})
