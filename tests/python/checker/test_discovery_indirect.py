@@ -83,6 +83,13 @@ class Net(Base):
     def step(self, x):
         return super().step(x)
 
+    @property
+    def scale(self):
+        try:
+            return 2.0
+        except ValueError:
+            return 1.0
+
     def _act(self, x):
         try:
             x = x + 1
@@ -130,6 +137,7 @@ def codes(body: str) -> list[tuple[int, str]]:
         "return Net.shared(x)",
         "f = functools.partial(helper)\nreturn f(x)",
         "return ops.partial(helper)(x)",
+        "return x * self.scale",
     ],
 )
 def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:

@@ -292,3 +292,12 @@ def class_level_function(cls: ast.ClassDef, name: str) -> Optional[str]:
             value = value.args[0]
         found = value.id if isinstance(value, ast.Name) else None
     return found
+
+
+def is_property(method: FunctionNode) -> bool:
+    """A getter: decorated with `@property` (or `functools.cached_property`)."""
+    return any(
+        (isinstance(d, ast.Name) and d.id in ("property", "cached_property"))
+        or (isinstance(d, ast.Attribute) and d.attr == "cached_property")
+        for d in method.decorator_list
+    )
