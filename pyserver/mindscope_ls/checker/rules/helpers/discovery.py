@@ -384,6 +384,14 @@ class Discovery:
         item = call_targets.dict_item(expr, cls, cls.module)
         if item is not None:
             return self._function_in_class(cls, item, depth + 1)
+        if isinstance(expr, ast.IfExp) and isinstance(expr.test, ast.Name):
+            # `self._fast if fast else self._slow`: the branch `fast`'s value picks, when its
+            # default (or every construction) gives a constant
+            flag = call_targets.init_argument(cls.module, cls.node, expr.test.id)
+            if isinstance(flag, ast.Constant):
+                chosen = expr.body if flag.value else expr.orelse
+                return self._function_in_class(cls, chosen, depth + 1)
+            return None
         if not isinstance(expr, ast.Name):
             return None
         function = cls.module.functions.get(expr.id)
