@@ -83,6 +83,13 @@ class Net(Base):
     def step(self, x):
         return super().step(x)
 
+    @property
+    def scale(self):
+        try:
+            return 2.0
+        except ValueError:
+            return 1.0
+
     def _act(self, x):
         try:
             x = x + 1
@@ -130,6 +137,7 @@ def codes(body: str) -> list[tuple[int, str]]:
         "return Net.shared(x)",
         "f = functools.partial(helper)\nreturn f(x)",
         "return ops.partial(helper)(x)",
+        "return x * self.scale",
     ],
 )
 def test_a_helper_reached_indirectly_is_compiled(body: str) -> None:
@@ -192,3 +200,39 @@ def test_with_on_a_workspace_factory_is_left_alone() -> None:
         """
     )
     assert [f.code for f in check_source(source, "m.py")] == []
+
+
+CHOSEN = """
+import mindspore as ms
+from mindspore import nn
+
+class Net(nn.Cell):
+    def __init__(self, fast=True):
+        super().__init__()
+        self.act = self._fast if fast else self._slow
+
+    def _fast(self, x):
+        y = x
+        del y
+        return x
+
+    def _slow(self, x):
+        return x
+
+    def construct(self, x):
+        return self.act(x)
+"""
+
+
+@pytest.mark.parametrize(
+    ("built", "expected"),
+    [
+        ("", ["MS102"]),
+        ("net = Net()", ["MS102"]),
+        ("net = Net(fast=False)", []),
+        ("net = Net(False)", []),
+    ],
+)
+def test_a_method_chosen_in_init_is_the_one_the_flag_picks(built: str, expected: list[str]) -> None:
+    source = textwrap.dedent(CHOSEN) + built + "\n"
+    assert [f.code for f in check_source(source, "m.py")] == expected

@@ -229,31 +229,31 @@ def dict_item(expr: ast.expr, owner: ClassInfo, module: ModuleInfo) -> Optional[
 
 
 def init_argument(module: ModuleInfo, cls: ast.ClassDef, param: str) -> Optional[ast.expr]:
-    """What `__init__`'s parameter `param` holds: its default, else the argument every
-    construction `Cls(...)` in the module passes for it when they all pass the same name."""
+    """What `__init__`'s parameter `param` holds when every construction `Cls(...)` in the module
+    gives it the same name or constant (what it passes, else the default); with no
+    construction in the module, the default."""
     init = next(
         (s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "__init__"), None
     )
-    if init is None:
+    if init is None or module.tree is None:
         return None
     default = init_default(init, param)
-    if default is not None:
-        return default
     positional = [a.arg for a in [*init.args.posonlyargs, *init.args.args]][1:]
-    given: list[ast.expr] = []
-    if module.tree is None:
-        return None
+    given: list[Optional[ast.expr]] = []
     for call in of_type(module.tree, ast.Call):
         if not (isinstance(call.func, ast.Name) and call.func.id == cls.name):
             continue
         value = next((k.value for k in call.keywords if k.arg == param), None)
         if value is None and param in positional and positional.index(param) < len(call.args):
             value = call.args[positional.index(param)]
-        if value is None:
-            return None
-        given.append(value)
-    texts = {ast.unparse(v) for v in given}
-    return given[0] if len(texts) == 1 and isinstance(given[0], ast.Name) else None
+        given.append(value if value is not None else default)
+    if not given:
+        given = [default]
+    first = given[0]
+    if first is None or not isinstance(first, (ast.Name, ast.Constant)):
+        return None
+    text = ast.unparse(first)
+    return first if all(v is not None and ast.unparse(v) == text for v in given) else None
 
 
 def bound_arguments(module: ModuleInfo, made: ast.expr) -> bool:
@@ -292,3 +292,12 @@ def class_level_function(cls: ast.ClassDef, name: str) -> Optional[str]:
             value = value.args[0]
         found = value.id if isinstance(value, ast.Name) else None
     return found
+
+
+def is_property(method: FunctionNode) -> bool:
+    """A getter: decorated with `@property` (or `functools.cached_property`)."""
+    return any(
+        (isinstance(d, ast.Name) and d.id in ("property", "cached_property"))
+        or (isinstance(d, ast.Attribute) and d.attr == "cached_property")
+        for d in method.decorator_list
+    )

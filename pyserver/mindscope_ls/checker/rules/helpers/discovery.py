@@ -32,7 +32,7 @@ class CallPlan:
     a nested `def` its factory returned) or ("global", dotted name), and the flags say
     which arguments are Tensors. Which function it reaches is looked up in every check."""
 
-    node: ast.Call
+    node: ast.expr  # the call, or the `self.prop` read that runs a property's getter
     target: tuple[str, str]
     args: tuple[bool, ...]
     keywords: tuple[tuple[str, bool], ...]
@@ -260,7 +260,8 @@ class Discovery:
                     module, callee_node, cls, caller.description, fn.level, tensor_params, caller
                 )
             )
-            self._passed_functions(fn, plan.node, callee_node, params)
+            if isinstance(plan.node, ast.Call):
+                self._passed_functions(fn, plan.node, callee_node, params)
 
     def _passed_functions(
         self, fn: CompiledFunction, call: ast.Call, callee: FunctionNode, params: list[str]
@@ -383,6 +384,14 @@ class Discovery:
         item = call_targets.dict_item(expr, cls, cls.module)
         if item is not None:
             return self._function_in_class(cls, item, depth + 1)
+        if isinstance(expr, ast.IfExp) and isinstance(expr.test, ast.Name):
+            # `self._fast if fast else self._slow`: the branch `fast`'s value picks, when its
+            # default (or every construction) gives a constant
+            flag = call_targets.init_argument(cls.module, cls.node, expr.test.id)
+            if isinstance(flag, ast.Constant):
+                chosen = expr.body if flag.value else expr.orelse
+                return self._function_in_class(cls, chosen, depth + 1)
+            return None
         if not isinstance(expr, ast.Name):
             return None
         function = cls.module.functions.get(expr.id)
@@ -446,7 +455,33 @@ def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
             if made is not None and made is not call.func:
                 site = made  # `f = partial(g, ...)`: MindSpore names where it is made
             plans.extend(CallPlan(call, t, args, keywords, site) for t in targets)
+    if fn.cls is not None:
+        plans.extend(_property_reads(fn.cls, fn.node))
     return Facts(frozenset(types.names), tuple(plans), frozenset(types.tensor_defs))
+
+
+def _property_reads(cls: ClassInfo, node: FunctionNode) -> list[CallPlan]:
+    """`self.scale` read where the class defines `scale` as a `@property`: graph mode compiles
+    the getter (measured on 2.10: a `try` or `del` in it fails at both levels). `len(self.b)`
+    compiles `b`'s `__len__` (its `obj[i]` does not compile `__getitem__`)."""
+    plans: list[CallPlan] = []
+    for attr in of_type(node, ast.Attribute):
+        name = names.self_attribute(attr)
+        if name is None or not isinstance(attr.ctx, ast.Load):
+            continue
+        found = cls.find_method(name)
+        if found is not None and call_targets.is_property(found[1]):
+            plans.append(CallPlan(attr, ("self", name), (), ()))
+    for call in of_type(node, ast.Call):
+        if (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "len"
+            and len(call.args) == 1
+            and names.self_attribute(call.args[0]) is not None
+        ):
+            held = names.self_attribute(call.args[0])
+            plans.append(CallPlan(call, ("member", f"{held}.__len__"), (), ()))
+    return plans
 
 
 def _target_of(
