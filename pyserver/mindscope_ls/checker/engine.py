@@ -10,6 +10,7 @@ from functools import partial
 from typing import Optional
 
 from .incremental import timing
+from .incremental.neighbourhood import neighbourhood
 from .incremental.rulecache import Text, function_findings
 from .index.columns import ColumnMap
 from .index.module import ModuleInfo
@@ -56,9 +57,10 @@ def run_checks(
         log.error("finding the compiled code of %s crashed", path, exc_info=error)
         raw.append((crashed("finding the compiled code", error, Range(1, 0, 1, 0)), None))
     classes = _class_table(ws)
+    near = neighbourhood(module, ws.others(path)) if compiled else None
     for fn in compiled:
         try:
-            found = function_findings(fn, fn.level or active, classes, text)
+            found = function_findings(fn, fn.level or active, classes, text, near)
         except Exception as error:  # outside any one check: its caching, the function's types
             log.error("checking %s in %s crashed", fn.qualname, path, exc_info=error)
             at = Range(fn.node.lineno, fn.node.col_offset, fn.node.lineno, fn.node.col_offset + 3)

@@ -7,18 +7,22 @@ names (and which of its classes are plain, closed ones), the class (attributes, 
 positions), the classes the rules looked up, and (rarely) the rest of the text. Findings are
 kept with the function's line and moved with it: the classes they may point into are part of
 the key by where they are relative to that line, so a finding is reused only where everything
-it points at moved by the same number of lines.
+it points at moved by the same number of lines. The rules that read beyond the function (its
+callers, the module's other code) are kept apart, by what `neighbourhood` says they may read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from operator import itemgetter
 from typing import Optional, SupportsIndex, Union, overload
 
 from ..index.sources import split_lines
 from ..model import Range, RawFinding
 from ..registry import FUNCTION_CHECKS, FunctionCheck, rules_checked_by
+from ..rule import node_range
 from ..rules.about_checker import check_crashed
 from ..rules.helpers.base import CACHEABLE, FunctionContext
 from ..rules.helpers.classes import (
@@ -33,6 +37,7 @@ from ..rules.helpers.instances import closed_classes
 from ..rules.helpers.shared_values import function_only
 from . import timing
 from .memo import NodeMemo
+from .neighbourhood import Neighbourhood
 from .rebase import moved_findings
 
 
@@ -46,6 +51,7 @@ class _Entry:
 
 
 _RESULTS: NodeMemo[_Entry] = NodeMemo()
+_NEAR: NodeMemo[_Entry] = NodeMemo()  # the rules that read beyond the function
 
 
 @dataclass
@@ -75,9 +81,14 @@ class Text:
 
 
 def function_findings(
-    fn: CompiledFunction, level: str, classes: ClassTable, text: Text
+    fn: CompiledFunction,
+    level: str,
+    classes: ClassTable,
+    text: Text,
+    near: Optional[Neighbourhood] = None,
 ) -> list[RawFinding]:
-    """What every function rule reports for `fn`, in rule order."""
+    """What every function rule reports for `fn`, in rule order. The rules that read beyond
+    the function are kept too, by `near`'s key (run in every check without one)."""
     source, lines = text.source, text.lines
     line = fn.node.lineno
     cls = fn.cls
@@ -89,6 +100,7 @@ def function_findings(
         cls.signature() if cls is not None else None,
         relative_anchors(cls, line) if cls is not None else None,
         closed_classes(fn.module),  # whether a name may be a plain object (`calls.py`)
+        _plan(),  # the checks there are (a test may replace them)
     )
 
     def valid(entry: _Entry) -> bool:
@@ -100,20 +112,23 @@ def function_findings(
 
     ran: list[FunctionContext] = []  # the cacheable rules' context, when they ran now
     entry = _RESULTS.get(fn.node, deps, lambda: _run(fn, level, classes, text, ran), valid)
+    if near is None:
+        ctx = _uncached_context(fn, level, classes, lines, ran)
+        steps = ((position, _findings(check, ctx)) for position, check in _plan())
+        outside = _Entry(tuple((p, f) for p, f in steps if f), (), None, line)
+    else:
+        caller = fn.caller
+        where = (caller.path, node_range(caller.node), caller.description) if caller else None
+        near_deps = (deps, where, fn.reason, near.key(fn.node))
+        compute = partial(_run_outside, fn, level, classes, text, ran)
+        outside = _NEAR.get(fn.node, near_deps, compute, valid)
+    # Most rules find nothing in most functions: only the others, merged into rule order.
+    moved = [(p, f, line - entry.line) for p, f in entry.found]
+    moved.extend((p, f, line - outside.line) for p, f in outside.found)
+    moved.sort(key=itemgetter(0))
     found: list[RawFinding] = []
-    kept = iter(entry.found)  # most rules find nothing in most functions: only the others
-    next_kept = next(kept, None)
-    delta = line - entry.line
-    ctx = _uncached_context(fn, level, classes, lines, ran)
-    for position, check in _plan():
-        # The cached findings of the rules before this one, so all stay in rule order.
-        while next_kept is not None and next_kept[0] < position:
-            found.extend(moved_findings(next_kept[1], delta) if delta else next_kept[1])
-            next_kept = next(kept, None)
-        found.extend(_findings(check, ctx))
-    while next_kept is not None:
-        found.extend(moved_findings(next_kept[1], delta) if delta else next_kept[1])
-        next_kept = next(kept, None)
+    for _, findings, delta in moved:
+        found.extend(moved_findings(findings, delta) if delta else findings)
     return found
 
 
@@ -177,20 +192,44 @@ def _findings(check: FunctionCheck, ctx: FunctionContext) -> tuple[RawFinding, .
 def _run(
     fn: CompiledFunction, level: str, classes: ClassTable, text: Text, ran: list[FunctionContext]
 ) -> _Entry:
-    node = fn.node
-    recording = RecordingClassTable(classes, node.lineno)
-    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
-    tracked = text.tracked(first - 1, node.end_lineno or node.lineno)
+    recording, tracked = _watched(fn, classes, text)
     ctx = FunctionContext(fn, fn.types(), level, recording, tracked)
     ran.append(ctx)
-    found = tuple(
-        (position, findings)
-        for position, check in enumerate(FUNCTION_CHECKS)
-        if check in CACHEABLE and (findings := _findings(check, ctx))
+    steps = ((p, check) for p, check in enumerate(FUNCTION_CHECKS) if check in CACHEABLE)
+    return _entry(fn, steps, ctx, recording, tracked, text)
+
+
+def _run_outside(
+    fn: CompiledFunction, level: str, classes: ClassTable, text: Text, ran: list[FunctionContext]
+) -> _Entry:
+    recording, tracked = _watched(fn, classes, text)
+    ctx = _uncached_context(fn, level, recording, tracked, ran)
+    return _entry(fn, _plan(), ctx, recording, tracked, text)
+
+
+def _watched(
+    fn: CompiledFunction, classes: ClassTable, text: Text
+) -> tuple[RecordingClassTable, _TrackedLines]:
+    """A class table noting the classes looked up and lines noting reads outside `fn`."""
+    node = fn.node
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return RecordingClassTable(classes, node.lineno), text.tracked(
+        first - 1, node.end_lineno or node.lineno
     )
+
+
+def _entry(
+    fn: CompiledFunction,
+    steps: Iterable[tuple[int, FunctionCheck]],
+    ctx: FunctionContext,
+    recording: RecordingClassTable,
+    tracked: _TrackedLines,
+    text: Text,
+) -> _Entry:
+    found = tuple((p, findings) for p, check in steps if (findings := _findings(check, ctx)))
     whole = tracked.outside or not text.exact
     source = text.source if whole else None
-    return _Entry(found, tuple(recording.looked_up), source, node.lineno)
+    return _Entry(found, tuple(recording.looked_up), source, fn.node.lineno)
 
 
 class _TrackedLines(list[str]):

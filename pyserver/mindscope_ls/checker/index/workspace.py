@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import os
 from collections.abc import Iterator, Mapping
+from itertools import count
 from typing import Optional
 
 from .module import ModuleInfo
@@ -28,6 +29,9 @@ class Workspace:
         # find_module's answers (paths), kept until a file is added or removed: an edit does
         # not change module names.
         self._found: dict[str, Optional[str]] = {}
+        # Each file's version: a new number whenever it changes (never reused).
+        self._serials: dict[str, int] = {}
+        self._serial_sum = 0
         for path, source in (sources or {}).items():
             self.update(path, source)
 
@@ -51,21 +55,31 @@ class Workspace:
         parser = self._parsers.get(key)
         if parser is None:
             parser = self._parsers[key] = ModuleParser(key)
+        previous = self._serials.get(key)
         info = ModuleInfo.build(key, source, self.root, parser)
         if current is not None and current.env == info.env:
             info.env = current.env  # the same object: cached results compare it by identity
         if current is None:
             self._found.clear()
         self._modules[key] = info
+        serial = self._serials[key] = next(_SERIALS)
+        self._serial_sum += serial - (previous or 0)
         self.version += 1
         return info
 
     def remove(self, path: str) -> None:
         key = _key(path)
         self._parsers.pop(key, None)
+        self._serial_sum -= self._serials.pop(key, 0)
         if self._modules.pop(key, None) is not None:
             self._found.clear()
             self.version += 1
+
+    def others(self, path: str) -> tuple[int, int]:
+        """The versions of every file but `path`, in brief: equal while none of them changed.
+        A change gives a file a number greater than any before, so files changed, added or
+        removed always change the count or raise the sum."""
+        return (len(self._serials) - 1, self._serial_sum - self._serials.get(_key(path), 0))
 
     def block_counts(self, path: str) -> Optional[tuple[int, int, int]]:
         """For benchmarks and tests: the top-level blocks the latest update of `path` parsed,
@@ -122,6 +136,9 @@ class Workspace:
             if target and target != qualname:
                 return self._resolve(target, kind)
         return None
+
+
+_SERIALS = count()
 
 
 def _key(path: str) -> str:
