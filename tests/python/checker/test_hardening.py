@@ -258,12 +258,29 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
             time.sleep(0.05)
     assert writer is not None, "the check never opened the file"
     try:
-        time.sleep(0.2)  # from open() into read()
+        # A signal that lands between open() and read() is noted but interrupts no system
+        # call: read() would then block for ever. Wait until the child is inside read().
+        _wait_until_reading(proc.pid)
         proc.send_signal(signal.SIGINT)
         _, err = proc.communicate(timeout=30)
     finally:
         os.close(writer)
     assert proc.returncode == 130 and err.strip() == "mindscope: interrupted", err
+
+
+def _wait_until_reading(pid: int) -> None:
+    """Until `pid` blocks reading a pipe (Linux: its wait channel), or 0.2 s without /proc."""
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            channel = Path(f"/proc/{pid}/wchan").read_text()
+        except OSError:
+            time.sleep(0.2)
+            return
+        if "pipe_read" in channel or channel == "pipe_wait":
+            time.sleep(0.05)  # asleep in read(): a signal now interrupts it
+            return
+        time.sleep(0.02)
 
 
 def test_in_process_run_check_counts_skips(tmp_path: Path) -> None:

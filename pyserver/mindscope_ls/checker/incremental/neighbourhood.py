@@ -88,8 +88,11 @@ def neighbourhood(module: ModuleInfo, others: object) -> Optional[Neighbourhood]
     tree = module.tree
     if tree is None:
         return None
+    source = module.source
+    # The lines as the parser counts them; with a lone carriage return they differ: no text.
+    lines = None if "\r" in source.replace("\r\n", "") else source.split("\n")
     blocks = [
-        _BLOCKS.get(stmt, (stmt.lineno, stmt.end_lineno), partial(_block, stmt))
+        _BLOCKS.get(stmt, (stmt.lineno, stmt.end_lineno), partial(_block, stmt, lines))
         for stmt in tree.body
     ]
     bound = frozenset().union(*(b.binds for b in blocks))
@@ -121,7 +124,7 @@ def _block_at(starts: list[int], line: int) -> Optional[int]:
     return at if at >= 0 else None
 
 
-def _block(stmt: ast.stmt) -> _Block:
+def _block(stmt: ast.stmt, lines: Optional[list[str]]) -> _Block:
     outline: list[object] = []
     reads: set[str] = set()
     mentions: set[str] = set()
@@ -135,10 +138,10 @@ def _block(stmt: ast.stmt) -> _Block:
         mentions.add(attr.attr)
         outline.append((attr.attr, type(attr.ctx).__name__, attr.lineno, attr.col_offset))
     for call in of_type(stmt, ast.Call):
-        outline.append((ast.dump(call), call.lineno, call.col_offset))
+        outline.append((_text(lines, call), call.lineno, call.col_offset))
     for item in of_type(stmt, ast.Subscript):
         if not isinstance(item.ctx, ast.Load):
-            outline.append((ast.dump(item), item.lineno, item.col_offset))
+            outline.append((_text(lines, item), item.lineno, item.col_offset))
     scopes: list[ast.Global | ast.Nonlocal] = [*of_type(stmt, ast.Global)]
     scopes.extend(of_type(stmt, ast.Nonlocal))
     for scope in scopes:
@@ -154,11 +157,11 @@ def _block(stmt: ast.stmt) -> _Block:
         if not isinstance(definition, ast.Lambda):
             mentions.add(definition.name)  # type: ignore[attr-defined]
     for imported in of_type(stmt, ast.Import, ast.ImportFrom):
-        outline.append(ast.dump(imported))
+        outline.append(_text(lines, imported))
         mentions.update(_imported(imported))  # type: ignore[arg-type]
     mentions.update(arg.arg for arg in of_type(stmt, ast.arg))
     if not isinstance(stmt, _DEFINITIONS):
-        outline.append(ast.dump(stmt))  # module-level code: the rules read all of it
+        outline.append(_text(lines, stmt))  # module-level code: the rules read all of it
     return _Block(
         next(_SERIALS), tuple(outline), frozenset(reads), _binds(stmt), frozenset(mentions)
     )
@@ -169,6 +172,21 @@ _DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
 
 def _imported(node: ast.Import | ast.ImportFrom) -> Iterator[str]:
     return (alias.asname or alias.name.split(".")[0] for alias in node.names)
+
+
+def _text(lines: Optional[list[str]], node: ast.expr | ast.stmt) -> str:
+    """The text of `node` (whole lines when it spans several): cheaper than `ast.dump`, and it
+    changes whenever the node does."""
+    if lines is None:
+        return ast.dump(node)
+    first, last = node.lineno - 1, (node.end_lineno or node.lineno) - 1
+    if first != last:
+        return "\n".join(lines[first : last + 1])
+    line = lines[first]
+    start, end = node.col_offset, node.end_col_offset or len(line)
+    if line.isascii():
+        return line[start:end]
+    return line.encode("utf-8", "surrogatepass")[start:end].decode("utf-8", "replace")  # bytes
 
 
 def _header(node: ast.AST) -> object:
