@@ -21,6 +21,11 @@ THIRD_PARTY = "graph/_parse/jit_fallback_modules/third_party_modules.py"
 FORBIDDEN = "graph/_utils/check_jit_forbidden_api.py"
 VIEW_UNSUPPORTED_DECORATOR = "jit_view_unsupported"
 FORBIDDEN_DECORATOR = "jit_forbidden_register"
+# Primitives written by hand register their `__init__` arguments as attributes, which graph mode
+# must know while compiling; generated ones (from op definitions) take them as inputs.
+OPERATIONS = "ops/operations"
+GENERATED_PRIMITIVES = "ops/auto_generate/gen_ops_prim.py"
+ATTRIBUTE_INIT = "prim_attr_register"
 
 # standard_method.py names container methods by a prefix; the parser's C++ method map binds
 # e.g. `list.append` to `list_append`.
@@ -213,6 +218,42 @@ def public_aliases(root: Path, functions: list[str], modules: list[str]) -> dict
     return dict(sorted(found.items()))
 
 
+def constant_argument_primitives(root: Path) -> list[str]:
+    """The `ops.operations` primitives whose `__init__` takes arguments it registers as
+    attributes (`@prim_attr_register`): built inside compiled code, every argument must be a
+    compile-time constant ("When creating an instance of 'L2Normalize', all arguments are
+    required to be constants"). A generated primitive of the same name is the public one."""
+    folder = root / OPERATIONS
+    if not folder.is_dir():
+        raise TableError(f"{OPERATIONS} not found under {root}: has MindSpore's layout changed?")
+    generated = {
+        n.name for n in _tree(root, GENERATED_PRIMITIVES).body if isinstance(n, ast.ClassDef)
+    }
+    found: set[str] = set()
+    for path in sorted(folder.rglob("*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        if ATTRIBUTE_INIT not in text:
+            continue
+        for node in ast.parse(text).body:
+            if (
+                isinstance(node, ast.ClassDef)
+                and node.name not in generated
+                and _attribute_init(node)
+            ):
+                found.add(node.name)
+    return sorted(found)
+
+
+def _attribute_init(cls: ast.ClassDef) -> bool:
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef) and node.name == "__init__":
+            decorators = {_dotted(d).split(".")[-1] for d in node.decorator_list}
+            args = node.args
+            takes = len(args.posonlyargs) + len(args.args) > 1 or args.kwonlyargs or args.vararg
+            return ATTRIBUTE_INIT in decorators and bool(takes)
+    return False
+
+
 def build_static(root: Path) -> dict[str, Any]:
     """Every table the parser sources state, keyed for facts JSON."""
     converted = converted_builtins(root)
@@ -240,4 +281,5 @@ def build_static(root: Path) -> dict[str, Any]:
             "view_unsupported": _decorated(root, VIEW_UNSUPPORTED_DECORATOR),
         },
         "fallback": {"third_party_modules": third_party_modules(root)},
+        "primitives": {"constant_arguments": constant_argument_primitives(root)},
     }

@@ -52,6 +52,9 @@ class Facts:
     # Tensor method -> the `dim=` call PyNative ran on CPU and the op GRAPH_MODE has no CPU
     # kernel for (`cumsum` -> {"call": "dim=0", "op": "CumsumExt"}), compiled
     cpu_overloads: dict[str, dict[str, str]] = field(default_factory=dict)
+    # `ops` primitives whose `__init__` arguments must be compile-time constants when built
+    # inside compiled code (hand-written, `@prim_attr_register`), read from the sources
+    constant_argument_primitives: frozenset[str] = frozenset()
 
     def builtin_native(self, name: str) -> bool:
         """The graph compiler has its own translation of builtin `name` (works under STRICT);
@@ -167,6 +170,9 @@ def parse_facts(data: Any) -> Facts:
                 str(k): {str(n): str(v) for n, v in row.items()}
                 for k, row in data.get("cpu_overloads", {}).items()
             },
+            constant_argument_primitives=_set(
+                data.get("primitives", {}).get("constant_arguments", [])
+            ),
             observed_calls={
                 op: {kind: dict(levels) for kind, levels in kinds.items()}
                 for op, kinds in data["observed"].items()
