@@ -9,6 +9,10 @@ GRAPH_MODE (graph mode's scalar power keeps int ** int an int), where Python giv
 `n ** -1.0`, `2.0 ** -1`) gives the same float in both modes. The builtin `pow(4, -1)` and
 `pow(x.shape[0], -1)` gave 0 the same way (PyNative: 0.25, 1/3), and so did an exponent a
 local holds (`k = -1; 4 ** k`, `pow(2, k)`).
+
+MS320, measured the same way: `sum((0.1, 0.2, 0.3))` returned 0.6000000238418579 (PyNative
+0.6000000000000001), `x.shape[1] // 0.1` 30.0 for 29.0 (graph mode floors the float32
+quotient), and `str(x.shape[1] / 7)` '0.4285714328289032' for '0.42857142857142855'.
 """
 
 from __future__ import annotations
@@ -188,7 +192,7 @@ FLOAT32_SCALAR = Rule(
 
 INT_SAMPLES = (3, 7)  # a shape or length: values whose quotients are inexact in float32
 TENSOR_SAMPLE = 0.1  # float(t) / t.item() of a float32 Tensor: a float32-exact value
-FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)
 
 
 def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -201,6 +205,8 @@ def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
         for part in parts:
             if part is None:
                 continue
+            if _text_call(part):  # `str(v)`: the float32 value's digits
+                part = part.args[0]  # type: ignore[attr-defined]
             expr = _binding(ctx, part, ret) if isinstance(part, ast.Name) else part
             if expr is None:
                 continue
@@ -278,11 +284,15 @@ def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.
 def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, float]]:
     """The (graph, PyNative) values of a float expression of Python numbers that differ, with
     shapes and lengths sampled; None when it is not such an expression or they agree."""
-    if not isinstance(expr, ast.BinOp) and names.self_attribute(expr) is None:
+    if (
+        not isinstance(expr, ast.BinOp)
+        and names.self_attribute(expr) is None
+        and _sum_items(expr) is None
+    ):
         return None
     for sample in INT_SAMPLES:
         try:
-            evaluated = _evaluate(ctx, expr, sample, 0)
+            evaluated = evaluate(ctx, expr, sample, 0)
         except (ArithmeticError, ValueError, TypeError, OverflowError):
             return None
         if evaluated is None:
@@ -295,20 +305,29 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
     return None
 
 
-def _evaluate(
-    ctx: FunctionContext, expr: ast.expr, sample: int, depth: int
+def evaluate(
+    ctx: FunctionContext,
+    expr: ast.expr,
+    sample: int,
+    depth: int,
+    *,
+    spread: bool = False,
+    tensors: bool = True,
 ) -> Optional[tuple[float, float, bool]]:
-    """(Python's value, graph mode's float32 value, whether it is a float)."""
+    """(Python's value, graph mode's float32 value, whether it is a float). With `spread`, each
+    shape item or length gets its own sample (`m / n` is not 1.0); without `tensors`, a
+    Tensor's number (`t.item()`, known only at run time) is not evaluated."""
     if depth > 8:
         return None
     if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
         v = float(expr.value)  # type: ignore[arg-type]
         return v, v, isinstance(expr.value, float)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = _evaluate(ctx, expr.operand, sample, depth + 1)
+        inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
         return None if inner is None else (-inner[0], -inner[1], inner[2])
     if _shape_item(expr):
-        return float(sample), float(sample), False
+        v = float(sample + (_offset(expr) if spread else 0))
+        return v, v, False
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         qualname = ctx.fn.module.qualname(expr) or ""
         if qualname in ("math.pi", "math.e"):
@@ -319,6 +338,8 @@ def _evaluate(
         held = _float_attribute(ctx.fn.cls.node, attr)
         return None if held is None else (held, _f32(held), True)
     if isinstance(expr, ast.Call) and _tensor_number(expr):
+        if not tensors:
+            return None
         if _integer_item(ctx, expr):
             return float(sample), float(sample), False  # `t.item()` of an int32 `t`: an int
         if _integer_item(ctx, expr.args[0] if expr.args else expr):
@@ -327,10 +348,25 @@ def _evaluate(
         return v, v, True
     if isinstance(expr, ast.Name):
         bound = _binding(ctx, expr, expr)
-        return None if bound is None else _evaluate(ctx, bound, sample, depth + 1)
+        return (
+            None
+            if bound is None
+            else evaluate(ctx, bound, sample, depth + 1, spread=spread, tensors=tensors)
+        )
+    items = _sum_items(expr)
+    if items is not None:  # `sum((0.1, 0.2, 0.3))`: Python adds in double, graph mode in float32
+        total: tuple[float, float, bool] = (0.0, 0.0, False)
+        for item in items:
+            found = evaluate(ctx, item, sample, depth + 1, spread=spread, tensors=tensors)
+            if found is None:
+                return None
+            is_float = total[2] or found[2]
+            narrow = _f32(_f32(total[1]) + _f32(found[1])) if is_float else total[1] + found[1]
+            total = (total[0] + found[0], narrow, is_float)
+        return total
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, FLOAT_OPS):
-        left = _evaluate(ctx, expr.left, sample, depth + 1)
-        right = _evaluate(ctx, expr.right, sample, depth + 1)
+        left = evaluate(ctx, expr.left, sample, depth + 1, spread=spread, tensors=tensors)
+        right = evaluate(ctx, expr.right, sample, depth + 1, spread=spread, tensors=tensors)
         if left is None or right is None:
             return None
         is_float = left[2] or right[2] or isinstance(expr.op, ast.Div)
@@ -341,16 +377,50 @@ def _evaluate(
         wide = _apply(expr.op, left[0], right[0])
         if not is_float:
             return wide, wide, False
-        narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
+        if isinstance(expr.op, ast.FloorDiv):  # measured: `3 // 0.1` is 30.0 in graph mode
+            narrow = float(math.floor(_f32(_f32(left[1]) / _f32(right[1]))))
+        else:
+            narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
         return wide, narrow, True
     return None
+
+
+def _sum_items(expr: ast.expr) -> Optional[list[ast.expr]]:
+    """The items of `sum((a, b, ...))` / `sum([a, b, ...])` without a start value."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "sum"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and isinstance(expr.args[0], (ast.Tuple, ast.List))
+        and not any(isinstance(e, ast.Starred) for e in expr.args[0].elts)
+    ):
+        return list(expr.args[0].elts)
+    return None
+
+
+def _text_call(expr: ast.expr) -> bool:
+    """`str(v)` / `repr(v)` of one value."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("str", "repr")
+        and len(expr.args) == 1
+        and not expr.keywords
+    )
+
+
+def _offset(expr: ast.expr) -> int:
+    """A shape item's own offset from the sample (`x.shape[0]` and `x.shape[1]` differ)."""
+    return sum(map(ord, ast.unparse(expr))) % 5
 
 
 def _sampled(ctx: FunctionContext, expr: ast.BinOp, sample: int, depth: int) -> bool:
     """Whether an operand of `expr` depends on a shape or a length."""
     for side in (expr.left, expr.right):
-        here = _evaluate(ctx, side, sample, depth + 1)
-        other = _evaluate(ctx, side, sample + 1, depth + 1)
+        here = evaluate(ctx, side, sample, depth + 1)
+        other = evaluate(ctx, side, sample + 1, depth + 1)
         if here is None or other is None or here[0] != other[0]:
             return True
     return False
@@ -372,6 +442,8 @@ def _apply(op: ast.operator, a: Any, b: Any) -> Any:
         return a * b
     if isinstance(op, ast.Div):
         return a / b
+    if isinstance(op, ast.FloorDiv):
+        return a // b
     return a**b
 
 

@@ -80,14 +80,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ops: list[ast.BinOp] = ctx.of(ast.BinOp)
     if not ops:
         return
-    constants = _constant_locals(ctx)
+    constants = constant_int_locals(ctx)
     reported: set[int] = set()
     for node in ops:
         if not isinstance(node.op, CHECKED) or id(node) in reported:
             continue
-        value = _fold(node, constants)
+        value = fold_int(node, constants)
         if value is not None and not INT64[0] <= value <= INT64[1]:
-            left, right = _fold(node.left, constants), _fold(node.right, constants)
+            left, right = fold_int(node.left, constants), fold_int(node.right, constants)
             if left is None or right is None:
                 continue
             if not (INT64[0] <= left <= INT64[1] and INT64[0] <= right <= INT64[1]):
@@ -111,7 +111,7 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
             if number is not None and math.isfinite(number):
                 value = int(number)
         else:
-            folded = _fold(call.args[0], {})
+            folded = fold_int(call.args[0], {})
             value = None if folded is None else abs(folded)
         if value is not None and not INT64[0] <= value <= INT64[1]:
             yield INT64_OVERFLOW.finding(call, expr=_short(call), value=_magnitude(value))
@@ -136,7 +136,7 @@ def _magnitude(value: int) -> str:
     return f"about {'-' if value < 0 else ''}10**{len(str(abs(value))) - 1}"
 
 
-def _constant_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
+def constant_int_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
     """Locals the function binds once, by `name = <int expression of literals>`."""
     counts: dict[str, int] = {}
     for name in ctx.of(ast.Name):
@@ -147,12 +147,12 @@ def _constant_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
         target = assign.targets[0]
         if len(assign.targets) != 1 or not isinstance(target, ast.Name):
             continue
-        if counts.get(target.id) == 1 and _fold(assign.value, {}) is not None:
+        if counts.get(target.id) == 1 and fold_int(assign.value, {}) is not None:
             found[target.id] = assign.value
     return found
 
 
-def _fold(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Optional[int]:
+def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Optional[int]:
     """The int `expr` computes when the source fixes it (int literals, `-`, `+ - * // % **`)."""
     if depth > 20:
         return None
@@ -160,14 +160,14 @@ def _fold(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Opt
         value = expr.value
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     if isinstance(expr, ast.Name) and expr.id in constants:
-        return _fold(constants[expr.id], {}, depth + 1)
+        return fold_int(constants[expr.id], {}, depth + 1)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        inner = _fold(expr.operand, constants, depth + 1)
+        inner = fold_int(expr.operand, constants, depth + 1)
         return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
     if not isinstance(expr, ast.BinOp):
         return None
-    left = _fold(expr.left, constants, depth + 1)
-    right = _fold(expr.right, constants, depth + 1)
+    left = fold_int(expr.left, constants, depth + 1)
+    right = fold_int(expr.right, constants, depth + 1)
     if left is None or right is None:
         return None
     if isinstance(expr.op, ast.Add):

@@ -1,0 +1,108 @@
+"""MS347: an f-string writes a Python bool or float as C++ does in compiled code.
+
+Measured with MindSpore 2.10 on CPU at LAX against PyNative: graph mode builds an f-string
+field (without a format spec; MS322 is the spec) with C++ stream formatting, not Python's
+`str`: `f"{self.flag}"` of a bool attribute gave 'true' (PyNative 'True'), `f"{n > 1}"`
+'true', `f"{2.0}"` '2' ('2.0'), `f"{m * 1.0}"` '3' ('3.0'), `f"{1 / 3}"` '0.333333'
+('0.3333333333333333'), `f"{123456789.0}"` '1.23457e+08' (six significant digits, like C's
+`%g`). Floats that `%g` writes as Python does agree (`f"{0.5}"`, `f"{0.001}"`, `f"{1e20}"`),
+and so do ints and strs; `str(v)`, `"{}".format(v)` and `%` keep Python's bool text. An f-string
+in a `raise`, an `assert` or a `print` is left alone (a message, not a computed value).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .divergence_bool_ints import BIT_OPS, boolish
+from .divergence_scalars import INT_SAMPLES, evaluate
+from .helpers.base import FunctionContext
+from .helpers.walk import of_type
+
+FSTRING_CPP_TEXT = Rule(
+    "MS347",
+    "fstring-cpp-number-text",
+    Group.DIVERGES,
+    title="An f-string writes a Python bool or float as C++ does in compiled code",
+    message=(
+        "`{{{field}}}` in an f-string writes {graph} in graph mode where PyNative writes "
+        "{pynative} (graph mode formats bools and floats as C++ does); use `str({field})`."
+    ),
+    why=(
+        "Graph mode builds an f-string's fields with C++ formatting: a bool is 'true' / "
+        "'false' and a float has at most six significant digits and no '.0' "
+        "(`f\"{{2.0}}\"` gave '2', `f\"{{1 / 3}}\"` '0.333333', `f\"{{flag}}\"` 'true' in "
+        "GRAPH_MODE); `str(v)` gives Python's text."
+    ),
+    remedy='Convert the value with `str(v)` inside the f-string (`f"{str(v)}"`).',
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+MESSAGE_CALLS = frozenset({"print", "info", "warning", "debug", "error", "warn"})
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    joined = ctx.of(ast.JoinedStr)
+    if not joined:
+        return
+    quiet = _messages(ctx)
+    for node in joined:
+        if id(node) in quiet:
+            continue
+        for part in node.values:
+            if not isinstance(part, ast.FormattedValue) or part.format_spec is not None:
+                continue
+            if part.conversion != -1:
+                continue  # `!s` / `!r`: measured? not judged
+            texts = _texts(ctx, part.value)
+            if texts is None:
+                continue
+            graph, pynative = texts
+            yield FSTRING_CPP_TEXT.finding(
+                part,
+                field=ast.unparse(part.value),
+                graph=graph,
+                pynative=pynative,
+            )
+
+
+def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
+    """(graph mode's text, PyNative's text) of a field when they differ."""
+    if isinstance(value, ast.BinOp) and isinstance(value.op, BIT_OPS):
+        return None  # an int in graph mode: MS346's
+    if boolish(ctx, value):
+        return "'true' / 'false'", "'True' / 'False'"
+    texts: list[tuple[str, str]] = []
+    for sample in INT_SAMPLES:  # a shape's float must differ for each sample (`m * 1.0`)
+        try:
+            found = evaluate(ctx, value, sample, 0, spread=True, tensors=False)
+        except (ArithmeticError, ValueError, TypeError, OverflowError):
+            return None
+        if found is None:
+            return None
+        wide, narrow, is_float = found
+        graph, pynative = f"{narrow:g}", repr(float(wide))  # C's %g
+        if not is_float or graph == pynative:
+            return None
+        texts.append((repr(graph), repr(pynative)))
+    if texts[0] != texts[-1]:  # it depends on a shape: the text of one sample, as an example
+        return f"a C++ text (e.g. {texts[0][0]})", f"Python's (e.g. {texts[0][1]})"
+    return texts[0]
+
+
+def _messages(ctx: FunctionContext) -> set[int]:
+    """The ids of f-strings inside a `raise`, an `assert` or a print / logging call."""
+    found: set[int] = set()
+    holders: list[ast.AST] = [*ctx.of(ast.Raise), *ctx.of(ast.Assert)]
+    for call in ctx.of(ast.Call):
+        func = call.func
+        name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name in MESSAGE_CALLS:
+            holders.append(call)
+    for holder in holders:
+        found.update(id(j) for j in of_type(holder, ast.JoinedStr))
+    return found

@@ -1,0 +1,123 @@
+"""MS345: a Python int power beyond int64 (or beyond a double's 53 bits) in compiled code.
+
+Measured with MindSpore 2.10 on CPU at LAX against PyNative (a Cell's `construct`; `@jit`
+compiles in both modes): graph mode computes `a ** b` of two Python ints through a double and
+casts the result to int64, without the overflow check `+`, `-`, `*` have (MS175). So
+`2 ** 70`, `10 ** 19`, `3 ** 41` and `n ** 64` (`n = x.shape[0]`) all returned
+-9223372036854775808 (the cast of an out-of-range double), and `3 ** 39`, `pow(3, 39)`, `7 ** 20`
+lost their low digits (4052555153018976256 for 4052555153018976267). `(-2) ** 63`, `2 ** 62`,
+`10 ** 18` fit a double exactly and agree; a float operand (`2.0 ** 70`) is a float in both
+modes. Only operands the source fixes (int literals and locals bound once to them) are judged.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Iterator
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .divergence_scalars import _pow_calls
+from .helpers.base import FunctionContext, cacheable
+from .scalars import INT64, MAX_BITS, constant_int_locals, fold_int
+
+INT_POWER_CAST = Rule(
+    "MS345",
+    "int-power-beyond-int64",
+    Group.DIVERGES,
+    title="A Python int power beyond int64 or a double's precision in compiled code",
+    message=(
+        "`{text}` is {exact} in Python, but graph mode computes an int power through a double "
+        "cast to int64 and gets {graph}; use a float (`{float_text}`) or compute it outside "
+        "the compiled code."
+    ),
+    why=(
+        "Graph mode computes `a ** b` of two Python ints as a double and casts it to int64, "
+        "with no overflow check: `2 ** 70` and `n ** 64` returned -9223372036854775808 in "
+        "GRAPH_MODE, and `3 ** 39` returned 4052555153018976256 for 4052555153018976267."
+    ),
+    remedy="Use a float power (`2.0 ** 70`), or compute the int outside the compiled code.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    pows: list[tuple[ast.expr, ast.expr, ast.expr]] = [
+        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
+    ]
+    pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    if not pows:
+        return
+    constants = constant_int_locals(ctx)
+    in_tensor_math = _tensor_operands(ctx)
+    for node, left, right in pows:
+        base, exponent = fold_int(left, constants), fold_int(right, constants)
+        if base is None or exponent is None or exponent < 0:
+            continue  # a negative exponent is MS319's
+        if not (_int64(base) and _int64(exponent)):
+            continue  # an operand beyond int64 is reported itself
+        if abs(base).bit_length() * exponent > MAX_BITS:
+            continue  # far beyond int64 (`10 ** 10 ** 10`): not computed here
+        exact = base**exponent
+        graph = _graph_power(base, exponent)
+        if graph == exact:
+            continue
+        if _int64(exact) and id(node) in in_tensor_math:
+            continue  # a few low digits lost in a float32 Tensor product: the same Tensor
+        yield INT_POWER_CAST.finding(
+            node,
+            text=ast.unparse(node),
+            exact=_short(exact),
+            graph=str(graph),
+            float_text=_float_text(node, left, right),
+        )
+
+
+def _graph_power(base: int, exponent: int) -> int:
+    """What graph mode gives: the double power cast to int64 (out of range: int64's minimum)."""
+    try:
+        value = math.pow(float(base), float(exponent))
+    except OverflowError:
+        return INT64[0]
+    if not math.isfinite(value) or not -(2.0**63) <= value < 2.0**63:
+        return INT64[0]
+    return int(value)
+
+
+def _int64(value: int) -> bool:
+    return INT64[0] <= value <= INT64[1]
+
+
+def _short(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 24 else f"about {'-' if value < 0 else ''}10**{len(text) - 1}"
+
+
+def _float_text(node: ast.expr, left: ast.expr, right: ast.expr) -> str:
+    if isinstance(left, ast.Constant) and type(left.value) is int:
+        base = f"{left.value}.0"
+    elif (
+        isinstance(left, ast.UnaryOp)
+        and isinstance(left.op, ast.USub)
+        and isinstance(left.operand, ast.Constant)
+        and type(left.operand.value) is int
+    ):
+        base = f"(-{left.operand.value}.0)"
+    else:
+        base = f"float({ast.unparse(left)})"
+    if isinstance(node, ast.Call):
+        return f"pow({base}, {ast.unparse(right)})"
+    return f"{base} ** {ast.unparse(right)}"
+
+
+def _tensor_operands(ctx: FunctionContext) -> set[int]:
+    """The ids of the operands of binary operators whose other operand is a Tensor."""
+    found: set[int] = set()
+    for op in ctx.of(ast.BinOp):
+        if ctx.types.is_tensor(op.left):
+            found.add(id(op.right))
+        if ctx.types.is_tensor(op.right):
+            found.add(id(op.left))
+    return found
