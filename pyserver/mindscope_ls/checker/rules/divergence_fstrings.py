@@ -20,6 +20,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_bool_ints import BIT_OPS, boolish
 from .divergence_scalars import INT_SAMPLES, evaluate
+from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.walk import of_type
 
@@ -76,6 +77,10 @@ def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
         return None  # an int in graph mode: MS346's
     if boolish(ctx, value):
         return "'true' / 'false'", "'True' / 'False'"
+    held = _init_float(ctx, value)
+    if held is not None:  # `self.scale = scale` of `scale=2.0`, the one value constructions give
+        graph, pynative = f"{held:g}", repr(held)
+        return None if graph == pynative else (repr(graph), repr(pynative))
     texts: list[tuple[str, str]] = []
     for sample in INT_SAMPLES:  # a shape's float must differ for each sample (`m * 1.0`)
         try:
@@ -92,6 +97,57 @@ def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
     if texts[0] != texts[-1]:  # it depends on a shape: the text of one sample, as an example
         return f"a C++ text (e.g. {texts[0][0]})", f"Python's (e.g. {texts[0][1]})"
     return texts[0]
+
+
+def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
+    """The float `self.<attr>` holds when `__init__` alone stores a parameter in it whose
+    default is a float literal, and every `Cls(...)` of the module passes that value or none."""
+    attr = names.self_attribute(expr)
+    cls = ctx.fn.cls
+    tree = ctx.fn.module.tree
+    if attr is None or cls is None or tree is None:
+        return None
+    init = next(
+        (f for f in cls.node.body if isinstance(f, ast.FunctionDef) and f.name == "__init__"),
+        None,
+    )
+    stores = [
+        n
+        for n in of_type(cls.node, ast.Attribute)
+        if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == attr
+    ]
+    if init is None or len(stores) != 1:
+        return None
+    assign = next(
+        (a for a in of_type(init, ast.Assign) if len(a.targets) == 1 and a.targets[0] is stores[0]),
+        None,
+    )
+    if assign is None or not isinstance(assign.value, ast.Name):
+        return None
+    param = assign.value.id
+    args = init.args
+    positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
+    if param not in positional or args.vararg or args.kwarg:
+        return None
+    index = positional.index(param)
+    offset = len(positional) - len(args.defaults)
+    if index < offset:
+        return None
+    passed: list[ast.expr] = [args.defaults[index - offset]]
+    for call in of_type(tree, ast.Call):
+        if not (isinstance(call.func, ast.Name) and call.func.id == cls.node.name):
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        if len(call.args) > index:
+            passed.append(call.args[index])
+        passed.extend(k.value for k in call.keywords if k.arg == param)
+    found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
+    if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
+        return None
+    return found.pop()
 
 
 def _messages(ctx: FunctionContext) -> set[int]:
