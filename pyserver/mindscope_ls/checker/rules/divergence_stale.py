@@ -10,7 +10,8 @@ input signature (shapes and dtypes of the Tensor arguments), so after
     net.scale = 3.0        # or SCALE = 3.0 (global), CFG["s"] = 3.0, Net.factor = 3.0,
     out2 = net(x)          # net.set_scale(3.0), a loop that sets it before each call
 
-`out2` still uses the old value in GRAPH_MODE; PyNative uses the new one. Not affected:
+`out2` still uses the old value in GRAPH_MODE; PyNative uses the new one (also when
+`construct` reads the class attribute by the class's name, `x / Net.temperature`). Not affected:
 `Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
 `Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
 
@@ -117,6 +118,10 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         for name, cls in classes.items()
     }
     chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
+    class_reads: dict[str, dict[str, set[str]]] = {}  # `Net.scale` read by name in construct
+    for name, cls in classes.items():
+        for owner, attr in _class_name_reads(cls, classes):
+            class_reads.setdefault(owner, {}).setdefault(attr, set()).add(name)
     global_readers: dict[str, set[Tag]] = {}
     for name, cls in classes.items():
         for fn in _compiled_methods(cls):
@@ -140,6 +145,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             caller is tree,
         )
         ctx.chains = chains
+        ctx.class_reads = class_reads
         ctx.objects = _passed_objects(body, classes, local if caller is not tree else bound)
         if caller is not tree:
             ctx.local_names = {
@@ -195,6 +201,7 @@ class _Context:
         self.at_module = at_module
         self.local_names: set[str] = set()
         self.chains: dict[str, set[tuple[str, str]]] = {}
+        self.class_reads: dict[str, dict[str, set[str]]] = {}
         self.objects: dict[str, tuple[str, str]] = {}  # `cfg` -> (`net`, `cfg` of Net's self)
 
     def writes(self, body: list[ast.stmt]) -> Iterator[tuple[ast.stmt, set[Tag], str]]:
@@ -243,6 +250,9 @@ class _Context:
                 return tags, f"`{owner}.{attr}`"
             if owner in self.classes and attr in self.attr_reads.get(owner, ()):
                 return {("class", owner)}, f"the class attribute `{owner}.{attr}`"
+            readers = self.class_reads.get(owner, {}).get(attr)
+            if readers:  # `Net.scale` read by its class's name (measured: stale too)
+                return {("class", r) for r in readers}, f"the class attribute `{owner}.{attr}`"
             if owner not in self.bound and (self.at_module or owner not in self.local_names):
                 return self._global(owner, f"`{ast.unparse(whole)}`")
             return None
@@ -416,6 +426,29 @@ def _attribute_reads(
                 state |= {a for t in assign.targets if (a := names.self_attribute(t)) is not None}
     methods_named = {i.name for i in cls.body if isinstance(i, _DEFS)}
     return read - written - state - methods_named - {c for c in called if c}
+
+
+def _class_name_reads(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> set[tuple[str, str]]:
+    """(Owner, X) for `Owner.X` the compiled methods read by a class name of the module, X a
+    plain class attribute of Owner (not a method) that compiled code never writes."""
+    read: set[tuple[str, str]] = set()
+    written: set[tuple[str, str]] = set()
+    for fn in _compiled_methods(cls):
+        for node in of_type(fn, ast.Attribute):
+            held = node.value
+            if isinstance(held, ast.Name) and held.id in classes:
+                pair = (held.id, node.attr)
+                (read if isinstance(node.ctx, ast.Load) else written).add(pair)
+    found: set[tuple[str, str]] = set()
+    for owner, attr in read - written:
+        body = classes[owner].body
+        if any(
+            isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == attr for t in s.targets)
+            for s in body
+        ):
+            found.add((owner, attr))
+    return found
 
 
 def _chain_reads(
