@@ -7,7 +7,8 @@ casts the result to int64, without the overflow check `+`, `-`, `*` have (MS175)
 -9223372036854775808 (the cast of an out-of-range double), and `3 ** 39`, `pow(3, 39)`, `7 ** 20`
 lost their low digits (4052555153018976256 for 4052555153018976267). `(-2) ** 63`, `2 ** 62`,
 `10 ** 18` fit a double exactly and agree; a float operand (`2.0 ** 70`) is a float in both
-modes. Only operands the source fixes (int literals and locals bound once to them) are judged.
+modes. Only operands the source fixes are judged: int literals, locals bound once to them, and
+a dim of a Tensor whose static shape the module gives (`x.shape[0] ** 64` of a (2, 3) input).
 """
 
 from __future__ import annotations
@@ -15,11 +16,14 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_scalars import _pow_calls
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.shared_values import shapes
 from .scalars import INT64, MAX_BITS, constant_int_locals, fold_int
 
 INT_POWER_CAST = Rule(
@@ -53,7 +57,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     constants = constant_int_locals(ctx)
     in_tensor_math = _tensor_operands(ctx)
     for node, left, right in pows:
-        base, exponent = fold_int(left, constants), fold_int(right, constants)
+        base, exponent = _int_of(ctx, left, constants), _int_of(ctx, right, constants)
         if base is None or exponent is None or exponent < 0:
             continue  # a negative exponent is MS319's
         if not (_int64(base) and _int64(exponent)):
@@ -73,6 +77,58 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             graph=str(graph),
             float_text=_float_text(node, left, right),
         )
+
+
+def _int_of(ctx: FunctionContext, expr: ast.expr, constants: dict[str, ast.expr]) -> Optional[int]:
+    """An int the source fixes, or a dim of a Tensor whose static shape is known
+    (`x.shape[0]`, `n = x.shape[0]`, `b, c = x.shape`)."""
+    folded = fold_int(expr, constants)
+    if folded is not None:
+        return folded
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is not None:
+            return _dim(ctx, bound)
+        return _unpacked_dim(ctx, expr.id)
+    return _dim(ctx, expr)
+
+
+def _dim(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    """`x.shape[i]` of a Tensor whose static shape is known."""
+    if not (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and isinstance(expr.slice, (ast.Constant, ast.UnaryOp))
+        and ctx.types.is_tensor(expr.value.value)
+    ):
+        return None
+    index = fold_int(expr.slice, {})
+    shape = shapes(ctx).of(expr.value.value)
+    if index is None or shape is None or not -len(shape) <= index < len(shape):
+        return None
+    return shape[index]
+
+
+def _unpacked_dim(ctx: FunctionContext, name: str) -> Optional[int]:
+    """`name` bound once, by `b, c = x.shape` of a Tensor whose static shape is known."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
+    if len(stores) != 1:
+        return None
+    for assign in ctx.of(ast.Assign):
+        target = assign.targets[0] if len(assign.targets) == 1 else None
+        value = assign.value
+        if not isinstance(target, ast.Tuple) or not any(e is stores[0] for e in target.elts):
+            continue
+        if not (isinstance(value, ast.Attribute) and value.attr == "shape"):
+            return None
+        if not ctx.types.is_tensor(value.value):
+            return None
+        shape = shapes(ctx).of(value.value)
+        if shape is None or len(shape) != len(target.elts):
+            return None
+        return shape[[id(e) for e in target.elts].index(id(stores[0]))]
+    return None
 
 
 def _graph_power(base: int, exponent: int) -> int:
