@@ -3,8 +3,9 @@
 Measured with MindSpore 2.10 on CPU at LAX against PyNative: graph mode computes Python float
 arithmetic in float32 and compares in float32 too, so `0.1 + 0.2 == 0.3` was True in GRAPH_MODE
 (False in PyNative) and `0.1 * m > 0.3` with `m = x.shape[1] = 3` False (True); a branch on
-such a comparison takes the other path. Comparisons that float32 decides the same way
-(`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides the source fixes
+such a comparison takes the other path. A float literal beyond float32's range is inf (or 0.0)
+there: `math.inf > 1e300` was False, `1e39 == 1e40` True. Comparisons that float32 decides
+the same way (`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides the source fixes
 (literals, float attributes, shapes) are judged, and a shape-dependent one only when it differs
 for every sampled shape.
 """
@@ -12,13 +13,14 @@ for every sampled shape.
 from __future__ import annotations
 
 import ast
+import math
 import operator
 from collections.abc import Callable, Iterator
 from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .divergence_scalars import INT_SAMPLES, _f32, evaluate
+from .divergence_scalars import INT_SAMPLES, _f32, evaluate, held_float
 from .helpers.base import FunctionContext, cacheable
 
 FLOAT32_COMPARE = Rule(
@@ -54,7 +56,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node in ctx.of(ast.Compare):
         if len(node.ops) != 1 or type(node.ops[0]) not in COMPARES:
             continue
-        if not any(isinstance(side, ast.BinOp) for side in (node.left, node.comparators[0])):
+        sides = (node.left, node.comparators[0])
+        if not any(isinstance(side, ast.BinOp) or _beyond_float32(ctx, side) for side in sides):
             continue  # a literal against a literal or a name: nothing computed here
         found = _results(ctx, node)
         if found is not None:
@@ -62,6 +65,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield FLOAT32_COMPARE.finding(
                 node, text=ast.unparse(node), graph=str(graph), pynative=str(pynative)
             )
+
+
+def _beyond_float32(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A float literal (or a float attribute's) that float32 makes inf or 0.0 (`1e300`)."""
+    held = held_float(ctx, expr)
+    if held is None or held == 0.0 or math.isinf(held):
+        return False
+    return math.isinf(_f32(held)) or _f32(held) == 0.0
 
 
 def _results(ctx: FunctionContext, node: ast.Compare) -> Optional[tuple[bool, bool]]:

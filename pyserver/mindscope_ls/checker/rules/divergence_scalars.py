@@ -12,7 +12,10 @@ local holds (`k = -1; 4 ** k`, `pow(2, k)`).
 
 MS320, measured the same way: `sum((0.1, 0.2, 0.3))` returned 0.6000000238418579 (PyNative
 0.6000000000000001), `x.shape[1] // 0.1` 30.0 for 29.0 (graph mode floors the float32
-quotient), and `str(x.shape[1] / 7)` '0.4285714328289032' for '0.42857142857142855'.
+quotient), and `str(x.shape[1] / 7)` '0.4285714328289032' for '0.42857142857142855'. A float
+literal or float attribute is float32 too when a Cell's output also holds a Tensor (`return x,
+0.1` gave 0.10000000149011612; `return 0.1` alone, a dict value and `@jit` outputs gave 0.1),
+and beyond float32's range it is inf / 0.0 in any output (`1e39`, `1e-50`).
 """
 
 from __future__ import annotations
@@ -199,24 +202,55 @@ def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
     returns = ctx.of(ast.Return)
     if not returns or not _entry(ctx):
         return
+    cell = not any(names.is_jit(ctx.fn.module, d) for d in ctx.fn.node.decorator_list)
     for ret in returns:
-        value = ret.value
-        parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        parts = list(_returned_parts(ret.value))
+        # A Cell's output holding a Tensor converts even float literals to float32 (measured:
+        # `return x, 0.1` gave 0.10000000149011612; `return 0.1` alone and `@jit` gave 0.1).
+        with_tensor = cell and any(ctx.types.is_tensor(p) for p in parts)
         for part in parts:
-            if part is None:
-                continue
             if _text_call(part):  # `str(v)`: the float32 value's digits
                 part = part.args[0]  # type: ignore[attr-defined]
             expr = _binding(ctx, part, ret) if isinstance(part, ast.Name) else part
             if expr is None:
                 continue
-            found = _diverging(ctx, expr)
+            held = held_float(ctx, expr)
+            if held is not None:
+                graph = _f32(held)
+                if graph == held or not (with_tensor or math.isinf(graph) or graph == 0.0):
+                    continue  # out of float32's range it is inf / 0.0 in every output
+                found: Optional[tuple[float, float]] = (graph, held)
+            else:
+                found = _diverging(ctx, expr)
             if found is None:
                 continue
             graph, pynative = found
             yield FLOAT32_SCALAR.finding(
                 expr, text=ast.unparse(expr), graph=repr(graph), pynative=repr(pynative)
             )
+
+
+def _returned_parts(value: Optional[ast.expr]) -> Iterator[ast.expr]:
+    """A returned value and the items of the tuples and lists it writes out."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        for item in value.elts:
+            yield from _returned_parts(item)
+    elif value is not None:
+        yield value
+
+
+def held_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
+    """A float literal (`0.1`, `-1e39`), or the literal a float attribute of the Cell holds."""
+    sign = 1.0
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        sign, expr = -1.0, expr.operand
+    if isinstance(expr, ast.Constant) and type(expr.value) is float:
+        return sign * expr.value
+    attr = names.self_attribute(expr)
+    if attr is not None and ctx.fn.cls is not None:
+        held = _float_attribute(ctx.fn.cls.node, attr)
+        return None if held is None else sign * held
+    return None
 
 
 def _entry(ctx: FunctionContext) -> bool:
@@ -284,11 +318,7 @@ def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.
 def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, float]]:
     """The (graph, PyNative) values of a float expression of Python numbers that differ, with
     shapes and lengths sampled; None when it is not such an expression or they agree."""
-    if (
-        not isinstance(expr, ast.BinOp)
-        and names.self_attribute(expr) is None
-        and _sum_items(expr) is None
-    ):
+    if not isinstance(expr, ast.BinOp) and _sum_items(expr) is None:
         return None
     for sample in INT_SAMPLES:
         try:
@@ -330,8 +360,8 @@ def evaluate(
         return v, v, False
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         qualname = ctx.fn.module.qualname(expr) or ""
-        if qualname in ("math.pi", "math.e"):
-            v = math.pi if qualname == "math.pi" else math.e
+        if qualname in ("math.pi", "math.e", "math.inf"):
+            v = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}[qualname]
             return v, _f32(v), True
     attr = names.self_attribute(expr)
     if attr is not None and ctx.fn.cls is not None:
@@ -427,10 +457,14 @@ def _sampled(ctx: FunctionContext, expr: ast.BinOp, sample: int, depth: int) -> 
 
 
 def _f32(value: Any) -> float:
-    """`value` rounded to float32 (OverflowError past its range; a complex raises TypeError)."""
+    """`value` rounded to float32: past its range an infinity, as graph mode gives (measured:
+    `1e39` and `x.shape[0] * 1e30 * 1e10` returned inf); a complex raises TypeError."""
     if isinstance(value, complex):
         raise TypeError("complex")
-    return float(struct.unpack("f", struct.pack("f", value))[0])
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def _apply(op: ast.operator, a: Any, b: Any) -> Any:
