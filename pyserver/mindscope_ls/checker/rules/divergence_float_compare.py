@@ -5,9 +5,9 @@ arithmetic in float32 and compares in float32 too, so `0.1 + 0.2 == 0.3` was Tru
 (False in PyNative) and `0.1 * m > 0.3` with `m = x.shape[1] = 3` False (True); a branch on
 such a comparison takes the other path. A float literal beyond float32's range is inf (or 0.0)
 there: `math.inf > 1e300` was False, `1e39 == 1e40` True. Comparisons that float32 decides
-the same way (`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides the source fixes
-(literals, float attributes, shapes) are judged, and a shape-dependent one only when it differs
-for every sampled shape.
+the same way (`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides
+the source fixes (literals, float attributes, shapes) are judged, and a shape-dependent one only
+when it differs for every sampled shape.
 """
 
 from __future__ import annotations
