@@ -32,7 +32,7 @@ from ..rule import Rule
 from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .helpers.shared_values import abstract
+from .helpers.shared_values import abstract, shapes
 from .helpers.walk import of_type as walk_of
 
 INT_NEGATIVE_POWER = Rule(
@@ -356,7 +356,8 @@ def evaluate(
         inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
         return None if inner is None else (-inner[0], -inner[1], inner[2])
     if _shape_item(expr):
-        v = float(sample + (_offset(expr) if spread else 0))
+        dim = _static_dim(ctx, expr)  # the module's one input shape, else a sample
+        v = float(dim if dim is not None else sample + (_offset(expr) if spread else 0))
         return v, v, False
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         qualname = ctx.fn.module.qualname(expr) or ""
@@ -439,6 +440,28 @@ def _text_call(expr: ast.expr) -> bool:
         and len(expr.args) == 1
         and not expr.keywords
     )
+
+
+def _static_dim(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    """`x.shape[i]` of a Tensor whose static shape the module gives (every call passes one)."""
+    if not (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and ctx.types.is_tensor(expr.value.value)
+    ):
+        return None
+    index = expr.slice
+    sign = 1
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        sign, index = -1, index.operand
+    if not (isinstance(index, ast.Constant) and type(index.value) is int):
+        return None
+    shape = shapes(ctx).of(expr.value.value)
+    at = sign * index.value
+    if shape is None or not -len(shape) <= at < len(shape):
+        return None
+    return shape[at]
 
 
 def _offset(expr: ast.expr) -> int:
