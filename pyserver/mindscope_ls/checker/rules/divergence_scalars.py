@@ -318,7 +318,12 @@ def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.
 def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, float]]:
     """The (graph, PyNative) values of a float expression of Python numbers that differ, with
     shapes and lengths sampled; None when it is not such an expression or they agree."""
-    if not isinstance(expr, ast.BinOp) and _sum_items(expr) is None:
+    if not (
+        isinstance(expr, ast.BinOp)
+        or _sum_items(expr) is not None
+        or _number_call(expr) is not None
+        or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.BinOp))
+    ):
         return None
     for sample in INT_SAMPLES:
         try:
@@ -368,6 +373,9 @@ def evaluate(
     if attr is not None and ctx.fn.cls is not None:
         held = _float_attribute(ctx.fn.cls.node, attr)
         return None if held is None else (held, _f32(held), True)
+    called = _number_call(expr)
+    if called is not None:  # `max(0.1 * n, 0.2)`, `abs(..)`, `float(..)`: float32 too (measured)
+        return _number_builtin(ctx, called, sample, depth, spread, tensors)
     if isinstance(expr, ast.Call) and _tensor_number(expr):
         if not tensors:
             return None
@@ -431,15 +439,68 @@ def _sum_items(expr: ast.expr) -> Optional[list[ast.expr]]:
     return None
 
 
+def _number_builtin(
+    ctx: FunctionContext,
+    called: tuple[str, list[ast.expr]],
+    sample: int,
+    depth: int,
+    spread: bool,
+    tensors: bool,
+) -> Optional[tuple[float, float, bool]]:
+    """`abs` / `float` / `max` / `min` of evaluated arguments: Python compares the doubles,
+    graph mode the float32 values."""
+    name, args = called
+    values: list[tuple[float, float, bool]] = []
+    for arg in args:
+        one = evaluate(ctx, arg, sample, depth + 1, spread=spread, tensors=tensors)
+        if one is None:
+            return None
+        values.append(one)
+    if name == "abs":
+        return abs(values[0][0]), abs(values[0][1]), values[0][2]
+    if name == "float":
+        return values[0][0], values[0][1], True
+    pick = max if name == "max" else min
+    python = pick(values, key=lambda v: v[0])
+    graph = pick(values, key=lambda v: v[1])
+    return python[0], graph[1], python[2]
+
+
 def _text_call(expr: ast.expr) -> bool:
-    """`str(v)` / `repr(v)` of one value."""
+    """`str(v)` / `repr(v)` / `"...{}...".format(v)` of one value (measured: the float32
+    value's digits; `%` formatting and a format spec keep Python's)."""
+    if not (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords):
+        return False
+    func = expr.func
+    if isinstance(func, ast.Name):
+        return func.id in ("str", "repr")
     return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id in ("str", "repr")
-        and len(expr.args) == 1
-        and not expr.keywords
+        isinstance(func, ast.Attribute)
+        and func.attr == "format"
+        and isinstance(func.value, ast.Constant)
+        and isinstance(func.value.value, str)
+        and func.value.value.count("{") == 1
+        and "{}" in func.value.value
     )
+
+
+def _number_call(expr: ast.expr) -> Optional[tuple[str, list[ast.expr]]]:
+    """`abs(e)`, `float(e)` of a Python expression, `max(a, b, ...)` / `min(...)` of two or
+    more: the builtin's name and its arguments."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and not expr.keywords):
+        return None
+    name, args = expr.func.id, expr.args
+    if any(isinstance(a, ast.Starred) for a in args):
+        return None
+    if (
+        name in ("abs", "float")
+        and len(args) == 1
+        and isinstance(args[0], (ast.BinOp, ast.UnaryOp))
+    ):
+        return name, list(args)
+    if name in ("max", "min") and len(args) >= 2:
+        return name, list(args)
+    return None
 
 
 def _static_dim(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
