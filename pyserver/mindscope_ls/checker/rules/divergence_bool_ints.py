@@ -4,11 +4,12 @@ Measured with MindSpore 2.10 on CPU at LAX against PyNative: graph mode's scalar
 `BitOr` turn bools into ints, so with `a = x.shape[0] > 1`, `b = x.shape[1] > 5`, a `construct`
 returning `(a & b, a | b, a & True, True & False, True | False)` gave `(0, 1, 1, 0, 1)` in
 GRAPH_MODE where PyNative gave `(False, True, True, False, True)`, and `f"{a & b}"` / `str(a & b)`
-give '0' where Python gives 'False'. The truth of the result is the same, so `if a & b:` and
-`x * (a & b)` compute alike: only a result that leaves the graph (returned by the compiled entry,
-in a tuple, list or dict it returns) or is turned into text (`str`, `repr`, an f-string) or
-tested by identity (`... is True`) differs. `a and b`, `a + b` (an int in both modes) and `&` of
-bool Tensors agree. `^` of bools fails to compile (MS153, MS1016).
+give '0' where Python gives 'False'; `isinstance(n, int) & (n > 1)`, `(not n > 5) | False`
+and `bool(n) & hasattr(self, "training")` gave 1 for True. The truth of the result is the
+same, so `if a & b:` and `x * (a & b)` compute alike: only a result that leaves the graph
+(returned by the compiled entry, in a tuple, list or dict it returns) or is turned into text
+(`str`, `repr`, an f-string) or tested by identity (`... is True`) differs. `a and b`,
+`a + b` (an int in both modes) and `&` of bool Tensors agree. `^` of bools fails to compile (MS153, MS1016).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .bool_negation import _flag, _known_bool
+from .calls_shared import builtin
 from .divergence_scalars import _entry
 from .helpers import names, receivers
 from .helpers.base import FunctionContext
@@ -47,6 +49,7 @@ BOOL_BITOP_INT = Rule(
 Op = Union[ast.BinOp, ast.AugAssign]
 BIT_OPS = (ast.BitAnd, ast.BitOr)
 TEXT_CALLS = frozenset({"str", "repr"})
+BOOL_CALLS = frozenset({"isinstance", "hasattr", "callable", "bool", "issubclass"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -102,6 +105,16 @@ def boolish(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
         return True
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, BIT_OPS):
         return boolish(ctx, expr.left, depth + 1) and boolish(ctx, expr.right, depth + 1)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        return not ctx.types.is_tensor(expr.operand)  # `not (n > 5)`: a Python bool
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in BOOL_CALLS
+        and builtin(ctx, expr.func.id)
+        and not any(ctx.types.is_tensor(a) for a in expr.args)
+    ):
+        return True  # `isinstance(n, int)`, `hasattr(self, "x")`, `bool(n)`
     if isinstance(expr, ast.Name):
         values = _bindings(ctx, expr.id)  # `ok = True` then `ok &= b`: each a bool
         return bool(values) and all(v is not None and boolish(ctx, v, depth + 1) for v in values)
