@@ -9,7 +9,8 @@ and `bool(n) & hasattr(self, "training")` gave 1 for True. The truth of the resu
 same, so `if a & b:` and `x * (a & b)` compute alike: only a result that leaves the graph
 (returned by the compiled entry, in a tuple, list or dict it returns) or is turned into text
 (`str`, `repr`, an f-string) or tested by identity (`... is True`) differs. `a and b`,
-`a + b` (an int in both modes) and `&` of bool Tensors agree. `^` of bools fails to compile (MS153, MS1016).
+`a + b` (an int in both modes) and `&` of bool Tensors agree. `^` of bools fails to compile
+(MS153, MS1016).
 """
 
 from __future__ import annotations
