@@ -195,7 +195,7 @@ FLOAT32_SCALAR = Rule(
 
 INT_SAMPLES = (3, 7)  # a shape or length: values whose quotients are inexact in float32
 TENSOR_SAMPLE = 0.1  # float(t) / t.item() of a float32 Tensor: a float32-exact value
-FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv)
+FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 
 
 def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -418,6 +418,9 @@ def evaluate(
             return wide, wide, False
         if isinstance(expr.op, ast.FloorDiv):  # measured: `3 // 0.1` is 30.0 in graph mode
             narrow = float(math.floor(_f32(_f32(left[1]) / _f32(right[1]))))
+        elif isinstance(expr.op, ast.Mod):  # measured: `3 % 0.1` is 0.0, `3 % -0.7` -0.5
+            a, b = _f32(left[1]), _f32(right[1])
+            narrow = _f32(a - _f32(math.floor(_f32(a / b)) * b))
         else:
             narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
         return wide, narrow, True
@@ -562,6 +565,8 @@ def _apply(op: ast.operator, a: Any, b: Any) -> Any:
         return a / b
     if isinstance(op, ast.FloorDiv):
         return a // b
+    if isinstance(op, ast.Mod):
+        return a % b
     return a**b
 
 
