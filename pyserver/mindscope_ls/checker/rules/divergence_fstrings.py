@@ -6,21 +6,23 @@ field (without a format spec; MS322 is the spec) with C++ stream formatting, not
 'true', `f"{2.0}"` '2' ('2.0'), `f"{m * 1.0}"` '3' ('3.0'), `f"{1 / 3}"` '0.333333'
 ('0.3333333333333333'), `f"{123456789.0}"` '1.23457e+08' (six significant digits, like C's
 `%g`). Floats that `%g` writes as Python does agree (`f"{0.5}"`, `f"{0.001}"`, `f"{1e20}"`),
-and so do ints and strs; `str(v)`, `"{}".format(v)` and `%` keep Python's bool text. An f-string
-in a `raise`, an `assert` or a `print` is left alone (a message, not a computed value).
+and so do ints and strs; `str(v)`, `"{}".format(v)` and `%` keep Python's bool text. A tuple
+or list display's items are written the same way (`f"{(1, 2.0)}"` gave '(1, 2)',
+`f"{[True, 3]}"` '[true, 3]'). An f-string in a `raise`, an `assert` or a `print` is left
+alone (a message, not a computed value).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Optional
+from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_bool_ints import BIT_OPS, boolish
 from .divergence_scalars import INT_SAMPLES, evaluate
-from .helpers import names
+from .helpers import names, receivers
 from .helpers.base import FunctionContext
 from .helpers.walk import of_type
 
@@ -75,6 +77,9 @@ def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
     """(graph mode's text, PyNative's text) of a field when they differ."""
     if isinstance(value, ast.BinOp) and isinstance(value.op, BIT_OPS):
         return None  # an int in graph mode: MS346's
+    display = _display(ctx, value)
+    if display is not None:
+        return _display_texts(ctx, display)
     if boolish(ctx, value):
         return "'true' / 'false'", "'True' / 'False'"
     held = _init_float(ctx, value)
@@ -97,6 +102,67 @@ def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
     if texts[0] != texts[-1]:  # it depends on a shape: the text of one sample, as an example
         return f"a C++ text (e.g. {texts[0][0]})", f"Python's (e.g. {texts[0][1]})"
     return texts[0]
+
+
+def _display(ctx: FunctionContext, value: ast.expr) -> Optional[Union[ast.Tuple, ast.List]]:
+    """A tuple or list display of two or more items (directly or through a local bound once)."""
+    if isinstance(value, ast.Name):
+        bound = receivers.only_binding(ctx, value.id)
+        value = bound if bound is not None else value
+    if (
+        isinstance(value, (ast.Tuple, ast.List))
+        and len(value.elts) >= 2
+        and not any(isinstance(e, ast.Starred) for e in value.elts)
+    ):
+        return value
+    return None
+
+
+def _display_texts(
+    ctx: FunctionContext, display: Union[ast.Tuple, ast.List]
+) -> Optional[tuple[str, str]]:
+    """Graph mode writes a tuple's or list's items as it writes them alone (measured:
+    `f"{(1, 2.0)}"` gave '(1, 2)', `f"{[True, 3]}"` '[true, 3]')."""
+    graph: list[str] = []
+    pynative: list[str] = []
+    for item in display.elts:
+        if isinstance(item, ast.Constant) and type(item.value) in (bool, int, str):
+            text = repr(item.value)
+            graph.append(text.lower() if type(item.value) is bool else text)
+            pynative.append(text)
+            continue
+        if boolish(ctx, item):
+            return "'true' / 'false' for its bools", "'True' / 'False'"
+        found = _number_texts(ctx, item)
+        if found is None:
+            return None
+        graph.append(found[0])
+        pynative.append(found[1])
+    if graph == pynative:
+        return None
+    opening, closing = ("(", ")") if isinstance(display, ast.Tuple) else ("[", "]")
+    return (
+        repr(opening + ", ".join(graph) + closing),
+        repr(opening + ", ".join(pynative) + closing),
+    )
+
+
+def _number_texts(ctx: FunctionContext, item: ast.expr) -> Optional[tuple[str, str]]:
+    """(graph text, Python text) of a number the source fixes, the same for every sample."""
+    texts: set[tuple[str, str]] = set()
+    for sample in INT_SAMPLES:
+        try:
+            found = evaluate(ctx, item, sample, 0, spread=True, tensors=False)
+        except (ArithmeticError, ValueError, TypeError, OverflowError):
+            return None
+        if found is None:
+            return None
+        wide, narrow, is_float = found
+        if is_float:
+            texts.add((f"{narrow:g}", repr(float(wide))))
+        else:
+            texts.add((str(int(wide)), str(int(wide))))
+    return texts.pop() if len(texts) == 1 else None
 
 
 def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
