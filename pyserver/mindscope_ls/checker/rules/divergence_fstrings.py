@@ -8,7 +8,8 @@ field (without a format spec; MS322 is the spec) with C++ stream formatting, not
 `%g`). Floats that `%g` writes as Python does agree (`f"{0.5}"`, `f"{0.001}"`, `f"{1e20}"`),
 and so do ints and strs; `str(v)`, `"{}".format(v)` and `%` keep Python's bool text. A tuple
 or list display's items are written the same way (`f"{(1, 2.0)}"` gave '(1, 2)',
-`f"{[True, 3]}"` '[true, 3]'). An f-string in a `raise`, an `assert` or a `print` is left
+`f"{[True, 3]}"` '[true, 3]'), and a conversion does not change that (`f"{True!s}"` gave
+'true', `f"{2.0!s}"` '2'). An f-string in a `raise`, an `assert` or a `print` is left
 alone (a message, not a computed value).
 """
 
@@ -59,8 +60,6 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         for part in node.values:
             if not isinstance(part, ast.FormattedValue) or part.format_spec is not None:
                 continue
-            if part.conversion != -1:
-                continue  # `!s` / `!r`: measured? not judged
             texts = _texts(ctx, part.value)
             if texts is None:
                 continue

@@ -15,7 +15,8 @@ MS320, measured the same way: `sum((0.1, 0.2, 0.3))` returned 0.6000000238418579
 quotient), and `str(x.shape[1] / 7)` '0.4285714328289032' for '0.42857142857142855'. A float
 literal or float attribute is float32 too when a Cell's output also holds a Tensor (`return x,
 0.1` gave 0.10000000149011612; `return 0.1` alone, a dict value and `@jit` outputs gave 0.1),
-and beyond float32's range it is inf / 0.0 in any output (`1e39`, `1e-50`).
+and beyond float32's range it is inf / 0.0 in any output (`1e39`, `1e-50`). `pow(2, 0.5)` is
+`2 ** 0.5` (1.4142135381698608 in GRAPH_MODE), and `float("inf")` is read as its value.
 """
 
 from __future__ import annotations
@@ -322,6 +323,7 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
         isinstance(expr, ast.BinOp)
         or _sum_items(expr) is not None
         or _number_call(expr) is not None
+        or _pow_call(expr)
         or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.BinOp))
     ):
         return None
@@ -373,6 +375,11 @@ def evaluate(
     if attr is not None and ctx.fn.cls is not None:
         held = _float_attribute(ctx.fn.cls.node, attr)
         return None if held is None else (held, _f32(held), True)
+    if isinstance(expr, ast.Call) and _pow_call(expr):  # `pow(2, 0.5)` is `2 ** 0.5` (measured)
+        expr = ast.copy_location(ast.BinOp(expr.args[0], ast.Pow(), expr.args[1]), expr)
+    text = _float_text(expr)
+    if text is not None:  # `float("inf")`
+        return text, _f32(text), True
     called = _number_call(expr)
     if called is not None:  # `max(0.1 * n, 0.2)`, `abs(..)`, `float(..)`: float32 too (measured)
         return _number_builtin(ctx, called, sample, depth, spread, tensors)
@@ -485,6 +492,37 @@ def _text_call(expr: ast.expr) -> bool:
         and func.value.value.count("{") == 1
         and "{}" in func.value.value
     )
+
+
+def _pow_call(expr: ast.expr) -> bool:
+    """The builtin `pow(a, b)` of two arguments."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "pow"
+        and len(expr.args) == 2
+        and not expr.keywords
+        and not any(isinstance(a, ast.Starred) for a in expr.args)
+    )
+
+
+def _float_text(expr: ast.expr) -> Optional[float]:
+    """`float("inf")`, `float("-inf")`, `float("1.5")`: a float from a str literal."""
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "float"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and isinstance(expr.args[0], ast.Constant)
+        and isinstance(expr.args[0].value, str)
+    ):
+        return None
+    try:
+        value = float(expr.args[0].value)
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
 
 
 def _number_call(expr: ast.expr) -> Optional[tuple[str, list[ast.expr]]]:
