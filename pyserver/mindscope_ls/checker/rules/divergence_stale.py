@@ -11,7 +11,9 @@ input signature (shapes and dtypes of the Tensor arguments), so after
     out2 = net(x)          # net.set_scale(3.0), a loop that sets it before each call
 
 `out2` still uses the old value in GRAPH_MODE; PyNative uses the new one (also when
-`construct` reads the class attribute by the class's name, `x / Net.temperature`). Not affected:
+`construct` reads the class attribute by the class's name, `x / Net.temperature`, when the list
+or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
+and when a module function that `construct` calls reads the value). Not affected:
 `Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
 `Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
 
@@ -123,12 +125,15 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         for owner, attr in _class_name_reads(cls, classes):
             class_reads.setdefault(owner, {}).setdefault(attr, set()).add(name)
     global_readers: dict[str, set[Tag]] = {}
+    helpers = {
+        s.name: s for s in tree.body if isinstance(s, _DEFS) and s.name not in jits
+    }  # module functions compiled code may call: their global reads are compiled too
     for name, cls in classes.items():
         for fn in _compiled_methods(cls):
-            for g in _global_reads(fn, module_values):
+            for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
                 global_readers.setdefault(g, set()).add(("class", name))
     for name, fn in jits.items():
-        for g in _global_reads(fn, module_values):
+        for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
             global_readers.setdefault(g, set()).add(("jit", name))
     setters = _global_setters(tree, module_values)
     for caller, body, local, bound, calls in calling:
@@ -263,6 +268,23 @@ class _Context:
             return self._global(t.id, f"the module-level `{t.id}`")
         return None
 
+    def _mutated(self, func: ast.expr) -> Optional[tuple[set[Tag], str]]:
+        """`SCALES.append(v)` of a module-level list or dict compiled code reads, or
+        `net.scales.append(v)` of a list attribute it reads (measured: stale too)."""
+        if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS):
+            return None
+        holder = func.value
+        if isinstance(holder, ast.Name) and holder.id not in self.bound:
+            if self.at_module or holder.id in self.declared or holder.id not in self.local_names:
+                return self._global(holder.id, f"the module-level `{holder.id}`")
+            return None
+        if isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name):
+            owner, attr = holder.value.id, holder.attr
+            cls = self.bound.get(owner)
+            if cls is not None and attr in self.attr_reads.get(cls, ()):
+                return {("var", owner)}, f"`{owner}.{attr}`"
+        return None
+
     def _global(self, name: str, what: str) -> Optional[tuple[set[Tag], str]]:
         readers = self.global_readers.get(name)
         return (set(readers), what) if readers else None
@@ -271,6 +293,9 @@ class _Context:
         if not isinstance(call, ast.Call):
             return None
         func = call.func
+        mutated = self._mutated(func)
+        if mutated is not None:
+            return mutated
         if isinstance(func, ast.Name) and func.id in self.setters:
             tags: set[Tag] = set()
             for g in self.setters[func.id]:
@@ -522,6 +547,45 @@ def _passed_objects(
                 if isinstance(arg, ast.Name) and param in kept:
                     out[arg.id] = (var, kept[param])
     return out
+
+
+MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "popitem",
+        "sort",
+        "reverse",
+    }
+)
+
+
+def _helper_reads(
+    fn: FunctionNode, helpers: dict[str, FunctionNode], module_values: set[str]
+) -> frozenset[str]:
+    """The module-level names read by the module functions `fn` calls by name, and by those
+    they call (two levels): compiled with `fn`, so read while compiling."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    frontier = [fn]
+    for _ in range(2):
+        called = {
+            c.func.id
+            for f in frontier
+            for c in of_type(f, ast.Call)
+            if isinstance(c.func, ast.Name) and c.func.id in helpers and c.func.id not in seen
+        }
+        seen |= called
+        frontier = [helpers[name] for name in called]
+        for helper in frontier:
+            found |= _global_reads(helper, module_values)
+    return frozenset(found)
 
 
 def _global_reads(fn: FunctionNode, module_values: set[str]) -> frozenset[str]:
