@@ -13,7 +13,8 @@ input signature (shapes and dtypes of the Tensor arguments), so after
 `out2` still uses the old value in GRAPH_MODE; PyNative uses the new one (also when
 `construct` reads the class attribute by the class's name, `x / Net.temperature`, when the list
 or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
-and when a module function that `construct` calls reads the value). Not affected:
+through `setattr(net, "scale", 3.0)`, and when a module function that `construct` calls reads
+the value). Not affected:
 `Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
 `Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
 
@@ -296,6 +297,15 @@ class _Context:
         mutated = self._mutated(func)
         if mutated is not None:
             return mutated
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "setattr"
+            and len(call.args) == 3
+            and isinstance(call.args[1], ast.Constant)
+            and isinstance(call.args[1].value, str)
+        ):  # `setattr(net, "scale", 3.0)` is `net.scale = 3.0` (measured: stale too)
+            target = ast.Attribute(value=call.args[0], attr=call.args[1].value, ctx=ast.Store())
+            return self._target(ast.copy_location(target, call), plain=True)
         if isinstance(func, ast.Name) and func.id in self.setters:
             tags: set[Tag] = set()
             for g in self.setters[func.id]:
