@@ -14,7 +14,6 @@ a dim of a Tensor whose static shape the module gives (`x.shape[0] ** 64` of a (
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Iterator
 from typing import Optional
 
@@ -24,7 +23,14 @@ from .divergence_scalars import _pow_calls
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import shapes
-from .scalars import INT64, MAX_BITS, constant_int_locals, fold_int
+from .scalars import (
+    INT64,
+    MAX_BITS,
+    cast_power_overflows,
+    constant_int_locals,
+    fold_int,
+    graph_power,
+)
 
 INT_POWER_CAST = Rule(
     "MS345",
@@ -56,7 +62,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     constants = constant_int_locals(ctx)
     in_tensor_math = _tensor_operands(ctx)
+    # `2 ** 63 - 1`: the cast power makes the `-` overflow, a compile error (MS175's)
+    failing = {id(cast) for _, _, cast in cast_power_overflows(ctx.of(ast.BinOp), constants)}
+    negated = {id(u.operand) for u in ctx.of(ast.UnaryOp) if isinstance(u.op, ast.USub)}
     for node, left, right in pows:
+        if id(node) in failing:
+            continue
         base, exponent = _int_of(ctx, left, constants), _int_of(ctx, right, constants)
         if base is None or exponent is None or exponent < 0:
             continue  # a negative exponent is MS319's
@@ -65,9 +76,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if abs(base).bit_length() * exponent > MAX_BITS:
             continue  # far beyond int64 (`10 ** 10 ** 10`): not computed here
         exact = base**exponent
-        graph = _graph_power(base, exponent)
-        if graph == exact:
-            continue
+        graph = graph_power(base, exponent)
+        if graph == exact or (exact == 2**63 and id(node) in negated):
+            continue  # `-(2 ** 63)`: int64's minimum in both modes (measured)
         if _int64(exact) and id(node) in in_tensor_math:
             continue  # a few low digits lost in a float32 Tensor product: the same Tensor
         yield INT_POWER_CAST.finding(
@@ -129,17 +140,6 @@ def _unpacked_dim(ctx: FunctionContext, name: str) -> Optional[int]:
             return None
         return shape[[id(e) for e in target.elts].index(id(stores[0]))]
     return None
-
-
-def _graph_power(base: int, exponent: int) -> int:
-    """What graph mode gives: the double power cast to int64 (out of range: int64's minimum)."""
-    try:
-        value = math.pow(float(base), float(exponent))
-    except OverflowError:
-        return INT64[0]
-    if not math.isfinite(value) or not -(2.0**63) <= value < 2.0**63:
-        return INT64[0]
-    return int(value)
 
 
 def _int64(value: int) -> bool:

@@ -8,7 +8,9 @@
   literal and `abs()` of an int expression the source fixes are evaluated by Python while
   compiling, and a result beyond int64 cannot become a graph constant: "Unable to cast Python
   instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
-  LAX and STRICT).
+  LAX and STRICT). An int power beyond int64 is cast to int64's minimum first (MS345), so
+  `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
+  number x: -9223372036854775808, y: 1"), though their Python values may fit.
 - MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
@@ -94,6 +96,60 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 continue  # an operand overflowed first: that one is reported
             reported.add(id(node))
             yield INT64_OVERFLOW.finding(node, expr=_short(node), value=_magnitude(value))
+    for node, value, cast in cast_power_overflows(ops, constants):
+        if id(node) not in reported:
+            yield INT64_OVERFLOW.finding(
+                node,
+                expr=_short(node),
+                value=f"{value} in graph mode (where `{_short(cast)}` is cast to {INT64[0]})",
+            )
+
+
+def graph_power(base: int, exponent: int) -> int:
+    """Graph mode's `base ** exponent` of two ints: the double power cast to int64 (out of
+    range: int64's minimum, measured for `2 ** 70`, `2 ** 63`, `3 ** 41`)."""
+    try:
+        value = math.pow(float(base), float(exponent))
+    except OverflowError:
+        return INT64[0]
+    if not math.isfinite(value) or not -(2.0**63) <= value < 2.0**63:
+        return INT64[0]
+    return int(value)
+
+
+def cast_power_overflows(
+    ops: list[ast.BinOp], constants: dict[str, ast.expr]
+) -> Iterator[tuple[ast.BinOp, int, ast.BinOp]]:
+    """`+ - *` whose operand is an int power beyond int64, which graph mode casts to int64's
+    minimum, so the operation overflows (measured: `2 ** 63 - 1` failed with "Overflow of the
+    sub of two signed number x: -9223372036854775808, y: 1", `2 ** 64 * 2` alike; PyNative
+    computes them): (the operation, the int graph mode gets, the power)."""
+    for node in ops:
+        if not isinstance(node.op, CHECKED):
+            continue
+        sides: list[int] = []
+        cast: Optional[ast.BinOp] = None
+        for side in (node.left, node.right):
+            exact = fold_int(side, constants)
+            if exact is None:
+                break
+            if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Pow):
+                base, exponent = fold_int(side.left, constants), fold_int(side.right, constants)
+                if base is not None and exponent is not None and exponent >= 0:
+                    graph = graph_power(base, exponent)
+                    if graph != exact and not INT64[0] <= exact <= INT64[1]:
+                        cast, exact = side, graph
+            if not INT64[0] <= exact <= INT64[1]:
+                break
+            sides.append(exact)
+        if cast is None or len(sides) != 2:
+            continue
+        left, right = sides
+        value = left + right if isinstance(node.op, ast.Add) else left - right
+        if isinstance(node.op, ast.Mult):
+            value = left * right
+        if not INT64[0] <= value <= INT64[1]:
+            yield node, value, cast
 
 
 def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
