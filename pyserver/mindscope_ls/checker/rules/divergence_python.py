@@ -11,6 +11,7 @@ Measured with MindSpore 2.10 on CPU (LAX and STRICT unless said), against PyNati
   appends to a module-level list or bumps a module-level counter item (`LOG.append(1)`,
   `STATE[0] += 1`) does so once, at compile time (the second call returned x * 1 where PyNative
   returned x * 2); measured alike for `extend`, `insert`, `pop`, `update` and item writes.
+  The clock too: `time.time()` returned the same value on two calls 0.3 s apart in GRAPH_MODE.
 - `a is b` between Tensors compares graph nodes: `x is x` was False at LAX (True in PyNative);
   STRICT fails to compile it (MS238).
 """
@@ -57,9 +58,10 @@ COMPILE_TIME_ONCE = Rule(
     ),
     why=(
         "Graph mode runs Python it does not compile (random numbers from NumPy or `random`, "
-        "writes into module-level lists and dicts) once, while compiling, and keeps the result "
-        "as a constant: every later call of the compiled Cell reuses it (two calls returned the "
-        "same numbers in GRAPH_MODE and different ones in PyNative)."
+        "clock reads such as `time.time()`, writes into module-level lists and dicts) once, "
+        "while compiling, and keeps the result as a constant: every later call of the "
+        "compiled Cell reuses it (two calls returned the same numbers in GRAPH_MODE and "
+        "different ones in PyNative)."
     ),
     remedy=(
         "Draw random numbers with MindSpore ops (`ops.rand`, `ops.randn`, ...) or pass them in "
@@ -106,6 +108,21 @@ TENSOR_IDENTITY_STRICT = Rule(
 ITERATOR_BUILTINS = frozenset({"map", "filter", "zip", "enumerate"})
 # Calls of these modules draw fresh random numbers on each Python call.
 RANDOM_MODULES = ("numpy.random.", "random.")
+# Clock reads: the time graph mode read while compiling is a constant of the graph.
+CLOCKS = frozenset(
+    {
+        "time.time",
+        "time.time_ns",
+        "time.perf_counter",
+        "time.perf_counter_ns",
+        "time.monotonic",
+        "time.monotonic_ns",
+        "time.process_time",
+        "datetime.datetime.now",
+        "datetime.datetime.utcnow",
+        "datetime.date.today",
+    }
+)
 NOT_RANDOM = frozenset(
     {"seed", "get_state", "set_state", "getstate", "setstate", "default_rng", "RandomState"}
 )
@@ -152,6 +169,13 @@ def _random_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
     for call in ctx.of(ast.Call):
         qualname = module.qualname(call.func)
+        if qualname in CLOCKS:
+            yield COMPILE_TIME_ONCE.finding(
+                call,
+                what=f"`{qualname}()`",
+                effect="every call of the compiled code reuses the time it read then",
+            )
+            continue
         if (
             qualname is None
             or not qualname.startswith(RANDOM_MODULES)

@@ -9,6 +9,14 @@ GRAPH_MODE (graph mode's scalar power keeps int ** int an int), where Python giv
 `n ** -1.0`, `2.0 ** -1`) gives the same float in both modes. The builtin `pow(4, -1)` and
 `pow(x.shape[0], -1)` gave 0 the same way (PyNative: 0.25, 1/3), and so did an exponent a
 local holds (`k = -1; 4 ** k`, `pow(2, k)`).
+
+MS320, measured the same way: `sum((0.1, 0.2, 0.3))` returned 0.6000000238418579 (PyNative
+0.6000000000000001), `x.shape[1] // 0.1` 30.0 for 29.0 (graph mode floors the float32
+quotient), and `str(x.shape[1] / 7)` '0.4285714328289032' for '0.42857142857142855'. A float
+literal or float attribute is float32 too when a Cell's output also holds a Tensor (`return x,
+0.1` gave 0.10000000149011612; `return 0.1` alone, a dict value and `@jit` outputs gave 0.1),
+and beyond float32's range it is inf / 0.0 in any output (`1e39`, `1e-50`). `pow(2, 0.5)` is
+`2 ** 0.5` (1.4142135381698608 in GRAPH_MODE), and `float("inf")` is read as its value.
 """
 
 from __future__ import annotations
@@ -25,7 +33,7 @@ from ..rule import Rule
 from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .helpers.shared_values import abstract
+from .helpers.shared_values import abstract, shapes
 from .helpers.walk import of_type as walk_of
 
 INT_NEGATIVE_POWER = Rule(
@@ -188,29 +196,62 @@ FLOAT32_SCALAR = Rule(
 
 INT_SAMPLES = (3, 7)  # a shape or length: values whose quotients are inexact in float32
 TENSOR_SAMPLE = 0.1  # float(t) / t.item() of a float32 Tensor: a float32-exact value
-FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow)
+FLOAT_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.FloorDiv, ast.Mod)
 
 
 def check_float_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
     returns = ctx.of(ast.Return)
     if not returns or not _entry(ctx):
         return
+    cell = not any(names.is_jit(ctx.fn.module, d) for d in ctx.fn.node.decorator_list)
     for ret in returns:
-        value = ret.value
-        parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        parts = list(_returned_parts(ret.value))
+        # A Cell's output holding a Tensor converts even float literals to float32 (measured:
+        # `return x, 0.1` gave 0.10000000149011612; `return 0.1` alone and `@jit` gave 0.1).
+        with_tensor = cell and any(ctx.types.is_tensor(p) for p in parts)
         for part in parts:
-            if part is None:
-                continue
+            if _text_call(part):  # `str(v)`: the float32 value's digits
+                part = part.args[0]  # type: ignore[attr-defined]
             expr = _binding(ctx, part, ret) if isinstance(part, ast.Name) else part
             if expr is None:
                 continue
-            found = _diverging(ctx, expr)
+            held = held_float(ctx, expr)
+            if held is not None:
+                graph = _f32(held)
+                if graph == held or not (with_tensor or math.isinf(graph) or graph == 0.0):
+                    continue  # out of float32's range it is inf / 0.0 in every output
+                found: Optional[tuple[float, float]] = (graph, held)
+            else:
+                found = _diverging(ctx, expr)
             if found is None:
                 continue
             graph, pynative = found
             yield FLOAT32_SCALAR.finding(
                 expr, text=ast.unparse(expr), graph=repr(graph), pynative=repr(pynative)
             )
+
+
+def _returned_parts(value: Optional[ast.expr]) -> Iterator[ast.expr]:
+    """A returned value and the items of the tuples and lists it writes out."""
+    if isinstance(value, (ast.Tuple, ast.List)):
+        for item in value.elts:
+            yield from _returned_parts(item)
+    elif value is not None:
+        yield value
+
+
+def held_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
+    """A float literal (`0.1`, `-1e39`), or the literal a float attribute of the Cell holds."""
+    sign = 1.0
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        sign, expr = -1.0, expr.operand
+    if isinstance(expr, ast.Constant) and type(expr.value) is float:
+        return sign * expr.value
+    attr = names.self_attribute(expr)
+    if attr is not None and ctx.fn.cls is not None:
+        held = _float_attribute(ctx.fn.cls.node, attr)
+        return None if held is None else sign * held
+    return None
 
 
 def _entry(ctx: FunctionContext) -> bool:
@@ -278,11 +319,17 @@ def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.
 def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, float]]:
     """The (graph, PyNative) values of a float expression of Python numbers that differ, with
     shapes and lengths sampled; None when it is not such an expression or they agree."""
-    if not isinstance(expr, ast.BinOp) and names.self_attribute(expr) is None:
+    if not (
+        isinstance(expr, ast.BinOp)
+        or _sum_items(expr) is not None
+        or _number_call(expr) is not None
+        or _pow_call(expr)
+        or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.BinOp))
+    ):
         return None
     for sample in INT_SAMPLES:
         try:
-            evaluated = _evaluate(ctx, expr, sample, 0)
+            evaluated = evaluate(ctx, expr, sample, 0)
         except (ArithmeticError, ValueError, TypeError, OverflowError):
             return None
         if evaluated is None:
@@ -295,30 +342,50 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
     return None
 
 
-def _evaluate(
-    ctx: FunctionContext, expr: ast.expr, sample: int, depth: int
+def evaluate(
+    ctx: FunctionContext,
+    expr: ast.expr,
+    sample: int,
+    depth: int,
+    *,
+    spread: bool = False,
+    tensors: bool = True,
 ) -> Optional[tuple[float, float, bool]]:
-    """(Python's value, graph mode's float32 value, whether it is a float)."""
+    """(Python's value, graph mode's float32 value, whether it is a float). With `spread`, each
+    shape item or length gets its own sample (`m / n` is not 1.0); without `tensors`, a
+    Tensor's number (`t.item()`, known only at run time) is not evaluated."""
     if depth > 8:
         return None
     if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
         v = float(expr.value)  # type: ignore[arg-type]
         return v, v, isinstance(expr.value, float)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = _evaluate(ctx, expr.operand, sample, depth + 1)
+        inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
         return None if inner is None else (-inner[0], -inner[1], inner[2])
     if _shape_item(expr):
-        return float(sample), float(sample), False
+        dim = _static_dim(ctx, expr)  # the module's one input shape, else a sample
+        v = float(dim if dim is not None else sample + (_offset(expr) if spread else 0))
+        return v, v, False
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         qualname = ctx.fn.module.qualname(expr) or ""
-        if qualname in ("math.pi", "math.e"):
-            v = math.pi if qualname == "math.pi" else math.e
+        if qualname in ("math.pi", "math.e", "math.inf"):
+            v = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}[qualname]
             return v, _f32(v), True
     attr = names.self_attribute(expr)
     if attr is not None and ctx.fn.cls is not None:
         held = _float_attribute(ctx.fn.cls.node, attr)
         return None if held is None else (held, _f32(held), True)
+    if isinstance(expr, ast.Call) and _pow_call(expr):  # `pow(2, 0.5)` is `2 ** 0.5` (measured)
+        expr = ast.copy_location(ast.BinOp(expr.args[0], ast.Pow(), expr.args[1]), expr)
+    text = _float_text(expr)
+    if text is not None:  # `float("inf")`
+        return text, _f32(text), True
+    called = _number_call(expr)
+    if called is not None:  # `max(0.1 * n, 0.2)`, `abs(..)`, `float(..)`: float32 too (measured)
+        return _number_builtin(ctx, called, sample, depth, spread, tensors)
     if isinstance(expr, ast.Call) and _tensor_number(expr):
+        if not tensors:
+            return None
         if _integer_item(ctx, expr):
             return float(sample), float(sample), False  # `t.item()` of an int32 `t`: an int
         if _integer_item(ctx, expr.args[0] if expr.args else expr):
@@ -327,10 +394,25 @@ def _evaluate(
         return v, v, True
     if isinstance(expr, ast.Name):
         bound = _binding(ctx, expr, expr)
-        return None if bound is None else _evaluate(ctx, bound, sample, depth + 1)
+        return (
+            None
+            if bound is None
+            else evaluate(ctx, bound, sample, depth + 1, spread=spread, tensors=tensors)
+        )
+    items = _sum_items(expr)
+    if items is not None:  # `sum((0.1, 0.2, 0.3))`: Python adds in double, graph mode in float32
+        total: tuple[float, float, bool] = (0.0, 0.0, False)
+        for item in items:
+            found = evaluate(ctx, item, sample, depth + 1, spread=spread, tensors=tensors)
+            if found is None:
+                return None
+            is_float = total[2] or found[2]
+            narrow = _f32(_f32(total[1]) + _f32(found[1])) if is_float else total[1] + found[1]
+            total = (total[0] + found[0], narrow, is_float)
+        return total
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, FLOAT_OPS):
-        left = _evaluate(ctx, expr.left, sample, depth + 1)
-        right = _evaluate(ctx, expr.right, sample, depth + 1)
+        left = evaluate(ctx, expr.left, sample, depth + 1, spread=spread, tensors=tensors)
+        right = evaluate(ctx, expr.right, sample, depth + 1, spread=spread, tensors=tensors)
         if left is None or right is None:
             return None
         is_float = left[2] or right[2] or isinstance(expr.op, ast.Div)
@@ -341,26 +423,173 @@ def _evaluate(
         wide = _apply(expr.op, left[0], right[0])
         if not is_float:
             return wide, wide, False
-        narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
+        if isinstance(expr.op, ast.FloorDiv):  # measured: `3 // 0.1` is 30.0 in graph mode
+            narrow = float(math.floor(_f32(_f32(left[1]) / _f32(right[1]))))
+        elif isinstance(expr.op, ast.Mod):  # measured: `3 % 0.1` is 0.0, `3 % -0.7` -0.5
+            a, b = _f32(left[1]), _f32(right[1])
+            narrow = _f32(a - _f32(math.floor(_f32(a / b)) * b))
+        else:
+            narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
         return wide, narrow, True
     return None
+
+
+def _sum_items(expr: ast.expr) -> Optional[list[ast.expr]]:
+    """The items of `sum((a, b, ...))` / `sum([a, b, ...])` without a start value."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "sum"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and isinstance(expr.args[0], (ast.Tuple, ast.List))
+        and not any(isinstance(e, ast.Starred) for e in expr.args[0].elts)
+    ):
+        return list(expr.args[0].elts)
+    return None
+
+
+def _number_builtin(
+    ctx: FunctionContext,
+    called: tuple[str, list[ast.expr]],
+    sample: int,
+    depth: int,
+    spread: bool,
+    tensors: bool,
+) -> Optional[tuple[float, float, bool]]:
+    """`abs` / `float` / `max` / `min` of evaluated arguments: Python compares the doubles,
+    graph mode the float32 values."""
+    name, args = called
+    values: list[tuple[float, float, bool]] = []
+    for arg in args:
+        one = evaluate(ctx, arg, sample, depth + 1, spread=spread, tensors=tensors)
+        if one is None:
+            return None
+        values.append(one)
+    if name == "abs":
+        return abs(values[0][0]), abs(values[0][1]), values[0][2]
+    if name == "float":
+        return values[0][0], values[0][1], True
+    pick = max if name == "max" else min
+    python = pick(values, key=lambda v: v[0])
+    graph = pick(values, key=lambda v: v[1])
+    return python[0], graph[1], python[2]
+
+
+def _text_call(expr: ast.expr) -> bool:
+    """`str(v)` / `repr(v)` / `"...{}...".format(v)` of one value (measured: the float32
+    value's digits; `%` formatting and a format spec keep Python's)."""
+    if not (isinstance(expr, ast.Call) and len(expr.args) == 1 and not expr.keywords):
+        return False
+    func = expr.func
+    if isinstance(func, ast.Name):
+        return func.id in ("str", "repr")
+    return (
+        isinstance(func, ast.Attribute)
+        and func.attr == "format"
+        and isinstance(func.value, ast.Constant)
+        and isinstance(func.value.value, str)
+        and func.value.value.count("{") == 1
+        and "{}" in func.value.value
+    )
+
+
+def _pow_call(expr: ast.expr) -> bool:
+    """The builtin `pow(a, b)` of two arguments."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "pow"
+        and len(expr.args) == 2
+        and not expr.keywords
+        and not any(isinstance(a, ast.Starred) for a in expr.args)
+    )
+
+
+def _float_text(expr: ast.expr) -> Optional[float]:
+    """`float("inf")`, `float("-inf")`, `float("1.5")`: a float from a str literal."""
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "float"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and isinstance(expr.args[0], ast.Constant)
+        and isinstance(expr.args[0].value, str)
+    ):
+        return None
+    try:
+        value = float(expr.args[0].value)
+    except ValueError:
+        return None
+    return None if math.isnan(value) else value
+
+
+def _number_call(expr: ast.expr) -> Optional[tuple[str, list[ast.expr]]]:
+    """`abs(e)`, `float(e)` of a Python expression, `max(a, b, ...)` / `min(...)` of two or
+    more: the builtin's name and its arguments."""
+    if not (isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and not expr.keywords):
+        return None
+    name, args = expr.func.id, expr.args
+    if any(isinstance(a, ast.Starred) for a in args):
+        return None
+    if (
+        name in ("abs", "float")
+        and len(args) == 1
+        and isinstance(args[0], (ast.BinOp, ast.UnaryOp))
+    ):
+        return name, list(args)
+    if name in ("max", "min") and len(args) >= 2:
+        return name, list(args)
+    return None
+
+
+def _static_dim(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    """`x.shape[i]` of a Tensor whose static shape the module gives (every call passes one)."""
+    if not (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and ctx.types.is_tensor(expr.value.value)
+    ):
+        return None
+    index = expr.slice
+    sign = 1
+    if isinstance(index, ast.UnaryOp) and isinstance(index.op, ast.USub):
+        sign, index = -1, index.operand
+    if not (isinstance(index, ast.Constant) and type(index.value) is int):
+        return None
+    shape = shapes(ctx).of(expr.value.value)
+    at = sign * index.value
+    if shape is None or not -len(shape) <= at < len(shape):
+        return None
+    return shape[at]
+
+
+def _offset(expr: ast.expr) -> int:
+    """A shape item's own offset from the sample (`x.shape[0]` and `x.shape[1]` differ)."""
+    return sum(map(ord, ast.unparse(expr))) % 5
 
 
 def _sampled(ctx: FunctionContext, expr: ast.BinOp, sample: int, depth: int) -> bool:
     """Whether an operand of `expr` depends on a shape or a length."""
     for side in (expr.left, expr.right):
-        here = _evaluate(ctx, side, sample, depth + 1)
-        other = _evaluate(ctx, side, sample + 1, depth + 1)
+        here = evaluate(ctx, side, sample, depth + 1)
+        other = evaluate(ctx, side, sample + 1, depth + 1)
         if here is None or other is None or here[0] != other[0]:
             return True
     return False
 
 
 def _f32(value: Any) -> float:
-    """`value` rounded to float32 (OverflowError past its range; a complex raises TypeError)."""
+    """`value` rounded to float32: past its range an infinity, as graph mode gives (measured:
+    `1e39` and `x.shape[0] * 1e30 * 1e10` returned inf); a complex raises TypeError."""
     if isinstance(value, complex):
         raise TypeError("complex")
-    return float(struct.unpack("f", struct.pack("f", value))[0])
+    try:
+        return float(struct.unpack("f", struct.pack("f", value))[0])
+    except OverflowError:
+        return math.copysign(math.inf, value)
 
 
 def _apply(op: ast.operator, a: Any, b: Any) -> Any:
@@ -372,6 +601,10 @@ def _apply(op: ast.operator, a: Any, b: Any) -> Any:
         return a * b
     if isinstance(op, ast.Div):
         return a / b
+    if isinstance(op, ast.FloorDiv):
+        return a // b
+    if isinstance(op, ast.Mod):
+        return a % b
     return a**b
 
 

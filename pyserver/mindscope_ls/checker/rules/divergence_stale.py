@@ -10,7 +10,11 @@ input signature (shapes and dtypes of the Tensor arguments), so after
     net.scale = 3.0        # or SCALE = 3.0 (global), CFG["s"] = 3.0, Net.factor = 3.0,
     out2 = net(x)          # net.set_scale(3.0), a loop that sets it before each call
 
-`out2` still uses the old value in GRAPH_MODE; PyNative uses the new one. Not affected:
+`out2` still uses the old value in GRAPH_MODE; PyNative uses the new one (also when
+`construct` reads the class attribute by the class's name, `x / Net.temperature`, when the list
+or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
+through `setattr(net, "scale", 3.0)`, and when a module function that `construct` calls reads
+the value). Not affected:
 `Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
 `Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
 
@@ -117,13 +121,20 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         for name, cls in classes.items()
     }
     chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
+    class_reads: dict[str, dict[str, set[str]]] = {}  # `Net.scale` read by name in construct
+    for name, cls in classes.items():
+        for owner, attr in _class_name_reads(cls, classes):
+            class_reads.setdefault(owner, {}).setdefault(attr, set()).add(name)
     global_readers: dict[str, set[Tag]] = {}
+    helpers = {
+        s.name: s for s in tree.body if isinstance(s, _DEFS) and s.name not in jits
+    }  # module functions compiled code may call: their global reads are compiled too
     for name, cls in classes.items():
         for fn in _compiled_methods(cls):
-            for g in _global_reads(fn, module_values):
+            for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
                 global_readers.setdefault(g, set()).add(("class", name))
     for name, fn in jits.items():
-        for g in _global_reads(fn, module_values):
+        for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
             global_readers.setdefault(g, set()).add(("jit", name))
     setters = _global_setters(tree, module_values)
     for caller, body, local, bound, calls in calling:
@@ -140,6 +151,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             caller is tree,
         )
         ctx.chains = chains
+        ctx.class_reads = class_reads
         ctx.objects = _passed_objects(body, classes, local if caller is not tree else bound)
         if caller is not tree:
             ctx.local_names = {
@@ -195,6 +207,7 @@ class _Context:
         self.at_module = at_module
         self.local_names: set[str] = set()
         self.chains: dict[str, set[tuple[str, str]]] = {}
+        self.class_reads: dict[str, dict[str, set[str]]] = {}
         self.objects: dict[str, tuple[str, str]] = {}  # `cfg` -> (`net`, `cfg` of Net's self)
 
     def writes(self, body: list[ast.stmt]) -> Iterator[tuple[ast.stmt, set[Tag], str]]:
@@ -243,6 +256,9 @@ class _Context:
                 return tags, f"`{owner}.{attr}`"
             if owner in self.classes and attr in self.attr_reads.get(owner, ()):
                 return {("class", owner)}, f"the class attribute `{owner}.{attr}`"
+            readers = self.class_reads.get(owner, {}).get(attr)
+            if readers:  # `Net.scale` read by its class's name (measured: stale too)
+                return {("class", r) for r in readers}, f"the class attribute `{owner}.{attr}`"
             if owner not in self.bound and (self.at_module or owner not in self.local_names):
                 return self._global(owner, f"`{ast.unparse(whole)}`")
             return None
@@ -253,6 +269,23 @@ class _Context:
             return self._global(t.id, f"the module-level `{t.id}`")
         return None
 
+    def _mutated(self, func: ast.expr) -> Optional[tuple[set[Tag], str]]:
+        """`SCALES.append(v)` of a module-level list or dict compiled code reads, or
+        `net.scales.append(v)` of a list attribute it reads (measured: stale too)."""
+        if not (isinstance(func, ast.Attribute) and func.attr in MUTATORS):
+            return None
+        holder = func.value
+        if isinstance(holder, ast.Name) and holder.id not in self.bound:
+            if self.at_module or holder.id in self.declared or holder.id not in self.local_names:
+                return self._global(holder.id, f"the module-level `{holder.id}`")
+            return None
+        if isinstance(holder, ast.Attribute) and isinstance(holder.value, ast.Name):
+            owner, attr = holder.value.id, holder.attr
+            cls = self.bound.get(owner)
+            if cls is not None and attr in self.attr_reads.get(cls, ()):
+                return {("var", owner)}, f"`{owner}.{attr}`"
+        return None
+
     def _global(self, name: str, what: str) -> Optional[tuple[set[Tag], str]]:
         readers = self.global_readers.get(name)
         return (set(readers), what) if readers else None
@@ -261,6 +294,18 @@ class _Context:
         if not isinstance(call, ast.Call):
             return None
         func = call.func
+        mutated = self._mutated(func)
+        if mutated is not None:
+            return mutated
+        if (
+            isinstance(func, ast.Name)
+            and func.id == "setattr"
+            and len(call.args) == 3
+            and isinstance(call.args[1], ast.Constant)
+            and isinstance(call.args[1].value, str)
+        ):  # `setattr(net, "scale", 3.0)` is `net.scale = 3.0` (measured: stale too)
+            target = ast.Attribute(value=call.args[0], attr=call.args[1].value, ctx=ast.Store())
+            return self._target(ast.copy_location(target, call), plain=True)
         if isinstance(func, ast.Name) and func.id in self.setters:
             tags: set[Tag] = set()
             for g in self.setters[func.id]:
@@ -418,6 +463,29 @@ def _attribute_reads(
     return read - written - state - methods_named - {c for c in called if c}
 
 
+def _class_name_reads(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> set[tuple[str, str]]:
+    """(Owner, X) for `Owner.X` the compiled methods read by a class name of the module, X a
+    plain class attribute of Owner (not a method) that compiled code never writes."""
+    read: set[tuple[str, str]] = set()
+    written: set[tuple[str, str]] = set()
+    for fn in _compiled_methods(cls):
+        for node in of_type(fn, ast.Attribute):
+            held = node.value
+            if isinstance(held, ast.Name) and held.id in classes:
+                pair = (held.id, node.attr)
+                (read if isinstance(node.ctx, ast.Load) else written).add(pair)
+    found: set[tuple[str, str]] = set()
+    for owner, attr in read - written:
+        body = classes[owner].body
+        if any(
+            isinstance(s, ast.Assign)
+            and any(isinstance(t, ast.Name) and t.id == attr for t in s.targets)
+            for s in body
+        ):
+            found.add((owner, attr))
+    return found
+
+
 def _chain_reads(
     cls: ast.ClassDef, classes: dict[str, ast.ClassDef], attr_reads: dict[str, set[str]]
 ) -> set[tuple[str, str]]:
@@ -489,6 +557,45 @@ def _passed_objects(
                 if isinstance(arg, ast.Name) and param in kept:
                     out[arg.id] = (var, kept[param])
     return out
+
+
+MUTATORS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "remove",
+        "clear",
+        "update",
+        "setdefault",
+        "popitem",
+        "sort",
+        "reverse",
+    }
+)
+
+
+def _helper_reads(
+    fn: FunctionNode, helpers: dict[str, FunctionNode], module_values: set[str]
+) -> frozenset[str]:
+    """The module-level names read by the module functions `fn` calls by name, and by those
+    they call (two levels): compiled with `fn`, so read while compiling."""
+    found: set[str] = set()
+    seen: set[str] = set()
+    frontier = [fn]
+    for _ in range(2):
+        called = {
+            c.func.id
+            for f in frontier
+            for c in of_type(f, ast.Call)
+            if isinstance(c.func, ast.Name) and c.func.id in helpers and c.func.id not in seen
+        }
+        seen |= called
+        frontier = [helpers[name] for name in called]
+        for helper in frontier:
+            found |= _global_reads(helper, module_values)
+    return frozenset(found)
 
 
 def _global_reads(fn: FunctionNode, module_values: set[str]) -> frozenset[str]:

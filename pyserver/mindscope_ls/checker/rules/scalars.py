@@ -8,7 +8,9 @@
   literal and `abs()` of an int expression the source fixes are evaluated by Python while
   compiling, and a result beyond int64 cannot become a graph constant: "Unable to cast Python
   instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
-  LAX and STRICT).
+  LAX and STRICT). An int power beyond int64 is cast to int64's minimum first (MS345), so
+  `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
+  number x: -9223372036854775808, y: 1"), though their Python values may fit.
 - MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
@@ -80,20 +82,74 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ops: list[ast.BinOp] = ctx.of(ast.BinOp)
     if not ops:
         return
-    constants = _constant_locals(ctx)
+    constants = constant_int_locals(ctx)
     reported: set[int] = set()
     for node in ops:
         if not isinstance(node.op, CHECKED) or id(node) in reported:
             continue
-        value = _fold(node, constants)
+        value = fold_int(node, constants)
         if value is not None and not INT64[0] <= value <= INT64[1]:
-            left, right = _fold(node.left, constants), _fold(node.right, constants)
+            left, right = fold_int(node.left, constants), fold_int(node.right, constants)
             if left is None or right is None:
                 continue
             if not (INT64[0] <= left <= INT64[1] and INT64[0] <= right <= INT64[1]):
                 continue  # an operand overflowed first: that one is reported
             reported.add(id(node))
             yield INT64_OVERFLOW.finding(node, expr=_short(node), value=_magnitude(value))
+    for node, value, cast in cast_power_overflows(ops, constants):
+        if id(node) not in reported:
+            yield INT64_OVERFLOW.finding(
+                node,
+                expr=_short(node),
+                value=f"{value} in graph mode (where `{_short(cast)}` is cast to {INT64[0]})",
+            )
+
+
+def graph_power(base: int, exponent: int) -> int:
+    """Graph mode's `base ** exponent` of two ints: the double power cast to int64 (out of
+    range: int64's minimum, measured for `2 ** 70`, `2 ** 63`, `3 ** 41`)."""
+    try:
+        value = math.pow(float(base), float(exponent))
+    except OverflowError:
+        return INT64[0]
+    if not math.isfinite(value) or not -(2.0**63) <= value < 2.0**63:
+        return INT64[0]
+    return int(value)
+
+
+def cast_power_overflows(
+    ops: list[ast.BinOp], constants: dict[str, ast.expr]
+) -> Iterator[tuple[ast.BinOp, int, ast.BinOp]]:
+    """`+ - *` whose operand is an int power beyond int64, which graph mode casts to int64's
+    minimum, so the operation overflows (measured: `2 ** 63 - 1` failed with "Overflow of the
+    sub of two signed number x: -9223372036854775808, y: 1", `2 ** 64 * 2` alike; PyNative
+    computes them): (the operation, the int graph mode gets, the power)."""
+    for node in ops:
+        if not isinstance(node.op, CHECKED):
+            continue
+        sides: list[int] = []
+        cast: Optional[ast.BinOp] = None
+        for side in (node.left, node.right):
+            exact = fold_int(side, constants)
+            if exact is None:
+                break
+            if isinstance(side, ast.BinOp) and isinstance(side.op, ast.Pow):
+                base, exponent = fold_int(side.left, constants), fold_int(side.right, constants)
+                if base is not None and exponent is not None and exponent >= 0:
+                    graph = graph_power(base, exponent)
+                    if graph != exact and not INT64[0] <= exact <= INT64[1]:
+                        cast, exact = side, graph
+            if not INT64[0] <= exact <= INT64[1]:
+                break
+            sides.append(exact)
+        if cast is None or len(sides) != 2:
+            continue
+        left, right = sides
+        value = left + right if isinstance(node.op, ast.Add) else left - right
+        if isinstance(node.op, ast.Mult):
+            value = left * right
+        if not INT64[0] <= value <= INT64[1]:
+            yield node, value, cast
 
 
 def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -111,7 +167,7 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
             if number is not None and math.isfinite(number):
                 value = int(number)
         else:
-            folded = _fold(call.args[0], {})
+            folded = fold_int(call.args[0], {})
             value = None if folded is None else abs(folded)
         if value is not None and not INT64[0] <= value <= INT64[1]:
             yield INT64_OVERFLOW.finding(call, expr=_short(call), value=_magnitude(value))
@@ -136,7 +192,7 @@ def _magnitude(value: int) -> str:
     return f"about {'-' if value < 0 else ''}10**{len(str(abs(value))) - 1}"
 
 
-def _constant_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
+def constant_int_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
     """Locals the function binds once, by `name = <int expression of literals>`."""
     counts: dict[str, int] = {}
     for name in ctx.of(ast.Name):
@@ -147,12 +203,12 @@ def _constant_locals(ctx: FunctionContext) -> dict[str, ast.expr]:
         target = assign.targets[0]
         if len(assign.targets) != 1 or not isinstance(target, ast.Name):
             continue
-        if counts.get(target.id) == 1 and _fold(assign.value, {}) is not None:
+        if counts.get(target.id) == 1 and fold_int(assign.value, {}) is not None:
             found[target.id] = assign.value
     return found
 
 
-def _fold(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Optional[int]:
+def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Optional[int]:
     """The int `expr` computes when the source fixes it (int literals, `-`, `+ - * // % **`)."""
     if depth > 20:
         return None
@@ -160,14 +216,14 @@ def _fold(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> Opt
         value = expr.value
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     if isinstance(expr, ast.Name) and expr.id in constants:
-        return _fold(constants[expr.id], {}, depth + 1)
+        return fold_int(constants[expr.id], {}, depth + 1)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        inner = _fold(expr.operand, constants, depth + 1)
+        inner = fold_int(expr.operand, constants, depth + 1)
         return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
     if not isinstance(expr, ast.BinOp):
         return None
-    left = _fold(expr.left, constants, depth + 1)
-    right = _fold(expr.right, constants, depth + 1)
+    left = fold_int(expr.left, constants, depth + 1)
+    right = fold_int(expr.right, constants, depth + 1)
     if left is None or right is None:
         return None
     if isinstance(expr.op, ast.Add):

@@ -1,0 +1,103 @@
+"""MS348: a comparison of Python floats that graph mode decides in float32.
+
+Measured with MindSpore 2.10 on CPU at LAX against PyNative: graph mode computes Python float
+arithmetic in float32 and compares in float32 too, so `0.1 + 0.2 == 0.3` was True in GRAPH_MODE
+(False in PyNative) and `0.1 * m > 0.3` with `m = x.shape[1] = 3` False (True); a branch on
+such a comparison takes the other path. A float literal beyond float32's range is inf (or 0.0)
+there: `math.inf > 1e300` was False, `1e39 == 1e40` True. Comparisons that float32 decides
+the same way (`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides
+the source fixes (literals, float attributes, shapes) are judged, and a shape-dependent one only
+when it differs for every sampled shape.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import operator
+from collections.abc import Callable, Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .divergence_scalars import INT_SAMPLES, _f32, evaluate, held_float
+from .helpers.base import FunctionContext, cacheable
+
+FLOAT32_COMPARE = Rule(
+    "MS348",
+    "float-compare-float32",
+    Group.DIVERGES,
+    title="A comparison of Python floats that graph mode decides in float32",
+    message=(
+        "`{text}` is {graph} in graph mode, which computes and compares Python floats in "
+        "float32, but {pynative} in PyNative; compare with a tolerance "
+        "(`abs(a - b) < 1e-6`) or decide it outside the compiled code."
+    ),
+    why=(
+        "Graph mode folds Python float arithmetic in float32: `0.1 + 0.2 == 0.3` was True in "
+        "GRAPH_MODE and False in PyNative, so a branch on it takes the other path."
+    ),
+    remedy="Compare floats with a tolerance, or compute the flag outside the compiled code.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+COMPARES: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
+    ast.Eq: operator.eq,
+    ast.NotEq: operator.ne,
+    ast.Lt: operator.lt,
+    ast.LtE: operator.le,
+    ast.Gt: operator.gt,
+    ast.GtE: operator.ge,
+}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for node in ctx.of(ast.Compare):
+        if len(node.ops) != 1 or type(node.ops[0]) not in COMPARES:
+            continue
+        sides = (node.left, node.comparators[0])
+        if not any(isinstance(side, ast.BinOp) or _beyond_float32(ctx, side) for side in sides):
+            continue  # a literal against a literal or a name: nothing computed here
+        found = _results(ctx, node)
+        if found is not None:
+            graph, pynative = found
+            yield FLOAT32_COMPARE.finding(
+                node, text=ast.unparse(node), graph=str(graph), pynative=str(pynative)
+            )
+
+
+def _beyond_float32(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A float literal (or a float attribute's) that float32 makes inf or 0.0 (`1e300`)."""
+    held = held_float(ctx, expr)
+    if held is None or held == 0.0 or math.isinf(held):
+        return False
+    return math.isinf(_f32(held)) or _f32(held) == 0.0
+
+
+def _results(ctx: FunctionContext, node: ast.Compare) -> Optional[tuple[bool, bool]]:
+    """(graph mode's result, PyNative's) when they differ for every sample."""
+    compare = COMPARES[type(node.ops[0])]
+    results: list[tuple[bool, bool]] = []
+    for sample in INT_SAMPLES:
+        sides = []
+        for side in (node.left, node.comparators[0]):
+            try:
+                found = evaluate(ctx, side, sample, 0, spread=True, tensors=False)
+            except (ArithmeticError, ValueError, TypeError, OverflowError):
+                return None
+            if found is None:
+                return None
+            sides.append(found)
+        (lw, ln, lf), (rw, rn, rf) = sides
+        if not (lf or rf):
+            return None  # ints: exact in both modes
+        try:
+            graph = compare(_f32(ln) if lf else ln, _f32(rn) if rf else rn)
+        except OverflowError:
+            return None
+        pynative = compare(lw, rw)
+        if graph == pynative:
+            return None
+        results.append((graph, pynative))
+    return results[0]

@@ -1,0 +1,104 @@
+"""MS349: `int()`, `math.floor()`, `math.ceil()` or `round()` of Python float arithmetic that
+float32 puts on the other side of an integer.
+
+Measured with MindSpore 2.10 on CPU at LAX against PyNative: graph mode folds Python float
+arithmetic in float32 before converting it, so with `n = x.shape[0] = 100`, `int(2.3 * 100)`,
+`int(n * 2.3)` and `math.floor(n * 2.3)` gave 230 in GRAPH_MODE where PyNative gave 229
+(2.3 * 100 is 229.99999999999997 in double, 230.0 in float32), and `math.ceil(n * 1.1)` gave 110
+for 111 (110.00000000000001 in double). `int(n * 0.1 * 10)` and `round(n * 2.3)` agree. Such an
+int usually sizes something (`ops.topk(x, k)`, a slice, a reshape), so the results differ in
+shape. Only arguments the source fixes are judged (literals, float attributes, shapes: the
+module's static shape when it has one, else only when every sampled shape differs).
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable, Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import builtin
+from .divergence_scalars import INT_SAMPLES, evaluate
+from .helpers.base import FunctionContext, cacheable
+
+FLOAT32_TO_INT = Rule(
+    "MS349",
+    "float32-int-conversion",
+    Group.DIVERGES,
+    title="`int()` / `floor` / `ceil` of Python float arithmetic that float32 rounds across "
+    "an integer",
+    message=(
+        "`{text}` is {graph} in graph mode, which computes `{arg}` in float32, but {pynative} "
+        "in PyNative; compute the int with integer arithmetic (`n * 23 // 10`) or outside the "
+        "compiled code."
+    ),
+    why=(
+        "Graph mode folds Python float arithmetic in float32 before converting it to an int: "
+        "`int(2.3 * 100)` gave 230 in GRAPH_MODE and 229 in PyNative (2.3 * 100 is "
+        "229.99999999999997 in double), `math.ceil(n * 1.1)` with n = 100 gave 110 for 111."
+    ),
+    remedy="Use integer arithmetic (`n * 23 // 10`), or compute the int outside compiled code.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+CONVERSIONS: dict[str, Callable[[float], int]] = {
+    "int": int,
+    "round": round,
+    "math.floor": math.floor,
+    "math.ceil": math.ceil,
+    "math.trunc": math.trunc,
+}
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for call in ctx.of(ast.Call):
+        name = _conversion(ctx, call)
+        if name is None:
+            continue
+        arg = call.args[0]
+        if not isinstance(arg, (ast.BinOp, ast.Name)):
+            continue  # `int(t)`, `int(0.5)`: nothing computed in float32 here
+        found = _results(ctx, arg, CONVERSIONS[name])
+        if found is None:
+            continue
+        graph, pynative = found
+        yield FLOAT32_TO_INT.finding(
+            call, text=ast.unparse(call), arg=ast.unparse(arg), graph=graph, pynative=pynative
+        )
+
+
+def _conversion(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
+    """The conversion `call` is (`int`, `round` of one argument, `math.floor` ...), if one."""
+    if len(call.args) != 1 or call.keywords or isinstance(call.args[0], ast.Starred):
+        return None
+    func = call.func
+    if isinstance(func, ast.Name) and func.id in ("int", "round"):
+        return func.id if builtin(ctx, func.id) else None
+    qualname = ctx.fn.module.qualname(func) if isinstance(func, ast.Attribute) else None
+    return qualname if qualname in CONVERSIONS else None
+
+
+def _results(
+    ctx: FunctionContext, arg: ast.expr, convert: Callable[[float], int]
+) -> Optional[tuple[str, str]]:
+    """(graph mode's int, PyNative's) when they differ for every sample."""
+    results: list[tuple[int, int]] = []
+    for sample in INT_SAMPLES:
+        try:
+            found = evaluate(ctx, arg, sample, 0, spread=True, tensors=False)
+            if found is None or not found[2]:
+                return None  # unknown, or an int: exact in both modes
+            wide, narrow, _ = found
+            pair = convert(narrow), convert(wide)
+        except (ArithmeticError, ValueError, TypeError, OverflowError):
+            return None
+        if pair[0] == pair[1]:
+            return None
+        results.append(pair)
+    if results[0] != results[-1]:  # a sampled shape: no one value to name
+        return "another int", "PyNative's"
+    return str(results[0][0]), str(results[0][1])
