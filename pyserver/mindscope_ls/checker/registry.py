@@ -359,6 +359,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mask_updates.check,
     runtime_axes.check,
     primitive_arguments.check,
+    primitive_arguments.check_parameters,
     narrow_int_scalars.check,
     narrow_int_scalars.check_items,
     tensor_axes.check,

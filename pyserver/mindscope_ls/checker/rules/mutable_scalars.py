@@ -84,7 +84,7 @@ def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
     (`Net()(x, mutable(-2))`); it reads the callers, so it is not cacheable."""
     if not ctx.fn.module.mentions("mutable"):
         return  # no `mutable(...)` anywhere in the file: the common case, on every keystroke
-    params = _mutable_parameters(ctx)
+    params = mutable_parameters(ctx)
     if params:
         yield from _findings(ctx, params)
 
@@ -118,7 +118,7 @@ def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFindi
             )
 
 
-def _mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
+def mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
     """The parameters every call of the function's entry point in the module passes
     `mutable(<number>)` for (and the function never rebinds)."""
     entry = module_values.entry_point(ctx.types, ctx.fn.node)

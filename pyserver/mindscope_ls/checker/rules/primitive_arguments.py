@@ -6,7 +6,8 @@ shape (2, 2), `n = int(t)` of an int32 Tensor argument: `ops.L2Normalize(axis=n)
 `ops.L2Normalize(axis=0, epsilon=float(t) * 1e-4)`, `ops.L2Normalize(axis=mutable(1))`,
 `ops.Pad(((n, n), (0, 0)))`, `ops.MaxPool(kernel_size=n, strides=1)`, `ops.TopK(sorted=n > 0)`,
 `ops.Stack(axis=n)`, `ops.Unstack(axis=n)`, `ops.Sort(axis=n)`, `ops.LRN(depth_radius=n)` and
-`ops.SplitV(size_splits=[n, 1], ...)` fail at every level: "TypeError: When creating an
+`ops.SplitV(size_splits=[n, 1], ...)` fail at every level, as does `ops.L2Normalize(axis=m)`
+of a parameter `m` the caller passes `mutable(1)` for: "TypeError: When creating an
 instance of 'L2Normalize', all arguments are required to be constants, but input 0 is a
 variable". These primitives register their `__init__` arguments as attributes
 (`@prim_attr_register`), read while the graph is built; `FACTS.constant_argument_primitives`
@@ -28,7 +29,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .mutable_scalars import mutable_number
+from .mutable_scalars import mutable_number, mutable_parameters
 
 VARIABLE_PRIMITIVE_ARGUMENT = Rule(
     "MS1037",
@@ -59,16 +60,35 @@ OPS = ("mindspore.ops.", "mindspore.ops.operations.")
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    calls: list[ast.Call] = ctx.of(ast.Call)
-    for call in calls:
-        primitive = _primitive(ctx, call)
-        if primitive is None:
-            continue
+    yield from _findings(ctx, frozenset())
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The same through a parameter every call of the entry point passes `mutable(k)` for
+    (`Net()(x, mutable(1))`, measured: the same error); reads the callers: not cacheable."""
+    if not ctx.fn.module.mentions("mutable"):
+        return
+    built = [(c, p) for c in ctx.of(ast.Call) if (p := _primitive(ctx, c)) is not None]
+    params = mutable_parameters(ctx) if built else frozenset()
+    if params:
+        yield from _findings(ctx, params, built)
+
+
+def _findings(
+    ctx: FunctionContext,
+    params: frozenset[str],
+    built: Optional[list[tuple[ast.Call, str]]] = None,
+) -> Iterator[RawFinding]:
+    """With `params`, only what is a variable through one of them (`check` says the rest)."""
+    if built is None:
+        built = [(c, p) for c in ctx.of(ast.Call) if (p := _primitive(ctx, c)) is not None]
+    for call, primitive in built:
         for arg in _arguments(call):
-            if _variable(ctx, arg):
-                yield VARIABLE_PRIMITIVE_ARGUMENT.finding(
-                    arg, arg=ast.unparse(arg), primitive=primitive
-                )
+            if _variable(ctx, arg, params):
+                if not params or not _variable(ctx, arg):
+                    yield VARIABLE_PRIMITIVE_ARGUMENT.finding(
+                        arg, arg=ast.unparse(arg), primitive=primitive
+                    )
                 break  # MindSpore names the first one
 
 
@@ -95,15 +115,16 @@ def _arguments(call: ast.Call) -> Iterator[ast.expr]:
             yield arg
 
 
-def _variable(ctx: FunctionContext, arg: ast.expr) -> bool:
-    """A number read from a Tensor, made by `mutable()`, or a comparison or `not` of one."""
+def _variable(ctx: FunctionContext, arg: ast.expr, params: frozenset[str] = frozenset()) -> bool:
+    """A number read from a Tensor, made by `mutable()` (here or by the callers, for
+    `params`), or a comparison or `not` of one."""
     if isinstance(arg, ast.Compare):
         sides = [arg.left, *arg.comparators]
         return not any(ctx.types.is_tensor(s) for s in sides) and any(
-            _variable(ctx, s) for s in sides
+            _variable(ctx, s, params) for s in sides
         )
     if isinstance(arg, ast.UnaryOp) and isinstance(arg.op, ast.Not):
-        return _variable(ctx, arg.operand)
+        return _variable(ctx, arg.operand, params)
     if ctx.types.is_tensor(arg):
         return False  # a Tensor argument fails in PyNative too: not this rule's to say
-    return receivers.runtime_scalar(ctx, arg) or mutable_number(ctx, arg)
+    return receivers.runtime_scalar(ctx, arg) or mutable_number(ctx, arg, params=params)
