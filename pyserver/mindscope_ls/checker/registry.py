@@ -358,6 +358,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     runtime_scalars.check,
     mask_updates.check,
     runtime_axes.check,
+    runtime_axes.check_parameters,
     primitive_arguments.check,
     primitive_arguments.check_parameters,
     narrow_int_scalars.check,

@@ -3,7 +3,9 @@
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (all ran there), `x` of
 shape (2, 3, 4) and `n = int(k)` of an int32 Tensor argument (likewise `int(f)` of a float32
 Tensor, `k64.item()` of an int64 one, `int(k) * 2 - 1`), which graph mode keeps a variable
-scalar:
+scalar; so does a number made by `mutable()`, here (`axis = mutable(1)`) or by every caller
+(`Net()(x, mutable(2))`: measured the same for `ops.stack`, `ops.split`, `ops.chunk`,
+`ops.sort`, `ops.tril`, `ops.pad`, and at STRICT `x.expand_dims` and `ops.swapaxes`):
 - MS1011, every level: a split size or count (`ops.split(x, n, 1)`, `x.split(n, 1)`,
   `ops.chunk(x, n, 1)`, `x.chunk(n, 1)`, `ops.tensor_split(x, n, 1)`: "For Split, the
   output_num is ValueAny"), the axis of `ops.split` / `x.split` / `ops.chunk` / `x.chunk`,
@@ -50,6 +52,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
+from .mutable_scalars import mutable_number, mutable_parameters
 
 RUNTIME_COUNT_OR_AXIS = Rule(
     "MS1011",
@@ -57,8 +60,9 @@ RUNTIME_COUNT_OR_AXIS = Rule(
     Group.FAILS,
     title="A number read from a Tensor as a split count or a stack/split axis",
     message=(
-        "`{arg}` is a number read from a Tensor in the graph, passed as {what} of `{call}`, "
-        "which graph mode needs as a constant; use a Python constant or a shape "
+        "`{arg}` is a variable number in the graph (read from a Tensor or made by `mutable()`), "
+        "passed as {what} of `{call}`, which graph mode needs as a constant; use a Python "
+        "constant or a shape "
         "(`x.shape[i]`) there."
     ),
     why=(
@@ -81,8 +85,9 @@ RUNTIME_AXIS_UNDER_STRICT = Rule(
     Group.STRICT,
     title="A number read from a Tensor as the axis of `expand_dims`/`swapaxes`/`flatten`/`narrow`",
     message=(
-        "`{arg}` is a number read from a Tensor in the graph, passed as {what} of `{call}`, "
-        "whose checks jit_syntax_level=STRICT runs only on constants; use a Python constant "
+        "`{arg}` is a variable number in the graph (read from a Tensor or made by `mutable()`), "
+        "passed as {what} of `{call}`, whose checks jit_syntax_level=STRICT runs only on "
+        "constants; use a Python constant "
         "there{alternative}."
     ),
     why=(
@@ -180,20 +185,39 @@ STRICT_ONLY: dict[str, Op] = {
     "bucketize": Op(True, False, (Param(1, "boundaries", "a boundary", elements=True),)),
 }
 OPS = "mindspore.ops."
+_AFFECTED = frozenset(EVERY_LEVEL) | frozenset(STRICT_ONLY)
 
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _findings(ctx, frozenset())
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The same through a parameter every call of the entry point passes `mutable(k)` for
+    (`Net()(x, mutable(1))`, then `ops.stack(xs, m)`: measured, the same errors); it reads
+    the callers, so it is not cacheable."""
+    if not ctx.fn.module.mentions("mutable"):
+        return
+    if not any(_called(ctx, call)[0] in _AFFECTED for call in ctx.of(ast.Call)):
+        return
+    params = mutable_parameters(ctx)
+    if params:
+        yield from _findings(ctx, params)
+
+
+def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
+    """With `params`, only what is variable through one of them (`check` says the rest)."""
     calls: list[ast.Call] = ctx.of(ast.Call)
     for call in calls:
         name, shift = _called(ctx, call)
         if name is None:
             continue
-        for arg, what in _runtime_arguments(ctx, call, EVERY_LEVEL.get(name), shift):
+        for arg, what in _runtime_arguments(ctx, call, EVERY_LEVEL.get(name), shift, params):
             yield RUNTIME_COUNT_OR_AXIS.finding(
                 arg, arg=ast.unparse(arg), what=what, call=ast.unparse(call)
             )
-        for arg, what in _runtime_arguments(ctx, call, STRICT_ONLY.get(name), shift):
+        for arg, what in _runtime_arguments(ctx, call, STRICT_ONLY.get(name), shift, params):
             yield RUNTIME_AXIS_UNDER_STRICT.finding(
                 arg,
                 arg=ast.unparse(arg),
@@ -204,9 +228,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _runtime_arguments(
-    ctx: FunctionContext, call: ast.Call, op: Optional[Op], shift: int
+    ctx: FunctionContext,
+    call: ast.Call,
+    op: Optional[Op],
+    shift: int,
+    params: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[ast.expr, str]]:
-    """(argument, what it is) for each of `op`'s parameters given a number read from a Tensor."""
+    """(argument, what it is) for each of `op`'s parameters given a variable number: read from
+    a Tensor or made by `mutable()` (with `params`: only through one of them)."""
     if op is None or not (op.method if shift else op.function):
         return
     for param in op.params:
@@ -215,8 +244,17 @@ def _runtime_arguments(
             continue
         given = arg.elts if param.elements and isinstance(arg, (ast.Tuple, ast.List)) else [arg]
         for value in given:
-            if not ctx.types.is_tensor(value) and receivers.runtime_scalar(ctx, value):
+            if ctx.types.is_tensor(value):
+                continue
+            if params:
+                if mutable_number(ctx, value, params=params) and not _variable(ctx, value):
+                    yield value, param.what
+            elif _variable(ctx, value):
                 yield value, param.what
+
+
+def _variable(ctx: FunctionContext, value: ast.expr) -> bool:
+    return receivers.runtime_scalar(ctx, value) or mutable_number(ctx, value)
 
 
 def _called(ctx: FunctionContext, call: ast.Call) -> tuple[Optional[str], int]:
