@@ -112,7 +112,7 @@ def _cells(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     if held.kind == "cell" and held.class_qualname == _CELL_LIST:
         return f"the CellList `self.{name}`"
     node = held.node
-    if isinstance(node, (ast.Tuple, ast.List)) and _all_cells_built(ctx, node):
+    if isinstance(node, (ast.Tuple, ast.List)) and all_cells_built(ctx, node):
         return f"`self.{name}`, a {_display_kind(node)} of Cells"
     return None
 
@@ -130,7 +130,7 @@ def _all_cells_here(ctx: FunctionContext, seq: ast.Tuple | ast.List) -> bool:
     )
 
 
-def _all_cells_built(ctx: FunctionContext, seq: ast.Tuple | ast.List) -> bool:
+def all_cells_built(ctx: FunctionContext, seq: ast.Tuple | ast.List) -> bool:
     """A display `__init__` assigns whose items are all Cells: `nn.ReLU()`, a workspace Cell
     class called, or `self.<sub-Cell>`."""
     if not seq.elts:
