@@ -1,5 +1,5 @@
 """MS1028: `cell in <Cells>` (or `not in`) in compiled code: a Cell looked up in a sequence of
-Cells.
+Cells. MS1030: `self.cells()` / `self.name_cells()` of a Cell holding two sub-Cells or more.
 
 Measured with MindSpore 2.10 on CPU (PyNative answers with identity/equality): `self.act in
 (self.a, self.b)`, `layer in self.layers` of a CellList, `self.a in self.acts` of a list or tuple
@@ -12,6 +12,12 @@ the test). What compiles: a Cell looked up in a SequentialCell (`self.a in self.
 tuple of classes (`self.a in (nn.ReLU, nn.GELU)`), a str or a Tensor tested against a CellList,
 `'a' in self.cell_dict`, `isinstance(layer, nn.Dense)`. A Cell in a list mixing Cells and None
 compiles at LAX (left alone here).
+
+MS1030: `Cell.name_cells()` (which `cells()` calls) skips repeated Cells with `cell not in
+value_set`, and compiled code runs it: with two sub-Cells or more the second test is a Cell
+looked up among Cells and fails at every level (LAX: "The pointer[node] is null", no line named;
+STRICT: "__py_exec_index0_setitem__(...) ... the inputs should be constant", at the call), called
+on `self` or on a sub-Cell (a SequentialCell of two Cells). With one sub-Cell or none it compiles.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
 
 CELL_IN_CELLS = Rule(
     "MS1028",
@@ -49,6 +56,31 @@ CELL_IN_CELLS = Rule(
         "graph mode', the inputs should be constant)"
     ),
 )
+SUB_CELLS_LISTED = Rule(
+    "MS1030",
+    "sub-cells-listed-in-graph",
+    Group.FAILS,
+    title="`cells()` / `name_cells()` of a Cell with several sub-Cells in compiled code",
+    message=(
+        "`{call}` lists the sub-Cells of {owner} ({count} of them), and compiled code runs its "
+        "`cell not in value_set` test among Cells, which fails at every level; call the "
+        "sub-Cells by their attributes, or keep them in a CellList built in `__init__`."
+    ),
+    why=(
+        "`Cell.name_cells()` (and `cells()`, which calls it) skips repeated Cells with a "
+        "membership test among Cells; graph mode has no translation for one."
+    ),
+    remedy=(
+        "Keep the sub-Cells to run in an `nn.CellList` (or SequentialCell) built in `__init__` "
+        "and iterate that, or list them once in `__init__`."
+    ),
+    mindspore_says=(
+        "RuntimeError: The pointer[node] is null. (STRICT: When handling script "
+        "'__py_exec_index0_setitem__(...)' in graph mode, the inputs should be constant)"
+    ),
+)
+_LISTING = frozenset({"cells", "name_cells"})
+_SEQUENTIAL = "mindspore.nn.SequentialCell"
 _CELL_LIST = "mindspore.nn.CellList"
 # Loop variables over these are Cells (a SequentialCell iterated gives its Cells).
 _ITERATED = frozenset({_CELL_LIST, "mindspore.nn.SequentialCell"})
@@ -67,6 +99,46 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield CELL_IN_CELLS.finding(
                 compare, expr=ast.unparse(compare), cell=ast.unparse(left), what=what
             )
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not isinstance(func, ast.Attribute) or func.attr not in _LISTING or call.args:
+            continue
+        count = _sub_cell_count(ctx, func.value)
+        if count is not None and count >= 2:
+            owner = (
+                "this Cell" if isinstance(func.value, ast.Name) else f"`{ast.unparse(func.value)}`"
+            )
+            yield SUB_CELLS_LISTED.finding(call, call=ast.unparse(call), owner=owner, count=count)
+
+
+def _sub_cell_count(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    """How many sub-Cells `self` (or `self.<sub-Cell>`) surely holds: attributes `__init__`
+    sets to one Cell class only, or the Cells a SequentialCell attribute is built from."""
+    if isinstance(expr, ast.Name):
+        if expr.id != "self" or ctx.fn.cls is None:
+            return None
+        return _own_sub_cells(ctx, ctx.fn.cls)
+    held = receivers.self_attr(ctx, expr)
+    if held is None or held.kind != "cell" or held.class_qualname is None:
+        return None
+    if held.class_qualname == _SEQUENTIAL and isinstance(held.node, ast.Call):
+        args = held.node.args
+        if len(args) == 1 and isinstance(args[0], (ast.List, ast.Tuple)):
+            return len(args[0].elts)
+        return len(args) if not any(isinstance(a, ast.Starred) for a in args) else None
+    info = ctx.classes.resolve(held.class_qualname)
+    return _own_sub_cells(ctx, info) if info is not None and info.is_cell else None
+
+
+def _own_sub_cells(ctx: FunctionContext, info: ClassInfo) -> int:
+    found: set[str] = set()
+    for each in info.lineage():
+        for name, attr in each.attrs.items():
+            if attr.kind != "cell" or names.is_primitive_class(attr.class_qualname):
+                continue
+            if not info.attr_varies(name):
+                found.add(name)
+    return len(found)
 
 
 def _is_cell(ctx: FunctionContext, expr: ast.expr) -> bool:
