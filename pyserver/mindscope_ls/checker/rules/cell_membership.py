@@ -144,13 +144,13 @@ def _own_sub_cells(ctx: FunctionContext, info: ClassInfo) -> int:
 def _is_cell(ctx: FunctionContext, expr: ast.expr) -> bool:
     """`self.<sub-Cell>`, an item of a Cell container, or a loop variable over Cells."""
     if isinstance(expr, ast.Name) and expr.id != "self":
-        return _loop_over_cells(ctx, expr.id)
+        return loop_over_cells(ctx, expr.id)
     return isinstance(expr, (ast.Attribute, ast.Subscript)) and (
         receivers.kind_of(ctx, expr) == receivers.CELL
     )
 
 
-def _loop_over_cells(ctx: FunctionContext, name: str) -> bool:
+def loop_over_cells(ctx: FunctionContext, name: str) -> bool:
     """Every binding of `name` is the target of a `for` over a CellList/SequentialCell
     attribute or over a display of Cells."""
     stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
