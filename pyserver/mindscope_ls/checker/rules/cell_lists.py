@@ -16,7 +16,8 @@ data type" for Tensors, no line named; STRICT: "the inputs should be constant" f
 the `reversed`). So does `zip(self.blocks, tuple(reversed(skips)))` (or `list(...)`) when
 `skips` holds graph Tensors (LAX: "Cast-op0 does not support this kernel data type"). A
 SequentialCell zipped that way compiles, and so do `seq[::-1]` and `tuple(reversed(seq))` of
-numbers (measured on 2.10, CPU; PyNative runs them all).
+numbers (measured on 2.10, CPU; PyNative runs them all). A local `cl = nn.CellList()` made in
+construct and appended to fails the same way (LAX: no line named; STRICT: at the `append`).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
 
@@ -37,7 +38,7 @@ CELL_LIST_GROWN = Rule(
     Group.FAILS,
     title="Appending to a CellList or SequentialCell in compiled code",
     message=(
-        "`self.{name}` is a {kind}: compiled code cannot add Cells to it with `.{method}()` "
+        "`{owner}` is a {kind}: compiled code cannot add Cells to it with `.{method}()` "
         "(the graph holds the Cells it had when compiling); add them in `__init__`."
     ),
     why=(
@@ -121,13 +122,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if not (isinstance(func, ast.Attribute) and func.attr in GROWING):
             continue
+        local = _local_cell_list(ctx, func.value)
+        if local is not None:
+            yield CELL_LIST_GROWN.finding(call, owner=local, kind="CellList", method=func.attr)
+            continue
         held = receivers.self_attr(ctx, func.value)
         if held is None or held.kind != "cell" or held.class_qualname not in LISTS:
             continue
         name = receivers.self_attr_name(func.value)
         yield CELL_LIST_GROWN.finding(
-            call, name=name, kind=LISTS[held.class_qualname], method=func.attr
+            call, owner=f"self.{name}", kind=LISTS[held.class_qualname], method=func.attr
         )
+
+
+def _local_cell_list(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """A local bound only to `nn.CellList(...)` made in the compiled function (measured on
+    2.10: `cl = nn.CellList(); cl.append(nn.ReLU())` fails like an attribute's append)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    bound = receivers.only_binding(ctx, expr.id)
+    if not isinstance(bound, ast.Call):
+        return None
+    return expr.id if names.callee(ctx.fn.module, bound.func) == CELL_LIST else None
 
 
 def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast.Call, str]]:
