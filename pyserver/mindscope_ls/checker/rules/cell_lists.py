@@ -18,6 +18,11 @@ the `reversed`). So does `zip(self.blocks, tuple(reversed(skips)))` (or `list(..
 SequentialCell zipped that way compiles, and so do `seq[::-1]` and `tuple(reversed(seq))` of
 numbers (measured on 2.10, CPU; PyNative runs them all). A local `cl = nn.CellList()` made in
 construct and appended to fails the same way (LAX: no line named; STRICT: at the `append`).
+A CellList or CellDict read anywhere inside `reversed()` / `sorted()` goes to the fallback too
+and fails at every level: `reversed(range(len(self.blocks)))` (a U-Net decoder's countdown),
+`sorted(self.heads)`, `sorted(self.heads.keys())` (LAX: "Unsupported element type[unknown]";
+STRICT: "found variable 'self.blocks'", at the call). `reversed(range(len(self.seq)))` of a
+SequentialCell, `range(len(self.blocks) - 1, -1, -1)` and `sorted()` of a plain dict compile.
 """
 
 from __future__ import annotations
@@ -56,8 +61,8 @@ CELL_LIST_REVERSED = Rule(
     "cell-list-reversed",
     Group.FAILS,
     title=(
-        "`reversed()` of a CellList or SequentialCell, or a CellList zipped with `reversed()`, "
-        "in compiled code"
+        "`reversed()` of a CellList or SequentialCell, a CellList zipped with `reversed()`, or "
+        "a CellList/CellDict read inside `reversed()`/`sorted()`, in compiled code"
     ),
     message=(
         "`{call}` cannot be compiled: graph mode {problem} (LAX fails to build its elements, "
@@ -83,6 +88,14 @@ CELL_LIST_REVERSED = Rule(
 GROWING = frozenset({"append", "extend", "insert"})
 LISTS = {"mindspore.nn.CellList": "CellList", "mindspore.nn.SequentialCell": "SequentialCell"}
 CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
+# Builtins graph mode runs in its Python fallback, and the containers that fail there when read
+# inside their argument (`reversed(range(len(self.seq)))` of a SequentialCell compiles).
+FALLBACK_CALLS = frozenset({"reversed", "sorted"})
+IN_FALLBACK = {"mindspore.nn.CellList": "CellList", "mindspore.nn.CellDict": "CellDict"}
+FALLBACK_ADVICE = {
+    "reversed": "count down with `range(len(self.{name}) - 1, -1, -1)` instead",
+    "sorted": "sort the keys once in `__init__` (`self.order = sorted(...)`) and loop over that",
+}
 
 
 @cacheable
@@ -103,6 +116,20 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                         f"iterate it by index (`for i in range(len(self.{name}) - 1, -1, -1)`) "
                         "or keep a reversed CellList built in `__init__`"
                     ),
+                )
+                continue
+        if isinstance(func, ast.Name) and func.id in FALLBACK_CALLS and len(call.args) == 1:
+            inside = _container_inside(ctx, call.args[0])
+            if inside is not None:
+                name, kind = inside
+                yield CELL_LIST_REVERSED.finding(
+                    call,
+                    call=ast.unparse(call),
+                    problem=(
+                        f"hands `{func.id}()` to its Python fallback with the {kind} "
+                        f"`self.{name}` in it, which cannot hold Cells"
+                    ),
+                    advice=FALLBACK_ADVICE[func.id].format(name=name),
                 )
             continue
         if isinstance(func, ast.Name) and func.id == "zip":
@@ -144,6 +171,18 @@ def _local_cell_list(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     if not isinstance(bound, ast.Call):
         return None
     return expr.id if names.callee(ctx.fn.module, bound.func) == CELL_LIST else None
+
+
+def _container_inside(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[str, str]]:
+    """(name, kind) of a CellList/CellDict attribute read inside `expr` (`range(len(self.blocks))`,
+    `self.heads.keys()`, `self.heads` itself)."""
+    for node in ast.walk(expr):
+        held = receivers.self_attr(ctx, node) if isinstance(node, ast.Attribute) else None
+        if held is not None and held.kind == "cell" and held.class_qualname in IN_FALLBACK:
+            name = receivers.self_attr_name(node)
+            if name is not None:
+                return name, IN_FALLBACK[held.class_qualname]
+    return None
 
 
 def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast.Call, str]]:
