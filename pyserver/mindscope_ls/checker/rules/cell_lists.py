@@ -177,7 +177,9 @@ def _container_inside(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[st
     """(name, kind) of a CellList/CellDict attribute read inside `expr` (`range(len(self.blocks))`,
     `self.heads.keys()`, `self.heads` itself)."""
     for node in ast.walk(expr):
-        held = receivers.self_attr(ctx, node) if isinstance(node, ast.Attribute) else None
+        if not isinstance(node, ast.Attribute):
+            continue
+        held = receivers.self_attr(ctx, node)
         if held is not None and held.kind == "cell" and held.class_qualname in IN_FALLBACK:
             name = receivers.self_attr_name(node)
             if name is not None:
