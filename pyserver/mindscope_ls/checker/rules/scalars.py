@@ -211,9 +211,12 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _own_class(receiver: ast.expr, class_name: str) -> bool:
-    """`self`, `type(self)` or the class's own name."""
+    """`self`, `type(self)`, `self.__class__` (measured on 2.10: fails like `type(self)`) or
+    the class's own name."""
     if isinstance(receiver, ast.Name):
         return receiver.id in ("self", class_name)
+    if isinstance(receiver, ast.Attribute) and receiver.attr == "__class__":
+        return isinstance(receiver.value, ast.Name) and receiver.value.id == "self"
     return (
         isinstance(receiver, ast.Call)
         and isinstance(receiver.func, ast.Name)
