@@ -392,14 +392,14 @@ def _counter_compare(ctx: FunctionContext, flow: ast.While, expr: ast.expr) -> b
     operands = [expr.left, *expr.comparators]
     if any(not isinstance(o, (ast.Name, ast.Constant)) for o in operands):
         return False
-    counters = [o.id for o in operands if isinstance(o, ast.Name) and _counted_in(flow, o.id)]
+    counters = [o.id for o in operands if isinstance(o, ast.Name) and counted_in(flow, o.id)]
     if not counters:
         return False
     names_ = [o.id for o in operands if isinstance(o, ast.Name)]
     return all(_int_literal_before(ctx, flow, n) for n in names_)
 
 
-def _counted_in(flow: ast.While, name: str) -> bool:
+def counted_in(flow: ast.While, name: str) -> bool:
     """The loop body changes `name` only by adding or subtracting a literal."""
     found = False
     for node in ast.walk(ast.Module(body=flow.body, type_ignores=[])):
