@@ -9,7 +9,8 @@
   compiling, and a result beyond int64 cannot become a graph constant: "Unable to cast Python
   instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
   LAX and STRICT).
-- MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
+- MS176: a `@classmethod` of the Cell called through `self` (`type(self)`, `self.__class__`,
+  the class's name) is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
   methods compile).
