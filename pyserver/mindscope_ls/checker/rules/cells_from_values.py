@@ -101,9 +101,11 @@ def _variable(ctx: FunctionContext, arg: ast.expr, inputs: set[str]) -> Optional
     node = held.node if held is not None else None
     if isinstance(node, (ast.List, ast.Tuple)) and all_cells_built(ctx, node):
         return "a sequence holding Cells"
-    tensor = _reads_inputs(arg, inputs) and ctx.types.is_tensor(arg)
-    if tensor and not ctx.types.is_constant_tensor(arg):
-        return "a Tensor computed in the graph"
+    if ctx.types.is_tensor(arg):
+        # `Tensor(0.0, x.dtype)` reads the input's dtype only: a constant (measured: compiles)
+        if _reads_inputs(arg, inputs) and not ctx.types.is_constant_tensor(arg):
+            return "a Tensor computed in the graph"
+        return None
     if receivers.runtime_scalar(ctx, arg) or _number_of_tensor(ctx, arg, inputs):
         return "a number read from a Tensor when the graph runs"
     return None
@@ -134,8 +136,17 @@ def _number_of_tensor(ctx: FunctionContext, arg: ast.expr, inputs: set[str]) -> 
 
 def _reads_inputs(expr: ast.expr, inputs: set[str]) -> bool:
     """Only a Tensor read from the function's inputs is surely computed in the graph (one
-    `ops.zeros(shape)` makes may be folded into a constant)."""
-    return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(expr))
+    `ops.zeros(shape)` makes may be folded into a constant); reading an input's `.dtype` or
+    `.shape` gives a constant."""
+    if isinstance(expr, ast.Attribute) and expr.attr in names.NON_TENSOR_ATTRS:
+        return False
+    if isinstance(expr, ast.Name):
+        return expr.id in inputs
+    return any(
+        _reads_inputs(child, inputs)
+        for child in ast.iter_child_nodes(expr)
+        if isinstance(child, ast.expr)
+    )
 
 
 def _holds_cells(ctx: FunctionContext, seq: ast.expr) -> bool:
