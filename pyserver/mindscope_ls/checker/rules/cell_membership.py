@@ -103,6 +103,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         func = call.func
         if not isinstance(func, ast.Attribute) or func.attr not in _LISTING or call.args:
             continue
+        info = receivers.workspace_class(ctx, func.value)
+        if info is not None and any(info.find_method(m) is not None for m in _LISTING):
+            continue  # the class lists its sub-Cells its own way
         count = _sub_cell_count(ctx, func.value)
         if count is not None and count >= 2:
             owner = (
