@@ -155,19 +155,46 @@ def _is_cell(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 def loop_over_cells(ctx: FunctionContext, name: str) -> bool:
     """Every binding of `name` is the target of a `for` over a CellList/SequentialCell
-    attribute or over a display of Cells."""
+    attribute or over a display of Cells, directly or as its item of `enumerate(...)` /
+    `zip(...)` (`for i, layer in enumerate(self.layers)`)."""
     stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
-    loops = [f for f in ctx.of(ast.For) if isinstance(f.target, ast.Name) and f.target.id == name]
-    if not stores or len(stores) != len(loops):
+    if not stores:
         return False
-    for loop in loops:
-        held = receivers.self_attr(ctx, loop.iter)
+    loops = 0
+    for loop in ctx.of(ast.For):
+        source = _iterated_for(loop.target, loop.iter, name)
+        if source is None:
+            continue
+        loops += 1
+        held = receivers.self_attr(ctx, source)
         if held is not None and held.kind == "cell" and held.class_qualname in _ITERATED:
             continue
-        if isinstance(loop.iter, (ast.Tuple, ast.List)) and _all_cells_here(ctx, loop.iter):
+        if isinstance(source, (ast.Tuple, ast.List)) and _all_cells_here(ctx, source):
             continue
         return False
-    return True
+    return loops == len(stores)
+
+
+def _iterated_for(target: ast.expr, it: ast.expr, name: str) -> Optional[ast.expr]:
+    """What the loop variable `name` takes its items from: the iterable itself, or the
+    matching argument of `enumerate(seq)` / `zip(a, b, ...)` unpacked into a tuple target."""
+    if isinstance(target, ast.Name):
+        return it if target.id == name else None
+    if not (isinstance(target, ast.Tuple) and isinstance(it, ast.Call)):
+        return None
+    if not isinstance(it.func, ast.Name) or it.keywords:
+        return None
+    args = it.args
+    if it.func.id == "enumerate" and len(args) == 1 and len(target.elts) == 2:
+        pairs = [(target.elts[1], args[0])]
+    elif it.func.id == "zip" and len(args) == len(target.elts):
+        pairs = list(zip(target.elts, args))
+    else:
+        return None
+    for element, source in pairs:
+        if isinstance(element, ast.Name) and element.id == name:
+            return source
+    return None
 
 
 def _cells(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
