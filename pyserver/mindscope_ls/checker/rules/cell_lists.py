@@ -16,7 +16,13 @@ data type" for Tensors, no line named; STRICT: "the inputs should be constant" f
 the `reversed`). So does `zip(self.blocks, tuple(reversed(skips)))` (or `list(...)`) when
 `skips` holds graph Tensors (LAX: "Cast-op0 does not support this kernel data type"). A
 SequentialCell zipped that way compiles, and so do `seq[::-1]` and `tuple(reversed(seq))` of
-numbers (measured on 2.10, CPU; PyNative runs them all).
+numbers (measured on 2.10, CPU; PyNative runs them all). A local `cl = nn.CellList()` made in
+construct and appended to fails the same way (LAX: no line named; STRICT: at the `append`).
+A CellList or CellDict read anywhere inside `reversed()` / `sorted()` goes to the fallback too
+and fails at every level: `reversed(range(len(self.blocks)))` (a U-Net decoder's countdown),
+`sorted(self.heads)`, `sorted(self.heads.keys())` (LAX: "Unsupported element type[unknown]";
+STRICT: "found variable 'self.blocks'", at the call). `reversed(range(len(self.seq)))` of a
+SequentialCell, `range(len(self.blocks) - 1, -1, -1)` and `sorted()` of a plain dict compile.
 """
 
 from __future__ import annotations
@@ -27,7 +33,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
 
@@ -37,7 +43,7 @@ CELL_LIST_GROWN = Rule(
     Group.FAILS,
     title="Appending to a CellList or SequentialCell in compiled code",
     message=(
-        "`self.{name}` is a {kind}: compiled code cannot add Cells to it with `.{method}()` "
+        "`{owner}` is a {kind}: compiled code cannot add Cells to it with `.{method}()` "
         "(the graph holds the Cells it had when compiling); add them in `__init__`."
     ),
     why=(
@@ -55,8 +61,8 @@ CELL_LIST_REVERSED = Rule(
     "cell-list-reversed",
     Group.FAILS,
     title=(
-        "`reversed()` of a CellList or SequentialCell, or a CellList zipped with `reversed()`, "
-        "in compiled code"
+        "`reversed()` of a CellList or SequentialCell, a CellList zipped with `reversed()`, or "
+        "a CellList/CellDict read inside `reversed()`/`sorted()`, in compiled code"
     ),
     message=(
         "`{call}` cannot be compiled: graph mode {problem} (LAX fails to build its elements, "
@@ -82,6 +88,14 @@ CELL_LIST_REVERSED = Rule(
 GROWING = frozenset({"append", "extend", "insert"})
 LISTS = {"mindspore.nn.CellList": "CellList", "mindspore.nn.SequentialCell": "SequentialCell"}
 CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
+# Builtins graph mode runs in its Python fallback, and the containers that fail there when read
+# inside their argument (`reversed(range(len(self.seq)))` of a SequentialCell compiles).
+FALLBACK_CALLS = frozenset({"reversed", "sorted"})
+IN_FALLBACK = {"mindspore.nn.CellList": "CellList", "mindspore.nn.CellDict": "CellDict"}
+FALLBACK_ADVICE = {
+    "reversed": "count down with `range(len(self.{name}) - 1, -1, -1)` instead",
+    "sorted": "sort the keys once in `__init__` (`self.order = sorted(...)`) and loop over that",
+}
 
 
 @cacheable
@@ -103,6 +117,20 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                         "or keep a reversed CellList built in `__init__`"
                     ),
                 )
+                continue
+        if isinstance(func, ast.Name) and func.id in FALLBACK_CALLS and len(call.args) == 1:
+            inside = _container_inside(ctx, call.args[0])
+            if inside is not None:
+                name, kind = inside
+                yield CELL_LIST_REVERSED.finding(
+                    call,
+                    call=ast.unparse(call),
+                    problem=(
+                        f"hands `{func.id}()` to its Python fallback with the {kind} "
+                        f"`self.{name}` in it, which cannot hold Cells"
+                    ),
+                    advice=FALLBACK_ADVICE[func.id].format(name=name),
+                )
             continue
         if isinstance(func, ast.Name) and func.id == "zip":
             found = _zipped_reversed(ctx, call)
@@ -121,13 +149,42 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if not (isinstance(func, ast.Attribute) and func.attr in GROWING):
             continue
+        local = _local_cell_list(ctx, func.value)
+        if local is not None:
+            yield CELL_LIST_GROWN.finding(call, owner=local, kind="CellList", method=func.attr)
+            continue
         held = receivers.self_attr(ctx, func.value)
         if held is None or held.kind != "cell" or held.class_qualname not in LISTS:
             continue
         name = receivers.self_attr_name(func.value)
         yield CELL_LIST_GROWN.finding(
-            call, name=name, kind=LISTS[held.class_qualname], method=func.attr
+            call, owner=f"self.{name}", kind=LISTS[held.class_qualname], method=func.attr
         )
+
+
+def _local_cell_list(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """A local bound only to `nn.CellList(...)` made in the compiled function (measured on
+    2.10: `cl = nn.CellList(); cl.append(nn.ReLU())` fails like an attribute's append)."""
+    if not isinstance(expr, ast.Name):
+        return None
+    bound = receivers.only_binding(ctx, expr.id)
+    if not isinstance(bound, ast.Call):
+        return None
+    return expr.id if names.callee(ctx.fn.module, bound.func) == CELL_LIST else None
+
+
+def _container_inside(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[str, str]]:
+    """(name, kind) of a CellList/CellDict attribute read inside `expr` (`range(len(self.blocks))`,
+    `self.heads.keys()`, `self.heads` itself)."""
+    for node in ast.walk(expr):
+        if not isinstance(node, ast.Attribute):
+            continue
+        held = receivers.self_attr(ctx, node)
+        if held is not None and held.kind == "cell" and held.class_qualname in IN_FALLBACK:
+            name = receivers.self_attr_name(node)
+            if name is not None:
+                return name, IN_FALLBACK[held.class_qualname]
+    return None
 
 
 def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast.Call, str]]:

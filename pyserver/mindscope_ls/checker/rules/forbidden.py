@@ -101,11 +101,19 @@ CELL_METHODS_FAILING = frozenset(
 # `self.fc.recompute(mp_comm_recompute=False)`, `c.recompute()` over a CellList fail at LAX
 # (its keyword check cannot be interpreted) and STRICT (it assigns `self._recompute_cell`).
 CELL_METHODS_MEASURED = frozenset({"recompute"})
+# Measured by hand on 2.10 (they take arguments): `self.add_flags(foo=True)`,
+# `self.add_flags_recursive(...)`, `self.insert_child_to_cell("act", nn.ReLU())` (on a sub-Cell
+# too) compile at LAX and fail under STRICT, which cannot assign the Cell's `_func_graph_flags`
+# / `_cells` ("In JIT strict mode, if need to modify a member attribute of a class with
+# self._func_graph_flags, the member attribute must be ..."). `apply(fn)` is left out: on a
+# sub-Cell it compiled under STRICT.
+CELL_METHODS_STRICT = frozenset({"add_flags", "add_flags_recursive", "insert_child_to_cell"})
 # The names of forbidden methods, to pass over every other call at once.
 METHOD_NAMES = (
     frozenset(q.rsplit(".", 1)[-1] for q in FACTS.forbidden_functions)
     | CELL_METHODS_FAILING
     | CELL_METHODS_MEASURED
+    | CELL_METHODS_STRICT
 )
 
 
@@ -193,6 +201,8 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
 def _cell_method_fails(ctx: FunctionContext, name: str) -> bool:
     if name in CELL_METHODS_MEASURED:
         return True
+    if name in CELL_METHODS_STRICT:
+        return ctx.level == SyntaxLevel.STRICT
     return name in CELL_METHODS_FAILING and FACTS.graph_member("cell", name, ctx.level) in (
         "refused",
         "fails",

@@ -343,17 +343,121 @@ def _bool_tests(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
     for flow in flows:
         test = flow.test
-        if not isinstance(test, ast.BoolOp) or not ctx.types.is_condition(test.values[0]):
+        if not isinstance(test, ast.BoolOp):
             continue
         if isinstance(flow, ast.While) and any(_grows(ctx, stmt) for stmt in flow.body):
             continue  # unrolled until the call-depth limit first (MS146, measured)
+        if not ctx.types.is_condition(test.values[0]):
+            if isinstance(flow, ast.While):
+                yield from _counter_tests(ctx, values, flow, test)
+            continue
+        reported = False
         for other in test.values[1:]:
             if ctx.types.is_tensor(other) or not _python_bool(ctx, values, other):
                 continue
             found = join_clash(values.of(test.values[0]), Value("scalar", "bool"))
             if found is not None:
                 yield _report(ctx, found, "This `and`/`or` test gives", test, other, test.values[0])
+                reported = True
                 break
+        if not reported and isinstance(flow, ast.While):
+            yield from _counter_tests(ctx, values, flow, test)
+
+
+def _counter_tests(
+    ctx: FunctionContext, values: Abstract, flow: ast.While, test: ast.BoolOp
+) -> Iterator[RawFinding]:
+    """`while t and i < n:` / `while i < n and t:` where the body counts the Python int `i`:
+    a Tensor test makes the loop a graph loop, which turns the counter into a run-time scalar,
+    so `i < n` is a scalar bool joined with the Tensor one in either order (measured on 2.10 at
+    LAX and STRICT: "Type Join Failed: dtype1 = Bool, dtype2 = Any", at the `while`; a Tensor
+    counter, `i = Tensor(0)`, compiles)."""
+    tensor = next((v for v in test.values if ctx.types.is_condition(v)), None)
+    if tensor is None:
+        return
+    for other in test.values:
+        if other is tensor or not _counter_compare(ctx, flow, other):
+            continue
+        found = join_clash(values.of(tensor), Value("scalar", "bool"))
+        if found is not None:
+            yield _report(ctx, found, "This `and`/`or` test gives", test, other, tensor)
+            return
+
+
+def _counter_compare(ctx: FunctionContext, flow: ast.While, expr: ast.expr) -> bool:
+    """`i < n` comparing Python numbers, `i` a counter: bound before the loop to an int
+    literal and only counted in its body (`i += 1`, `i = i + 1`)."""
+    if not isinstance(expr, ast.Compare) or len(expr.ops) != 1:
+        return False
+    operands = [expr.left, *expr.comparators]
+    if any(not isinstance(o, (ast.Name, ast.Constant)) for o in operands):
+        return False
+    counters = [o.id for o in operands if isinstance(o, ast.Name) and counted_in(flow, o.id)]
+    if not counters:
+        return False
+    names_ = [o.id for o in operands if isinstance(o, ast.Name)]
+    return all(_int_literal_before(ctx, flow, n) for n in names_)
+
+
+def counted_in(flow: ast.While, name: str) -> bool:
+    """The loop body changes `name` only by adding or subtracting a literal."""
+    found = False
+    for node in ast.walk(ast.Module(body=flow.body, type_ignores=[])):
+        if isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+            if node.target.id == name:
+                if not (isinstance(node.op, (ast.Add, ast.Sub)) and _int_const(node.value)):
+                    return False
+                found = True
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(t, ast.Name) and t.id == name for t in node.targets
+        ):
+            value = node.value
+            if not (
+                isinstance(value, ast.BinOp)
+                and isinstance(value.op, (ast.Add, ast.Sub))
+                and isinstance(value.left, ast.Name)
+                and value.left.id == name
+                and _int_const(value.right)
+            ):
+                return False
+            found = True
+        elif isinstance(node, (ast.For, ast.comprehension)) and any(
+            isinstance(n, ast.Name) and n.id == name for n in ast.walk(node.target)
+        ):
+            return False
+    return found
+
+
+def _int_literal_before(ctx: FunctionContext, flow: ast.While, name: str) -> bool:
+    """Every binding of `name` outside the loop is `name = <int literal>` above it."""
+    outside = [
+        a
+        for a in ctx.of(ast.Assign)
+        if any(isinstance(t, ast.Name) and t.id == name for t in a.targets) and not _within(a, flow)
+    ]
+    if not outside or name in ctx.fn.tensor_params or name in _parameter_names(ctx):
+        return False
+    return all(
+        len(a.targets) == 1 and _int_const(a.value) and a.lineno < flow.lineno for a in outside
+    )
+
+
+def _within(node: ast.stmt, flow: ast.While) -> bool:
+    end = flow.end_lineno or flow.lineno
+    return flow.lineno <= node.lineno <= end
+
+
+def _parameter_names(ctx: FunctionContext) -> set[str]:
+    args = ctx.fn.node.args
+    return {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+
+
+def _int_const(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, int)
+        and not isinstance(expr.value, bool)
+    )
 
 
 def _python_bool(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> bool:

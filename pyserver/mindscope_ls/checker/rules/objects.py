@@ -123,7 +123,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     related=[ctx.related(use, "the dict is read here")] if use else [],
                     method=node.func.attr,
                 )
-            elif _argument_dict_fails(ctx, node, dicts):
+            elif _argument_dict_fails(ctx, node, dicts) or _attribute_dict_fails(ctx, node):
                 assert isinstance(node.func, ast.Attribute)
                 yield DICT_POP_SETDEFAULT.finding(node, method=node.func.attr)
         elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -267,6 +267,29 @@ def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, 
     ):
         return False
     return all(_number_or_tensor(ctx, _value_at(d, key.value)) for d in displays)
+
+
+def _attribute_dict_fails(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`self.d.pop(k)` / `self.d.setdefault(...)` of a dict display `__init__` assigns.
+    Measured on 2.10: STRICT has neither method (fails); LAX fails `v = self.d.pop("a")` of a
+    number ("TupleGetItem, input[0] should be Sequence, but got Float32") and compiles
+    `self.d.setdefault("z", 3.0)` of numbers."""
+    func = call.func
+    if not (isinstance(func, ast.Attribute) and func.attr in DICT_TRAPS):
+        return False
+    if receivers.kind_of(ctx, func.value) != receivers.DICT:
+        return False
+    if ctx.level == SyntaxLevel.STRICT:
+        return True
+    held = receivers.self_attr(ctx, func.value)
+    display = held.node if held is not None else None
+    if func.attr != "pop" or not isinstance(display, ast.Dict) or call.keywords:
+        return False
+    if len(call.args) != 1 or not isinstance(call.args[0], ast.Constant):
+        return False
+    value = _value_at(display, call.args[0].value)
+    number = isinstance(value, ast.Constant) and type(value.value) in (int, float)
+    return number and _assigned_to_name(ctx.fn.node, call)
 
 
 def _holds_str(display: ast.Dict) -> bool:

@@ -1,4 +1,4 @@
-"""MS193-MS197, MS247: Python's dynamic object model, which the graph does not have.
+"""MS193-MS197, MS247, MS253: Python's dynamic object model, which the graph does not have.
 
 - MS193: `delattr(obj, name)` in compiled code fails at every level: LAX runs it through the
   Python fallback while compiling and again when the graph runs, so the second call finds the
@@ -8,11 +8,15 @@
   (all of its lineage known) never sets `<new>`: a jit_class is compiled as a fixed record of
   the attributes its class sets, and the write does not add one, at every level ("ClassMember:
   '...<Box>' object has no attribute 'extra'", at the read).
-- MS195: `type(<Cell>) == <Cell class>` (`!=`, `is`, `is not`; `type(self) == Net` too): a Cell
+- MS195: `type(<Cell>) == <Cell class>` (`!=`, `is`, `is not`; `type(self) == Net` too;
+  `cell.__class__` alike; `type(cell) in (ClsA, ClsB)`, a tuple of classes holding a Cell class,
+  as a display, a local, a module-level name or a `self.<attr>`): a Cell
   class is not a value the graph can compare, at every level ("name '__input_key_0__' is not
   defined" for `==`, no line named; "For syntax like 'a is b', b supports Int, Bool, String,
   None and Type, but got create_instance" for `is`). `isinstance(cell, Cls)` and
-  `type(cell).__name__ == 'ReLU'` compile.
+  `type(cell).__name__ == 'ReLU'` compile, and so does `type(n) in (int, float)`.
+- MS253: `type(cell) in [ClsA, ClsB]`, a list of classes holding a Cell class: LAX looks it up
+  in its Python fallback (right answer), STRICT fails as MS195 does. Measured on 2.10, CPU.
 - MS196: `next(it, default)`: the graph's `next` takes the iterator alone ("For 'Next', the
   number of input should be 1, but got 2", at every level, at the call). `next(iter(seq))`
   compiles when `seq` holds Tensors, but fails at every level when it holds Python scalars
@@ -32,14 +36,15 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Optional
+from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .calls_shared import builtin
+from .calls_shared import builtin, local_names
 from .helpers import names, receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
+from .helpers.module_values import global_binding, note_read
 
 DELATTR_IN_GRAPH = Rule(
     "MS193",
@@ -85,13 +90,31 @@ CELL_CLASS_COMPARED = Rule(
     title="`type(cell)` compared with a Cell class in compiled code",
     message=(
         "`{expr}` compares a Cell's type with the Cell class `{cls}`, which graph mode cannot "
-        "use as a value; test `isinstance({obj}, {cls})` instead."
+        "use as a value; test `isinstance({obj}, {classes})` instead."
     ),
     why=(
         "In a graph a Cell class is a constructor, not a type object: `==` and `is` have no "
         "implementation for it. `isinstance` is resolved while compiling."
     ),
     remedy="Use `isinstance(cell, Cls)`, or decide in `__init__` and keep a bool attribute.",
+    mindspore_says="NameError: name '__input_key_0__' is not defined",
+)
+
+CELL_CLASS_IN_LIST = Rule(
+    "MS253",
+    "cell-type-in-class-list-strict",
+    Group.STRICT,
+    title="`type(cell) in [Cls, ...]` (a list of Cell classes) in compiled code, under STRICT",
+    message=(
+        "`{expr}` looks a Cell's type up in a list holding the Cell class `{cls}`, which STRICT "
+        "cannot use as a value; test `isinstance({obj}, ({classes}))` instead."
+    ),
+    why=(
+        "In a graph a Cell class is a constructor, not a type object; LAX looks the type up in "
+        "a list through its Python fallback, which STRICT does not have (a tuple of Cell "
+        "classes fails at every level: MS195)."
+    ),
+    remedy="Use `isinstance(cell, (ClsA, ClsB))`, or decide in `__init__` and keep a bool.",
     mindspore_says="NameError: name '__input_key_0__' is not defined",
 )
 
@@ -192,7 +215,19 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         found = _cell_class_compared(ctx, compare)
         if found is not None:
             yield CELL_CLASS_COMPARED.finding(
-                compare, expr=ast.unparse(compare), obj=found[0], cls=found[1]
+                compare,
+                expr=ast.unparse(compare),
+                obj=found[0],
+                cls=found[1],
+                classes=found[2],
+            )
+            continue
+        listed = _type_in_classes(ctx, compare)
+        if listed is not None and listed[2] == "list":
+            seq = _display_of(ctx, compare.comparators[0])
+            classes = ", ".join(ast.unparse(e) for e in seq.elts) if seq is not None else "..."
+            yield CELL_CLASS_IN_LIST.finding(
+                compare, expr=ast.unparse(compare), obj=listed[0], cls=listed[1], classes=classes
             )
     attributes: list[ast.Attribute] = ctx.of(ast.Attribute)
     for node in attributes:
@@ -281,18 +316,76 @@ def _numbers_by_construction(ctx: FunctionContext, seq: ast.expr) -> bool:
 COMPARISONS = (ast.Eq, ast.NotEq, ast.Is, ast.IsNot)
 
 
-def _cell_class_compared(ctx: FunctionContext, compare: ast.Compare) -> Optional[tuple[str, str]]:
-    """(`obj`, `Cls`) of `type(obj) == Cls` (either side, one comparison) where `Cls` names a
-    Cell class (MindSpore's or the workspace's)."""
-    if len(compare.ops) != 1 or not isinstance(compare.ops[0], COMPARISONS):
+def _cell_class_compared(
+    ctx: FunctionContext, compare: ast.Compare
+) -> Optional[tuple[str, str, str]]:
+    """(`obj`, `Cls`, what to pass `isinstance`) of `type(obj) == Cls` (either side, one
+    comparison; `obj.__class__` too) where `Cls` names a Cell class (MindSpore's or the
+    workspace's), or of `type(obj) in (Cls, ...)` where a tuple of classes holds one."""
+    if len(compare.ops) != 1:
         return None
     left, right = compare.left, compare.comparators[0]
+    if isinstance(compare.ops[0], (ast.In, ast.NotIn)):
+        found = _type_in_classes(ctx, compare)
+        if found is None or found[2] != "tuple":
+            return None
+        return found[0], found[1], ast.unparse(right)
+    if not isinstance(compare.ops[0], COMPARISONS):
+        return None
     for typed, other in ((left, right), (right, left)):
-        obj = _builtin_of_one(ctx, typed, "type")
+        obj = _type_of(ctx, typed)
         named = isinstance(other, (ast.Name, ast.Attribute))
         if obj is not None and named and _cell_class(ctx, other):
-            return ast.unparse(obj), ast.unparse(other)
+            return ast.unparse(obj), ast.unparse(other), ast.unparse(other)
     return None
+
+
+def _type_in_classes(ctx: FunctionContext, compare: ast.Compare) -> Optional[tuple[str, str, str]]:
+    """(`obj`, `Cls`, "tuple" or "list") of `type(obj) in <classes>` (`not in` too) where the
+    classes, a display or a name bound once to one (a local, a module-level name, `self.<attr>`
+    set in `__init__`), hold the Cell class `Cls`."""
+    if len(compare.ops) != 1 or not isinstance(compare.ops[0], (ast.In, ast.NotIn)):
+        return None
+    obj = _type_of(ctx, compare.left)
+    if obj is None:
+        return None
+    seq = _display_of(ctx, compare.comparators[0])
+    if seq is None:
+        return None
+    for item in seq.elts:
+        if isinstance(item, (ast.Name, ast.Attribute)) and _cell_class(ctx, item):
+            kind = "tuple" if isinstance(seq, ast.Tuple) else "list"
+            return ast.unparse(obj), ast.unparse(item), kind
+    return None
+
+
+def _display_of(ctx: FunctionContext, expr: ast.expr) -> Optional[Union[ast.Tuple, ast.List]]:
+    """The tuple or list display `expr` is, or the one a name bound once holds."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is None and expr.id not in local_names(ctx.fn.node):
+            binding = global_binding(ctx.fn.module, expr.id)
+            if binding is not None:
+                note_read(ctx.lines, binding.lineno)
+                bound = binding.value
+        expr = bound if bound is not None else expr
+    else:
+        held = receivers.self_attr(ctx, expr)
+        if held is not None and isinstance(held.node, ast.expr):
+            expr = held.node
+    if isinstance(expr, (ast.Tuple, ast.List)) and not any(
+        isinstance(e, ast.Starred) for e in expr.elts
+    ):
+        return expr
+    return None
+
+
+def _type_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """`obj` of `type(obj)` (the builtin) or of `obj.__class__` (measured: `self.act.__class__
+    == nn.ReLU` fails like `type(self.act) == nn.ReLU`)."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "__class__":
+        return expr.value
+    return _builtin_of_one(ctx, expr, "type")
 
 
 def _builtin_of_one(ctx: FunctionContext, expr: ast.expr, name: str) -> Optional[ast.expr]:

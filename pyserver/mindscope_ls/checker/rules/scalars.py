@@ -11,7 +11,8 @@
   LAX and STRICT). An int power beyond int64 is cast to int64's minimum first (MS345), so
   `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
   number x: -9223372036854775808, y: 1"), though their Python values may fit.
-- MS176: a `@classmethod` of the Cell called through `self` is compiled as a plain function
+- MS176: a `@classmethod` of the Cell called through `self` (`type(self)`, `self.__class__`,
+  the class's name) is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
   methods compile).
@@ -267,9 +268,12 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _own_class(receiver: ast.expr, class_name: str) -> bool:
-    """`self`, `type(self)` or the class's own name."""
+    """`self`, `type(self)`, `self.__class__` (measured on 2.10: fails like `type(self)`) or
+    the class's own name."""
     if isinstance(receiver, ast.Name):
         return receiver.id in ("self", class_name)
+    if isinstance(receiver, ast.Attribute) and receiver.attr == "__class__":
+        return isinstance(receiver.value, ast.Name) and receiver.value.id == "self"
     return (
         isinstance(receiver, ast.Call)
         and isinstance(receiver.func, ast.Name)

@@ -195,8 +195,19 @@ def _item_write(ctx: FunctionContext, target: ast.Subscript) -> Iterator[RawFind
 
 
 def _list_names(fn: ast.AST) -> set[str]:
+    """Names bound to a list display, a list comprehension or `list(...)` (measured on 2.10:
+    `ks = list(self.heads.keys()); ks.sort()` fails under STRICT like a display's `sort`)."""
     found: set[str] = set()
     for node in of_type(fn, ast.Assign):
-        if isinstance(node.value, (ast.List, ast.ListComp)):
+        if isinstance(node.value, (ast.List, ast.ListComp)) or _list_call(node.value):
             found.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return found
+
+
+def _list_call(value: ast.expr) -> bool:
+    return (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "list"
+        and len(value.args) == 1
+    )
