@@ -101,6 +101,7 @@ from .rules import (
     statements,
     stdlib_calls,
     str_comprehensions_strict,
+    str_graph_ops,
     strict,
     strict_class_attributes,
     strict_new_attributes,
@@ -218,6 +219,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mutable_scalars,
     number_methods_strict,
     str_comprehensions_strict,
+    str_graph_ops,
 )
 
 
@@ -295,6 +297,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tolist_comprehension.check_loops,
     dict_keys.check,
     lax_fallback.check,
+    lax_fallback.check_locals,
     python_dynamic.check,
     inplace_kernels.check,
     inplace_kernels.check_set,
@@ -349,6 +352,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_scalars.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
+    str_graph_ops.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -26,7 +26,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import cell_lists, enumerate_iterators
+from . import cell_lists, enumerate_iterators, mutable_scalars
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
@@ -272,7 +272,7 @@ KEY_FUNCTIONS = frozenset({"sorted"})
 @cache
 def _known(name: str) -> bool:
     """A builtin this rule has something to say about: the cheap test every call meets first."""
-    return name in SUPPORT or needs_constant_under_strict(name)
+    return name in SUPPORT or name in OF_SCALARS or needs_constant_under_strict(name)
 
 
 def needs_constant_under_strict(name: str) -> bool:
@@ -353,14 +353,13 @@ def _builtin(
         what = "a Tensor it compares with a number"
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
-    if (
-        name in OF_SCALARS
-        and len(call.args) >= 2
-        and any(_runtime_number(ctx, arg) for arg in call.args)
-    ):
-        what = "a number read from a Tensor"
-        yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
-        return
+    if name in OF_SCALARS and len(call.args) >= (1 if name in OF_ONE_SCALAR else 2):
+        what = _variable_number(ctx, call.args, name != "type")
+        if what:
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+            return
+    if name == "slice":
+        return  # of constants: a constant slice
     arguments = [*call.args, *(k.value for k in call.keywords)]
     if not needs_constant_under_strict(name) or not arguments:
         return
@@ -387,12 +386,29 @@ def _builtin(
 
 # Measured on 2.10: `max(n, 3)`, `min(n, -n)`, `divmod(n, 3)` with `n = int(t)` fail STRICT
 # ("When handling script 'max(data) in graph mode', the inputs should be constant"); LAX computes
-# them; `max([n, 1])` (one list) compiles at both levels.
-OF_SCALARS = frozenset({"max", "min", "divmod"})
+# them; `max([n, 1])` (one list) compiles at both levels. The same with `n = mutable(7)` (also
+# `divmod(9, n)`, `max(mutable(2.5), 1.0)`), and for one such number: `chr(n)`, `hex(n)`,
+# `oct(n)`, `bin(n)`, `slice(0, n)`, `slice(0, 2, n)` (`int(t)` or `mutable()`), `type(n)` of a
+# `mutable()` number (`type(int(t))` is MS204's). Of constants (`chr(self.k + 94)`,
+# `divmod(self.k, 2)`, `slice(0, self.k - 2)`) they compile.
+OF_ONE_SCALAR = frozenset({"chr", "hex", "oct", "bin", "slice", "type"})
+OF_SCALARS = frozenset({"max", "min", "divmod"}) | OF_ONE_SCALAR
 
 
 def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
     return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
+
+
+def _variable_number(ctx: FunctionContext, args: list[ast.expr], read: bool) -> str:
+    """What makes one of `args` a number the graph computes (for the message), else ''."""
+    for arg in args:
+        if isinstance(arg, ast.Starred) or ctx.types.is_tensor(arg):
+            continue
+        if read and receivers.runtime_scalar(ctx, arg):
+            return "a number read from a Tensor"
+        if mutable_scalars.mutable_number(ctx, arg):
+            return "a `mutable()` number"
+    return ""
 
 
 def _view_of_tensor_dict(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:

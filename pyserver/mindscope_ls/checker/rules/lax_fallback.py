@@ -1,4 +1,4 @@
-"""MS190-MS191: what LAX's Python fallback runs but cannot finish.
+"""MS190-MS191, MS1023: what LAX's Python fallback runs but cannot finish.
 
 Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`):
 
@@ -8,6 +8,16 @@ Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`):
   ("NameError: name 'ops' is not defined", no line named). Without such a name
   (`any([g.isnan().any() for g in (a, b)])`) it compiles; `sum()` is translated and compiles.
   STRICT refuses the call for its non-constant inputs (MS206).
+- MS1023: the same fallback evaluates the comprehension as Python's `eval` does, so its element
+  and conditions see neither the module's names nor the function's locals (only the first
+  iterable is read in the function's scope). `thr = 2; any(v > thr for v in (1, 3))`,
+  `all([v < self.k for v in (1, 2)])`, `all(d[k] > 0 for k in ('a', 'b'))` with `d = self.cfg`,
+  `sorted(v * w for v in (3, 1))`, `set([v * w ...])`, `dict((k, w) for k in ...)` fail at
+  LAX and STRICT, over constants too ("NameError: name 'thr' is not defined"), in a Cell's
+  `construct` and in a `@jit` function; a local that shadows a module global too. Reading only
+  the targets and builtins (`any(v > 2 for v in ks)`, `any(isinstance(v, int) for v in t)`),
+  a lambda's own parameter, and `tuple`/`list`/`sum`/`min`/`max` of such a comprehension (the
+  graph translates those) compile.
 - A Cell built in compiled code into an attribute (`self.fc = nn.Dense(4, 2)`, lazy
   initialisation) and called there: LAX builds it in the fallback, and the call fails ("'int'
   object is not callable", no line named). STRICT refuses the attribute write (MS202/MS245).
@@ -67,7 +77,32 @@ CELL_BUILT_IN_GRAPH = Rule(
     ),
     mindspore_says="TypeError: 'int' object is not callable",
 )
+FALLBACK_COMPREHENSION_LOCAL = Rule(
+    "MS1023",
+    "fallback-comprehension-local",
+    Group.FAILS,
+    title="`any()`/`all()`/`sorted()`/`set()` of a comprehension that reads a local variable",
+    message=(
+        "`{name}()` is run by Python's `eval` when compiled, where its comprehension cannot see "
+        "the local `{missing}`; bind the comprehension to a list first (`vals = [...]`, then "
+        "`{name}(vals)`) or use Tensor ops."
+    ),
+    why=(
+        "Graph mode has no translation of these builtins and evaluates the whole call in "
+        "Python with the function's locals as `eval`'s locals; a comprehension is a nested "
+        "scope, so apart from its first iterable it sees no local variable, `self` included."
+    ),
+    remedy=(
+        "Build the items with a list comprehension in its own statement (the graph translates "
+        "it) and pass the list, or reduce a Tensor (`ops.stack([...]).any()`)."
+    ),
+    mindspore_says="NameError: name 'thr' is not defined",
+)
+
 REDUCERS = frozenset({"any", "all"})
+# Builtins the graph does not translate whose comprehension argument the fallback runs (measured:
+# `sorted(..., reverse=True)` too); `tuple`, `list`, `sum`, `min`, `max` are translated.
+EVALUATED = frozenset({"any", "all", "sorted", "set", "dict"})
 
 
 @cacheable
@@ -101,26 +136,94 @@ def _reducers(ctx: FunctionContext) -> Iterator[RawFinding]:
         comp = call.args[0]
         if not isinstance(comp, (ast.ListComp, ast.GeneratorExp)) or not values.variable(comp):
             continue
-        targets = {
-            n.id for g in comp.generators for n in ast.walk(g.target) if isinstance(n, ast.Name)
-        }
-        reads = [comp.elt, *(i for g in comp.generators for i in g.ifs)]
-        reads += [g.iter for g in comp.generators[1:]]
         missing = next(
-            (
-                n.id
-                for expr in reads
-                for n in ast.walk(expr)
-                if isinstance(n, ast.Name)
-                and isinstance(n.ctx, ast.Load)
-                and n.id not in targets
-                and n.id not in local
-                and not hasattr(python_builtins, n.id)
-            ),
+            (n for n in _free_reads(comp) if n not in local and not hasattr(python_builtins, n)),
             None,
         )
         if missing is not None:
             yield FALLBACK_COMPREHENSION_GLOBAL.finding(call, name=name, missing=missing)
+
+
+def _free_reads(comp: ast.ListComp | ast.GeneratorExp) -> Iterator[str]:
+    """The names the comprehension's element, conditions and later iterables read that
+    nothing inside it binds (its targets, a lambda's parameters, an inner comprehension's)."""
+    bound: set[str] = set()
+    for node in ast.walk(comp):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            bound.add(node.id)
+        elif isinstance(node, ast.arg):
+            bound.add(node.arg)
+    reads = [comp.elt, *(i for g in comp.generators for i in g.ifs)]
+    reads += [g.iter for g in comp.generators[1:]]
+    for expr in reads:
+        for n in ast.walk(expr):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound:
+                yield n.id
+
+
+@cacheable
+def check_locals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS1023 at every level; at LAX not where MS190 names a missing module global."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    wanted = [
+        c
+        for c in calls
+        if isinstance(c.func, ast.Name)
+        and c.func.id in EVALUATED
+        and len(c.args) == 1
+        and all(k.arg == "reverse" for k in c.keywords)
+        and (c.func.id == "sorted" or not c.keywords)
+        and isinstance(c.args[0], (ast.ListComp, ast.GeneratorExp))
+    ]
+    if not wanted:
+        return
+    local = _function_locals(ctx.fn.node)
+    module = ctx.fn.module
+    for call in wanted:
+        name = call.func.id  # type: ignore[attr-defined]
+        if name in local or module.qualname(call.func) != name:
+            continue  # a local or module-level `any`
+        comp = call.args[0]
+        assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
+        reads = list(_free_reads(comp))
+        missing = next((n for n in reads if n in local), None)
+        if missing is None:
+            continue
+        if ctx.level != SyntaxLevel.STRICT and any(
+            n not in local and not hasattr(python_builtins, n) for n in reads
+        ):
+            values = Elements(ctx.types, ctx.fn.node, ctx.lines)
+            if values.variable(comp):
+                continue  # MS190 reports the module global it misses first
+        if missing is not None:
+            yield FALLBACK_COMPREHENSION_LOCAL.finding(call, name=name, missing=missing)
+
+
+def _function_locals(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The parameters and the names the function's own scope binds (not comprehension
+    targets, nor the names nested functions and lambdas bind)."""
+    args = fn.args
+    every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
+    found = {a.arg for a in every if a is not None}
+    declared: set[str] = set()  # `global x`: a module name, which the fallback sees
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+            continue
+        if isinstance(node, (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp)):
+            continue
+        if isinstance(node, ast.GeneratorExp):
+            continue
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            found.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            found.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, ast.Global):
+            declared.update(node.names)
+        stack.extend(ast.iter_child_nodes(node))
+    return found - declared
 
 
 def _local_names(ctx: FunctionContext) -> set[str]:

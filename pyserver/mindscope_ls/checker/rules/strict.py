@@ -195,8 +195,16 @@ def _item_write(ctx: FunctionContext, target: ast.Subscript) -> Iterator[RawFind
 
 
 def _list_names(fn: ast.AST) -> set[str]:
+    """Names bound to a list display, a list comprehension or `list(...)` (measured under
+    STRICT: `ks = list(self.cfg.keys()); ks.sort()`, `list(d.items())` then `sort()` fail)."""
     found: set[str] = set()
     for node in of_type(fn, ast.Assign):
-        if isinstance(node.value, (ast.List, ast.ListComp)):
+        value = node.value
+        if isinstance(value, (ast.List, ast.ListComp)) or (
+            isinstance(value, ast.Call)
+            and isinstance(value.func, ast.Name)
+            and value.func.id == "list"
+            and len(value.args) == 1
+        ):
             found.update(t.id for t in node.targets if isinstance(t, ast.Name))
     return found
