@@ -247,8 +247,9 @@ TRUTH_FIX = {
 # Python classes that STRICT folds like functions (measured); MS204 owns a direct Tensor argument
 # of `str`/`repr`/`type`, this rule a sequence holding one.
 # `dict(...)` too: `dict(a=1, b=x)` and `dict(zip(keys, (x, y)))` fail STRICT ("the inputs should
-# be constant"), `tuple(x)`/`list(d)` compile (measured).
-FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict"})
+# be constant"), `tuple(x)`/`list(d)` compile (measured). `set(x.shape)` too ("found variable
+# 'x'"; `s = x.shape; set(s)`, `set([1, 2, 2])` and `frozenset(x.shape)` compile).
+FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict", "set"})
 STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
 # STRICT hands the call's source text to its interpreter, which refuses any name of a value
 # computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);

@@ -17,7 +17,11 @@ Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`):
   `construct` and in a `@jit` function; a local that shadows a module global too. Reading only
   the targets and builtins (`any(v > 2 for v in ks)`, `any(isinstance(v, int) for v in t)`),
   a lambda's own parameter, and `tuple`/`list`/`sum`/`min`/`max` of such a comprehension (the
-  graph translates those) compile.
+  graph translates those) compile. Lambdas likewise: `sorted(('a', 'b'), key=lambda k: w[k])`,
+  `sorted(self.cfg, key=lambda k: self.cfg[k])` and `any(map(lambda v: v > thr, (1, 3)))` fail
+  at both levels, `l.sort(key=lambda v: v * w)` at LAX (STRICT has no `list.sort`, MS203);
+  `sorted(t, key=lambda v: -v)`, `list(map(lambda v: v * w, t))`, `max(map(...))` and
+  `filter(lambda v: v > thr, t)` compile.
 - A Cell built in compiled code into an attribute (`self.fc = nn.Dense(4, 2)`, lazy
   initialisation) and called there: LAX builds it in the fallback, and the call fails ("'int'
   object is not callable", no line named). STRICT refuses the attribute write (MS202/MS245).
@@ -81,20 +85,20 @@ FALLBACK_COMPREHENSION_LOCAL = Rule(
     "MS1023",
     "fallback-comprehension-local",
     Group.FAILS,
-    title="`any()`/`all()`/`sorted()`/`set()` of a comprehension that reads a local variable",
+    title="A comprehension or lambda run through Python's `eval` reading a local",
     message=(
-        "`{name}()` is run by Python's `eval` when compiled, where its comprehension cannot see "
-        "the local `{missing}`; bind the comprehension to a list first (`vals = [...]`, then "
-        "`{name}(vals)`) or use Tensor ops."
+        "`{call}(...)` is run by Python's `eval` when compiled, where {what} cannot see the "
+        "local `{missing}`; {advice}, or use Tensor ops."
     ),
     why=(
-        "Graph mode has no translation of these builtins and evaluates the whole call in "
-        "Python with the function's locals as `eval`'s locals; a comprehension is a nested "
-        "scope, so apart from its first iterable it sees no local variable, `self` included."
+        "Graph mode has no translation of `any`, `all`, `sorted`, `set`, `dict` (nor of a "
+        "`key=` function) and evaluates the whole call in Python with the function's locals "
+        "as `eval`'s locals; a comprehension or lambda is a nested scope, so apart from a "
+        "comprehension's first iterable it sees no local variable, `self` included."
     ),
     remedy=(
         "Build the items with a list comprehension in its own statement (the graph translates "
-        "it) and pass the list, or reduce a Tensor (`ops.stack([...]).any()`)."
+        "it) and pass the list; sort by a key that reads no local."
     ),
     mindspore_says="NameError: name 'thr' is not defined",
 )
@@ -144,17 +148,20 @@ def _reducers(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield FALLBACK_COMPREHENSION_GLOBAL.finding(call, name=name, missing=missing)
 
 
-def _free_reads(comp: ast.ListComp | ast.GeneratorExp) -> Iterator[str]:
-    """The names the comprehension's element, conditions and later iterables read that
-    nothing inside it binds (its targets, a lambda's parameters, an inner comprehension's)."""
+def _free_reads(scope: ast.ListComp | ast.GeneratorExp | ast.Lambda) -> Iterator[str]:
+    """The names a comprehension's element, conditions and later iterables (or a lambda's
+    body) read that nothing inside binds (targets, parameters, inner comprehensions')."""
     bound: set[str] = set()
-    for node in ast.walk(comp):
+    for node in ast.walk(scope):
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             bound.add(node.id)
         elif isinstance(node, ast.arg):
             bound.add(node.arg)
-    reads = [comp.elt, *(i for g in comp.generators for i in g.ifs)]
-    reads += [g.iter for g in comp.generators[1:]]
+    if isinstance(scope, ast.Lambda):
+        reads: list[ast.expr] = [scope.body]
+    else:
+        reads = [scope.elt, *(i for g in scope.generators for i in g.ifs)]
+        reads += [g.iter for g in scope.generators[1:]]
     for expr in reads:
         for n in ast.walk(expr):
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load) and n.id not in bound:
@@ -165,38 +172,66 @@ def _free_reads(comp: ast.ListComp | ast.GeneratorExp) -> Iterator[str]:
 def check_locals(ctx: FunctionContext) -> Iterator[RawFinding]:
     """MS1023 at every level; at LAX not where MS190 names a missing module global."""
     calls: list[ast.Call] = ctx.of(ast.Call)
-    wanted = [
-        c
-        for c in calls
-        if isinstance(c.func, ast.Name)
-        and c.func.id in EVALUATED
-        and len(c.args) == 1
-        and all(k.arg == "reverse" for k in c.keywords)
-        and (c.func.id == "sorted" or not c.keywords)
-        and isinstance(c.args[0], (ast.ListComp, ast.GeneratorExp))
-    ]
+    wanted = [(c, scope) for c in calls for scope in _evaluated_scopes(ctx, c)]
     if not wanted:
         return
     local = _function_locals(ctx.fn.node)
     module = ctx.fn.module
-    for call in wanted:
-        name = call.func.id  # type: ignore[attr-defined]
-        if name in local or module.qualname(call.func) != name:
+    for call, (scope, what, advice) in wanted:
+        func = call.func
+        if isinstance(func, ast.Name) and (func.id in local or module.qualname(func) != func.id):
             continue  # a local or module-level `any`
-        comp = call.args[0]
-        assert isinstance(comp, (ast.ListComp, ast.GeneratorExp))
-        reads = list(_free_reads(comp))
+        reads = list(_free_reads(scope))
         missing = next((n for n in reads if n in local), None)
         if missing is None:
             continue
-        if ctx.level != SyntaxLevel.STRICT and any(
-            n not in local and not hasattr(python_builtins, n) for n in reads
+        if (
+            isinstance(scope, (ast.ListComp, ast.GeneratorExp))
+            and ctx.level != SyntaxLevel.STRICT
+            and any(n not in local and not hasattr(python_builtins, n) for n in reads)
         ):
             values = Elements(ctx.types, ctx.fn.node, ctx.lines)
-            if values.variable(comp):
+            if values.variable(scope):
                 continue  # MS190 reports the module global it misses first
-        if missing is not None:
-            yield FALLBACK_COMPREHENSION_LOCAL.finding(call, name=name, missing=missing)
+        yield FALLBACK_COMPREHENSION_LOCAL.finding(
+            call, call=ast.unparse(func), what=what, missing=missing, advice=advice
+        )
+
+
+_COMPREHENSION_ADVICE = "build the items in a list comprehension of its own statement"
+_KEY_ADVICE = "sort by a key that reads no local (or outside compiled code)"
+
+
+def _evaluated_scopes(
+    ctx: FunctionContext, call: ast.Call
+) -> Iterator[tuple[ast.ListComp | ast.GeneratorExp | ast.Lambda, str, str]]:
+    """The nested scopes of `call` that the fallback's `eval` runs, with what to call them
+    and the advice: the comprehension of `any(...)`, the lambda of `any(map(lambda ...))`,
+    the `key=` lambda of `sorted()` (every level) or of `l.sort()` (LAX; STRICT: MS203)."""
+    func = call.func
+    args = call.args
+    if isinstance(func, ast.Name) and func.id in EVALUATED and len(args) == 1:
+        keywords = {k.arg for k in call.keywords}
+        if keywords <= ({"reverse"} if func.id == "sorted" else set()):
+            arg = args[0]
+            if isinstance(arg, (ast.ListComp, ast.GeneratorExp)):
+                yield arg, "its comprehension", _COMPREHENSION_ADVICE
+            elif (
+                func.id in REDUCERS
+                and isinstance(arg, ast.Call)
+                and isinstance(arg.func, ast.Name)
+                and arg.func.id == "map"
+                and arg.args
+                and isinstance(arg.args[0], ast.Lambda)
+            ):
+                yield arg.args[0], "the lambda given to `map()`", _COMPREHENSION_ADVICE
+    sorts = isinstance(func, ast.Name) and func.id == "sorted"
+    if not sorts and isinstance(func, ast.Attribute) and func.attr == "sort":
+        sorts = ctx.level != SyntaxLevel.STRICT and isinstance(func.value, ast.Name)
+    if sorts:
+        for k in call.keywords:
+            if k.arg == "key" and isinstance(k.value, ast.Lambda):
+                yield k.value, "its `key` lambda", _KEY_ADVICE
 
 
 def _function_locals(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:

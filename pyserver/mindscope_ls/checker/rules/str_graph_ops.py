@@ -1,4 +1,5 @@
-"""MS1021, MS1022: a str given to `map()`, or repeated / indexed by a variable integer.
+"""MS1021, MS1022, MS1024: a str given to `map()`, repeated / indexed by a variable integer, or
+formatted from one and used as a key or compared.
 
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran in PyNative):
 - `list(map(ord, 'ab'))`, `sum(map(ord, self.name))`, `for v in map(ord, s)` with `s = 'ab'`,
@@ -12,12 +13,20 @@ Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran
   over `range(3)` compile: those integers are constants when compiled. Inside a builtin the
   graph does not translate (`ord(self.name[i])`), LAX runs the whole call in Python and it
   compiles; STRICT fails there (needs constants).
+- A str formatted from such an integer (`f'k{i}'`, `'{}'.format(n)`) or picked by it from a
+  tuple of strs (`('a', 'b')[i]`) is a variable String: `d[f'k{i}']`, `self.cfg[name]`,
+  `d.get(name, 0)`, `getattr(self, f'k{i}')` fail at every level ("dict_getitem evaluator key
+  only supports string, number, ... but got ValueAny"; getattr: "Cast failed"), and so do
+  `f'{i}' == '3'`, `f'{i}' != '2'`, `'{}'.format(n) == '6'` (`string_eq`): MS1024. `'k%d' % i`
+  and `str(i)` as keys, `f'k{i}' in d` and `print(f'{i}')` compile at LAX (the fallback makes
+  a Python str), and `d[f'k{i}']` in a `for` over `range(2)` compiles (a constant there).
 """
 
 from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
@@ -68,11 +77,131 @@ STR_BY_VARIABLE_INT = Rule(
 )
 
 
+VARIABLE_STR_KEY = Rule(
+    "MS1024",
+    "variable-str-key",
+    Group.FAILS,
+    title="A str made from an integer computed in the graph, used as a key or compared",
+    message=(
+        "`{text}` {what} the str `{string}`, which is made from `{number}`, an integer graph "
+        "mode only knows when it runs, so the str is not a constant; pick the key by constant "
+        "positions (a `for` over a `range`) or keep Tensors indexed by the integer."
+    ),
+    why=(
+        "Graph mode folds strs at compile time: a str formatted from (or picked by) a "
+        "`mutable()` number or one read from a Tensor has no value there, and dict lookups, "
+        "`getattr` and `==` on strs need one."
+    ),
+    remedy=(
+        "Index a tuple of Tensors (or a Tensor) by the integer instead of a dict by a str, or "
+        "loop over constant positions."
+    ),
+    mindspore_says=(
+        "RuntimeError: dict_getitem evaluator key only supports string, number, type, none, "
+        "constant tensor and tuple, but got ValueAny"
+    ),
+)
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _maps(ctx)
     yield from _repeats(ctx)
     yield from _indexes(ctx)
+    yield from _variable_strs(ctx)
+
+
+def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[ast.expr]:
+    """The variable integer a str is made from (`f'k{i}'`, `'{}'.format(n)`, `('a', 'b')[i]`,
+    directly or through a local bound once to it), else None."""
+    if depth > 4:
+        return None
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return None if bound is None else _variable_str(ctx, bound, depth + 1)
+    if isinstance(expr, ast.JoinedStr):
+        return next(
+            (
+                v.value
+                for v in expr.values
+                if isinstance(v, ast.FormattedValue) and _variable_int(ctx, v.value)
+            ),
+            None,
+        )
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "format"
+        and isinstance(expr.func.value, ast.Constant)
+        and isinstance(expr.func.value.value, str)
+    ):
+        every = [*expr.args, *(k.value for k in expr.keywords)]
+        return next((a for a in every if _variable_int(ctx, a)), None)
+    if (
+        isinstance(expr, ast.Subscript)
+        and _strs(ctx, expr.value)
+        and _variable_int(ctx, expr.slice)
+    ):
+        return expr.slice
+    return None
+
+
+def _strs(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A tuple/list display of str constants, or `self.<attr>` `__init__` sets to one."""
+    if isinstance(expr, ast.Attribute):
+        held = receivers.self_attr(ctx, expr)
+        if held is None:
+            return False
+        node: Optional[ast.AST] = held.node
+    else:
+        node = expr
+    return (
+        isinstance(node, (ast.Tuple, ast.List))
+        and bool(node.elts)
+        and all(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in node.elts)
+    )
+
+
+def _variable_strs(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if not any(isinstance(n, (ast.JoinedStr, ast.Subscript, ast.Call)) for n in ctx.nodes()):
+        return
+    uses: list[tuple[ast.expr, ast.expr, str]] = []  # (reported node, the str, what it does)
+    subs: list[ast.Subscript] = ctx.of(ast.Subscript)
+    for sub in subs:
+        if isinstance(sub.ctx, ast.Load) and not ctx.types.is_tensor(sub.value):
+            uses.append((sub, sub.slice, "looks up"))
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "getattr" and len(call.args) >= 2:
+            if calls_shared.builtin(ctx, "getattr"):
+                uses.append((call, call.args[1], "gets the attribute named by"))
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr == "get"
+            and call.args
+            and not ctx.types.is_tensor(func.value)
+        ):
+            uses.append((call, call.args[0], "looks up"))
+    compares: list[ast.Compare] = ctx.of(ast.Compare)
+    for compare in compares:
+        if len(compare.ops) == 1 and isinstance(compare.ops[0], (ast.Eq, ast.NotEq)):
+            for side in (compare.left, compare.comparators[0]):
+                uses.append((compare, side, "compares"))
+    seen: set[int] = set()
+    for node, string, what in uses:
+        if id(node) in seen or isinstance(string, (ast.Constant, ast.Slice, ast.Tuple)):
+            continue
+        number = _variable_str(ctx, string)
+        if number is not None:
+            seen.add(id(node))
+            yield VARIABLE_STR_KEY.finding(
+                node,
+                text=ast.unparse(node),
+                what=what,
+                string=ast.unparse(string),
+                number=ast.unparse(number),
+            )
 
 
 def _maps(ctx: FunctionContext) -> Iterator[RawFinding]:
