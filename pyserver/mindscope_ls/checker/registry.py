@@ -57,6 +57,7 @@ from .rules import (
     divergence_swap,
     dynamic,
     enumerate_iterators,
+    enumerate_starts,
     filter_none,
     forbidden,
     function_items,
@@ -220,6 +221,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     number_methods_strict,
     str_comprehensions_strict,
     str_graph_ops,
+    enumerate_starts,
 )
 
 
@@ -353,6 +355,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     number_methods_strict.check,
     str_comprehensions_strict.check,
     str_graph_ops.check,
+    enumerate_starts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -285,6 +285,23 @@ def needs_constant_under_strict(name: str) -> bool:
     return inspect.isbuiltin(value) and not FACTS.builtin_native(name)
 
 
+def evaluated_in_python(ctx: FunctionContext, node: ast.AST) -> bool:
+    """`node` lies in a comprehension or lambda given to a builtin the graph does not translate
+    (`any(n.endswith('s') for n in self.names)`): the call is run whole in Python (STRICT folds
+    it, constants only), so what is inside is Python's, not the graph's (measured: `endswith`,
+    `split`, `len()` of a str there compile under STRICT)."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Name) and needs_constant_under_strict(func.id)):
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, (ast.ListComp, ast.GeneratorExp, ast.Lambda)) and any(
+                n is node for n in ast.walk(arg)
+            ):
+                return True
+    return False
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = Elements(ctx.types, ctx.fn.node, ctx.lines)
@@ -360,7 +377,12 @@ def _builtin(
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
     if name == "slice":
-        return  # of constants: a constant slice
+        # `slice(0, x.shape[1] // 2)` names the Tensor: refused like `sorted(x.shape)`
+        # (measured; `h = x.shape[1] // 2; slice(0, h)` compiles)
+        if any(values.names_variable(arg) for arg in call.args):
+            what = "a value it is given"
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name="slice()", what=what)
+        return
     arguments = [*call.args, *(k.value for k in call.keywords)]
     if not needs_constant_under_strict(name) or not arguments:
         return

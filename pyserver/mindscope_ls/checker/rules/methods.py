@@ -16,6 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import builtins
 from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
@@ -255,7 +256,8 @@ def _str_method(
         return
     if method not in supported:
         names_ = ", ".join(f"`{m}`" for m in sorted(supported))
-        yield STR_METHOD_UNDER_STRICT.finding(call, method=method, supported=names_)
+        if not builtins.evaluated_in_python(ctx, call):
+            yield STR_METHOD_UNDER_STRICT.finding(call, method=method, supported=names_)
     elif method == "format":
         arguments = [*call.args, *(kw.value for kw in call.keywords)]
         if any(

@@ -17,7 +17,8 @@ Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran
   tuple of strs (`('a', 'b')[i]`) is a variable String: `d[f'k{i}']`, `self.cfg[name]`,
   `d.get(name, 0)`, `getattr(self, f'k{i}')` fail at every level ("dict_getitem evaluator key
   only supports string, number, ... but got ValueAny"; getattr: "Cast failed"), and so do
-  `f'{i}' == '3'`, `f'{i}' != '2'`, `'{}'.format(n) == '6'` (`string_eq`): MS1024. `'k%d' % i`
+  `f'{i}' == '3'`, `f'{i}' != '2'`, `'{}'.format(n) == '6'` (`string_eq`), `f'{i}' in '123'`
+  (`string_in`): MS1024. `'k%d' % i`
   and `str(i)` as keys, `f'k{i}' in d` and `print(f'{i}')` compile at LAX (the fallback makes
   a Python str), and `d[f'k{i}']` in a `for` over `range(2)` compiles (a constant there).
 """
@@ -34,7 +35,7 @@ from . import builtins, calls_shared
 from .helpers import receivers, strs
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
-from .mutable_scalars import mutable_number
+from .mutable_scalars import variable_int
 
 MAP_OVER_STR = Rule(
     "MS1021",
@@ -124,7 +125,7 @@ def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
             (
                 v.value
                 for v in expr.values
-                if isinstance(v, ast.FormattedValue) and _variable_int(ctx, v.value)
+                if isinstance(v, ast.FormattedValue) and variable_int(ctx, v.value)
             ),
             None,
         )
@@ -136,12 +137,8 @@ def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
         and isinstance(expr.func.value.value, str)
     ):
         every = [*expr.args, *(k.value for k in expr.keywords)]
-        return next((a for a in every if _variable_int(ctx, a)), None)
-    if (
-        isinstance(expr, ast.Subscript)
-        and _strs(ctx, expr.value)
-        and _variable_int(ctx, expr.slice)
-    ):
+        return next((a for a in every if variable_int(ctx, a)), None)
+    if isinstance(expr, ast.Subscript) and _strs(ctx, expr.value) and variable_int(ctx, expr.slice):
         return expr.slice
     return None
 
@@ -184,10 +181,17 @@ def _variable_strs(ctx: FunctionContext) -> Iterator[RawFinding]:
         ):
             uses.append((call, call.args[0], "looks up"))
     compares: list[ast.Compare] = ctx.of(ast.Compare)
+    values = None
     for compare in compares:
-        if len(compare.ops) == 1 and isinstance(compare.ops[0], (ast.Eq, ast.NotEq)):
+        if len(compare.ops) != 1:
+            continue
+        if isinstance(compare.ops[0], (ast.Eq, ast.NotEq)):
             for side in (compare.left, compare.comparators[0]):
                 uses.append((compare, side, "compares"))
+        elif isinstance(compare.ops[0], (ast.In, ast.NotIn)):
+            values = values or abstract(ctx)
+            if strs.is_str(ctx, values, compare.comparators[0]):  # in a dict it compiles
+                uses.append((compare, compare.left, "searches a str for"))
     seen: set[int] = set()
     for node, string, what in uses:
         if id(node) in seen or isinstance(string, (ast.Constant, ast.Slice, ast.Tuple)):
@@ -223,12 +227,6 @@ def _maps(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield MAP_OVER_STR.finding(call, text=ast.unparse(call), arg=ast.unparse(arg))
 
 
-def _variable_int(ctx: FunctionContext, expr: ast.expr) -> bool:
-    if ctx.types.is_tensor(expr):
-        return False  # a Tensor operand is another story (MS150's)
-    return mutable_number(ctx, expr) or receivers.runtime_scalar(ctx, expr)
-
-
 def _in_fallback(ctx: FunctionContext) -> set[int]:
     """Ids of the nodes inside a call of a builtin the graph does not translate: LAX runs such
     a call whole in Python (measured: `ord(self.name[i])` compiles at LAX)."""
@@ -257,7 +255,7 @@ def _repeats(ctx: FunctionContext) -> Iterator[RawFinding]:
         if values is None:
             values = abstract(ctx)
         for string, number in ((op.left, op.right), (op.right, op.left)):
-            if strs.is_str(ctx, values, string) and _variable_int(ctx, number):
+            if strs.is_str(ctx, values, string) and variable_int(ctx, number):
                 yield STR_BY_VARIABLE_INT.finding(
                     op,
                     text=ast.unparse(op),
@@ -275,7 +273,7 @@ def _indexes(ctx: FunctionContext) -> Iterator[RawFinding]:
     for sub in subs:
         if not isinstance(sub.ctx, ast.Load) or isinstance(sub.slice, (ast.Slice, ast.Tuple)):
             continue
-        if not _variable_int(ctx, sub.slice):
+        if not variable_int(ctx, sub.slice):
             continue
         if skipped is None:
             skipped = _in_fallback(ctx)

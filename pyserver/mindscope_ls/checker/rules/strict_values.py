@@ -141,6 +141,8 @@ def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
         expr = bound
     if isinstance(expr, ast.Constant):
         return isinstance(expr.value, bytes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):  # `b'ab' + b'c'` (measured)
+        return _bytes(ctx, expr.left) or _bytes(ctx, expr.right)
     return (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)
