@@ -19,6 +19,7 @@ from .rules import (
     attributes,
     bool_negation,
     builtins,
+    bytes_values,
     calls,
     cell_lists,
     cell_members,
@@ -222,6 +223,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     str_comprehensions_strict,
     str_graph_ops,
     enumerate_starts,
+    bytes_values,
 )
 
 
@@ -356,6 +358,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     str_comprehensions_strict.check,
     str_graph_ops.check,
     enumerate_starts.check,
+    bytes_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

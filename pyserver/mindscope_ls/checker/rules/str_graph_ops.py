@@ -1,5 +1,5 @@
-"""MS1021, MS1022, MS1024: a str given to `map()`, repeated / indexed by a variable integer, or
-formatted from one and used as a key or compared.
+"""MS1021, MS1022, MS1024, MS243: a str given to `map()`, repeated / indexed / sliced by a variable
+integer, or formatted from one and used as a key or compared.
 
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran in PyNative):
 - `list(map(ord, 'ab'))`, `sum(map(ord, self.name))`, `for v in map(ord, s)` with `s = 'ab'`,
@@ -21,6 +21,9 @@ Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran
   (`string_in`): MS1024. `'k%d' % i`
   and `str(i)` as keys, `f'k{i}' in d` and `print(f'{i}')` compile at LAX (the fallback makes
   a Python str), and `d[f'k{i}']` in a `for` over `range(2)` compiles (a constant there).
+- `self.name[:n]`, `self.name[n:]` with such an `n` compile at LAX (the fallback slices) and
+  fail under STRICT ("the inputs should be constant, but found variable '__stop__'"): MS243.
+  `self.name[:2]` and `[1, 2, 3][:n]` compile.
 """
 
 from __future__ import annotations
@@ -104,6 +107,29 @@ VARIABLE_STR_KEY = Rule(
 )
 
 
+STR_SLICE_BY_VARIABLE_STRICT = Rule(
+    "MS243",
+    "str-slice-by-variable-strict",
+    Group.STRICT,
+    title="A str sliced by an integer computed in the graph, under STRICT",
+    message=(
+        "`{text}` slices the str `{string}` at `{number}`, an integer graph mode only knows "
+        "when it runs, which only LAX's Python fallback can do; under jit_syntax_level=STRICT "
+        "slice at constant positions or keep the default LAX level."
+    ),
+    why=(
+        "Graph strs are constants; LAX hands a slice with a variable bound to its Python "
+        "fallback, and STRICT, which has none, needs constant bounds."
+    ),
+    remedy="Slice at constant positions, or use the default LAX level.",
+    mindspore_says=(
+        "ValueError: When handling script '__py_exec_index0_getitem__(__input_key_0__,"
+        "slice(__start__,__stop__,__step__),) in graph mode', the inputs should be constant, "
+        "but found variable '__stop__' to be nonconstant."
+    ),
+)
+
+
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _maps(ctx)
@@ -141,6 +167,17 @@ def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
     if isinstance(expr, ast.Subscript) and _strs(ctx, expr.value) and variable_int(ctx, expr.slice):
         return expr.slice
     return None
+
+
+def _slice(ctx: FunctionContext, sub: ast.Subscript, bounds: ast.Slice) -> Iterator[RawFinding]:
+    number = next(
+        (b for b in (bounds.lower, bounds.upper, bounds.step) if b and variable_int(ctx, b)),
+        None,
+    )
+    if number is not None and strs.is_str(ctx, abstract(ctx), sub.value):
+        yield STR_SLICE_BY_VARIABLE_STRICT.finding(
+            sub, text=ast.unparse(sub), string=ast.unparse(sub.value), number=ast.unparse(number)
+        )
 
 
 def _strs(ctx: FunctionContext, expr: ast.expr) -> bool:
@@ -271,7 +308,10 @@ def _indexes(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = None
     skipped: set[int] | None = None
     for sub in subs:
-        if not isinstance(sub.ctx, ast.Load) or isinstance(sub.slice, (ast.Slice, ast.Tuple)):
+        if isinstance(sub.ctx, ast.Load) and isinstance(sub.slice, ast.Slice):
+            yield from _slice(ctx, sub, sub.slice)
+            continue
+        if not isinstance(sub.ctx, ast.Load) or isinstance(sub.slice, ast.Tuple):
             continue
         if not variable_int(ctx, sub.slice):
             continue
