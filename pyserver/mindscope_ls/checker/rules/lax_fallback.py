@@ -3,8 +3,8 @@
 Measured with MindSpore 2.10 (`tests/graphmode/cases/user2/`):
 
 - `any([ops.isinf(g).any() for g in grads])` / `all(ops.isfinite(g).all() for g in grads)` over
-  values computed in the graph: LAX hands the whole call to its Python fallback, which runs the
-  comprehension with the function's locals only, so a module-level name in it is unknown
+  values computed in the graph: LAX hands the whole call to its Python fallback, whose
+  comprehension sees neither module-level names nor (MS1023) the function's locals
   ("NameError: name 'ops' is not defined", no line named). Without such a name
   (`any([g.isnan().any() for g in (a, b)])`) it compiles; `sum()` is translated and compiles.
   STRICT refuses the call for its non-constant inputs (MS206).
@@ -46,14 +46,14 @@ FALLBACK_COMPREHENSION_GLOBAL = Rule(
     Group.FAILS,
     title="`any()`/`all()` of a comprehension over graph values that names a module global (LAX)",
     message=(
-        "LAX runs this `{name}()` in its Python fallback, which sees the function's locals but "
-        "not the module's `{missing}`; reduce with Tensor ops instead (e.g. `ops.stack([...])"
-        ".any()`), or bind `{missing}` to a local first."
+        "LAX runs this `{name}()` in its Python fallback, where the comprehension cannot see "
+        "the module's `{missing}`; reduce with Tensor ops instead (e.g. `ops.stack([...])"
+        ".any()`)."
     ),
     why=(
-        "`any`/`all` of values computed in the graph are run by LAX's Python fallback; it "
-        "evaluates the comprehension with the compiled function's local variables only, so "
-        "module-level names (`ops`, `np`, helper functions) are not defined there."
+        "`any`/`all` of values computed in the graph are run by LAX's Python fallback; its "
+        "`eval` does not give the comprehension the module's names (`ops`, `np`, helper "
+        "functions), nor the function's locals (MS1023)."
     ),
     remedy=(
         "Stack the per-item results into a Tensor and reduce it (`ops.stack([...]).any()`), "
