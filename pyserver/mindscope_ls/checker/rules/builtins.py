@@ -346,7 +346,11 @@ def _builtin(
         if ctx.level in FALLBACK_LEVELS or not needs_constant_under_strict(name):
             return
         for arg in call.args:
-            if values.variable(arg) or values.names_variable(arg):
+            if (
+                values.variable(arg)
+                or values.names_variable(arg)
+                or _names_mutable_number(ctx, arg)
+            ):
                 what = "this Tensor" if ctx.types.is_tensor(arg) else "a value it is given"
                 yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
                 return
@@ -398,6 +402,7 @@ def _builtin(
         if (
             values.variable(arg)
             or (by_name and values.names_variable(arg))
+            or (by_name and _names_mutable_number(ctx, arg))
             or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
             or _view_of_tensor_dict(ctx, values, arg)
@@ -416,6 +421,14 @@ def _builtin(
 # `divmod(self.k, 2)`, `slice(0, self.k - 2)`) they compile.
 OF_ONE_SCALAR = frozenset({"chr", "hex", "oct", "bin", "slice", "type"})
 OF_SCALARS = frozenset({"max", "min", "divmod"}) | OF_ONE_SCALAR
+
+
+def _names_mutable_number(ctx: FunctionContext, arg: ast.expr) -> bool:
+    """`arg` names a `mutable()` number (measured under STRICT: `sorted(range(n), reverse=True)`,
+    `reversed(range(n))` with `n = mutable(3)` fail; their sources name a variable)."""
+    return any(
+        isinstance(n, ast.Name) and mutable_scalars.mutable_number(ctx, n) for n in ast.walk(arg)
+    )
 
 
 def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
