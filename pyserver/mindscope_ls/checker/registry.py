@@ -19,6 +19,7 @@ from .rules import (
     attributes,
     bool_negation,
     builtins,
+    bytes_values,
     calls,
     cell_list_items,
     cell_lists,
@@ -66,6 +67,7 @@ from .rules import (
     divergence_swap,
     dynamic,
     enumerate_iterators,
+    enumerate_starts,
     explicit_calls,
     filter_none,
     forbidden,
@@ -113,6 +115,7 @@ from .rules import (
     statements,
     stdlib_calls,
     str_comprehensions_strict,
+    str_graph_ops,
     strict,
     strict_class_attributes,
     strict_new_attributes,
@@ -242,6 +245,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mutable_scalars,
     number_methods_strict,
     str_comprehensions_strict,
+    str_graph_ops,
+    enumerate_starts,
+    bytes_values,
 )
 
 
@@ -330,6 +336,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tolist_comprehension.check_loops,
     dict_keys.check,
     lax_fallback.check,
+    lax_fallback.check_locals,
     python_dynamic.check,
     inplace_kernels.check,
     inplace_kernels.check_set,
@@ -387,6 +394,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_scalars.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
+    str_graph_ops.check,
+    enumerate_starts.check,
+    bytes_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

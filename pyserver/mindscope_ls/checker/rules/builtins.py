@@ -26,7 +26,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import cell_lists, enumerate_iterators
+from . import cell_lists, enumerate_iterators, mutable_scalars
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
@@ -247,8 +247,9 @@ TRUTH_FIX = {
 # Python classes that STRICT folds like functions (measured); MS204 owns a direct Tensor argument
 # of `str`/`repr`/`type`, this rule a sequence holding one.
 # `dict(...)` too: `dict(a=1, b=x)` and `dict(zip(keys, (x, y)))` fail STRICT ("the inputs should
-# be constant"), `tuple(x)`/`list(d)` compile (measured).
-FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict"})
+# be constant"), `tuple(x)`/`list(d)` compile (measured). `set(x.shape)` too ("found variable
+# 'x'"; `s = x.shape; set(s)`, `set([1, 2, 2])` and `frozenset(x.shape)` compile).
+FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict", "set"})
 STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
 # STRICT hands the call's source text to its interpreter, which refuses any name of a value
 # computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);
@@ -272,7 +273,7 @@ KEY_FUNCTIONS = frozenset({"sorted"})
 @cache
 def _known(name: str) -> bool:
     """A builtin this rule has something to say about: the cheap test every call meets first."""
-    return name in SUPPORT or needs_constant_under_strict(name)
+    return name in SUPPORT or name in OF_SCALARS or needs_constant_under_strict(name)
 
 
 def needs_constant_under_strict(name: str) -> bool:
@@ -282,6 +283,23 @@ def needs_constant_under_strict(name: str) -> bool:
         return True
     value = getattr(python_builtins, name, None)
     return inspect.isbuiltin(value) and not FACTS.builtin_native(name)
+
+
+def evaluated_in_python(ctx: FunctionContext, node: ast.AST) -> bool:
+    """`node` lies in a comprehension or lambda given to a builtin the graph does not translate
+    (`any(n.endswith('s') for n in self.names)`): the call is run whole in Python (STRICT folds
+    it, constants only), so what is inside is Python's, not the graph's (measured: `endswith`,
+    `split`, `len()` of a str there compile under STRICT)."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (isinstance(func, ast.Name) and needs_constant_under_strict(func.id)):
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if isinstance(arg, (ast.ListComp, ast.GeneratorExp, ast.Lambda)) and any(
+                n is node for n in ast.walk(arg)
+            ):
+                return True
+    return False
 
 
 @cacheable
@@ -328,7 +346,11 @@ def _builtin(
         if ctx.level in FALLBACK_LEVELS or not needs_constant_under_strict(name):
             return
         for arg in call.args:
-            if values.variable(arg) or values.names_variable(arg):
+            if (
+                values.variable(arg)
+                or values.names_variable(arg)
+                or _names_mutable_number(ctx, arg)
+            ):
                 what = "this Tensor" if ctx.types.is_tensor(arg) else "a value it is given"
                 yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
                 return
@@ -353,13 +375,17 @@ def _builtin(
         what = "a Tensor it compares with a number"
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
-    if (
-        name in OF_SCALARS
-        and len(call.args) >= 2
-        and any(_runtime_number(ctx, arg) for arg in call.args)
-    ):
-        what = "a number read from a Tensor"
-        yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+    if name in OF_SCALARS and len(call.args) >= (1 if name in OF_ONE_SCALAR else 2):
+        what = _variable_number(ctx, call.args, name != "type")
+        if what:
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
+            return
+    if name == "slice":
+        # `slice(0, x.shape[1] // 2)` names the Tensor: refused like `sorted(x.shape)`
+        # (measured; `h = x.shape[1] // 2; slice(0, h)` compiles)
+        if any(values.names_variable(arg) for arg in call.args):
+            what = "a value it is given"
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name="slice()", what=what)
         return
     arguments = [*call.args, *(k.value for k in call.keywords)]
     if not needs_constant_under_strict(name) or not arguments:
@@ -376,6 +402,7 @@ def _builtin(
         if (
             values.variable(arg)
             or (by_name and values.names_variable(arg))
+            or (by_name and _names_mutable_number(ctx, arg))
             or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
             or _view_of_tensor_dict(ctx, values, arg)
@@ -387,12 +414,37 @@ def _builtin(
 
 # Measured on 2.10: `max(n, 3)`, `min(n, -n)`, `divmod(n, 3)` with `n = int(t)` fail STRICT
 # ("When handling script 'max(data) in graph mode', the inputs should be constant"); LAX computes
-# them; `max([n, 1])` (one list) compiles at both levels.
-OF_SCALARS = frozenset({"max", "min", "divmod"})
+# them; `max([n, 1])` (one list) compiles at both levels. The same with `n = mutable(7)` (also
+# `divmod(9, n)`, `max(mutable(2.5), 1.0)`), and for one such number: `chr(n)`, `hex(n)`,
+# `oct(n)`, `bin(n)`, `slice(0, n)`, `slice(0, 2, n)` (`int(t)` or `mutable()`), `type(n)` of a
+# `mutable()` number (`type(int(t))` is MS204's). Of constants (`chr(self.k + 94)`,
+# `divmod(self.k, 2)`, `slice(0, self.k - 2)`) they compile.
+OF_ONE_SCALAR = frozenset({"chr", "hex", "oct", "bin", "slice", "type"})
+OF_SCALARS = frozenset({"max", "min", "divmod"}) | OF_ONE_SCALAR
+
+
+def _names_mutable_number(ctx: FunctionContext, arg: ast.expr) -> bool:
+    """`arg` names a `mutable()` number (measured under STRICT: `sorted(range(n), reverse=True)`,
+    `reversed(range(n))` with `n = mutable(3)` fail; their sources name a variable)."""
+    return any(
+        isinstance(n, ast.Name) and mutable_scalars.mutable_number(ctx, n) for n in ast.walk(arg)
+    )
 
 
 def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
     return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
+
+
+def _variable_number(ctx: FunctionContext, args: list[ast.expr], read: bool) -> str:
+    """What makes one of `args` a number the graph computes (for the message), else ''."""
+    for arg in args:
+        if isinstance(arg, ast.Starred) or ctx.types.is_tensor(arg):
+            continue
+        if read and receivers.runtime_scalar(ctx, arg):
+            return "a number read from a Tensor"
+        if mutable_scalars.mutable_number(ctx, arg):
+            return "a `mutable()` number"
+    return ""
 
 
 def _view_of_tensor_dict(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:

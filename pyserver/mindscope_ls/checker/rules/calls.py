@@ -26,7 +26,7 @@ from ..incremental.memo import NodeMemo
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import attributes, iteration, unpacking
+from . import attributes, builtins, iteration, unpacking
 from .calls_shared import (
     assigned,
     assigned_any,
@@ -336,7 +336,11 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             yield attributes.ATTRIBUTE_OF_WRONG_KIND.finding(
                 call, attr="__len__", kind="None", advice=advice
             )
-        if strs.is_str(ctx, values, call.args[0]) and builtin(ctx, "len"):
+        if (
+            strs.is_str(ctx, values, call.args[0])
+            and builtin(ctx, "len")
+            and not builtins.evaluated_in_python(ctx, call)
+        ):
             yield iteration.STR_LENGTH_UNDER_STRICT.finding(
                 call, what="`len()` of", advice="count a tuple"
             )

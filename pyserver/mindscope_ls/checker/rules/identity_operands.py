@@ -7,7 +7,10 @@ supports Int, Bool, String, None and Type, but got 1.5"): `a is 1.5`, `a is not 
 for a tuple, `l is l` for a list, `d is d` for a dict and `self.act is self.act` for a sub-Cell
 and `self.act is nn.ReLU` for a class all failed; `a is 1`, `a is True`,
 `s is 'x'`, `x is None`, `l is not None`, `type(x) is Tensor` (LAX) and `x.dtype is ms.float32`
-compiled. (Tensors on both sides are MS314/MS238's.)
+compiled. A class is refused when it is a Cell or a `@jit_class` ("but got create_instance":
+`type(self.blk) is Block`, `self.blk is Block`, `type(self.j) is JHelper`); a plain class is a
+type (`type(self.obj) is Helper`, `self.obj is not Helper` compiled at both levels).
+(Tensors on both sides are MS314/MS238's.)
 """
 
 from __future__ import annotations
@@ -71,12 +74,29 @@ def _cell_class(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """A class of the module or of `mindspore.nn` (`self.act is nn.ReLU`: "but got
     create_instance"); MindSpore's own types (`Tensor`, `ms.float32`) are accepted."""
     if isinstance(expr, ast.Name) and expr.id in ctx.fn.module.classes:
+        if _plain_class(ctx, expr.id, 0):
+            return None  # measured: `type(self.obj) is Helper` of a plain class compiles
         return f"the class `{expr.id}`"
     qualname = ctx.fn.module.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     last = (qualname or "").rsplit(".", 1)[-1]
     if (qualname or "").startswith("mindspore.nn.") and last[:1].isupper():
         return f"the class `{ast.unparse(expr)}`"
     return None
+
+
+def _plain_class(ctx: FunctionContext, name: str, depth: int) -> bool:
+    """A class of the module that is surely neither a Cell nor a jit_class: no decorator, and
+    no base but `object` or another such class of the module (graph mode takes it as a type;
+    a Cell or jit_class class becomes `create_instance`)."""
+    node = ctx.fn.module.classes.get(name)
+    if node is None or node.decorator_list or node.keywords or depth > 4:
+        return False
+    for base in node.bases:
+        if not isinstance(base, ast.Name):
+            return False
+        if base.id != "object" and not _plain_class(ctx, base.id, depth + 1):
+            return False
+    return True
 
 
 def _unsupported(values: Abstract, expr: ast.expr) -> Optional[str]:

@@ -16,6 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import builtins, mutable_scalars
 from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
@@ -87,8 +88,8 @@ FORMAT_TENSOR_UNDER_STRICT = Rule(
     Group.STRICT,
     title="Formatting a Tensor into a str, under STRICT",
     message=(
-        "{how} a Tensor computed in the graph is not supported under jit_syntax_level=STRICT; "
-        "print the Tensor itself (`print('x:', x)`) or return it."
+        "{how} {what} is not supported under jit_syntax_level=STRICT; "
+        "print the value itself (`print('x:', x)`) or return it."
     ),
     why=(
         "Under STRICT there is no Python fallback: `%` needs constant operands (a Tensor computed"
@@ -255,14 +256,18 @@ def _str_method(
         return
     if method not in supported:
         names_ = ", ".join(f"`{m}`" for m in sorted(supported))
-        yield STR_METHOD_UNDER_STRICT.finding(call, method=method, supported=names_)
+        if not builtins.evaluated_in_python(ctx, call):
+            yield STR_METHOD_UNDER_STRICT.finding(call, method=method, supported=names_)
     elif method == "format":
         arguments = [*call.args, *(kw.value for kw in call.keywords)]
         if any(
             _holds_tensor(ctx, values, arg) or receivers.runtime_scalar(ctx, arg)
             for arg in arguments
         ):
-            yield FORMAT_TENSOR_UNDER_STRICT.finding(call, how="`str.format()` of")
+            yield FORMAT_TENSOR_UNDER_STRICT.finding(call, how="`str.format()` of", what=_TENSOR)
+        elif any(mutable_scalars.mutable_number(ctx, arg) for arg in arguments):
+            # measured: `'step {}'.format(n)` with `n = mutable(2)` ("Unsupported op [Format]")
+            yield FORMAT_TENSOR_UNDER_STRICT.finding(call, how="`str.format()` of", what=_MUTABLE)
 
 
 def _percent(ctx: FunctionContext, values: Abstract, node: ast.BinOp) -> Iterator[RawFinding]:
@@ -273,12 +278,17 @@ def _percent(ctx: FunctionContext, values: Abstract, node: ast.BinOp) -> Iterato
     left = values.of(node.left)
     if left is None or left.kind != "str":
         return
-    if any(
-        ctx.types.is_tensor(name) or receivers.runtime_scalar(ctx, name)
-        for name in of_type(node.right, ast.Name)
-    ):
+    named = of_type(node.right, ast.Name)
+    if any(ctx.types.is_tensor(name) or receivers.runtime_scalar(ctx, name) for name in named):
         # measured: `'%d' % n` with `n = int(t)` fails STRICT as for the Tensor itself
-        yield FORMAT_TENSOR_UNDER_STRICT.finding(node, how="`%` formatting of")
+        yield FORMAT_TENSOR_UNDER_STRICT.finding(node, how="`%` formatting of", what=_TENSOR)
+    elif any(mutable_scalars.mutable_number(ctx, name) for name in named):
+        # and with `n = mutable(2)`: `'step %d' % n`, `'%d/%d' % (n, 3)` (measured)
+        yield FORMAT_TENSOR_UNDER_STRICT.finding(node, how="`%` formatting of", what=_MUTABLE)
+
+
+_TENSOR = "a Tensor computed in the graph"
+_MUTABLE = "a `mutable()` number"
 
 
 def _tuple_write(values: Abstract, node: ast.Assign | ast.AugAssign) -> Iterator[RawFinding]:
@@ -305,6 +315,13 @@ def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Va
     attr_name = names.self_attribute(expr)
     if attr_name is None or ctx.fn.cls is None:
         return None
+    # `self.cfg.copy()` of a dict display `__init__` sets: measured to fail under STRICT
+    # ("the Dictionary[[a,b,],[Int64*2]] object has no attribute: 'copy'")
+    held = receivers.kind_of(ctx, expr)
+    if held == receivers.DICT:
+        return Value("dict")
+    if held == receivers.LIST:
+        return Value("list")
     attr = ctx.fn.cls.attr(attr_name)
     node = attr.node if attr is not None else None
     if isinstance(node, ast.Constant) and isinstance(node.value, str):

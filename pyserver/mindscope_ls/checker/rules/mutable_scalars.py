@@ -211,3 +211,11 @@ def _numeric_attribute(cls: ast.ClassDef, attr: str) -> bool:
                 return False
             found = True
     return found
+
+
+def variable_int(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A number graph mode knows only when it runs: a `mutable()` number or one read from a
+    Tensor (`int(t)`, `t.item()`), not a Tensor itself."""
+    if ctx.types.is_tensor(expr):
+        return False
+    return mutable_number(ctx, expr) or receivers.runtime_scalar(ctx, expr)

@@ -1,10 +1,11 @@
-"""MS242: a comprehension over a str, or `enumerate()` of a str, under STRICT.
+"""MS242: a comprehension over a str, or `enumerate()` / `filter()` of a str, under STRICT.
 
 Measured with MindSpore 2.10 on CPU against PyNative: LAX iterates a str in Python; STRICT
 takes its length first and fails ("In JIT strict mode, cannot get attributes __len__ or the
 String object has no attribute: '__len__'") for `[c for c in 'ab']`, `{c: 1 for c in 'ab'}`,
 `tuple(c for c in s)` with `s = 'ab'`, `[c for c in self.cls_name]`,
-`[i for i, c in enumerate('abc')]` and `for i, c in enumerate('abc')`. (A plain `for` over a
+`[i for i, c in enumerate('abc')]` and `for i, c in enumerate('abc')`; `filter(f, self.name)`
+(in a `for`, in `tuple()`) too. (A plain `for` over a
 str and `len()` of one are MS224's.) What compiles under STRICT: `any(c == 'a' for c in s)`,
 `zip('ab', (1, 2))`, `sorted('ba')`, `max('abc')`, `reversed('abc')` and `'a' in s`.
 """
@@ -24,7 +25,7 @@ STR_COMPREHENSION_UNDER_STRICT = Rule(
     "MS242",
     "str-comprehension-strict",
     Group.STRICT,
-    title="A comprehension over a str, or `enumerate()` of a str, under STRICT",
+    title="A comprehension over a str, or `enumerate()` / `filter()` of a str, under STRICT",
     message=(
         "{what} the str `{text}` is not supported under jit_syntax_level=STRICT (a graph str "
         "has no length); iterate a tuple of strs, or compute it outside compiled code."
@@ -76,4 +77,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         ):
             yield STR_COMPREHENSION_UNDER_STRICT.finding(
                 call, what="`enumerate()` of", text=ast.unparse(call.args[0])
+            )
+        elif (
+            isinstance(call.func, ast.Name)
+            and call.func.id == "filter"
+            and len(call.args) == 2
+            and not call.keywords
+            and strs.is_str(ctx, values, call.args[1])
+        ):
+            yield STR_COMPREHENSION_UNDER_STRICT.finding(
+                call, what="`filter()` of", text=ast.unparse(call.args[1])
             )

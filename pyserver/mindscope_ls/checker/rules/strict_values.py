@@ -25,7 +25,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import assigned_any, builtin
-from .helpers import names, receivers, shared_values
+from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
@@ -107,8 +107,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     call, arg=_short(call.args[0]), what=what[0], advice=what[1]
                 )
         elif isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1:
-            value = shared_values.abstract(ctx).of(call.args[0])
-            if value is not None and value.kind == "str" and builtin(ctx, func.id):
+            # `list(self.name)` of a str attribute too (measured: fails under STRICT)
+            values = shared_values.abstract(ctx)
+            if strs.is_str(ctx, values, call.args[0]) and builtin(ctx, func.id):
                 yield SEQUENCE_OF_STR_UNDER_STRICT.finding(
                     call, name=func.id, what="str", advice="write the characters out (`('a', 'b')`)"
                 )
@@ -140,6 +141,8 @@ def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
         expr = bound
     if isinstance(expr, ast.Constant):
         return isinstance(expr.value, bytes)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):  # `b'ab' + b'c'` (measured)
+        return _bytes(ctx, expr.left) or _bytes(ctx, expr.right)
     return (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)

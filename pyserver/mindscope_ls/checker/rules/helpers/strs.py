@@ -5,7 +5,8 @@
 `+` of two strs and `upper()`/`lower()` of one (the str methods STRICT compiles: measured) are
 added here, and so are the str results of builtins STRICT compiles (`str(n)`, `repr`, `ascii`,
 `hex`, `bin`, `oct`, `chr`, `format(v, spec)`), of `"...".format(...)` and of `"..." % v`
-(measured on 2.10: each compiled at STRICT, then `len()` of it or a `for` over it failed).
+(measured on 2.10: each compiled at STRICT, then `len()` of it or a `for` over it failed), and
+`'-' * n` and `type(o).__name__` (measured: `len()` of each fails under STRICT).
 An attribute counts only when every assignment the class makes to it is a str literal (a
 `self.act = None` elsewhere makes it unknown).
 """
@@ -37,6 +38,8 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         if bound is None:
             return _loop_over_strs(ctx, expr.id)
         return is_str(ctx, values, bound, depth + 1)
+    if isinstance(expr, ast.Attribute) and expr.attr == "__name__":  # `type(o).__name__`
+        return True
     if isinstance(expr, ast.Attribute):
         held = self_attr(ctx, expr)
         return held is not None and _str_constant(held.node) and _only_strs(ctx, expr.attr)
@@ -62,6 +65,10 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         )
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mod):  # `"%d" % n`
         return _str_constant(expr.left)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):  # `'-' * n`, `n * '-'`
+        return is_str(ctx, values, expr.left, depth + 1) or is_str(
+            ctx, values, expr.right, depth + 1
+        )
     if isinstance(expr, ast.Call):
         return _str_call(ctx, values, expr, depth)
     return False
