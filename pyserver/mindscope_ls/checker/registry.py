@@ -73,6 +73,7 @@ from .rules import (
     list_tensor_index,
     map_closures,
     mask_updates,
+    masked_iteration,
     methods,
     mutable_defaults,
     mutable_scalars,
@@ -107,7 +108,9 @@ from .rules import (
     strict_values,
     subscripts,
     tensor_axes,
+    tensor_devices,
     tensor_expand,
+    tensor_views,
     tolist_comprehension,
     unpacking,
     unrolled,
@@ -218,6 +221,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mutable_scalars,
     number_methods_strict,
     str_comprehensions_strict,
+    tensor_views,
+    tensor_devices,
+    masked_iteration,
 )
 
 
@@ -349,6 +355,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_scalars.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
+    tensor_views.check,
+    tensor_devices.check,
+    masked_iteration.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
