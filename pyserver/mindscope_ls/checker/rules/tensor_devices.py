@@ -32,7 +32,7 @@ TO_CPU = Rule(
     title='`x.to("cpu")` in compiled code (no CPU graph kernel)',
     message=(
         "`{text}` copies the Tensor to the host, which graph mode compiles to `CopyToHost`, an "
-        'op with no CPU kernel (fails at every level, PyNative runs it); drop the device move '
+        "op with no CPU kernel (fails at every level, PyNative runs it); drop the device move "
         "from compiled code (`{fixed}`)."
     ),
     why=(
