@@ -86,17 +86,4 @@ def _is_dtype(ctx: FunctionContext, expr: Optional[ast.expr]) -> bool:
 
 def only_binding(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     """The value of `name = value` when that is the function's one binding of `expr`'s name."""
-    if not isinstance(expr, ast.Name):
-        return None
-    stores = [
-        n for n in ctx.of(ast.Name) if n.id == expr.id and isinstance(n.ctx, (ast.Store, ast.Del))
-    ]
-    args = ctx.fn.node.args
-    params = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-    if len(stores) != 1 or any(a is not None and a.arg == expr.id for a in params):
-        return None
-    assigns: list[ast.Assign] = ctx.of(ast.Assign)
-    for assign in assigns:
-        if len(assign.targets) == 1 and assign.targets[0] is stores[0]:
-            return assign.value
-    return None
+    return receivers.only_binding(ctx, expr.id) if isinstance(expr, ast.Name) else None
