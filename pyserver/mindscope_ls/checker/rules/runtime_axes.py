@@ -15,7 +15,8 @@ scalar:
   arguments are required to be constants"), `ops.index_select`, `ops.glu`, `ops.renorm`,
   `ops.vector_norm`, `ops.topk`'s `dim` (its `k` compiles), `ops.tril`'s diagonal (`ops.triu`'s
   compiles), `ops.diag_embed`'s offset, `ops.eye(n + 1, m)` (arithmetic on the number: a
-  plain `n = int(k)` or `int(x[0, 3])` as `eye`'s size compiles, measured again), and an element of `ops.pad`'s padding
+  plain `n = int(k)` or `int(x[0, 3])` as `eye`'s size compiles, measured again), and an
+  element of `ops.pad`'s padding
   ("there are unknown values in the paddings value"), `ops.adaptive_avg_pool2d`'s output size,
   the kernel size of `ops.avg_pool1d` / `ops.max_pool2d`, `ops.cross`'s dim, `ops.dropout`'s p
   and `ops.unsorted_segment_sum`'s segment count.
