@@ -85,6 +85,7 @@ from .rules import (
     list_tensor_index,
     map_closures,
     mask_updates,
+    masked_iteration,
     methods,
     mutable_defaults,
     mutable_scalars,
@@ -122,7 +123,9 @@ from .rules import (
     strict_values,
     subscripts,
     tensor_axes,
+    tensor_devices,
     tensor_expand,
+    tensor_views,
     tolist_comprehension,
     unpacking,
     unrolled,
@@ -248,6 +251,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     str_graph_ops,
     enumerate_starts,
     bytes_values,
+    tensor_views,
+    tensor_devices,
+    masked_iteration,
 )
 
 
@@ -397,6 +403,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     str_graph_ops.check,
     enumerate_starts.check,
     bytes_values.check,
+    tensor_views.check,
+    tensor_devices.check,
+    masked_iteration.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

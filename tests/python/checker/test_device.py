@@ -36,6 +36,7 @@ def test_cpu_only_rules_are_marked() -> None:
         "MS179",
         "MS1009",
         "MS1013",
+        "MS1034",
     }
 
 

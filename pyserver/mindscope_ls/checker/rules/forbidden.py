@@ -4,6 +4,12 @@ modules), read from the facts table rather than listed here. Under `if self.trai
 only on the branch taken (measured on 2.10: `if self.training: self.fc.recompute()` compiles
 while the Cell evaluates, fails at both levels after `set_train()`; `self.use_rc = False`
 compiles, `True` fails): `check_folded` reports those calls when the branch may be taken.
+MindSpore's deprecated dtype helpers (`ms.dtype_to_nptype`, `dtype_to_pytype`,
+`pytype_to_dtype`, `get_py_obj_dtype`) log a deprecation warning through `mindspore.log`, which
+graph mode refuses: measured on 2.10, `ms.dtype_to_nptype(x.dtype)` (also through `mstype.` and
+`ms.common.dtype.`, and inside `np.finfo(...)`) fails at LAX and STRICT with "the method or
+function 'mindspore.log.warning' is not supported" while PyNative runs it; the private
+`_dtype_to_nptype` compiles (`DEPRECATED_DTYPE_HELPERS`).
 MS137: NumPy reductions of a Tensor, which NumPy hands to the Tensor's own method with
 arguments it does not take."""
 
@@ -81,6 +87,14 @@ NUMPY_REDUCTIONS = {
     "numpy.any": "any",
     "numpy.all": "all",
 }
+
+# Functions the facts table leaves out, measured by hand (module docstring): each calls
+# `logger.warning`, which graph mode refuses, at every level.
+DEPRECATED_DTYPE_HELPERS = frozenset(
+    f"{module}.{name}"
+    for module in ("mindspore", "mindspore.common.dtype", "mindspore.dtype")
+    for name in ("dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype")
+)
 
 # The owner classes of forbidden methods, as the facts table names them, for each receiver kind.
 OWNERS = {
@@ -193,6 +207,8 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
         target = FACTS.forbidden_function(qualname)
         if target is not None:
             return target.rsplit(".", 1)[-1] + "(...)"
+        if qualname in DEPRECATED_DTYPE_HELPERS:
+            return qualname.rsplit(".", 1)[-1] + "(...)"
     if isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES:
         return _forbidden_method(ctx, func)
     return None

@@ -8,6 +8,12 @@ masked write broadcasts the value to the whole Tensor. STRICT fails while compil
 it runs, unless the mask happens to select every element (random inputs passed some runs).
 `x[m] = 0.0`, `x[m] = Tensor(1.0)`, `x[m] = y` with `y` of `x`'s shape, and `x[0] += 1` /
 `x[:, 0] *= 2` compile and run.
+
+Also a row written through a mask of rows (`x` of shape (4, 6), `m = x.sum(1) > 10`): `x[m] =
+x[0]`, `x[m] = x.mean(0)`, `x[m] = Tensor(np.ones((6,)))` fail at LAX and STRICT ("operands
+could not be broadcast together with remapped shapes ... (6,1) and requested shape (4,6)";
+PyNative writes the row into each selected one); a value of shape (1, 6) or (1,) compiles. So a
+1-D value of static shape other than (1,) written into a 2-D Tensor through a mask is reported.
 """
 
 from __future__ import annotations
@@ -18,18 +24,17 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 
 MASKED_UPDATE = Rule(
     "MS1010",
     "masked-update-of-masked-values",
     Group.FAILS,
-    title="`x[mask] op= v` with a bool Tensor mask",
+    title="`x[mask] op= v` (or a row `x[m] = x[0]`) with a bool Tensor mask",
     message=(
-        "`{text}` writes values computed from the masked elements back through the bool mask "
-        "`{mask}`, which graph mode cannot broadcast; write `{target} = ops.where({mask}, "
-        "<new values>, {target})`."
+        "`{text}` writes {what} back through the bool mask `{mask}`, which graph mode cannot "
+        "broadcast; write `{target} = ops.where({mask}, <new values>, {target})`."
     ),
     why=(
         "A read through a bool mask has a shape known only at run time; the masked write "
@@ -54,10 +59,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         mask = _bool_mask(ctx, target.slice)
         if mask is None:
             continue
+        what = "values computed from the masked elements"
         if isinstance(node, ast.Assign) and not _reads_masked(node.value, target):
-            continue
+            row = _row(ctx, node.value, target.value)
+            if row is None:
+                continue
+            what = f"a value of shape {row}"
         yield MASKED_UPDATE.finding(
             node,
+            what=what,
             text=ast.unparse(node),
             mask=ast.unparse(target.slice),
             target=ast.unparse(target.value),
@@ -87,3 +97,16 @@ def _reads_masked(value: ast.expr, target: ast.Subscript) -> bool:
         and ast.dump(ast.Subscript(n.value, n.slice, target.ctx)) == wanted
         for n in ast.walk(value)
     )
+
+
+def _row(ctx: FunctionContext, value: ast.expr, written: ast.expr) -> Optional[str]:
+    """The static shape of a 1-D value (not `(1,)`) written into a 2-D Tensor (`x[0]`,
+    `x.mean(0)`), as text."""
+    shapes = shared_values.shapes(ctx)
+    shape = shapes.of(value)
+    whole = shapes.of(written)
+    if shape is None or whole is None or len(whole) != 2 or len(shape) != 1:
+        return None  # measured on a 2-D Tensor and a row
+    if all(d == 1 for d in shape) or any(d < 0 for d in shape):
+        return None
+    return str(shape)

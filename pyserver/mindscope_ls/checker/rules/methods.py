@@ -292,13 +292,21 @@ _MUTABLE = "a `mutable()` number"
 
 
 def _tuple_write(values: Abstract, node: ast.Assign | ast.AugAssign) -> Iterator[RawFinding]:
+    """`t[0] = v`, and `t[0][1] = v` / `t[0][:, 0] += v` through an item of a tuple `t`: graph
+    mode writes the item back into `t` (measured on 2.10, LAX and STRICT: a tuple of Tensors,
+    of `ops.split`/`x.chunk` results, of a list, nested tuples fail; a list `t` compiles)."""
     targets = node.targets if isinstance(node, ast.Assign) else [node.target]
     for target in targets:
-        if not isinstance(target, ast.Subscript) or not isinstance(target.value, ast.Name):
+        if not isinstance(target, ast.Subscript):
             continue
-        value = values.of(target.value)
+        root = target.value
+        while isinstance(root, ast.Subscript):
+            root = root.value
+        if not isinstance(root, ast.Name):
+            continue
+        value = values.of(root)
         if value is not None and value.kind == "tuple":
-            yield TUPLE_ITEM_ASSIGNMENT.finding(node, name=target.value.id)
+            yield TUPLE_ITEM_ASSIGNMENT.finding(node, name=root.id)
 
 
 def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Value]:

@@ -16,7 +16,9 @@ scalar; so does a number made by `mutable()`, here (`axis = mutable(1)`) or by e
   `ops.argsort`, `ops.median` (and the methods: "When creating an instance of 'Sort', all
   arguments are required to be constants"), `ops.index_select`, `ops.glu`, `ops.renorm`,
   `ops.vector_norm`, `ops.topk`'s `dim` (its `k` compiles), `ops.tril`'s diagonal (`ops.triu`'s
-  compiles), `ops.diag_embed`'s offset, `ops.eye(n, m)`, and an element of `ops.pad`'s padding
+  compiles), `ops.diag_embed`'s offset, `ops.eye(n + 1, m)` (arithmetic on the number: a
+  plain `n = int(k)` or `int(x[0, 3])` as `eye`'s size compiles, measured again), and an
+  element of `ops.pad`'s padding
   ("there are unknown values in the paddings value"), `ops.adaptive_avg_pool2d`'s output size,
   the kernel size of `ops.avg_pool1d` / `ops.max_pool2d`, `ops.cross`'s dim, `ops.dropout`'s p
   and `ops.unsorted_segment_sum`'s segment count.
@@ -110,6 +112,7 @@ class Param(NamedTuple):
     keyword: str
     what: str
     elements: bool = False  # a tuple/list given there fails when one of its elements would
+    computed: bool = False  # only arithmetic on the number fails (a plain `int(t)` compiles)
 
 
 class Op(NamedTuple):
@@ -150,7 +153,14 @@ EVERY_LEVEL: dict[str, Op] = {
     "glu": Op(True, False, (Param(1, "axis", _AXIS),)),
     "vector_norm": Op(True, False, (Param(2, "dim", _AXIS),)),
     "diag_embed": Op(True, False, (Param(1, "offset", "the offset"),)),
-    "eye": Op(True, False, (Param(0, "n", "the number of rows"), Param(1, "m", "the columns"))),
+    "eye": Op(
+        True,
+        False,
+        (
+            Param(0, "n", "the number of rows", computed=True),
+            Param(1, "m", "the columns", computed=True),
+        ),
+    ),
     "pad": Op(True, False, (Param(1, "padding", "the padding", elements=True),)),
     "adaptive_avg_pool2d": Op(
         True, False, (Param(1, "output_size", "the output size", elements=True),)
@@ -247,14 +257,27 @@ def _runtime_arguments(
             if ctx.types.is_tensor(value):
                 continue
             if params:
-                if mutable_number(ctx, value, params=params) and not _variable(ctx, value):
-                    yield value, param.what
-            elif _variable(ctx, value):
+                found = mutable_number(ctx, value, params=params) and not _variable(ctx, value)
+            else:
+                found = _variable(ctx, value)
+            if found and not (param.computed and not _arithmetic(ctx, value)):
                 yield value, param.what
 
 
 def _variable(ctx: FunctionContext, value: ast.expr) -> bool:
     return receivers.runtime_scalar(ctx, value) or mutable_number(ctx, value)
+
+
+def _arithmetic(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+    """`n + 1`, `-n`, `int(k) * 2 - 3` (directly or through a local bound once to it): graph
+    mode feeds `eye` a scalar op's output, which it refuses ("a tensor type is required but the
+    actual is scalar"); a plain `n = int(k)` / `k.item()` compiles (measured on 2.10)."""
+    if isinstance(expr, ast.Name) and depth < 8:
+        bound = receivers.only_binding(ctx, expr.id)
+        return bound is not None and _arithmetic(ctx, bound, depth + 1)
+    return isinstance(expr, ast.BinOp) or (
+        isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)
+    )
 
 
 def _called(ctx: FunctionContext, call: ast.Call) -> tuple[Optional[str], int]:
