@@ -236,6 +236,10 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "wait.py")
     # A FIFO given to Python itself to block on: the check is busy when the signal comes.
     code = (
+        # As at a terminal: Python raises KeyboardInterrupt only for a SIGINT neither ignored
+        # nor blocked, and both are inherited from whatever started the test run.
+        "import signal; signal.signal(signal.SIGINT, signal.default_int_handler)\n"
+        "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})\n"
         "import sys; from mindscope_ls.checker.output import cli\n"
         "from mindscope_ls.checker.index import sources\n"
         "sources.read_source = lambda p, *args, **kwargs: open(p).read()\n"
@@ -261,11 +265,27 @@ def test_ctrl_c_exits_130_quietly(tmp_path: Path) -> None:
         # A signal that lands between open() and read() is noted but interrupts no system
         # call: read() would then block for ever. Wait until the child is inside read().
         _wait_until_reading(proc.pid)
+        state = _signal_state(proc.pid)  # said if the signal does not stop it
         proc.send_signal(signal.SIGINT)
-        _, err = proc.communicate(timeout=30)
+        try:
+            _, err = proc.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            raise AssertionError(f"SIGINT did not stop the check; it was {state}") from None
     finally:
         os.close(writer)
     assert proc.returncode == 130 and err.strip() == "mindscope: interrupted", err
+
+
+def _signal_state(pid: int) -> str:
+    """The child's wait channel and signal masks, as /proc shows them."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text().splitlines()
+        channel = Path(f"/proc/{pid}/wchan").read_text()
+    except OSError:
+        return "not readable in /proc"
+    masks = ", ".join(line for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt")))
+    return f"in {channel!r} with {masks}"
 
 
 def _wait_until_reading(pid: int) -> None:
