@@ -25,6 +25,7 @@ from .divergence_bool_ints import BIT_OPS, boolish
 from .divergence_scalars import INT_SAMPLES, evaluate
 from .helpers import names, receivers
 from .helpers.base import FunctionContext
+from .helpers.instances import init_argument_values
 from .helpers.walk import of_type
 
 FSTRING_CPP_TEXT = Rule(
@@ -86,14 +87,10 @@ def _texts(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[str, str]]:
         graph, pynative = f"{held:g}", repr(held)
         return None if graph == pynative else (repr(graph), repr(pynative))
     texts: list[tuple[str, str]] = []
-    for sample in INT_SAMPLES:  # a shape's float must differ for each sample (`m * 1.0`)
-        try:
-            found = evaluate(ctx, value, sample, 0, spread=True, tensors=False)
-        except (ArithmeticError, ValueError, TypeError, OverflowError):
-            return None
-        if found is None:
-            return None
-        wide, narrow, is_float = found
+    found = _sampled(ctx, value)
+    if found is None:
+        return None
+    for wide, narrow, is_float in found:  # a shape's float must differ for each sample
         graph, pynative = f"{narrow:g}", repr(float(wide))  # C's %g
         if not is_float or graph == pynative:
             return None
@@ -146,17 +143,28 @@ def _display_texts(
     )
 
 
+def _sampled(ctx: FunctionContext, expr: ast.expr) -> Optional[list[tuple[float, float, bool]]]:
+    """`evaluate`'s (wide, narrow, is_float) of `expr` for each of INT_SAMPLES' shapes; None
+    when any sample has no value."""
+    found: list[tuple[float, float, bool]] = []
+    for sample in INT_SAMPLES:
+        try:
+            value = evaluate(ctx, expr, sample, 0, spread=True, tensors=False)
+        except (ArithmeticError, ValueError, TypeError, OverflowError):
+            return None
+        if value is None:
+            return None
+        found.append(value)
+    return found
+
+
 def _number_texts(ctx: FunctionContext, item: ast.expr) -> Optional[tuple[str, str]]:
     """(graph text, Python text) of a number the source fixes, the same for every sample."""
     texts: set[tuple[str, str]] = set()
-    for sample in INT_SAMPLES:
-        try:
-            found = evaluate(ctx, item, sample, 0, spread=True, tensors=False)
-        except (ArithmeticError, ValueError, TypeError, OverflowError):
-            return None
-        if found is None:
-            return None
-        wide, narrow, is_float = found
+    found = _sampled(ctx, item)
+    if found is None:
+        return None
+    for wide, narrow, is_float in found:
         if is_float:
             texts.add((f"{narrow:g}", repr(float(wide))))
         else:
@@ -189,26 +197,14 @@ def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
     )
     if assign is None or not isinstance(assign.value, ast.Name):
         return None
-    param = assign.value.id
-    args = init.args
-    positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
-    if param not in positional or args.vararg or args.kwarg:
+    constructions = (
+        c
+        for c in of_type(tree, ast.Call)
+        if isinstance(c.func, ast.Name) and c.func.id == cls.node.name
+    )
+    passed = init_argument_values(constructions, init, assign.value.id)
+    if passed is None:
         return None
-    index = positional.index(param)
-    offset = len(positional) - len(args.defaults)
-    if index < offset:
-        return None
-    passed: list[ast.expr] = [args.defaults[index - offset]]
-    for call in of_type(tree, ast.Call):
-        if not (isinstance(call.func, ast.Name) and call.func.id == cls.node.name):
-            continue
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
-        ):
-            return None
-        if len(call.args) > index:
-            passed.append(call.args[index])
-        passed.extend(k.value for k in call.keywords if k.arg == param)
     found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
     if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
         return None

@@ -19,7 +19,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .divergence_scalars import _pow_calls
+from .divergence_scalars import powers
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import shapes
@@ -54,10 +54,7 @@ INT_POWER_CAST = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    pows: list[tuple[ast.expr, ast.expr, ast.expr]] = [
-        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
-    ]
-    pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    pows = powers(ctx)
     if not pows:
         return
     constants = constant_int_locals(ctx)

@@ -16,7 +16,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .divergence_scalars import _is_python_int, _pow_calls
+from .divergence_scalars import is_python_int, powers
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .mutable_scalars import mutable_argument
@@ -42,13 +42,10 @@ MUTABLE_NEGATIVE_POWER = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    pows: list[tuple[ast.expr, ast.expr, ast.expr]] = [
-        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
-    ]
-    pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    pows = powers(ctx)
     for node, left, right in pows:
         value = _mutable_negative(ctx, right)
-        if value is None or not _is_python_int(ctx, left):
+        if value is None or not is_python_int(ctx, left):
             continue
         yield MUTABLE_NEGATIVE_POWER.finding(
             node, text=ast.unparse(node), exponent=ast.unparse(right), zero="0", value=value

@@ -56,15 +56,12 @@ INT_NEGATIVE_POWER = Rule(
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    pows: list[tuple[ast.expr, ast.expr, ast.expr]] = [
-        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
-    ]
-    pows.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    pows = powers(ctx)
     for node, left, right in pows:
         exponent = _negative_int(ctx, right)
         if exponent is None:
             continue
-        if not _is_python_int(ctx, left):
+        if not is_python_int(ctx, left):
             continue
         text = ast.unparse(node)
         base = ast.unparse(left)
@@ -78,6 +75,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             exponent=ast.unparse(right) if not isinstance(right, ast.Name) else str(exponent),
             base_p=base_p if exponent == -1 else f"{base_p} ** {-exponent}",
         )
+
+
+def powers(ctx: FunctionContext) -> list[tuple[ast.expr, ast.expr, ast.expr]]:
+    """Every `base ** exponent` and builtin `pow(base, exponent)`: (node, base, exponent)."""
+    found: list[tuple[ast.expr, ast.expr, ast.expr]] = [
+        (b, b.left, b.right) for b in ctx.of(ast.BinOp) if isinstance(b.op, ast.Pow)
+    ]
+    found.extend((c, c.args[0], c.args[1]) for c in _pow_calls(ctx))
+    return found
 
 
 def _pow_calls(ctx: FunctionContext) -> list[ast.Call]:
@@ -110,7 +116,7 @@ def _negative_int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
     return None
 
 
-def _is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
+def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
     """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, a local bound once to one of
     those, or `self.d` that `__init__` binds to an int literal only."""
     if isinstance(expr, ast.Constant):
@@ -125,7 +131,7 @@ def _is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool
         ]
         others = [n for n in ctx.of(ast.Name) if n.id == expr.id and isinstance(n.ctx, ast.Store)]
         if len(bound) == 1 and len(others) == 1:
-            return _is_python_int(ctx, bound[0], depth + 1)
+            return is_python_int(ctx, bound[0], depth + 1)
         return False
     attr = names.self_attribute(expr)
     if attr is not None and ctx.fn.cls is not None:

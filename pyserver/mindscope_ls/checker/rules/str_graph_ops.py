@@ -36,6 +36,7 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import builtins, calls_shared
 from .helpers import receivers, strs
+from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 from .mutable_scalars import variable_int
@@ -278,54 +279,53 @@ def _in_fallback(ctx: FunctionContext) -> set[int]:
     return inside
 
 
+class _GraphStrs:
+    """Whether an expression is a str the graph itself handles (outside LAX's fallback calls);
+    the fallback nodes and the function's values are computed on first need."""
+
+    def __init__(self, ctx: FunctionContext) -> None:
+        self.ctx = ctx
+        self._skipped: Optional[set[int]] = None
+        self._values: Optional[Abstract] = None
+
+    def is_str(self, node: ast.AST, string: ast.expr) -> bool:
+        if self._skipped is None:
+            self._skipped = _in_fallback(self.ctx)
+        if id(node) in self._skipped:
+            return False
+        if self._values is None:
+            self._values = abstract(self.ctx)
+        return strs.is_str(self.ctx, self._values, string)
+
+
+def _by_variable(node: ast.expr, what: str, string: ast.expr, number: ast.expr) -> RawFinding:
+    return STR_BY_VARIABLE_INT.finding(
+        node,
+        text=ast.unparse(node),
+        what=what,
+        string=ast.unparse(string),
+        number=ast.unparse(number),
+    )
+
+
 def _repeats(ctx: FunctionContext) -> Iterator[RawFinding]:
-    ops: list[ast.BinOp] = ctx.of(ast.BinOp)
-    values = None
-    skipped: set[int] | None = None
-    for op in ops:
+    graph_strs = _GraphStrs(ctx)
+    for op in ctx.of(ast.BinOp):
         if not isinstance(op.op, ast.Mult):
             continue
-        if skipped is None:
-            skipped = _in_fallback(ctx)
-        if id(op) in skipped:
-            continue
-        if values is None:
-            values = abstract(ctx)
         for string, number in ((op.left, op.right), (op.right, op.left)):
-            if strs.is_str(ctx, values, string) and variable_int(ctx, number):
-                yield STR_BY_VARIABLE_INT.finding(
-                    op,
-                    text=ast.unparse(op),
-                    what="repeats",
-                    string=ast.unparse(string),
-                    number=ast.unparse(number),
-                )
+            if graph_strs.is_str(op, string) and variable_int(ctx, number):
+                yield _by_variable(op, "repeats", string, number)
                 break
 
 
 def _indexes(ctx: FunctionContext) -> Iterator[RawFinding]:
-    subs: list[ast.Subscript] = ctx.of(ast.Subscript)
-    values = None
-    skipped: set[int] | None = None
-    for sub in subs:
+    graph_strs = _GraphStrs(ctx)
+    for sub in ctx.of(ast.Subscript):
         if isinstance(sub.ctx, ast.Load) and isinstance(sub.slice, ast.Slice):
             yield from _slice(ctx, sub, sub.slice)
             continue
         if not isinstance(sub.ctx, ast.Load) or isinstance(sub.slice, ast.Tuple):
             continue
-        if not variable_int(ctx, sub.slice):
-            continue
-        if skipped is None:
-            skipped = _in_fallback(ctx)
-        if id(sub) in skipped:
-            continue
-        if values is None:
-            values = abstract(ctx)
-        if strs.is_str(ctx, values, sub.value):
-            yield STR_BY_VARIABLE_INT.finding(
-                sub,
-                text=ast.unparse(sub),
-                what="indexes",
-                string=ast.unparse(sub.value),
-                number=ast.unparse(sub.slice),
-            )
+        if variable_int(ctx, sub.slice) and graph_strs.is_str(sub, sub.value):
+            yield _by_variable(sub, "indexes", sub.value, sub.slice)

@@ -14,6 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
+from .instances import init_argument_values
 from .module_values import (
     argument_dtypes,
     argument_signatures,
@@ -577,23 +578,11 @@ class Abstract:
         return self._init_number(cls.node, init, value.id)
 
     def _init_number(self, cls: ast.ClassDef, init: FunctionNode, param: str) -> Optional[Value]:
-        args = init.args
-        positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
-        if param not in positional or args.vararg or args.kwarg:
-            return None
         if any(
             isinstance(n, ast.Name) and n.id == param and not isinstance(n.ctx, ast.Load)
             for n in ast.walk(init)
         ):
             return None  # rebound in __init__
-        index = positional.index(param)
-        defaults = args.defaults
-        offset = len(positional) - len(defaults)
-        if index < offset:
-            return None
-        default = defaults[index - offset]
-        self._read(init)
-        passed: list[ast.expr] = [default]
         module = self.types.module
         calls = (
             [
@@ -606,15 +595,12 @@ class Abstract:
         )
         if not calls:
             return None
+        self._read(init)
         for call in calls:
             self._read_line(call.lineno)
-            if any(isinstance(a, ast.Starred) for a in call.args) or any(
-                k.arg is None for k in call.keywords
-            ):
-                return None
-            if len(call.args) > index:
-                passed.append(call.args[index])
-            passed.extend(k.value for k in call.keywords if k.arg == param)
+        passed = init_argument_values(calls, init, param)
+        if passed is None:
+            return None
         found = {_constant(v.value) if isinstance(v, ast.Constant) else None for v in passed}
         value = found.pop() if len(found) == 1 else None
         return value if value is not None and value.kind == "scalar" else None

@@ -10,9 +10,10 @@ nowhere but in their own methods.
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from typing import Optional
 
-from ...index.module import ModuleInfo
+from ...index.module import FunctionNode, ModuleInfo
 from .module_values import global_binding
 
 # Dunders a plain object lacks unless its class defines them.
@@ -91,3 +92,29 @@ def lacks(module: ModuleInfo, cls: ast.ClassDef, attr: str) -> bool:
         isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "setattr"
         for n in ast.walk(module.tree)
     )
+
+
+def init_argument_values(
+    calls: Iterable[ast.Call], init: FunctionNode, param: str
+) -> Optional[list[ast.expr]]:
+    """What `__init__`'s `param` can hold: its default and what each of `calls` (the class's
+    constructions) passes for it. None when it has no default, `__init__` takes `*args` or
+    `**kwargs`, or a call spreads its arguments."""
+    args = init.args
+    positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
+    if param not in positional or args.vararg or args.kwarg:
+        return None
+    index = positional.index(param)
+    offset = len(positional) - len(args.defaults)
+    if index < offset:
+        return None
+    passed: list[ast.expr] = [args.defaults[index - offset]]
+    for call in calls:
+        if any(isinstance(a, ast.Starred) for a in call.args) or any(
+            k.arg is None for k in call.keywords
+        ):
+            return None
+        if len(call.args) > index:
+            passed.append(call.args[index])
+        passed.extend(k.value for k in call.keywords if k.arg == param)
+    return passed
