@@ -22,7 +22,7 @@ from ..rule import Rule
 from . import calls_shared
 from .helpers.base import FunctionContext, cacheable
 from .helpers.receivers import only_binding
-from .mutable_scalars import variable_int
+from .mutable_scalars import through_mutable_parameters, variable_int
 
 ENUMERATE_VARIABLE_START = Rule(
     "MS1025",
@@ -48,6 +48,16 @@ ENUMERATE_VARIABLE_START = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _findings(ctx, frozenset())
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The same through a parameter every caller passes `mutable(k)` for
+    (`Net()(x, mutable(1))`, then `enumerate(xs, m)`: measured, the same error)."""
+    yield from through_mutable_parameters(ctx, lambda params: _findings(ctx, params))
+
+
+def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
     calls = [
         c
         for c in ctx.of(ast.Call)
@@ -60,7 +70,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not calls_shared.builtin(ctx, name):
             continue
         start = _start(call) if name == "enumerate" else None
-        if start is not None and variable_int(ctx, start):
+        if start is not None and variable_int(ctx, start, params):
             yield ENUMERATE_VARIABLE_START.finding(
                 call,
                 text=ast.unparse(call),
@@ -69,7 +79,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 advice=f"enumerate from 0 and add `{ast.unparse(start)}` to the index",
             )
             continue
-        bound = next((b for a in call.args if (b := _variable_bound(ctx, a)) is not None), None)
+        bound = next(
+            (b for a in call.args if (b := _variable_bound(ctx, a, params)) is not None), None
+        )
         if bound is not None:
             yield ENUMERATE_VARIABLE_START.finding(
                 call,
@@ -88,7 +100,9 @@ def _start(call: ast.Call) -> Optional[ast.expr]:
     return None
 
 
-def _variable_bound(ctx: FunctionContext, arg: ast.expr) -> Optional[ast.expr]:
+def _variable_bound(
+    ctx: FunctionContext, arg: ast.expr, params: frozenset[str]
+) -> Optional[ast.expr]:
     """The variable bound of `range(...)` given directly (or through a local bound once)."""
     if isinstance(arg, ast.Name):
         arg = only_binding(ctx, arg.id) or arg
@@ -100,4 +114,4 @@ def _variable_bound(ctx: FunctionContext, arg: ast.expr) -> Optional[ast.expr]:
         and calls_shared.builtin(ctx, "range")
     ):
         return None
-    return next((b for b in arg.args if variable_int(ctx, b)), None)
+    return next((b for b in arg.args if variable_int(ctx, b, params)), None)

@@ -19,7 +19,7 @@ every level; passing `-2` itself compiles.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Optional
 
 from ..model import Group, RawFinding
@@ -213,9 +213,27 @@ def _numeric_attribute(cls: ast.ClassDef, attr: str) -> bool:
     return found
 
 
-def variable_int(ctx: FunctionContext, expr: ast.expr) -> bool:
-    """A number graph mode knows only when it runs: a `mutable()` number or one read from a
-    Tensor (`int(t)`, `t.item()`), not a Tensor itself."""
+def variable_int(
+    ctx: FunctionContext, expr: ast.expr, params: frozenset[str] = frozenset()
+) -> bool:
+    """A number graph mode knows only when it runs: a `mutable()` number (or one of `params`,
+    the parameters callers pass `mutable()` for) or one read from a Tensor (`int(t)`,
+    `t.item()`), not a Tensor itself."""
     if ctx.types.is_tensor(expr):
         return False
-    return mutable_number(ctx, expr) or receivers.runtime_scalar(ctx, expr)
+    return mutable_number(ctx, expr, params=params) or receivers.runtime_scalar(ctx, expr)
+
+
+def through_mutable_parameters(
+    ctx: FunctionContext, find: Callable[[frozenset[str]], Iterable[RawFinding]]
+) -> Iterator[RawFinding]:
+    """What `find` reports once the parameters every caller passes `mutable(k)` for count as
+    variable numbers, less what it reports without them (the rule's cacheable `check` says
+    that). It reads the callers, so a rule registers it as a non-cacheable check."""
+    if not ctx.fn.module.mentions("mutable"):
+        return  # no `mutable(...)` anywhere in the file: the common case, on every keystroke
+    params = mutable_parameters(ctx)
+    if not params:
+        return
+    known = {(f.code, f.range) for f in find(frozenset())}
+    yield from (f for f in find(params) if (f.code, f.range) not in known)

@@ -39,7 +39,7 @@ from .helpers import receivers, strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
-from .mutable_scalars import variable_int
+from .mutable_scalars import through_mutable_parameters, variable_int
 
 MAP_OVER_STR = Rule(
     "MS1021",
@@ -63,9 +63,12 @@ STR_BY_VARIABLE_INT = Rule(
     "MS1022",
     "str-by-variable-int",
     Group.FAILS,
-    title="A str repeated or indexed by an integer computed in the graph",
+    title=(
+        "A str repeated or indexed (or a tuple of strs indexed or sliced) by an integer "
+        "computed in the graph"
+    ),
     message=(
-        "`{text}` {what} the str `{string}` by `{number}`, an integer graph mode only knows "
+        "`{text}` {what} `{string}` by `{number}`, an integer graph mode only knows "
         "when it runs (`mutable()` or read from a Tensor), and graph strs need a constant; "
         "use a constant integer or build the str outside compiled code."
     ),
@@ -134,25 +137,38 @@ STR_SLICE_BY_VARIABLE_STRICT = Rule(
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _maps(ctx)
-    yield from _repeats(ctx)
-    yield from _indexes(ctx)
-    yield from _variable_strs(ctx)
+    yield from _variable_numbers(ctx, frozenset())
 
 
-def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[ast.expr]:
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The same through a parameter every caller passes `mutable(k)` for
+    (`Net()(x, mutable(1))`, then `s[m]`: measured, the same errors at both levels)."""
+    yield from through_mutable_parameters(ctx, lambda params: _variable_numbers(ctx, params))
+
+
+def _variable_numbers(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
+    yield from _repeats(ctx, params)
+    yield from _indexes(ctx, params)
+    yield from _picks(ctx, params)
+    yield from _variable_strs(ctx, params)
+
+
+def _variable_str(
+    ctx: FunctionContext, expr: ast.expr, params: frozenset[str], depth: int = 0
+) -> Optional[ast.expr]:
     """The variable integer a str is made from (`f'k{i}'`, `'{}'.format(n)`, `('a', 'b')[i]`,
     directly or through a local bound once to it), else None."""
     if depth > 4:
         return None
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
-        return None if bound is None else _variable_str(ctx, bound, depth + 1)
+        return None if bound is None else _variable_str(ctx, bound, params, depth + 1)
     if isinstance(expr, ast.JoinedStr):
         return next(
             (
                 v.value
                 for v in expr.values
-                if isinstance(v, ast.FormattedValue) and variable_int(ctx, v.value)
+                if isinstance(v, ast.FormattedValue) and variable_int(ctx, v.value, params)
             ),
             None,
         )
@@ -164,15 +180,25 @@ def _variable_str(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
         and isinstance(expr.func.value.value, str)
     ):
         every = [*expr.args, *(k.value for k in expr.keywords)]
-        return next((a for a in every if variable_int(ctx, a)), None)
-    if isinstance(expr, ast.Subscript) and _strs(ctx, expr.value) and variable_int(ctx, expr.slice):
+        return next((a for a in every if variable_int(ctx, a, params)), None)
+    if (
+        isinstance(expr, ast.Subscript)
+        and _strs(ctx, expr.value)
+        and variable_int(ctx, expr.slice, params)
+    ):
         return expr.slice
     return None
 
 
-def _slice(ctx: FunctionContext, sub: ast.Subscript, bounds: ast.Slice) -> Iterator[RawFinding]:
+def _slice(
+    ctx: FunctionContext, sub: ast.Subscript, bounds: ast.Slice, params: frozenset[str]
+) -> Iterator[RawFinding]:
     number = next(
-        (b for b in (bounds.lower, bounds.upper, bounds.step) if b and variable_int(ctx, b)),
+        (
+            b
+            for b in (bounds.lower, bounds.upper, bounds.step)
+            if b and variable_int(ctx, b, params)
+        ),
         None,
     )
     if number is not None and strs.is_str(ctx, abstract(ctx), sub.value):
@@ -197,7 +223,7 @@ def _strs(ctx: FunctionContext, expr: ast.expr) -> bool:
     )
 
 
-def _variable_strs(ctx: FunctionContext) -> Iterator[RawFinding]:
+def _variable_strs(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
     if not any(isinstance(n, (ast.JoinedStr, ast.Subscript, ast.Call)) for n in ctx.nodes()):
         return
     uses: list[tuple[ast.expr, ast.expr, str]] = []  # (reported node, the str, what it does)
@@ -234,7 +260,7 @@ def _variable_strs(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node, string, what in uses:
         if id(node) in seen or isinstance(string, (ast.Constant, ast.Slice, ast.Tuple)):
             continue
-        number = _variable_str(ctx, string)
+        number = _variable_str(ctx, string, params)
         if number is not None:
             seen.add(id(node))
             yield VARIABLE_STR_KEY.finding(
@@ -308,24 +334,104 @@ def _by_variable(node: ast.expr, what: str, string: ast.expr, number: ast.expr) 
     )
 
 
-def _repeats(ctx: FunctionContext) -> Iterator[RawFinding]:
+def _repeats(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
     graph_strs = _GraphStrs(ctx)
     for op in ctx.of(ast.BinOp):
         if not isinstance(op.op, ast.Mult):
             continue
         for string, number in ((op.left, op.right), (op.right, op.left)):
-            if graph_strs.is_str(op, string) and variable_int(ctx, number):
-                yield _by_variable(op, "repeats", string, number)
+            if graph_strs.is_str(op, string) and variable_int(ctx, number, params):
+                yield _by_variable(op, "repeats the str", string, number)
                 break
 
 
-def _indexes(ctx: FunctionContext) -> Iterator[RawFinding]:
+def _indexes(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
     graph_strs = _GraphStrs(ctx)
     for sub in ctx.of(ast.Subscript):
         if isinstance(sub.ctx, ast.Load) and isinstance(sub.slice, ast.Slice):
-            yield from _slice(ctx, sub, sub.slice)
+            yield from _slice(ctx, sub, sub.slice, params)
             continue
         if not isinstance(sub.ctx, ast.Load) or isinstance(sub.slice, ast.Tuple):
             continue
-        if variable_int(ctx, sub.slice) and graph_strs.is_str(sub, sub.value):
-            yield _by_variable(sub, "indexes", sub.value, sub.slice)
+        if variable_int(ctx, sub.slice, params) and graph_strs.is_str(sub, sub.value):
+            yield _by_variable(sub, "indexes the str", sub.value, sub.slice)
+
+
+def _picks(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
+    """A tuple or list of str constants indexed or sliced by a variable integer, whose result
+    is then used (compared, counted, printed): no CPU kernel takes a sequence of strs. Unused
+    or only returned, it compiles (returned, it fails for an integer read from a Tensor but
+    not for a `mutable()` one); as a dict key, attribute name or compared, it is MS1024's."""
+    found: list[tuple[ast.Subscript, ast.expr]] = []
+    for sub in ctx.of(ast.Subscript):
+        if not isinstance(sub.ctx, ast.Load) or not _str_items(ctx, sub.value):
+            continue
+        bounds = sub.slice
+        every = (
+            [b for b in (bounds.lower, bounds.upper, bounds.step) if b is not None]
+            if isinstance(bounds, ast.Slice)
+            else [bounds]
+        )
+        number = next((b for b in every if variable_int(ctx, b, params)), None)
+        if number is not None:
+            found.append((sub, number))
+    if not found:
+        return
+    parents = {id(c): p for p in ast.walk(ctx.fn.node) for c in ast.iter_child_nodes(p)}
+    for sub, number in found:
+        if _used(ctx, sub, parents):
+            what = "slices" if isinstance(sub.slice, ast.Slice) else "indexes"
+            yield _by_variable(sub, f"{what} the strs of", sub.value, number)
+
+
+def _str_items(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`_strs`, or a local bound once to such a display."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return bound is not None and _strs(ctx, bound)
+    return _strs(ctx, expr)
+
+
+# `d[...]`, `getattr(o, ...)`, `d.get(...)`, `== 'b'`: MS1024's
+_KEY_USES = (ast.Subscript, ast.Call, ast.Compare)
+
+
+def _parent(node: ast.AST, parents: dict[int, ast.AST]) -> Optional[ast.AST]:
+    """The node's parent, through the tuples and lists that hold it (`return x, s`)."""
+    parent = parents.get(id(node))
+    while isinstance(parent, (ast.Tuple, ast.List)):
+        parent = parents.get(id(parent))
+    return parent
+
+
+def _used(ctx: FunctionContext, node: ast.expr, parents: dict[int, ast.AST]) -> bool:
+    parent = _parent(node, parents)
+    if parent is None or isinstance(parent, (ast.Return, ast.Expr, ast.Compare)):
+        return False
+    if isinstance(parent, ast.Subscript) and parent.slice is node:
+        return False
+    if isinstance(parent, ast.Call) and node in parent.args and not _counted(parent):
+        return False
+    if isinstance(parent, ast.Assign):
+        if len(parent.targets) != 1 or not isinstance(parent.targets[0], ast.Name):
+            return False
+        name = parent.targets[0].id
+        return any(
+            n.id == name
+            and isinstance(n.ctx, ast.Load)
+            and not isinstance(_parent(n, parents), (ast.Return, *_KEY_USES))
+            for n in ctx.of(ast.Name)
+        ) or any(
+            n.id == name and isinstance(n.ctx, ast.Load) and _counted(parents.get(id(n)))
+            for n in ctx.of(ast.Name)
+        )
+    return True
+
+
+def _counted(node: Optional[ast.AST]) -> bool:
+    """`len(v)` or `print(v)`, which need the value itself."""
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in ("len", "print")
+    )

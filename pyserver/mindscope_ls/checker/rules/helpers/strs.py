@@ -45,6 +45,8 @@ def is_str(ctx: FunctionContext, values: Abstract, expr: ast.expr, depth: int = 
         return held is not None and _str_constant(held.node) and _only_strs(ctx, expr.attr)
     if isinstance(expr, ast.Subscript) and isinstance(expr.slice, ast.Slice):  # `s[1:]`
         return is_str(ctx, values, expr.value, depth + 1)
+    if isinstance(expr, ast.Subscript) and is_str(ctx, values, expr.value, depth + 1):
+        return True  # `s[i]`: one character, a str
     if isinstance(expr, ast.Subscript):
         held = self_attr(ctx, expr.value)
         index = expr.slice
