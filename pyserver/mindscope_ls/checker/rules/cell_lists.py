@@ -41,14 +41,15 @@ CELL_LIST_GROWN = Rule(
     "MS186",
     "cell-list-grown-in-graph",
     Group.FAILS,
-    title="Appending to a CellList or SequentialCell in compiled code",
+    title="Appending to a CellList or SequentialCell (or popping a CellDict) in compiled code",
     message=(
-        "`{owner}` is a {kind}: compiled code cannot add Cells to it with `.{method}()` "
-        "(the graph holds the Cells it had when compiling); add them in `__init__`."
+        "`{owner}` is a {kind}: compiled code cannot {change} it with `.{method}()` "
+        "(the graph holds the Cells it had when compiling); {advice}."
     ),
     why=(
         "Graph mode turns a CellList or SequentialCell attribute into a tuple of the Cells it "
-        "held when compiling; a tuple has no `append`, `extend` or `insert`."
+        "held when compiling; a tuple has no `append`, `extend` or `insert`. A CellDict "
+        "becomes a dict of them that `pop` cannot take Cells out of."
     ),
     remedy=(
         "Build every Cell in `__init__` (a CellList of the largest size, used up to a constant "
@@ -87,6 +88,8 @@ CELL_LIST_REVERSED = Rule(
 )
 GROWING = frozenset({"append", "extend", "insert"})
 LISTS = {"mindspore.nn.CellList": "CellList", "mindspore.nn.SequentialCell": "SequentialCell"}
+GROW_ADVICE = "add them in `__init__`"
+CELL_DICT = "mindspore.nn.CellDict"  # `pop` fails (LAX: no line named; STRICT: at the call)
 CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
 # Builtins graph mode runs in its Python fallback, and the containers that fail there when read
 # inside their argument (`reversed(range(len(self.seq)))` of a SequentialCell compiles).
@@ -147,18 +150,43 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     advice=f"reverse with a slice instead (`{seq}[::-1]`)",
                 )
             continue
+        if isinstance(func, ast.Attribute) and func.attr == "pop":
+            held = receivers.self_attr(ctx, func.value)
+            if held is not None and held.kind == "cell" and held.class_qualname == CELL_DICT:
+                name = receivers.self_attr_name(func.value)
+                yield CELL_LIST_GROWN.finding(
+                    call,
+                    owner=f"self.{name}",
+                    kind="CellDict",
+                    method="pop",
+                    change="take Cells out of",
+                    advice=f"index it (`self.{name}[key]`) and leave it whole",
+                )
+            continue
         if not (isinstance(func, ast.Attribute) and func.attr in GROWING):
             continue
         local = _local_cell_list(ctx, func.value)
         if local is not None:
-            yield CELL_LIST_GROWN.finding(call, owner=local, kind="CellList", method=func.attr)
+            yield CELL_LIST_GROWN.finding(
+                call,
+                owner=local,
+                kind="CellList",
+                method=func.attr,
+                change="add Cells to",
+                advice=GROW_ADVICE,
+            )
             continue
         held = receivers.self_attr(ctx, func.value)
         if held is None or held.kind != "cell" or held.class_qualname not in LISTS:
             continue
         name = receivers.self_attr_name(func.value)
         yield CELL_LIST_GROWN.finding(
-            call, owner=f"self.{name}", kind=LISTS[held.class_qualname], method=func.attr
+            call,
+            owner=f"self.{name}",
+            kind=LISTS[held.class_qualname],
+            method=func.attr,
+            change="add Cells to",
+            advice=GROW_ADVICE,
         )
 
 
