@@ -9,6 +9,9 @@ The same holds for a key that is a scalar known only when the graph runs: `int(t
 of a Tensor, `t.item()`, or a `mutable(1)` (measured: `d[int(x[0, 1])]`, `d[mutable(1)]` and
 `d.get(mutable(2), 0)` fail at LAX and STRICT with the same message; `d[x.shape[0]]`,
 `d[len(x)]` compile).
+A parameter every call of the entry point passes `mutable(k)` for is such a key too (measured:
+`d[n]` in `construct(self, x, n)` with `Net()(x, mutable(1))` fails at every level with the same
+message; `Net()(x, 1)` compiles).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
+from .mutable_scalars import mutable_parameters
 
 DICT_KEY_FROM_TENSOR_CONDITION = Rule(
     "MS189",
@@ -77,6 +81,59 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield DICT_KEY_FROM_TENSOR_CONDITION.finding(
                 call, key=ast.unparse(call.args[0]), kind=kind, how=RUN_TIME, advice=CONSTANT
             )
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`d[n]` / `d.get(n)` for a parameter every call of the entry point passes `mutable(k)`
+    for (`Net()(x, mutable(1))`); it reads the callers, so it is not cacheable."""
+    if not ctx.fn.module.mentions("mutable"):
+        return
+    keys: list[tuple[ast.expr, ast.expr, ast.expr]] = [
+        (node, node.value, node.slice)
+        for node in ctx.of(ast.Subscript)
+        if isinstance(node.ctx, ast.Load) and isinstance(node.slice, ast.Name)
+    ]
+    keys += [
+        (call, call.func.value, call.args[0])
+        for call in ctx.of(ast.Call)
+        if isinstance(call.func, ast.Attribute)
+        and call.func.attr == "get"
+        and call.args
+        and isinstance(call.args[0], ast.Name)
+    ]
+    if not keys:
+        return
+    params = mutable_parameters(ctx)
+    guarded = _guarded(ctx)
+    for node, seq, key in keys:
+        assert isinstance(key, ast.Name)
+        if key.id not in params or (key.id, id(node)) in guarded:
+            continue
+        kind = _dict_kind(ctx, seq)
+        if kind is None or (kind != "dict" and isinstance(node, ast.Call)):
+            continue
+        yield DICT_KEY_FROM_TENSOR_CONDITION.finding(
+            node, key=key.id, kind=kind, how=RUN_TIME, advice=CONSTANT
+        )
+
+
+def _guarded(ctx: FunctionContext) -> set[tuple[str, int]]:
+    """(name, node id) of every node under `if name in <seq>:`: measured, graph mode folds
+    that test of a variable key to False (MS355) and never compiles the branch, so
+    `if n in d: return d[n]` compiles."""
+    found: set[tuple[str, int]] = set()
+    for node in ctx.of(ast.If):
+        test = node.test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], ast.In)
+            and isinstance(test.left, ast.Name)
+        ):
+            continue
+        for stmt in node.body:
+            found.update((test.left.id, id(inner)) for inner in ast.walk(stmt))
+    return found
 
 
 CHOSEN = "is chosen by a Tensor condition"

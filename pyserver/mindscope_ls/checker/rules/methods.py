@@ -4,6 +4,11 @@ Which receiver kinds have which methods is data (`STRICT_METHODS`): the facts ta
 lists (read from MindSpore's `standard_method.py`) plus the methods its C++ method map adds,
 as measured with MindSpore 2.10 on CPU (docs/checker-methods.md). A receiver whose kind the
 source does not show is never reported.
+
+MS214 also covers a parameter of the entry point that every call passes a str literal for
+(measured: `n.split("_")`, `n.replace("a", "b")`, `n.endswith("c")` in `construct(self, x, n)`
+with `Net()(x, "abc")` fail under STRICT, "the String object has no attribute"; `n.lower()`
+compiles, and all of them at LAX).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import builtins, mutable_scalars
-from .helpers import names, receivers, shared_values, strs
+from .helpers import module_values, names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
@@ -186,6 +191,53 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield from _percent(ctx, values, node)
         elif isinstance(node, (ast.Assign, ast.AugAssign)):
             yield from _tuple_write(values, node)
+
+
+def check_str_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS214 for `p.<method>()` of a parameter every call of the entry point passes a str
+    literal for; it reads the callers, so it is not cacheable."""
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Attribute)
+        and isinstance(c.func.value, ast.Name)
+        and c.func.attr not in STRICT_METHODS["str"]
+        and not c.func.attr.startswith("__")
+        and c.func.attr in RECEIVER_METHODS
+    ]
+    if not calls:
+        return
+    params = str_parameters(ctx)
+    if not params:
+        return
+    supported = ", ".join(f"`{m}`" for m in sorted(STRICT_METHODS["str"]))
+    for call in calls:
+        assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+        if call.func.value.id in params and not builtins.evaluated_in_python(ctx, call):
+            yield STR_METHOD_UNDER_STRICT.finding(call, method=call.func.attr, supported=supported)
+
+
+def str_parameters(ctx: FunctionContext) -> frozenset[str]:
+    """The parameters every call of the function's entry point in the module passes a str
+    literal for (and the function never rebinds)."""
+    entry = module_values.entry_point(ctx.types, ctx.fn.node)
+    if entry is None:
+        return frozenset()
+    module = ctx.fn.module
+    for line in module_values.call_lines(module, entry):
+        module_values.note_read(ctx.lines, line)
+    params = module_values.ordered_parameters(ctx.fn.node, skip_self=ctx.fn.cls is not None)
+    passed = module_values.argument_values(module, entry, params)
+    if not passed:
+        return frozenset()
+    stores = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
+    return frozenset(
+        name
+        for name, values in passed.items()
+        if values
+        and name not in stores
+        and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values)
+    )
 
 
 def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[RawFinding]:
