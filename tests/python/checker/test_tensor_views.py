@@ -1,6 +1,6 @@
 """Tensors in compiled code (round 30, helper `ix`): MS357 (an item of a Tensor taken out of
-another written, the original read after), MS226 on a Tensor input compared with a list or
-tuple, MS230 on nested lists of Tensors and MS231 quiet on a folded constant Tensor.
+another written, the original read after), MS230 on nested lists of Tensors and MS231 quiet
+on a folded constant Tensor.
 
 Each verdict was measured with MindSpore 2.10 on CPU (`tests/graphmode/cases/round30/ix_*`);
 these fast tests pin the logic on variations.
@@ -72,9 +72,6 @@ def test_jit_function_view_write_is_quiet() -> None:
 @pytest.mark.parametrize(
     ("body", "code"),
     [
-        ("return x == [0.0, 1.0]", "MS226"),
-        ("return x != (0.0, 1.0)", "MS226"),
-        ("return [0.0, 1.0] == x", "MS226"),
         ("return Tensor([[x[0, 0]], [x[1, 1]]])", "MS230"),
         ("return Tensor(((x[0, 0],),))", "MS230"),
         ("return x[[0, i]]", "MS231"),

@@ -2,9 +2,7 @@
 
 Each operator dispatches on its operands' types to the overloads MindSpore registers in
 `ops/composite/multitype_ops/` (the facts' `operator_overloads`, read from those sources):
-`equal` takes a Tensor with a Tensor, a number or None, but not with a str, a list or a
-tuple (`x == [0.0, 1.0]`, `x != (0.0, 1.0)`, `[0.0, 1.0] == x`, a list bound to a local or
-`self` attribute, with `x` a construct input: measured to fail under STRICT). A pair with no
+`equal` takes a Tensor with a Tensor, a number or None, but not with a str. A pair with no
 overload goes to the Python fallback: LAX runs it (Python's `==` always answers), STRICT runs
 the fallback only on constants, so a Tensor computed in the graph fails there. Measured on CPU.
 """
@@ -21,7 +19,6 @@ from ..rule import Rule
 from .helpers import shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
-from .strict_values import certain_tensor
 
 NO_OVERLOAD_UNDER_STRICT = Rule(
     "MS226",
@@ -78,7 +75,7 @@ def _missing_overload(
     ctx: FunctionContext, values: Abstract, symbol: str, left: ast.expr, right: ast.expr
 ) -> Optional[str]:
     """What the Tensor is compared with when `symbol` has no overload for the pair, else None."""
-    kinds = (_kind(ctx, values, left), _kind(ctx, values, right))
+    kinds = (_kind(values, left), _kind(values, right))
     if None in kinds or kinds.count("Tensor") != 1 or "Number" in kinds:
         return None
     tensor_side = left if kinds[0] == "Tensor" else right
@@ -91,14 +88,13 @@ def _missing_overload(
     return DESCRIBED.get(value.kind, value.kind) if value is not None else None
 
 
-def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[str]:
-    """The MindSpore type name of a Tensor (one whose dtype the source shows, or a Tensor
-    parameter the function neither rebinds nor type-tests and what indexing or a method of it
-    gives, so surely one: a call like `e.get("type")` the types take for a Tensor may be
-    anything) or of a str, tuple, list, None, number; None for anything else."""
+def _kind(values: Abstract, expr: ast.expr) -> Optional[str]:
+    """The MindSpore type name of a Tensor (one whose dtype the source shows, so surely one: a
+    call like `e.get("type")` the types take for a Tensor may be anything) or of a str, tuple,
+    list, None, number; None for anything else."""
     value: Optional[Value] = values.of(expr)
     if value is None:
         return None
     if value.kind == "tensor":
-        return "Tensor" if value.dtype is not None or certain_tensor(ctx, expr) else None
+        return "Tensor" if value.dtype is not None else None
     return TYPE_NAMES.get(value.kind)
