@@ -249,7 +249,9 @@ TRUTH_FIX = {
 # `dict(...)` too: `dict(a=1, b=x)` and `dict(zip(keys, (x, y)))` fail STRICT ("the inputs should
 # be constant"), `tuple(x)`/`list(d)` compile (measured). `set(x.shape)` too ("found variable
 # 'x'"; `s = x.shape; set(s)`, `set([1, 2, 2])` and `frozenset(x.shape)` compile).
-FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict", "set"})
+# `complex(x)`, `complex(x, x)`, `complex(float(x))` of a Tensor input too ("When handling
+# script 'complex(x) in graph mode'"; `complex(1, 0)` compiles; LAX runs them all).
+FOLDED_CLASSES = frozenset({"reversed", "type", "str", "dict", "set", "complex"})
 STRICT_ONLY_ELSEWHERE = frozenset({"str", "repr", "type"})
 # STRICT hands the call's source text to its interpreter, which refuses any name of a value
 # computed in the graph (`sorted(x.shape)` fails, `n = x.shape[0]; sorted((n, 1))` compiles);

@@ -5,12 +5,14 @@ function is compiled at LAX whatever the context level, so these compile there):
 
 - MS230: `Tensor(data)` is run by the fallback (`Tensor(input_data, dtype, ...)` as a script),
   which under STRICT needs constant inputs: `Tensor(x)`, `Tensor(x, ms.float16)`,
-  `Tensor([x.sum(), x.mean()])`, `Tensor([x[0, 0], 1.0])` fail; `Tensor(x.shape)`,
+  `Tensor([x.sum(), x.mean()])`, `Tensor([x[0, 0], 1.0])` and nested lists or tuples holding
+  one (`Tensor([[x[0, 0]], [x[1, 1]]])`, `ms.tensor(...)` alike) fail; `Tensor(x.shape)`,
   `Tensor(n)` of a shape-derived int and `Tensor([1.0, 2.0])` compile.
 - MS231: indexing a Tensor with a list the graph cannot fold (`x[[0, i]]` with a Tensor `i`,
   `x[ms.mutable([0, 1])]`) goes through the fallback's `all(isinstance(i, bool) for i in
   list_index)` (`_compile_utils.py`), which STRICT refuses; a tuple (`x[(0, i)]`) and a list
-  of constants compile.
+  of constants compile, a constant Tensor among them too (`i = Tensor(1, ms.int32);
+  x[[0, i]]` is folded and compiles under STRICT).
 - MS232: `list(s)` / `tuple(s)` of a str: STRICT has no `__len__` of a String object. A bytes
   value is compiled as a String object too, so `len(b'ab')` and `len(bytes(3))` fail likewise
   (measured at the `len`, STRICT only).
@@ -157,9 +159,9 @@ def _short(expr: ast.expr) -> str:
 
 
 def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, str]]:
-    if _certain_tensor(ctx, data):
+    if certain_tensor(ctx, data):
         return "a Tensor", "use the Tensor itself, or `.astype(dtype)` to change its dtype"
-    if isinstance(data, (ast.List, ast.Tuple)) and any(_certain_tensor(ctx, e) for e in data.elts):
+    if _holds_certain_tensor(ctx, data):
         return "a list holding Tensors", "use `ops.stack([...])` of the elements"
     # measured: `Tensor(n)`, `ms.tensor(n, ms.float32)`, `Tensor([n, 1])` with `n = int(t)`
     advice = "keep the value a Tensor (`t.astype(...)`, `t.reshape(...)`) instead of reading it"
@@ -172,7 +174,15 @@ def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, st
     return None
 
 
-def _certain_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
+def _holds_certain_tensor(ctx: FunctionContext, data: ast.expr) -> bool:
+    """A list or tuple holding a graph Tensor, at any depth: `[x[0], 1.0]`, and nested,
+    `[[x[0, 0]], [x[1, 1]]]` / `((x[0, 0],),)` (measured: fail under STRICT alike)."""
+    if not isinstance(data, (ast.List, ast.Tuple)):
+        return False
+    return any(certain_tensor(ctx, e) or _holds_certain_tensor(ctx, e) for e in data.elts)
+
+
+def certain_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
     """A Tensor the graph computes, as far as the source shows without doubt: a Tensor
     parameter the function neither rebinds nor tests the type of (`if not
     ops.is_tensor(t): t = Tensor([t])` is the usual guard), and a method call, index or
@@ -187,11 +197,11 @@ def _certain_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
     if not ctx.types.is_tensor(expr):
         return False
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Attribute):
-        return _certain_tensor(ctx, expr.func.value)
+        return certain_tensor(ctx, expr.func.value)
     if isinstance(expr, ast.Subscript):
-        return _certain_tensor(ctx, expr.value)
+        return certain_tensor(ctx, expr.value)
     if isinstance(expr, ast.BinOp):
-        return _certain_tensor(ctx, expr.left) or _certain_tensor(ctx, expr.right)
+        return certain_tensor(ctx, expr.left) or certain_tensor(ctx, expr.right)
     return False
 
 
@@ -208,8 +218,40 @@ def _type_tested(ctx: FunctionContext) -> set[str]:
     return tested
 
 
+def _folded_tensor(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`Tensor(1, ms.int32)`, or a local bound only to one: built from literals, folded to a
+    constant when compiled, so a list holding it is a constant too (measured: `i = Tensor(1,
+    ms.int32); x[[0, i]]` compiles under STRICT)."""
+    if isinstance(expr, ast.Name):
+        bound = only_binding(ctx, expr.id)
+        if bound is None:
+            return False
+        expr = bound
+    if ctx.types.is_constant_tensor(expr):
+        return True
+    # `Tensor(1, ms.int64)`, `Tensor(np.array(1))`: literal data, a dtype (measured: compile)
+    if not (
+        isinstance(expr, ast.Call)
+        and len(expr.args) >= 1
+        and names.callee(ctx.fn.module, expr.func) in names.TENSOR_FACTORIES
+        and all(isinstance(a, (ast.Attribute, ast.Constant)) for a in expr.args[1:])
+        and all(isinstance(k.value, (ast.Attribute, ast.Constant)) for k in expr.keywords)
+    ):
+        return False
+    data = expr.args[0]
+    if (
+        isinstance(data, ast.Call)
+        and names.callee(ctx.fn.module, data.func) in ("numpy.array", "numpy.asarray")
+        and len(data.args) == 1
+    ):
+        data = data.args[0]
+    return isinstance(data, ast.Constant) and isinstance(data.value, (int, bool))
+
+
 def _unfoldable_list(ctx: FunctionContext, index: ast.expr) -> Optional[str]:
-    if isinstance(index, ast.List) and any(ctx.types.is_tensor(e) for e in index.elts):
+    if isinstance(index, ast.List) and any(
+        ctx.types.is_tensor(e) and not _folded_tensor(ctx, e) for e in index.elts
+    ):
         return "it holds a Tensor"
     if (
         isinstance(index, ast.Call)
