@@ -85,8 +85,8 @@ CALLABLE_OF_LOCAL = Rule(
     title="`callable()` of a local name holding a function in compiled code",
     message=(
         "`callable({name})` runs in Python outside the graph, where the local `{name}` (a "
-        "{what}) is not defined; it fails at every level. Call `{name}` directly, or test a "
-        "`self.` attribute or a module name instead."
+        "{what}) is not defined, and it fails at every level; call `{name}` directly, or test "
+        "a Cell attribute or a module name instead."
     ),
     why=(
         "Graph mode has no translation of `callable`; the call is evaluated by the Python "
