@@ -13,7 +13,10 @@ docs/checker-errors.md):
   `ms_max(*data)`, `ms_min(*data)`, `ms_sum(*data)`, `ms_zip(*data)` take none (`key=`,
   `default=`, `start=`, `strict=` fail: "Got an unexpected keyword argument"), nor does the
   `inner_round` primitive (`round(v, ndigits=2)`). `enumerate_(x, start=0)` takes `start`.
-  `print` is MS157's (calls.py).
+  `print` is MS157's (calls.py). The builtin classes the parser calls as functions
+  (`convert_class_to_function_map`: `int_func(*data)`, `float_func`, `bool_func`, `str_func`)
+  take none either: `int(s, base=2)` fails ("Got an unexpected keyword argument 'base'") where
+  `int(s, 2)` compiles.
 - MS172: `f(*v)` unpacks `v` through `UnpackCall`, which takes a tuple, list or dict only:
   a str (`*'ab'`, a str local or attribute) or a Tensor row fails ("The arguments of
   UnpackCall operator should be tuple, list or dict"). `*t` of a Tensor parameter is MS166's.
@@ -68,9 +71,10 @@ BUILTIN_KEYWORD = Rule(
         "{advice}."
     ),
     why=(
-        "The graph compiler replaces `max`, `min`, `sum`, `zip` and `round` with its own "
-        "implementations (`ms_max(*data)`, `ms_sum(*data)`, ...), which accept positional "
-        "arguments only: Python's keyword arguments fail to compile at every level."
+        "The graph compiler replaces `max`, `min`, `sum`, `zip`, `round`, `int`, `float`, "
+        "`bool` and `str` with its own implementations (`ms_max(*data)`, `int_func(*data)`, "
+        "...), which accept positional arguments only: Python's keyword arguments fail to "
+        "compile at every level."
     ),
     remedy=(
         "Drop the keyword: sort or filter first instead of `key=`, add the start value with "
@@ -108,6 +112,11 @@ NO_KEYWORDS = {
     "sum": "add the start value with `+`",
     "zip": "check the lengths yourself",
     "round": "pass `ndigits` positionally",
+    # builtin classes called as functions (`convert_class_to_function_map`: `int_func(*data)`)
+    "int": "pass `base` positionally: `int(s, 2)`",
+    "float": "pass the value positionally",
+    "bool": "pass the value positionally",
+    "str": "convert outside compiled code",
 }
 
 Scope = Union[ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda]

@@ -171,3 +171,84 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield WRAPPER_SKIPPED.finding(
                 deco, decorator=ast.unparse(deco), name=node.name, wrapper=wrapper.name, how=how
             )
+
+
+# ---- MS353
+
+NESTED_DECORATOR_IGNORED = Rule(
+    "MS353",
+    "nested-def-decorator-ignored",
+    Group.DIVERGES,
+    title="A decorator on a function defined inside compiled code",
+    message=(
+        "graph mode ignores `@{decorator}` on `{name}`, defined inside compiled code: calling "
+        "`{name}` runs its own body without the wrapper `{wrapper}`, which PyNative runs; call "
+        "the wrapper explicitly (`{name} = {call}({name})`) or do its work inside `{name}`."
+    ),
+    why=(
+        "Graph mode compiles a `def` nested in compiled code from its body alone and drops its "
+        "decorator list, so what a decorator's wrapper adds is skipped."
+    ),
+    remedy=(
+        "Apply the decorator as a call (`g = deco(g)`, which graph mode compiles), or move the "
+        "decorated function out of compiled code."
+    ),
+    mindspore_says="(no error: the graph computes x + 1 where PyNative computes (x + 1) * 3)",
+)
+
+
+def _local_decorator(
+    module: ModuleInfo, scope: FunctionNode, deco: ast.expr
+) -> Optional[FunctionNode]:
+    """The function a nested def's decorator names: a def of the same enclosing function or
+    of the module (`@deco`), or what a factory returns (`@scaled(3)`)."""
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    if not isinstance(target, ast.Name):
+        return None
+    local = {
+        s.name: s
+        for s in ast.walk(scope)
+        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s is not scope
+    }
+    fn = local.get(target.id)
+    if fn is None:
+        return _decorator_function(module, deco)
+    return _returned_function(fn) if isinstance(deco, ast.Call) else fn
+
+
+def check_nested(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS353, measured with MindSpore 2.10 on CPU, LAX and STRICT alike: a `def` nested in
+    `construct` (or a helper it calls) under `@deco`, where `deco` (a nested or module-level
+    function, with or without `functools.wraps`, or a factory `@scaled(3)`) returns a wrapper
+    multiplying the result by 3, gave 2 in graph mode and 6 in PyNative: the decorator is not
+    applied. Compile alike: the same decorator applied as a call (`h = deco(g)`), a pass-through
+    decorator (`return fn`) or wrapper (`return fn(t)`), `@functools.lru_cache`, a decorated
+    def never called, and a `@jit` function (PyNative compiles it too)."""
+    fn = ctx.fn.node
+    if compiled_by_jit(ctx):
+        return
+    module = ctx.fn.module
+    called = {
+        c.func.id for c in ast.walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
+    }
+    for inner in ast.walk(fn):
+        if inner is fn or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        if not inner.decorator_list or inner.name not in called:
+            continue
+        for deco in inner.decorator_list:
+            outer = _local_decorator(module, fn, deco)
+            if outer is None:
+                continue
+            wrapped = _wrapped_name(outer)
+            wrapper = _returned_function(outer)
+            if wrapped is None or wrapper is None or not _changes_values(wrapper, wrapped):
+                continue
+            yield NESTED_DECORATOR_IGNORED.finding(
+                deco,
+                decorator=ast.unparse(deco),
+                name=inner.name,
+                wrapper=wrapper.name,
+                call=ast.unparse(deco),
+            )
+            break

@@ -1,0 +1,650 @@
+"""MS1042, MS1043: functions held as values in compiled code (lambdas sharing a line, callable()).
+
+Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs in PyNative.
+
+- MS1042: graph mode compiles a lambda defined outside compiled code (a Cell attribute set in
+  `__init__`, a module-level name) from its source: `inspect.getsourcelines(fn)` gives the
+  whole statement the lambda starts on, and the parser wants that statement's value to be the
+  lambda itself. `self.f = lambda t: t * 2`, `self.f = (lambda t: t * 2)`, an annotated
+  assignment, `ACT = lambda t: ...` and a lambda first bound to its own name (`a = lambda ...;
+  self.fs = {'a': a}`) compile. A lambda inside a dict, list or tuple display, a conditional
+  expression (`fn if fn is not None else (lambda t: t)`), an `or`, or one of a tuple assignment
+  fails when compiled code calls it ("Parse Lambda Function Fail. Node type must be Lambda, but
+  got Dict" / List / Tuple / IfExp / BoolOp), and a display spread over several lines fails
+  with "SyntaxError: illegal target for annotation". MindSpore names the compiled line that
+  calls the lambda (`self.fs['a'](x)`, `for f in self.fs:`). Left alone: lambdas inside calls
+  (`functools.partial(lambda ...)`, `sorted(key=lambda ...)`, which compiled), attributes
+  compiled code never calls, and lambdas passed as constructor arguments.
+- MS1043: `callable(v)` is not translated by graph mode: it runs in Python through the LAX
+  fallback, which finds module names and the Cell's attributes but not the compiled function's
+  own locals holding a function. `callable(f)` of a nested `def`, a local lambda, a local bound
+  to `ops.relu`, `self.helper` or a sub-Cell fails at both levels ("NameError: name 'f' is not
+  defined", no line named); `callable(self.act)`, `callable(scale)` of a module function and
+  `callable(x)` of a Tensor parameter or an int local compile.
+- MS354 (a warning: no error, other values): a `@constexpr` (`ops.constexpr`) function called
+  from `construct` with the Cell's Tensor input (or a Tensor computed from it) is run when the
+  graph compiles, without the Tensor's value: `twice(x)` (`return v * 2`) gave zeros where
+  PyNative gave `x * 2`, `v + 1` gave 1, `v.sum()` gave 0. Compile alike: constexpr of
+  `x.shape`, of a shape item, of a Tensor attribute set in `__init__` (a constant), and a call
+  from an `@jit` function (PyNative compiles it too).
+- MS207 (widened, STRICT only): a `functools.partial(...)` kept as a Cell attribute in
+  `__init__` and called from `construct` with a Tensor input (`self.f(x)` for
+  `partial(ops.mul, 2)`, `partial(ops.sum, dim=1)`, `partial(scale, s=2)`) is called through
+  the Python fallback, which STRICT refuses ("the inputs should be constant, but found variable
+  '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
+- MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT whatever it
+  holds (the graph's dict has no `pop`), and at LAX when `v = kw.pop(...)` pops a number (the
+  callers pass `s=2`, or never pass `s` and the default is a number: "For 'TupleGetItem',
+  input[0] should be Sequence, but got Int64"); a popped Tensor compiles at LAX, and
+  `kw.get('s', 1)`, `kw['t'] = 3` and `kw.update(...)` compile at both levels.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from . import objects, stdlib_calls
+from .calls_shared import builtin, local_names
+from .decorated_helpers import compiled_by_jit
+from .helpers.base import FunctionContext
+
+LAMBDA_NOT_ALONE = Rule(
+    "MS1042",
+    "lambda-not-alone",
+    Group.FAILS,
+    title="Compiled code calls a lambda written inside a larger expression",
+    message=(
+        "`{target}` holds a lambda written inside a {container} (line {line}); graph mode "
+        "compiles a lambda from the statement it starts on and fails when that statement's "
+        "value is not the lambda itself; assign each lambda to its own name first "
+        "(`fn = lambda ...`) or use a `def`."
+    ),
+    why=(
+        "MindSpore reads a lambda's source with `inspect.getsourcelines`, which gives the whole "
+        "statement; the parser then expects that statement's value to be a `lambda` node, and "
+        "a dict, list, tuple, conditional or `or` around it is rejected."
+    ),
+    remedy=(
+        "Bind each lambda on its own line (`double = lambda t: t * 2`) and put the names in the "
+        "container, or define the functions with `def`."
+    ),
+    mindspore_says=(
+        "TypeError: Parse Lambda Function Fail. Node type must be Lambda, but got Dict. Please "
+        "check lambda expression to make sure it is defined on a separate line."
+    ),
+)
+
+CALLABLE_OF_LOCAL = Rule(
+    "MS1043",
+    "callable-of-local-function",
+    Group.FAILS,
+    title="`callable()` of a local name holding a function in compiled code",
+    message=(
+        "`callable({name})` runs in Python outside the graph, where the local `{name}` (a "
+        "{what}) is not defined, and it fails at every level; call `{name}` directly, or test "
+        "a Cell attribute or a module name instead."
+    ),
+    why=(
+        "Graph mode has no translation of `callable`; the call is evaluated by the Python "
+        "fallback, which sees module names and the Cell's attributes but not the compiled "
+        "function's locals that hold functions, lambdas, methods or Cells."
+    ),
+    remedy="Drop the test (the value is known when the code is written) or test `self.<attr>`.",
+    mindspore_says="NameError: name 'f' is not defined",
+)
+
+CONSTEXPR_OF_TENSOR = Rule(
+    "MS354",
+    "constexpr-of-tensor-input",
+    Group.DIVERGES,
+    title="A `@constexpr` function called with a Tensor computed in the graph",
+    message=(
+        "`{name}` is a `@constexpr` function: graph mode runs it when it compiles, where "
+        "`{arg}` has no value yet, so its result is not what PyNative computes from the "
+        "Tensor; pass shapes, dtypes or numbers to `{name}`, or compute with ops instead."
+    ),
+    why=(
+        "`@constexpr` functions are evaluated at compile time on constant inputs; a Tensor "
+        "that is an input of the compiled function (or computed from one) has no value then, "
+        "and the call gives a placeholder (zeros were measured) instead of Python's result."
+    ),
+    remedy="Give the constexpr function constants (`x.shape`, `x.dtype`) or drop `@constexpr`.",
+    mindspore_says="(no error: `twice(x)` gave zeros in graph mode and `x * 2` in PyNative)",
+)
+
+_CONTAINERS = {
+    ast.Dict: "dict display",
+    ast.List: "list display",
+    ast.Tuple: "tuple",
+    ast.IfExp: "conditional expression",
+    ast.BoolOp: "`and`/`or` expression",
+    ast.Call: "call",
+    ast.Subscript: "subscript",
+}
+
+
+def _embedded_lambda(value: ast.expr) -> Optional[tuple[ast.Lambda, str]]:
+    """A lambda reachable from `value` only through displays, conditionals and `and`/`or`
+    (not through calls), when `value` is not itself the lambda; with the outermost kind."""
+    if isinstance(value, ast.Lambda):
+        return None
+    kind = _CONTAINERS.get(type(value))
+    if kind is None:
+        return None
+    stack: list[ast.expr] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Lambda):
+            return node, kind
+        if isinstance(node, ast.Dict):
+            stack.extend(node.values)
+        elif isinstance(node, (ast.List, ast.Tuple)):
+            stack.extend(node.elts)
+        elif isinstance(node, ast.IfExp):
+            stack.extend((node.body, node.orelse))
+        elif isinstance(node, ast.BoolOp):
+            stack.extend(node.values)
+        elif isinstance(node, ast.Subscript):  # `{"max": lambda ...}[mode]`
+            stack.append(node.value)
+    return None
+
+
+def _pairs(stmt: ast.stmt) -> Iterator[tuple[ast.expr, ast.expr, ast.expr]]:
+    """(target, value, the statement's whole value) of an assignment, tuple targets paired
+    element by element."""
+    if isinstance(stmt, ast.Assign):
+        for target in stmt.targets:
+            if (
+                isinstance(target, ast.Tuple)
+                and isinstance(stmt.value, ast.Tuple)
+                and len(target.elts) == len(stmt.value.elts)
+            ):
+                for t, v in zip(target.elts, stmt.value.elts):
+                    yield t, v, stmt.value
+            else:
+                yield target, stmt.value, stmt.value
+    elif isinstance(stmt, ast.AnnAssign) and stmt.value is not None:
+        yield stmt.target, stmt.value, stmt.value
+
+
+def _held(value: ast.expr, whole: ast.expr) -> Optional[tuple[ast.Lambda, str]]:
+    if value is not whole and isinstance(value, ast.Lambda):
+        return value, _CONTAINERS.get(type(whole), "larger expression")
+    return _embedded_lambda(value)
+
+
+def _self_attr(expr: ast.expr) -> Optional[str]:
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+    ):
+        return expr.attr
+    return None
+
+
+def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
+    """`self.<attr>` -> the embedded lambda an `__init__` of the class (or a base) gives it:
+    assigned a display holding one, an item or `.get` of such a display (a local of
+    `__init__` or a module name), `setattr(self, "attr", lambda ...)`, or a parameter whose
+    lambda the module's constructor calls pass (or whose default is a lambda)."""
+    found: dict[str, tuple[ast.Lambda, str]] = {}
+    cls = ctx.fn.cls
+    if cls is None:
+        return found
+    for info in cls.lineage():
+        init = info.own_method("__init__")
+        if init is None:
+            continue
+        local: dict[str, ast.expr] = {}
+        for stmt in ast.walk(init):
+            if (
+                isinstance(stmt, ast.Assign)
+                and len(stmt.targets) == 1
+                and isinstance(stmt.targets[0], ast.Name)
+            ):
+                local[stmt.targets[0].id] = stmt.value
+        params = _init_lambdas(ctx, info.node, init)
+        for stmt in ast.walk(init):
+            if isinstance(stmt, ast.Expr):
+                attr_held = _setattr_lambda(stmt.value)
+                if attr_held is not None and attr_held[0] not in found:
+                    found[attr_held[0]] = attr_held[1]
+                continue
+            if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
+                continue
+            for target, value, whole in _pairs(stmt):
+                attr = _self_attr(target)
+                if attr is None or attr in found:
+                    continue
+                held = _held(value, whole) or _picked(ctx, value, local)
+                if held is None and isinstance(value, ast.Name):
+                    held = params.get(value.id)
+                if held is not None:
+                    found[attr] = held
+    return found
+
+
+def _picked(
+    ctx: FunctionContext, value: ast.expr, local: dict[str, ast.expr]
+) -> Optional[tuple[ast.Lambda, str]]:
+    """A module name holding an embedded lambda, or an item / `.get` of a display holding one
+    (`acts[kind]`, `ACTS.get("a")`)."""
+    base: Optional[ast.expr] = value
+    if isinstance(value, ast.Subscript):
+        base = value.value
+    elif (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Attribute)
+        and value.func.attr == "get"
+    ):
+        base = value.func.value
+    if not isinstance(base, ast.Name):
+        return None
+    if base.id in local:
+        bound = local[base.id]
+        return _embedded_lambda(bound) if base is not value else None
+    return _module_lambdas(ctx).get(base.id)
+
+
+def _setattr_lambda(expr: ast.expr) -> Optional[tuple[str, tuple[ast.Lambda, str]]]:
+    """`setattr(self, "f", lambda ...)`: the lambda's statement is the call."""
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "setattr"
+        and len(expr.args) == 3
+        and isinstance(expr.args[0], ast.Name)
+        and expr.args[0].id == "self"
+        and isinstance(expr.args[1], ast.Constant)
+        and isinstance(expr.args[1].value, str)
+        and isinstance(expr.args[2], ast.Lambda)
+    ):
+        return None
+    return expr.args[1].value, (expr.args[2], "call")
+
+
+def _init_lambdas(
+    ctx: FunctionContext, cls: ast.ClassDef, init: ast.AST
+) -> dict[str, tuple[ast.Lambda, str]]:
+    """`__init__` parameters given a lambda: by a constructor call of the module written in
+    the call (`Net(lambda t: ...)`, `Net(fn=lambda t: ...)`), or by a lambda default no
+    constructor call overrides (its statement is the `def`)."""
+    found: dict[str, tuple[ast.Lambda, str]] = {}
+    tree = ctx.fn.module.tree
+    if tree is None or not isinstance(init, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return found
+    if init.args.vararg is not None or init.args.kwarg is not None:
+        return found
+    args = init.args
+    positional = [a.arg for a in args.posonlyargs + args.args][1:]
+    calls = [
+        c
+        for c in ast.walk(tree)
+        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == cls.name
+    ]
+    passed: set[str] = set()
+    for call in calls:
+        for name, arg in zip(positional, call.args):
+            passed.add(name)
+            if isinstance(arg, ast.Lambda):
+                found.setdefault(name, (arg, "call"))
+        for keyword in call.keywords:
+            if keyword.arg is None:
+                return {}
+            passed.add(keyword.arg)
+            if isinstance(keyword.value, ast.Lambda):
+                found.setdefault(keyword.arg, (keyword.value, "call"))
+    defaults = args.defaults
+    for name, default in zip(positional[len(positional) - len(defaults) :], defaults):
+        if isinstance(default, ast.Lambda) and name not in passed and calls:
+            found.setdefault(name, (default, "`def` line"))
+    return found
+
+
+def _module_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
+    """Module-level names bound once to a value holding an embedded lambda."""
+    tree = ctx.fn.module.tree
+    found: dict[str, tuple[ast.Lambda, str]] = {}
+    if tree is None:
+        return found
+    counts: dict[str, int] = {}
+    for stmt in tree.body:
+        for target, value, whole in _pairs(stmt):
+            if not isinstance(target, ast.Name):
+                continue
+            counts[target.id] = counts.get(target.id, 0) + 1
+            held = _held(value, whole)
+            if held is not None:
+                found[target.id] = held
+    return {name: held for name, held in found.items() if counts[name] == 1}
+
+
+def _module_lambda(ctx: FunctionContext, value: ast.expr) -> Optional[tuple[ast.Lambda, str]]:
+    if isinstance(value, ast.Name):
+        return _module_lambdas(ctx).get(value.id)
+    return None
+
+
+def _root(expr: ast.expr) -> ast.expr:
+    """`self.fs` of `self.fs['a']` / `self.fs[0]`."""
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return expr
+
+
+def _holder(
+    ctx: FunctionContext,
+    expr: ast.expr,
+    attrs: dict[str, tuple[ast.Lambda, str]],
+    local: set[str],
+) -> Optional[tuple[str, tuple[ast.Lambda, str]]]:
+    attr = _self_attr(expr)
+    if attr is not None and attr in attrs:
+        found = f"self.{attr}", attrs[attr]
+    elif isinstance(expr, ast.Name) and expr.id not in local:
+        held = _module_lambdas(ctx).get(expr.id)
+        if held is None:
+            return None
+        found = expr.id, held
+    else:
+        return None
+    return None if _alone(ctx, found[1][0]) else found
+
+
+def _check_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    calls = ctx.of(ast.Call)
+    loops = ctx.of(ast.For)
+    if not calls and not loops:
+        return
+    attrs = _attr_lambdas(ctx)
+    if not attrs and not _module_lambdas(ctx):
+        return
+    local = local_names(fn)
+    seen: set[str] = set()
+    for call in calls:
+        found = _holder(ctx, _root(call.func), attrs, local)
+        if found is not None and found[0] not in seen:
+            seen.add(found[0])
+            yield _finding(call, *found)
+    for loop in loops:
+        # `for f in self.fs: ... f(x)`: MindSpore names the `for` line
+        if not isinstance(loop.target, ast.Name):
+            continue
+        name = loop.target.id
+        called = any(
+            isinstance(c.func, ast.Name) and c.func.id == name
+            for stmt in loop.body
+            for c in ast.walk(stmt)
+            if isinstance(c, ast.Call)
+        )
+        if not called:
+            continue
+        found = _holder(ctx, loop.iter, attrs, local)
+        if found is not None and found[0] not in seen:
+            seen.add(found[0])
+            yield _finding(loop.iter, *found)
+
+
+def _alone(ctx: FunctionContext, lam: ast.Lambda) -> bool:
+    """What MindSpore parses from the lambda's first line gives the lambda itself: the
+    statement starting on that line has it as its value, or (on a continuation line) the line
+    holds the lambda alone (`Net(\n    lambda t: t * 2\n)` compiled; `lambda t: t + 1):`
+    failed, "unmatched ')'"). Unclear shapes count as alone."""
+    tree = ctx.fn.module.tree
+    if tree is None:
+        return True
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt) and node.lineno == lam.lineno:
+            value = getattr(node, "value", None)
+            return isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) and (
+                value is lam
+            )
+    if not 0 < lam.lineno <= len(ctx.lines):
+        return True
+    line = ctx.lines[lam.lineno - 1].encode("utf-8")
+    if line[: lam.col_offset].decode("utf-8", "replace").strip():
+        return False
+    if lam.end_lineno != lam.lineno or lam.end_col_offset is None:
+        return True
+    return not line[lam.end_col_offset :].decode("utf-8", "replace").strip().startswith(")")
+
+
+def _finding(at: ast.AST, target: str, held: tuple[ast.Lambda, str]) -> RawFinding:
+    lam, container = held
+    return LAMBDA_NOT_ALONE.finding(at, target=target, container=container, line=lam.lineno)
+
+
+# ---- MS1043
+
+
+def _function_locals(ctx: FunctionContext) -> dict[str, str]:
+    """Names the compiled function binds to a function-like value: nested defs, lambdas,
+    `self.<method>`, a sub-Cell attribute, a module function or a MindSpore function."""
+    fn = ctx.fn.node
+    found: dict[str, str] = {}
+    for node in ast.walk(fn):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node is not fn:
+            found[node.name] = "nested function"
+        elif isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if not isinstance(target, ast.Name):
+                continue
+            what = _function_value(ctx, node.value)
+            if what is not None:
+                found[target.id] = what
+    # a name also bound otherwise (a parameter, another assignment) is left alone
+    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1:
+            target = node.targets[0]
+            if isinstance(target, ast.Name) and _function_value(ctx, node.value) is None:
+                found.pop(target.id, None)
+        elif isinstance(node, (ast.For, ast.comprehension)):
+            for bound in ast.walk(node.target):
+                if isinstance(bound, ast.Name):
+                    found.pop(bound.id, None)
+    for name in params:
+        found.pop(name, None)
+    return found
+
+
+def _function_value(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    if isinstance(value, ast.Lambda):
+        return "lambda"
+    attr = _self_attr(value)
+    cls = ctx.fn.cls
+    if attr is not None and cls is not None:
+        if any(info.own_method(attr) is not None for info in cls.lineage()):
+            return "bound method"
+        held = cls.attr(attr)
+        if held is not None and held.kind == "cell":
+            return "Cell"
+        return None
+    module = ctx.fn.module
+    if isinstance(value, ast.Name) and value.id in module.functions:
+        return "function"
+    qualname = module.qualname(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    if qualname and qualname.startswith("mindspore.ops.") and qualname.split(".")[-1].islower():
+        return "function"
+    return None
+
+
+def _check_callable(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Name)
+        and c.func.id == "callable"
+        and len(c.args) == 1
+        and isinstance(c.args[0], ast.Name)
+    ]
+    if not calls or not builtin(ctx, "callable"):
+        return
+    held = _function_locals(ctx)
+    for call in calls:
+        arg = call.args[0]
+        assert isinstance(arg, ast.Name)
+        what = held.get(arg.id)
+        if what is not None:
+            yield CALLABLE_OF_LOCAL.finding(call, name=arg.id, what=what)
+
+
+# ---- MS354
+
+_CONSTEXPR = ("mindspore.ops.constexpr", "mindspore.ops.primitive.constexpr")
+
+
+def _is_constexpr(ctx: FunctionContext, func: ast.expr) -> bool:
+    module = ctx.fn.module
+    if not isinstance(func, ast.Name):
+        return False
+    target = module.functions.get(func.id)
+    if target is None or func.id in local_names(ctx.fn.node):
+        return False
+    for deco in target.decorator_list:
+        expr = deco.func if isinstance(deco, ast.Call) else deco
+        if isinstance(expr, (ast.Name, ast.Attribute)) and module.qualname(expr) in _CONSTEXPR:
+            return True
+    return False
+
+
+def _check_constexpr(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if compiled_by_jit(ctx):  # PyNative compiles `@jit` functions too: both modes agree
+        return
+    for call in ctx.of(ast.Call):
+        if not call.args or not _is_constexpr(ctx, call.func):
+            continue
+        for arg in call.args:
+            if _self_attr(_root(arg)) is not None or ctx.types.is_constant_tensor(arg):
+                continue
+            if ctx.types.is_tensor(arg):
+                assert isinstance(call.func, ast.Name)
+                yield CONSTEXPR_OF_TENSOR.finding(call, name=call.func.id, arg=ast.unparse(arg))
+                break
+
+
+# ---- MS207 (widened): a `functools.partial` object kept as a Cell attribute
+
+
+def _partial_attrs(ctx: FunctionContext) -> set[str]:
+    found: set[str] = set()
+    cls = ctx.fn.cls
+    if cls is None:
+        return found
+    module = ctx.fn.module
+    for info in cls.lineage():
+        init = info.own_method("__init__")
+        if init is None:
+            continue
+        for stmt in ast.walk(init):
+            if not isinstance(stmt, ast.Assign) or not isinstance(stmt.value, ast.Call):
+                continue
+            func = stmt.value.func
+            if not isinstance(func, (ast.Name, ast.Attribute)):
+                continue
+            if module.qualname(func) != "functools.partial":
+                continue
+            found.update(a for a in map(_self_attr, stmt.targets) if a is not None)
+    return found
+
+
+def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if ctx.level != SyntaxLevel.STRICT or not ctx.fn.module.mentions("partial"):
+        return
+    attrs = _partial_attrs(ctx)
+    if not attrs:
+        return
+    for call in ctx.of(ast.Call):
+        attr = _self_attr(call.func)
+        if attr not in attrs:
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
+                yield stdlib_calls.STDLIB_ON_GRAPH_VALUE.finding(
+                    call, func=f"self.{attr}", arg=ast.unparse(arg)
+                )
+                break
+
+
+# ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
+
+
+def _keyword_values(ctx: FunctionContext, key: str) -> Optional[list[ast.expr]]:
+    """What the module's calls pass as `key=`; None when a call spreads `**d` (unknown)."""
+    tree = ctx.fn.module.tree
+    if tree is None:
+        return None
+    found: list[ast.expr] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        for keyword in node.keywords:
+            if keyword.arg is None:
+                return None
+            if keyword.arg == key:
+                found.append(keyword.value)
+    return found
+
+
+def _number(expr: Optional[ast.expr]) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float, bool)
+
+
+def _check_kwargs_pop(ctx: FunctionContext) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.args.kwarg is None:
+        return
+    kwarg = fn.args.kwarg.arg
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr == "pop"
+            and isinstance(func.value, ast.Name)
+            and func.value.id == kwarg
+            and call.args
+            and isinstance(call.args[0], ast.Constant)
+            and isinstance(call.args[0].value, str)
+        ):
+            continue
+        if ctx.level != SyntaxLevel.STRICT and not _pops_number(ctx, call):
+            continue
+        yield objects.DICT_POP_SETDEFAULT.finding(call, method="pop")
+
+
+def _pops_number(ctx: FunctionContext, call: ast.Call) -> bool:
+    """LAX: `v = kw.pop(k[, default])` fails when what it pops is a number (measured: `s=2`
+    passed, or the number default with `k` never passed); a popped Tensor compiles."""
+    assigned = any(
+        isinstance(a, ast.Assign)
+        and a.value is call
+        and len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        for a in ctx.of(ast.Assign)
+    )
+    if not assigned or call.keywords:
+        return False
+    key = call.args[0]
+    assert isinstance(key, ast.Constant)
+    passed = _keyword_values(ctx, str(key.value))
+    if passed is None:
+        return False
+    if not passed:
+        return len(call.args) == 2 and _number(call.args[1])
+    return all(_number(v) for v in passed) and (len(call.args) == 1 or _number(call.args[1]))
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    yield from _check_kwargs_pop(ctx)
+    yield from _check_partials(ctx)
+    yield from _check_lambdas(ctx)
+    yield from _check_callable(ctx)
+    yield from _check_constexpr(ctx)
