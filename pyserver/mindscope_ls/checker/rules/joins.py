@@ -227,10 +227,13 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
                 yield from _assign_join(ctx, values, stmt)
             elif isinstance(stmt, ast.For):
                 yield from _for_returns(ctx, values, stmt, block[index + 1 :])
+                yield from _for_leave_carried(ctx, values, stmt)
             elif isinstance(stmt, ast.While) and ctx.types.is_runtime_test(stmt.test):
                 yield from _while_bound(ctx, values, stmt)
                 yield from _while_returns(ctx, values, stmt, block[index + 1 :])
                 yield from _while_grows(ctx, stmt)
+            elif isinstance(stmt, ast.While):
+                yield from _endless_while(ctx, values, stmt)
     for node in ctx.of(ast.IfExp):
         if ctx.types.is_runtime_test(node.test):
             yield from _if_exp(ctx, values, node)
@@ -702,15 +705,53 @@ def _binding_before(fn: ast.AST, name: str, node: ast.stmt) -> Optional[Binding]
     return (best, best.value) if best is not None else None
 
 
-def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Iterator[RawFinding]:
+def _endless_while(ctx: FunctionContext, values: Abstract, node: ast.While) -> Iterator[RawFinding]:
+    """`while True:` left by a `break` under a Tensor `if`: the loop becomes a graph loop on
+    that condition, whose carried values join like a Tensor `while`'s (measured on 2.10:
+    `x = x * 2; if x.sum() > 50: break; x = x.astype(ms.float16)` fails, "Type Join Failed:
+    dtype1 = Float32, dtype2 = Float16", naming the `break` and its `if`; the same loop
+    keeping float32, one left on a Python counter, and one whose body opens with the
+    `if ...: break` all compile)."""
+    if not (isinstance(node.test, ast.Constant) and node.test.value is True) or node.orelse:
+        return
+    found = _tensor_break(ctx, node.body)
+    if found is None:
+        return
+    leave, test = found
+    for finding in _while_bound(ctx, values, node, test):
+        if finding.code == BOUND_IN_TENSOR_WHILE.code:
+            continue  # a name first bound in the loop: not measured for `while True`
+        yield replace(finding, range=keyword_range(leave, "break"))
+        return
+
+
+def _tensor_break(ctx: FunctionContext, block: Block) -> Optional[tuple[ast.Break, ast.expr]]:
+    """The first `break` of this loop body directly under an `if` on a Tensor condition that
+    is not the body's first statement, with that condition. A body opening with `if <Tensor>:
+    break` compiles whatever the rest carries (measured: MindSpore reads it as the loop's own
+    test), so that one is left out."""
+    for stmt in block[1:]:
+        if isinstance(stmt, ast.If) and ctx.types.is_runtime_test(stmt.test):
+            leave = next((s for s in stmt.body if isinstance(s, ast.Break)), None)
+            if leave is not None:
+                return leave, stmt.test
+    return None
+
+
+def _while_bound(
+    ctx: FunctionContext, values: Abstract, node: ast.While, test: Optional[ast.expr] = None
+) -> Iterator[RawFinding]:
+    """`test`: the Tensor condition that ends the loop (the loop's own test by default)."""
     fn = ctx.fn.node
+    if test is None:
+        test = node.test
     last = _last_bindings(node.body)
     for name, where in sorted(assigned_names(node.body).items()):
         use = loads_after(fn, name, node)
         if use is None:
             continue
         if not bound_before(fn, name, node):
-            related = _bound_here(ctx, name, where, node.test)
+            related = _bound_here(ctx, name, where, test)
             related.append(ctx.related(use, f"`{name}` is used here, after the loop"))
             yield BOUND_IN_TENSOR_WHILE.finding(
                 _defined_at(node, name) or use, related=related, name=name
@@ -729,7 +770,7 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
             before_at = before[0]
             found = clash(values, last[name][1], before[1])
             if found is None:
-                found = _carried_clash(values, name, last[name][1], before[1], node.test)
+                found = _carried_clash(values, name, last[name][1], before[1], test)
             if (
                 found is not None
                 and _dtype_only(values, last[name][1], before[1])
@@ -738,9 +779,7 @@ def _while_bound(ctx: FunctionContext, values: Abstract, node: ast.While) -> Ite
                 found = None
         if found is not None:
             # MindSpore names the loop, whose carried value fails to join (then the read).
-            finding = _report(
-                ctx, found, f"The `while` body makes `{name}`", node, before_at, node.test
-            )
+            finding = _report(ctx, found, f"The `while` body makes `{name}`", node, before_at, test)
             finding.related.append(ctx.related(use, f"`{name}` is read here, after the loop"))
             yield replace(finding, range=keyword_range(node, "while"))
 
@@ -910,22 +949,85 @@ def _for_returns(
     ctx: FunctionContext, values: Abstract, node: ast.For, rest: Block
 ) -> Iterator[RawFinding]:
     """`for blk in self.blocks: ... if <Tensor>: return a` then `return b` after the loop: the
-    return inside joins the one after it (the loop's own body returns nothing else)."""
+    return inside joins the one after it (the loop's own body returns nothing else). Also a
+    return nested deeper under the Tensor `if` (an `elif`, an inner `if`, a Tensor `while`
+    in the body): measured on 2.10, `for i in range(3): if x.sum() > i: if x.max() > 0:
+    return 1` then `return x` fails to join, naming that return."""
     if node.orelse or any(isinstance(s, ast.Return) for s in node.body):
         return
     after = _first_return(rest)
     if after is None:
         return
-    for stmt in node.body:
-        if not isinstance(stmt, ast.If) or not ctx.types.is_runtime_test(stmt.test):
-            continue
-        inside = _tail_return(stmt.body)
-        if inside is None or stmt.orelse:
-            continue
+    for inside, test in _guarded_returns(ctx, node.body, None):
         found = clash(values, inside.value, after.value)
         if found is not None:
-            yield _report(ctx, found, "This return gives", inside.value or inside, after, stmt.test)
+            yield _report(ctx, found, "This return gives", inside.value or inside, after, test)
             return
+
+
+def _for_leave_carried(
+    ctx: FunctionContext, values: Abstract, node: ast.For
+) -> Iterator[RawFinding]:
+    """`for ...: if <Tensor>: break` (or `continue`) with a name rebound after that `if` to
+    another type than it holds when the `if` runs: the paths leaving at the `break` join the
+    iterations that went on (measured on 2.10: `for i in range(3): if x.sum() > 5: break` then
+    `x = x.astype(ms.int32)` fails, "Type Join Failed: dtype1 = Int32, dtype2 = Float32",
+    naming the `break` and its `if`; `x = x * 2` there, or the cast before the `if`,
+    compiles)."""
+    if node.orelse:
+        return
+    fn = ctx.fn.node
+    for index, stmt in enumerate(node.body):
+        if not isinstance(stmt, ast.If) or not ctx.types.is_runtime_test(stmt.test):
+            continue
+        leave = next((s for s in stmt.body if isinstance(s, (ast.Break, ast.Continue))), None)
+        if leave is None:
+            continue
+        later = _last_bindings(node.body[index + 1 :])
+        earlier = _last_bindings(node.body[:index])
+        for name in sorted(later):
+            if loads_after(fn, name, node) is None:
+                continue
+            update = later[name][1]
+            if name in earlier:
+                at, found = earlier[name][0], clash(values, update, earlier[name][1])
+            else:
+                before = _binding_before(fn, name, node)
+                if before is not None:
+                    at, found = before[0], clash(values, update, before[1])
+                else:
+                    entry = _entry_value(ctx, values, name, node)
+                    if entry is None:
+                        continue
+                    at = entry[0]
+                    found = join_clash(values.of(update), entry[1], in_cell=_in_cell(values))
+            if found is None:
+                continue
+            keyword = "break" if isinstance(leave, ast.Break) else "continue"
+            finding = _report(ctx, found, f"The loop body makes `{name}`", update, at, stmt.test)
+            yield replace(finding, range=keyword_range(leave, keyword))
+            return
+        return
+
+
+def _guarded_returns(
+    ctx: FunctionContext, block: Block, test: Optional[ast.expr]
+) -> Iterator[tuple[ast.Return, ast.expr]]:
+    """The returns of `block` (in source order, not in nested scopes) that run only under a
+    Tensor condition, with the innermost such condition; `test`: the one around `block`."""
+    for stmt in block:
+        if isinstance(stmt, ast.Return):
+            if test is not None:
+                yield stmt, test
+        elif isinstance(stmt, ast.If):
+            inner = stmt.test if ctx.types.is_runtime_test(stmt.test) else test
+            yield from _guarded_returns(ctx, stmt.body, inner)
+            yield from _guarded_returns(ctx, stmt.orelse, inner)
+        elif isinstance(stmt, ast.While) and not stmt.orelse:
+            inner = stmt.test if ctx.types.is_runtime_test(stmt.test) else test
+            yield from _guarded_returns(ctx, stmt.body, inner)
+        elif isinstance(stmt, ast.For) and not stmt.orelse:
+            yield from _guarded_returns(ctx, stmt.body, test)
 
 
 def _while_grows(ctx: FunctionContext, node: ast.While) -> Iterator[RawFinding]:

@@ -162,6 +162,7 @@ class Value:
 FLOWING = "<flow>"  # in `_resolving` while a binding's value is read
 NONE = Value("None")
 CELL = Value("cell")
+UNKNOWN_TENSOR = Value("tensor")  # a Tensor of a dtype the source does not fix
 FUNCTION = Value("function")
 MUTABLE = frozenset({"mindspore.mutable", "mindspore.common.mutable"})
 
@@ -188,6 +189,7 @@ class Abstract:
         self._names: dict[str, Optional[Value]] = {}
         self._resolving: set[str] = set()
         self._flowing: set[int] = set()  # bindings whose value is being read (cycle guard)
+        self._assumed: dict[frozenset[int], Value] = {}  # loop-carried values being checked
         self._bindings: Optional[dict[str, list[ast.expr]]] = None
         self._stored: Optional[set[str]] = None
         self._arguments: Optional[dict[str, str]] = None
@@ -388,9 +390,12 @@ class Abstract:
         (`y = [y]` then `y + 1`: a list here whatever `y` was before)."""
         flow = reaching(self.fn)
         defs = flow.of(read)
-        if defs is None or any(
-            (d not in flow.values and d not in flow.params) or d in self._flowing for d in defs
-        ):
+        if defs is None:
+            return None
+        key = frozenset(defs)
+        if key in self._assumed:
+            return self._assumed[key]  # a read of a loop-carried value inside its own loop
+        if any((d not in flow.values and d not in flow.params) or d in self._flowing for d in defs):
             return None
         if any(d in flow.params for d in defs) and self._param_values() is None:
             return None
@@ -398,6 +403,17 @@ class Abstract:
         self._resolving.add(FLOWING)  # answers met under the cycle guard are not kept
         try:
             values = {self._reached(flow.values, d) for d in defs}
+            known = {v for v in values if v is not None and v != UNKNOWN_TENSOR}
+            if len(known) == 1 and len(values) > 1:
+                # A loop-carried value (`x = x * 2` in a loop reading the parameter `x`): the
+                # bindings that read the value itself are unknown above. Assume the value the
+                # others agree on for reads that meet this same set of bindings, and keep it
+                # only when every binding then gives it (a fixed point of the loop).
+                self._assumed[key] = next(iter(known))
+                try:
+                    values = {self._reached(flow.values, d) for d in defs}
+                finally:
+                    del self._assumed[key]
         finally:
             self._flowing -= defs
             self._resolving.discard(FLOWING)
@@ -448,9 +464,44 @@ class Abstract:
             self._bindings = _simple_bindings(self.fn)
         simple = self._bindings.get(name)
         if not simple:
-            return self._unbound(name)
+            return self._loop_constant(name) or self._unbound(name)
         values = {self.of(v) for v in simple}
         return values.pop() if len(values) == 1 else None
+
+    def _loop_constant(self, name: str) -> Optional[Value]:
+        """The number a `for` target takes on every pass, when each binding of `name` is the
+        target of `for name in (1, 2, 3)` (numbers of one type) or `for name in range(...)`:
+        the loop is unrolled, so the target is a Python number when compiled (measured on
+        2.10: `for s in (1, 2): if t: return s` then `return x` fails to join, "dtype1 = Int64,
+        dtype2 = Any")."""
+        stores = [
+            n for n in of_type(self.fn, ast.Name) if n.id == name and n.ctx.__class__ is ast.Store
+        ]
+        loops = [
+            loop
+            for loop in of_type(self.fn, ast.For)
+            if isinstance(loop.target, ast.Name) and loop.target.id == name
+        ]
+        if not stores or len(loops) != len(stores):
+            return None
+        found: set[Optional[Value]] = set()
+        for loop in loops:
+            items = loop.iter
+            if isinstance(items, (ast.Tuple, ast.List)) and items.elts:
+                found |= {
+                    _constant(e.value) if isinstance(e, ast.Constant) else None for e in items.elts
+                }
+            elif (
+                isinstance(items, ast.Call)
+                and isinstance(items.func, ast.Name)
+                and items.func.id == "range"
+                and "range" not in self.types.module.functions
+            ):
+                found.add(Value("scalar", "int"))
+            else:
+                return None
+        value = found.pop() if len(found) == 1 else None
+        return value if value is not None and value.kind == "scalar" else None
 
     def _unbound(self, name: str) -> Optional[Value]:
         """A name the function never binds: a parameter an entry point's callers give a Tensor
