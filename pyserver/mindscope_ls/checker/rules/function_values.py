@@ -42,15 +42,20 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Optional
 
+from ..index.module import FunctionNode
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import objects, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
+from .helpers import module_values
 from .helpers.base import FunctionContext
+from .helpers.instances import init_argument_values
+from .helpers.walk import of_type
 
 LAMBDA_NOT_ALONE = Rule(
     "MS1042",
@@ -209,6 +214,7 @@ def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
             ):
                 local[stmt.targets[0].id] = stmt.value
         params = _init_lambdas(ctx, info.node, init)
+        keys = partial(_constructed_with, ctx, info.node, init)
         for stmt in ast.walk(init):
             if isinstance(stmt, ast.Expr):
                 attr_held = _setattr_lambda(stmt.value)
@@ -221,7 +227,7 @@ def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
                 attr = _self_attr(target)
                 if attr is None or attr in found:
                     continue
-                held = _held(value, whole) or _picked(ctx, value, local)
+                held = _held(value, whole) or _picked(ctx, value, local, keys)
                 if held is None and isinstance(value, ast.Name):
                     held = params.get(value.id)
                 if held is not None:
@@ -230,25 +236,88 @@ def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
 
 
 def _picked(
-    ctx: FunctionContext, value: ast.expr, local: dict[str, ast.expr]
+    ctx: FunctionContext,
+    value: ast.expr,
+    local: dict[str, ast.expr],
+    keys: Callable[[str], Optional[list[ast.expr]]],
 ) -> Optional[tuple[ast.Lambda, str]]:
-    """A module name holding an embedded lambda, or an item / `.get` of a display holding one
-    (`acts[kind]`, `ACTS.get("a")`)."""
+    """A module name holding an embedded lambda, or the lambda an item / `.get` of a display
+    picks (`acts[kind]`, `ACTS.get("a")`, `ACTS[activation]` of an `__init__` parameter whose
+    values `keys` gives): see `_pick`."""
     base: Optional[ast.expr] = value
+    key: Optional[ast.expr] = None
     if isinstance(value, ast.Subscript):
-        base = value.value
+        base, key = value.value, value.slice
     elif (
         isinstance(value, ast.Call)
         and isinstance(value.func, ast.Attribute)
         and value.func.attr == "get"
+        and value.args
     ):
-        base = value.func.value
+        base, key = value.func.value, value.args[0]
     if not isinstance(base, ast.Name):
         return None
+    if base is value:  # the name itself
+        return None if base.id in local else _module_lambdas(ctx).get(base.id)
     if base.id in local:
-        bound = local[base.id]
-        return _embedded_lambda(bound) if base is not value else None
-    return _module_lambdas(ctx).get(base.id)
+        display: ast.expr = local[base.id]
+    elif base.id in _module_lambdas(ctx):
+        binding = module_values.global_binding(ctx.fn.module, base.id)
+        if binding is None:
+            return None
+        display = binding.value
+    else:
+        return None
+    if isinstance(key, ast.Name):  # every construction passes a constant key
+        values = keys(key.id)
+        if values and all(isinstance(v, ast.Constant) for v in values):
+            helds = [_pick(display, v) for v in values]
+            return helds[0] if all(h is not None for h in helds) else None
+    return _pick(display, key)
+
+
+def _constructed_with(
+    ctx: FunctionContext, cls: ast.ClassDef, init: FunctionNode, param: str
+) -> Optional[list[ast.expr]]:
+    """What the module's `Cls(...)` calls (and the default) pass for `__init__`'s `param`."""
+    tree = ctx.fn.module.tree
+    if tree is None:
+        return None
+    calls = [
+        c for c in of_type(tree, ast.Call) if isinstance(c.func, ast.Name) and c.func.id == cls.name
+    ]
+    return init_argument_values(calls, init, param, required=True) if calls else None
+
+
+def _pick(display: ast.expr, key: Optional[ast.expr]) -> Optional[tuple[ast.Lambda, str]]:
+    """The embedded lambda an item of a dict / list / tuple display gives: the entry a
+    constant key selects, or any entry when every entry holds one. A key computed at run
+    time may pick an entry that is no lambda (`ACTS[name]` of `{"gelu": ops.gelu, ...}`
+    compiles for "gelu", measured), so it is reported only when all are."""
+    if isinstance(display, ast.Dict):
+        if any(k is None for k in display.keys):
+            return None  # a `**` spread
+        if isinstance(key, ast.Constant):
+            entry = next(
+                (
+                    v
+                    for k, v in zip(display.keys, display.values)
+                    if isinstance(k, ast.Constant) and k.value == key.value
+                ),
+                None,
+            )
+            return _held(entry, display) if entry is not None else None
+        values = display.values
+    elif isinstance(display, (ast.List, ast.Tuple)):
+        items = display.elts
+        if isinstance(key, ast.Constant) and type(key.value) is int:
+            index = key.value
+            return _held(items[index], display) if -len(items) <= index < len(items) else None
+        values = items
+    else:
+        return None
+    helds = [_held(v, display) for v in values]
+    return helds[0] if helds and all(h is not None for h in helds) else None
 
 
 def _setattr_lambda(expr: ast.expr) -> Optional[tuple[str, tuple[ast.Lambda, str]]]:

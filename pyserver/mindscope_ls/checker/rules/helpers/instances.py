@@ -95,26 +95,29 @@ def lacks(module: ModuleInfo, cls: ast.ClassDef, attr: str) -> bool:
 
 
 def init_argument_values(
-    calls: Iterable[ast.Call], init: FunctionNode, param: str
+    calls: Iterable[ast.Call], init: FunctionNode, param: str, *, required: bool = False
 ) -> Optional[list[ast.expr]]:
     """What `__init__`'s `param` can hold: its default and what each of `calls` (the class's
-    constructions) passes for it. None when it has no default, `__init__` takes `*args` or
-    `**kwargs`, or a call spreads its arguments."""
+    constructions) passes for it. None when it has no default (unless `required`: then every
+    call must pass it), `__init__` takes `*args` or `**kwargs`, or a call spreads its
+    arguments."""
     args = init.args
     positional = [a.arg for a in [*args.posonlyargs, *args.args]][1:]
     if param not in positional or args.vararg or args.kwarg:
         return None
     index = positional.index(param)
     offset = len(positional) - len(args.defaults)
-    if index < offset:
+    if index < offset and not required:
         return None
-    passed: list[ast.expr] = [args.defaults[index - offset]]
+    passed: list[ast.expr] = [args.defaults[index - offset]] if index >= offset else []
     for call in calls:
         if any(isinstance(a, ast.Starred) for a in call.args) or any(
             k.arg is None for k in call.keywords
         ):
             return None
-        if len(call.args) > index:
-            passed.append(call.args[index])
-        passed.extend(k.value for k in call.keywords if k.arg == param)
+        given = [call.args[index]] if len(call.args) > index else []
+        given.extend(k.value for k in call.keywords if k.arg == param)
+        if index < offset and not given:
+            return None  # a required parameter left out: not a construction we understand
+        passed.extend(given)
     return passed
