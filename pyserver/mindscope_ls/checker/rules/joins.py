@@ -980,6 +980,8 @@ def _for_leave_carried(
     for index, stmt in enumerate(node.body):
         if not isinstance(stmt, ast.If) or not ctx.types.is_runtime_test(stmt.test):
             continue
+        if _reads_training(stmt.test):
+            continue  # see _reads_training
         leave = next((s for s in stmt.body if isinstance(s, (ast.Break, ast.Continue))), None)
         if leave is None:
             continue
@@ -1008,6 +1010,20 @@ def _for_leave_carried(
             yield replace(finding, range=keyword_range(leave, keyword))
             return
         return
+
+
+def _reads_training(test: ast.expr) -> bool:
+    """A test that reads `self.training`, which is folded when compiled: the names it guards
+    are often Tensors only on its other path (a quantizer's `if self.training is False and
+    i >= n: break`, where `n` becomes a Tensor only when training), which the Tensor
+    inference does not tell apart, so such a `break` is left alone."""
+    return any(
+        isinstance(n, ast.Attribute)
+        and n.attr == "training"
+        and isinstance(n.value, ast.Name)
+        and n.value.id == "self"
+        for n in ast.walk(test)
+    )
 
 
 def _guarded_returns(
