@@ -65,7 +65,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             what, text, attribute = found
             if attribute and ctx.level == SyntaxLevel.STRICT:
                 continue  # STRICT refuses the write: not a divergence
-            yield BUFFER_WRITE_LOST.finding(node, write=_text(node), what=what, target=f"`{text}`")
+            yield BUFFER_WRITE_LOST.finding(
+                node, write=names.short(node), what=what, target=f"`{text}`"
+            )
             break
 
 
@@ -116,11 +118,6 @@ def _module_tensor(ctx: FunctionContext, name: str) -> bool:
     )
 
 
-def _text(node: ast.stmt) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
 CONTAINER_ITEM_WRITE_UNSEEN = Rule(
     "MS323",
     "attribute-item-write-unseen",
@@ -167,7 +164,7 @@ def check_containers(ctx: FunctionContext) -> Iterator[RawFinding]:
                 else "the caller may not see the write"
             )
             yield CONTAINER_ITEM_WRITE_UNSEEN.finding(
-                node, write=_text(node), kind=kind, name=name, effect=effect
+                node, write=names.short(node), kind=kind, name=name, effect=effect
             )
             break
 

@@ -172,7 +172,7 @@ def _report(
             Related(module.path, node_range(shared[0]), shared[1]),
             Related(module.path, node_range(read), f"`{other}` read here"),
         ],
-        write=_text(write),
+        write=names.short(write),
         kind=kind,
         name=name,
         other=other,
@@ -316,8 +316,3 @@ def _start(node: ast.AST) -> tuple[int, int]:
 
 def _end(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
-
-
-def _text(node: ast.stmt) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."

@@ -113,7 +113,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                             Related(module.path, node_range(call), f"`{arg.id}` passed here"),
                             Related(module.path, node_range(read), f"`{arg.id}` read here"),
                         ],
-                        write=_text(write),
+                        write=names.short(write),
                         param=param,
                         effect=effect,
                         arg=arg.id,
@@ -251,8 +251,3 @@ def _item_of(target: ast.expr, params: list[str]) -> Optional[str]:
     if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
         return target.value.id if target.value.id in params else None
     return None
-
-
-def _text(node: ast.stmt) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."

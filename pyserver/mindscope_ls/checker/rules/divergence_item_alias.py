@@ -19,7 +19,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_containers import _first_write
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.flow import loads_after
 
@@ -64,10 +64,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if read is None or _written_back(ctx, outer) or _other_item(ctx, read, node, name):
             continue
         seen.add(id(write))
-        text = ast.unparse(write)
         yield INNER_CONTAINER_WRITE.finding(
             write,
-            write=text if len(text) <= 40 else text[:37] + "...",
+            write=names.short(write),
             name=name,
             how=how,
             outer=outer,

@@ -177,7 +177,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                     Related(module.path, node_range(first), f"`{target}` compiled by this call"),
                     Related(module.path, node_range(again), "called again here"),
                 ],
-                write=_text(stmt),
+                write=names.short(stmt),
                 what=what,
                 target=target,
             )
@@ -711,8 +711,3 @@ def _other_inputs(a: ast.Call, b: ast.Call) -> bool:
 
 def _target_text(call: ast.Call) -> str:
     return ast.unparse(call.func)
-
-
-def _text(node: ast.stmt) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."

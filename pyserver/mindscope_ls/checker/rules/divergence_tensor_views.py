@@ -25,6 +25,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 
 VIEW_WRITE = Rule(
@@ -99,10 +100,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _finding(write: ast.stmt, name: str, how: str, base: str) -> RawFinding:
-    text = ast.unparse(write)
     return VIEW_WRITE.finding(
         write,
-        write=text if len(text) <= 40 else text[:37] + "...",
+        write=names.short(write),
         name=name,
         how=how,
         base=base,
@@ -128,7 +128,7 @@ def _plain_slice(s: ast.Slice) -> bool:
     return bool(parts) and all(isinstance(p, ast.Constant) for p in parts)
 
 
-def _base_key(expr: ast.expr) -> Optional[str]:
+def _base_key(expr: ast.AST) -> Optional[str]:
     """`x` or `self.p`: a base whose later reads can be found by its text."""
     if isinstance(expr, ast.Name):
         return expr.id
@@ -190,18 +190,6 @@ def _view_of(ctx: FunctionContext, assign: ast.Assign) -> Optional[tuple[ast.Ass
     return None
 
 
-def _key_of(node: ast.AST) -> Optional[str]:
-    if isinstance(node, ast.Name):
-        return node.id
-    if (
-        isinstance(node, ast.Attribute)
-        and isinstance(node.value, ast.Name)
-        and node.value.id == "self"
-    ):
-        return f"self.{node.attr}"
-    return None
-
-
 def _pos(node: ast.AST) -> tuple[int, int]:
     return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
@@ -216,7 +204,7 @@ def _rebound_between(fn: ast.AST, base: str, start: ast.stmt, stop: ast.stmt) ->
         if (
             isinstance(node, (ast.Name, ast.Attribute))
             and isinstance(node.ctx, ast.Store)
-            and _key_of(node) == base
+            and _base_key(node) == base
             and _end(start) <= _pos(node) < _pos(stop)
         ):
             return True
@@ -232,7 +220,7 @@ def _read_after(fn: ast.AST, base: str, write: ast.stmt) -> bool:
             for n in ast.walk(fn)
             if isinstance(n, (ast.Name, ast.Attribute))
             and isinstance(n.ctx, ast.Load)
-            and _key_of(n) == base
+            and _base_key(n) == base
             and _pos(n) >= end
         ),
         key=_pos,
@@ -244,7 +232,7 @@ def _read_after(fn: ast.AST, base: str, write: ast.stmt) -> bool:
         if (
             isinstance(node, (ast.Name, ast.Attribute))
             and isinstance(node.ctx, ast.Store)
-            and _key_of(node) == base
+            and _base_key(node) == base
             and end <= _pos(node) < first
         ):
             return False

@@ -172,7 +172,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             assert isinstance(call.func, ast.Attribute)
             found = values.of(call.func.value)
             if found is not None and found.kind == "dict":
-                yield DICT_UPDATE_ARGUMENTS.finding(call, call=_short(call))
+                yield DICT_UPDATE_ARGUMENTS.finding(call, call=names.short(call))
 
 
 def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -295,11 +295,6 @@ def _update_misfit(call: ast.Call) -> bool:
     if not (isinstance(func, ast.Attribute) and func.attr == "update" and call.keywords):
         return False
     return not any(isinstance(a, ast.Starred) for a in call.args)
-
-
-def _short(call: ast.Call) -> str:
-    text = ast.unparse(call)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _globals(ctx: FunctionContext, declared: list[ast.Global]) -> Iterator[RawFinding]:

@@ -22,7 +22,7 @@ from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import builtins, mutable_scalars
-from .helpers import module_values, names, receivers, shared_values, strs
+from .helpers import names, receivers, shared_values, strs
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
@@ -220,23 +220,8 @@ def check_str_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
 def str_parameters(ctx: FunctionContext) -> frozenset[str]:
     """The parameters every call of the function's entry point in the module passes a str
     literal for (and the function never rebinds)."""
-    entry = module_values.entry_point(ctx.types, ctx.fn.node)
-    if entry is None:
-        return frozenset()
-    module = ctx.fn.module
-    for line in module_values.call_lines(module, entry):
-        module_values.note_read(ctx.lines, line)
-    params = module_values.ordered_parameters(ctx.fn.node, skip_self=ctx.fn.cls is not None)
-    passed = module_values.argument_values(module, entry, params)
-    if not passed:
-        return frozenset()
-    stores = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
-    return frozenset(
-        name
-        for name, values in passed.items()
-        if values
-        and name not in stores
-        and all(isinstance(v, ast.Constant) and isinstance(v.value, str) for v in values)
+    return mutable_scalars.parameters_passed(
+        ctx, lambda v: isinstance(v, ast.Constant) and isinstance(v.value, str)
     )
 
 

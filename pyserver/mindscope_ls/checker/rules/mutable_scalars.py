@@ -121,6 +121,13 @@ def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFindi
 def mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
     """The parameters every call of the function's entry point in the module passes
     `mutable(<number>)` for (and the function never rebinds)."""
+    return parameters_passed(ctx, lambda v: mutable_number(ctx, v))
+
+
+def parameters_passed(ctx: FunctionContext, accept: Callable[[ast.expr], bool]) -> frozenset[str]:
+    """The parameters every call of the function's entry point in the module passes an
+    argument `accept`s for (and the function never rebinds). It reads the callers: a rule
+    using it is not cacheable."""
     entry = module_values.entry_point(ctx.types, ctx.fn.node)
     if entry is None:
         return frozenset()
@@ -135,9 +142,7 @@ def mutable_parameters(ctx: FunctionContext) -> frozenset[str]:
     return frozenset(
         name
         for name, values in passed.items()
-        if values
-        and name not in stores
-        and all(v is not None and mutable_number(ctx, v) for v in values)
+        if values and name not in stores and all(v is not None and accept(v) for v in values)
     )
 
 

@@ -28,6 +28,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 
 INT64_OVERFLOW = Rule(
@@ -96,13 +97,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             if not (INT64[0] <= left <= INT64[1] and INT64[0] <= right <= INT64[1]):
                 continue  # an operand overflowed first: that one is reported
             reported.add(id(node))
-            yield INT64_OVERFLOW.finding(node, expr=_short(node), value=_magnitude(value))
+            yield INT64_OVERFLOW.finding(node, expr=names.short(node), value=_magnitude(value))
     for node, value, cast in cast_power_overflows(ops, constants):
         if id(node) not in reported:
             yield INT64_OVERFLOW.finding(
                 node,
-                expr=_short(node),
-                value=f"{value} in graph mode (where `{_short(cast)}` is cast to {INT64[0]})",
+                expr=names.short(node),
+                value=f"{value} in graph mode (where `{names.short(cast)}` is cast to {INT64[0]})",
             )
 
 
@@ -171,7 +172,7 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
             folded = fold_int(call.args[0], {})
             value = None if folded is None else abs(folded)
         if value is not None and not INT64[0] <= value <= INT64[1]:
-            yield INT64_OVERFLOW.finding(call, expr=_short(call), value=_magnitude(value))
+            yield INT64_OVERFLOW.finding(call, expr=names.short(call), value=_magnitude(value))
 
 
 def _float_literal(expr: ast.expr) -> Optional[float]:
@@ -182,11 +183,6 @@ def _float_literal(expr: ast.expr) -> Optional[float]:
     if isinstance(expr, ast.Constant) and isinstance(expr.value, float):
         return sign * expr.value
     return None
-
-
-def _short(node: ast.expr) -> str:
-    text = ast.unparse(node)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _magnitude(value: int) -> str:

@@ -106,7 +106,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             what = _graph_value(ctx, call.args[0])
             if what is not None:
                 yield TENSOR_OF_GRAPH_VALUE.finding(
-                    call, arg=_short(call.args[0]), what=what[0], advice=what[1]
+                    call, arg=names.short(call.args[0]), what=what[0], advice=what[1]
                 )
         elif isinstance(func, ast.Name) and func.id in ("list", "tuple") and len(call.args) == 1:
             # `list(self.name)` of a str attribute too (measured: fails under STRICT)
@@ -124,7 +124,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         problem = _unfoldable_list(ctx, sub.slice)
         if problem is not None:
-            yield INDEX_LIST_UNDER_STRICT.finding(sub, index=_short(sub.slice), what=problem)
+            yield INDEX_LIST_UNDER_STRICT.finding(sub, index=names.short(sub.slice), what=problem)
 
 
 def _len_of_bytes(ctx: FunctionContext, call: ast.Call) -> bool:
@@ -151,11 +151,6 @@ def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
         and expr.func.id == "bytes"
         and builtin(ctx, "bytes")
     )
-
-
-def _short(expr: ast.expr) -> str:
-    text = ast.unparse(expr)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _graph_value(ctx: FunctionContext, data: ast.expr) -> Optional[tuple[str, str]]:

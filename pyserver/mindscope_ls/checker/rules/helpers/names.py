@@ -143,3 +143,9 @@ def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, Optional[ast.exp
     defaults: list[Optional[ast.expr]] = [None] * (len(positional) - len(args.defaults))
     defaults += list(args.defaults)
     return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+
+
+def short(node: ast.AST) -> str:
+    """The node's source, cut to 40 characters for a message."""
+    text = ast.unparse(node)
+    return text if len(text) <= 40 else text[:37] + "..."
