@@ -34,6 +34,7 @@ from .rules import (
     decorated_helpers,
     default_dicts,
     deprecated,
+    dict_branch_keys,
     dict_copies,
     dict_iteration,
     dict_keys,
@@ -260,6 +261,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tensor_views,
     tensor_devices,
     masked_iteration,
+    dict_branch_keys,
 )
 
 
@@ -421,6 +423,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_views.check,
     tensor_devices.check,
     masked_iteration.check,
+    dict_branch_keys.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -1,0 +1,190 @@
+"""MS1038: a dict given a key on one side of a Tensor `if`, then read after it.
+
+Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran there):
+`d = {"a": x}; if x.sum() > 2: d["b"] = x * 2` followed by `d["a"]` fails at every level
+(LAX: "Unsupported Python object type received: <class 'str'>. Supported types for tensor
+indexing", no line named; STRICT: "`__py_exec_index0_getitem__` ... the inputs should be
+constant", naming the read). So do `d.update({"b": x})` in the branch, `d = {}` then
+`d.get("a", x)`, and a `for k in d` after the `if`: the two paths leave dicts of different
+keys, which graph mode cannot join into one dict. Compile (not reported): the same key added on
+both sides, an existing key overwritten, a dict not read after the `if` (or only returned), a
+read inside the branch, a constant condition (`x.shape[0] > 2`), and a key added in a Tensor
+`while`. `len(d)` after the `if` fails under STRICT only (not reported).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .helpers.base import FunctionContext, cacheable
+from .helpers.receivers import only_binding
+
+BRANCH_KEYS = Rule(
+    "MS1038",
+    "dict-key-added-on-one-path",
+    Group.FAILS,
+    title="A dict given a key on one side of a Tensor `if`, then read after it",
+    message=(
+        "`{name}` gets the key {key} only when the Tensor condition at line {line} holds, so "
+        "its two paths leave dicts of different keys, which graph mode cannot join; `{text}` "
+        "reads the joined dict. Give `{name}` the key on both paths (a default before the "
+        "`if`), or read it inside the branch."
+    ),
+    why=(
+        "Both sides of a Tensor condition are compiled and their values joined after it; a "
+        "dict joins another only with the same keys, so the dict read afterwards is no dict "
+        "graph mode can index."
+    ),
+    remedy=(
+        'Set every key before the `if` (`d = {"a": x, "b": zeros}`) and overwrite it inside, '
+        "or keep the value in its own variable."
+    ),
+    mindspore_says=(
+        "ValueError: Unsupported Python object type received: <class 'str'>. Supported types "
+        "for tensor indexing ... (STRICT: When handling script '__py_exec_index0_getitem__(...)'"
+        " in graph mode, the inputs should be constant)"
+    ),
+)
+
+_READ_METHODS = frozenset({"get", "items", "keys", "values"})
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    ifs = {id(n) for n in ctx.of(ast.If) if ctx.types.is_runtime_test(n.test)}
+    if not ifs:
+        return
+    for block in _blocks(ctx.fn.node):
+        for index, stmt in enumerate(block):
+            if not isinstance(stmt, ast.If) or id(stmt) not in ifs:
+                continue
+            yield from _after(ctx, stmt, block[index + 1 :])
+
+
+def _after(ctx: FunctionContext, node: ast.If, rest: list[ast.stmt]) -> Iterator[RawFinding]:
+    body, orelse = _added(node.body), _added(node.orelse)
+    for name in sorted(set(body) | set(orelse)):
+        known = _display_keys(ctx, name)
+        if known is None:
+            continue
+        one_sided = (set(body.get(name, ())) ^ set(orelse.get(name, ()))) - known
+        if not one_sided:
+            continue
+        read = _first_read(rest, name)
+        if read is None:
+            continue
+        yield BRANCH_KEYS.finding(
+            read,
+            name=name,
+            key=repr(sorted(one_sided)[0]),
+            line=node.lineno,
+            text=ast.unparse(read),
+        )
+
+
+def _blocks(fn: ast.AST) -> Iterator[list[ast.stmt]]:
+    """Every statement list of the function (not of nested functions or classes)."""
+    stack: list[ast.AST] = [fn]
+    while stack:
+        node = stack.pop()
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
+                yield block
+                stack.extend(
+                    s
+                    for s in block
+                    if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                )
+
+
+def _added(block: list[ast.stmt]) -> dict[str, list[str]]:
+    """Name -> the str keys `d["k"] = v` / `d.update({"k": v})` give it anywhere in `block`."""
+    found: dict[str, list[str]] = {}
+    for stmt in block:
+        for node in ast.walk(stmt):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if (
+                        isinstance(target, ast.Subscript)
+                        and isinstance(target.value, ast.Name)
+                        and isinstance(target.slice, ast.Constant)
+                        and isinstance(target.slice.value, str)
+                    ):
+                        found.setdefault(target.value.id, []).append(target.slice.value)
+            elif (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "update"
+                and isinstance(node.func.value, ast.Name)
+                and len(node.args) == 1
+                and isinstance(node.args[0], ast.Dict)
+            ):
+                keys = _str_keys(node.args[0])
+                if keys is not None:
+                    found.setdefault(node.func.value.id, []).extend(keys)
+    return found
+
+
+def _str_keys(display: ast.Dict) -> Optional[list[str]]:
+    keys = [k.value for k in display.keys if isinstance(k, ast.Constant)]
+    if len(keys) != len(display.keys) or not all(isinstance(k, str) for k in keys):
+        return None
+    return [str(k) for k in keys]
+
+
+def _display_keys(ctx: FunctionContext, name: str) -> Optional[set[str]]:
+    """The str keys of the dict display (or `dict()`) `name` is bound to once, else None."""
+    bound = only_binding(ctx, name)
+    if isinstance(bound, ast.Dict):
+        keys = _str_keys(bound)
+        return set(keys) if keys is not None else None
+    if (
+        isinstance(bound, ast.Call)
+        and isinstance(bound.func, ast.Name)
+        and bound.func.id == "dict"
+        and not bound.args
+        and not bound.keywords
+    ):
+        return set()
+    return None
+
+
+def _first_read(rest: list[ast.stmt], name: str) -> Optional[ast.expr]:
+    """The first `d[...]`, `d.get(...)`/`items()`/`keys()`/`values()` or `for _ in d` of `name`
+    in the statements after the `if` (None once `name` is rebound or never read so)."""
+    for stmt in rest:
+        reads: list[ast.expr] = []
+        for node in ast.walk(stmt):
+            if (
+                isinstance(node, ast.Name)
+                and node.id == name
+                and not isinstance(node.ctx, ast.Load)
+            ):
+                return None
+            if (
+                isinstance(node, ast.Subscript)
+                and isinstance(node.ctx, ast.Load)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == name
+            ) or (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr in _READ_METHODS
+                and isinstance(node.func.value, ast.Name)
+                and node.func.value.id == name
+            ):
+                reads.append(node)
+            elif (
+                isinstance(node, ast.For)
+                and isinstance(node.iter, ast.Name)
+                and node.iter.id == name
+            ):
+                reads.append(node.iter)
+        if reads:
+            return min(reads, key=lambda n: (n.lineno, n.col_offset))
+    return None
