@@ -32,9 +32,10 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   `partial(ops.mul, 2)`, `partial(ops.sum, dim=1)`, `partial(scale, s=2)`) is called through
   the Python fallback, which STRICT refuses ("the inputs should be constant, but found variable
   '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
-- MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT whatever it
-  holds (the graph's dict has no `pop`), and at LAX when `v = kw.pop(...)` pops a number (the
-  callers pass `s=2`, or never pass `s` and the default is a number: "For 'TupleGetItem',
+- MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
+  callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
+  when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
+  default is a number: "For 'TupleGetItem',
   input[0] should be Sequence, but got Int64"); a popped Tensor compiles at LAX, and
   `kw.get('s', 1)`, `kw['t'] = 3` and `kw.update(...)` compile at both levels.
 """
@@ -668,6 +669,11 @@ def _number(expr: Optional[ast.expr]) -> bool:
 
 
 def _check_kwargs_pop(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """Under STRICT only when a call in the module passes the popped key: with nothing passed
+    the graph's `**kw` is an empty dict and `kw.pop(k, None)` compiles (measured on mindone's
+    `kwargs.pop("adapter_names", None)` pattern); `attn(x, dropout=0.1)` then
+    `kw.pop("dropout", None)` fails ("the Dictionary[[dropout],[Float32]] object has no
+    attribute: 'pop'")."""
     fn = ctx.fn.node
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.args.kwarg is None:
         return
@@ -684,7 +690,10 @@ def _check_kwargs_pop(ctx: FunctionContext) -> Iterator[RawFinding]:
             and isinstance(call.args[0].value, str)
         ):
             continue
-        if ctx.level != SyntaxLevel.STRICT and not _pops_number(ctx, call):
+        if ctx.level == SyntaxLevel.STRICT:
+            if not _keyword_values(ctx, str(call.args[0].value)):
+                continue  # see _check_kwargs_pop
+        elif not _pops_number(ctx, call):
             continue
         yield objects.DICT_POP_SETDEFAULT.finding(call, method="pop")
 
