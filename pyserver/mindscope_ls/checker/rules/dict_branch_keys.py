@@ -30,9 +30,9 @@ BRANCH_KEYS = Rule(
     title="A dict given a key on one side of a Tensor `if`, then read after it",
     message=(
         "`{name}` gets the key {key} only when the Tensor condition at line {line} holds, so "
-        "its two paths leave dicts of different keys, which graph mode cannot join; `{text}` "
-        "reads the joined dict. Give `{name}` the key on both paths (a default before the "
-        "`if`), or read it inside the branch."
+        "its two paths leave dicts of different keys, which graph mode cannot join, and "
+        "`{text}` reads the joined dict; give `{name}` the key on both paths (a default before "
+        "the `if`), or read it inside the branch."
     ),
     why=(
         "Both sides of a Tensor condition are compiled and their values joined after it; a "
