@@ -21,6 +21,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext, cacheable
+from .helpers.flow import blocks_of
 from .helpers.receivers import only_binding
 
 BRANCH_KEYS = Rule(
@@ -58,7 +59,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ifs = {id(n) for n in ctx.of(ast.If) if ctx.types.is_runtime_test(n.test)}
     if not ifs:
         return
-    for block in _blocks(ctx.fn.node):
+    for block in blocks_of(ctx.fn.node):
         for index, stmt in enumerate(block):
             if not isinstance(stmt, ast.If) or id(stmt) not in ifs:
                 continue
@@ -84,22 +85,6 @@ def _after(ctx: FunctionContext, node: ast.If, rest: list[ast.stmt]) -> Iterator
             line=node.lineno,
             text=ast.unparse(read),
         )
-
-
-def _blocks(fn: ast.AST) -> Iterator[list[ast.stmt]]:
-    """Every statement list of the function (not of nested functions or classes)."""
-    stack: list[ast.AST] = [fn]
-    while stack:
-        node = stack.pop()
-        for field in ("body", "orelse", "finalbody"):
-            block = getattr(node, field, None)
-            if isinstance(block, list) and block and isinstance(block[0], ast.stmt):
-                yield block
-                stack.extend(
-                    s
-                    for s in block
-                    if not isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
-                )
 
 
 def _added(block: list[ast.stmt]) -> dict[str, list[str]]:
