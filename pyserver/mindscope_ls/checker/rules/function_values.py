@@ -353,9 +353,7 @@ def _init_lambdas(
     args = init.args
     positional = [a.arg for a in args.posonlyargs + args.args][1:]
     calls = [
-        c
-        for c in ast.walk(tree)
-        if isinstance(c, ast.Call) and isinstance(c.func, ast.Name) and c.func.id == cls.name
+        c for c in of_type(tree, ast.Call) if isinstance(c.func, ast.Name) and c.func.id == cls.name
     ]
     passed: set[str] = set()
     for call in calls:
@@ -427,6 +425,8 @@ def _holder(
 
 
 def _check_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if not ctx.fn.module.mentions("lambda"):
+        return  # no lambda anywhere in the file: the common case
     fn = ctx.fn.node
     calls = ctx.of(ast.Call)
     loops = ctx.of(ast.For)
