@@ -132,13 +132,8 @@ def _base_key(expr: ast.AST) -> Optional[str]:
     """`x` or `self.p`: a base whose later reads can be found by its text."""
     if isinstance(expr, ast.Name):
         return expr.id
-    if (
-        isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Name)
-        and expr.value.id == "self"
-    ):
-        return f"self.{expr.attr}"
-    return None
+    attr = names.self_attribute(expr) if isinstance(expr, ast.expr) else None
+    return None if attr is None else f"self.{attr}"
 
 
 def _single_view_binding(

@@ -53,7 +53,7 @@ from ..rule import Rule
 from . import objects, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
-from .helpers import module_values
+from .helpers import module_values, names
 from .helpers.base import FunctionContext
 from .helpers.instances import init_argument_values
 from .helpers.walk import of_type
@@ -183,16 +183,6 @@ def _held(value: ast.expr, whole: ast.expr) -> Optional[tuple[ast.Lambda, str]]:
     return _embedded_lambda(value)
 
 
-def _self_attr(expr: ast.expr) -> Optional[str]:
-    if (
-        isinstance(expr, ast.Attribute)
-        and isinstance(expr.value, ast.Name)
-        and expr.value.id == "self"
-    ):
-        return expr.attr
-    return None
-
-
 def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
     """`self.<attr>` -> the embedded lambda an `__init__` of the class (or a base) gives it:
     assigned a display holding one, an item or `.get` of such a display (a local of
@@ -225,7 +215,7 @@ def _attr_lambdas(ctx: FunctionContext) -> dict[str, tuple[ast.Lambda, str]]:
             if not isinstance(stmt, (ast.Assign, ast.AnnAssign)):
                 continue
             for target, value, whole in _pairs(stmt):
-                attr = _self_attr(target)
+                attr = names.self_attribute(target)
                 if attr is None or attr in found:
                     continue
                 held = _held(value, whole) or _picked(ctx, value, local, keys)
@@ -411,7 +401,7 @@ def _holder(
     attrs: dict[str, tuple[ast.Lambda, str]],
     local: set[str],
 ) -> Optional[tuple[str, tuple[ast.Lambda, str]]]:
-    attr = _self_attr(expr)
+    attr = names.self_attribute(expr)
     if attr is not None and attr in attrs:
         found = f"self.{attr}", attrs[attr]
     elif isinstance(expr, ast.Name) and expr.id not in local:
@@ -527,7 +517,7 @@ def _function_locals(ctx: FunctionContext) -> dict[str, str]:
 def _function_value(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     if isinstance(value, ast.Lambda):
         return "lambda"
-    attr = _self_attr(value)
+    attr = names.self_attribute(value)
     cls = ctx.fn.cls
     if attr is not None and cls is not None:
         if any(info.own_method(attr) is not None for info in cls.lineage()):
@@ -591,7 +581,7 @@ def _check_constexpr(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not call.args or not _is_constexpr(ctx, call.func):
             continue
         for arg in call.args:
-            if _self_attr(_root(arg)) is not None or ctx.types.is_constant_tensor(arg):
+            if names.self_attribute(_root(arg)) is not None or ctx.types.is_constant_tensor(arg):
                 continue
             if ctx.types.is_tensor(arg):
                 assert isinstance(call.func, ast.Name)
@@ -620,7 +610,7 @@ def _partial_attrs(ctx: FunctionContext) -> set[str]:
                 continue
             if module.qualname(func) != "functools.partial":
                 continue
-            found.update(a for a in map(_self_attr, stmt.targets) if a is not None)
+            found.update(a for a in map(names.self_attribute, stmt.targets) if a is not None)
     return found
 
 
@@ -631,7 +621,7 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not attrs:
         return
     for call in ctx.of(ast.Call):
-        attr = _self_attr(call.func)
+        attr = names.self_attribute(call.func)
         if attr not in attrs:
             continue
         for arg in [*call.args, *(k.value for k in call.keywords)]:

@@ -419,10 +419,10 @@ def _used(ctx: FunctionContext, node: ast.expr, parents: dict[int, ast.AST]) -> 
         return any(
             n.id == name
             and isinstance(n.ctx, ast.Load)
-            and not isinstance(_parent(n, parents), (ast.Return, *_KEY_USES))
-            for n in ctx.of(ast.Name)
-        ) or any(
-            n.id == name and isinstance(n.ctx, ast.Load) and _counted(parents.get(id(n)))
+            and (
+                not isinstance(_parent(n, parents), (ast.Return, *_KEY_USES))
+                or _counted(parents.get(id(n)))
+            )
             for n in ctx.of(ast.Name)
         )
     return True
