@@ -451,6 +451,13 @@ def _check_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield _finding(loop.iter, *found)
 
 
+_STATEMENTS = tuple(
+    kind
+    for kind in vars(ast).values()
+    if isinstance(kind, type) and issubclass(kind, ast.stmt) and kind is not ast.stmt
+)
+
+
 def _alone(ctx: FunctionContext, lam: ast.Lambda) -> bool:
     """What MindSpore parses from the lambda's first line gives the lambda itself: the
     statement starting on that line has it as its value, or (on a continuation line) the line
@@ -459,12 +466,14 @@ def _alone(ctx: FunctionContext, lam: ast.Lambda) -> bool:
     tree = ctx.fn.module.tree
     if tree is None:
         return True
-    for node in ast.walk(tree):
-        if isinstance(node, ast.stmt) and node.lineno == lam.lineno:
-            value = getattr(node, "value", None)
-            return isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) and (
-                value is lam
-            )
+    # the outermost statement starting on the lambda's line (`a = 1; f = lambda: 0` is `a = 1`)
+    starting = [s for s in of_type(tree, *_STATEMENTS) if s.lineno == lam.lineno]
+    if starting:
+        node = min(starting, key=lambda s: s.col_offset)
+        value = getattr(node, "value", None)
+        return isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) and (
+            value is lam
+        )
     if not 0 < lam.lineno <= len(ctx.lines):
         return True
     line = ctx.lines[lam.lineno - 1].encode("utf-8")
@@ -641,9 +650,7 @@ def _keyword_values(ctx: FunctionContext, key: str) -> Optional[list[ast.expr]]:
     if tree is None:
         return None
     found: list[ast.expr] = []
-    for node in ast.walk(tree):
-        if not isinstance(node, ast.Call):
-            continue
+    for node in of_type(tree, ast.Call):
         for keyword in node.keywords:
             if keyword.arg is None:
                 return None
