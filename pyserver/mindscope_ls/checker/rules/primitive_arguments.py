@@ -29,7 +29,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .mutable_scalars import mutable_number, mutable_parameters
+from .mutable_scalars import mutable_number, through_mutable_parameters
 
 VARIABLE_PRIMITIVE_ARGUMENT = Rule(
     "MS1037",
@@ -69,9 +69,8 @@ def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not ctx.fn.module.mentions("mutable"):
         return
     built = [(c, p) for c in ctx.of(ast.Call) if (p := _primitive(ctx, c)) is not None]
-    params = mutable_parameters(ctx) if built else frozenset()
-    if params:
-        yield from _findings(ctx, params, built)
+    if built:
+        yield from through_mutable_parameters(ctx, lambda params: _findings(ctx, params, built))
 
 
 def _findings(
@@ -79,16 +78,16 @@ def _findings(
     params: frozenset[str],
     built: Optional[list[tuple[ast.Call, str]]] = None,
 ) -> Iterator[RawFinding]:
-    """With `params`, only what is a variable through one of them (`check` says the rest)."""
+    """The first variable argument of each primitive built, counting `params` as `mutable()`
+    numbers."""
     if built is None:
         built = [(c, p) for c in ctx.of(ast.Call) if (p := _primitive(ctx, c)) is not None]
     for call, primitive in built:
         for arg in _arguments(call):
             if _variable(ctx, arg, params):
-                if not params or not _variable(ctx, arg):
-                    yield VARIABLE_PRIMITIVE_ARGUMENT.finding(
-                        arg, arg=ast.unparse(arg), primitive=primitive
-                    )
+                yield VARIABLE_PRIMITIVE_ARGUMENT.finding(
+                    arg, arg=ast.unparse(arg), primitive=primitive
+                )
                 break  # MindSpore names the first one
 
 

@@ -54,7 +54,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .mutable_scalars import mutable_number, mutable_parameters
+from .mutable_scalars import mutable_number, through_mutable_parameters
 
 RUNTIME_COUNT_OR_AXIS = Rule(
     "MS1011",
@@ -211,13 +211,11 @@ def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     if not any(_called(ctx, call)[0] in _AFFECTED for call in ctx.of(ast.Call)):
         return
-    params = mutable_parameters(ctx)
-    if params:
-        yield from _findings(ctx, params)
+    yield from through_mutable_parameters(ctx, lambda params: _findings(ctx, params))
 
 
 def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
-    """With `params`, only what is variable through one of them (`check` says the rest)."""
+    """Every argument that is a variable number, counting `params` as `mutable()` ones."""
     calls: list[ast.Call] = ctx.of(ast.Call)
     for call in calls:
         name, shift = _called(ctx, call)
@@ -245,7 +243,7 @@ def _runtime_arguments(
     params: frozenset[str] = frozenset(),
 ) -> Iterator[tuple[ast.expr, str]]:
     """(argument, what it is) for each of `op`'s parameters given a variable number: read from
-    a Tensor or made by `mutable()` (with `params`: only through one of them)."""
+    a Tensor or made by `mutable()` (here, or by the callers of `params`)."""
     if op is None or not (op.method if shift else op.function):
         return
     for param in op.params:
@@ -256,16 +254,14 @@ def _runtime_arguments(
         for value in given:
             if ctx.types.is_tensor(value):
                 continue
-            if params:
-                found = mutable_number(ctx, value, params=params) and not _variable(ctx, value)
-            else:
-                found = _variable(ctx, value)
-            if found and not (param.computed and not _arithmetic(ctx, value)):
+            if _variable(ctx, value, params) and not (
+                param.computed and not _arithmetic(ctx, value)
+            ):
                 yield value, param.what
 
 
-def _variable(ctx: FunctionContext, value: ast.expr) -> bool:
-    return receivers.runtime_scalar(ctx, value) or mutable_number(ctx, value)
+def _variable(ctx: FunctionContext, value: ast.expr, params: frozenset[str]) -> bool:
+    return receivers.runtime_scalar(ctx, value) or mutable_number(ctx, value, params=params)
 
 
 def _arithmetic(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
