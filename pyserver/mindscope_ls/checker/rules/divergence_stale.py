@@ -78,13 +78,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         s.name: s
         for s in tree.body
         if isinstance(s, ast.ClassDef)
-        and (
-            (
-                any(names.is_cell_qualname(module.qualname(b)) for b in s.bases)
-                and any(isinstance(i, _DEFS) and i.name == "construct" for i in s.body)
-            )
-            or _jit_methods(s)
-        )
+        and _COMPILED_CLASS.get(s, module.imports, partial(_compiled_class, module, s))
     }
     jit_methods = {name: _jit_methods(cls) for name, cls in classes.items()}
     jits = {
@@ -386,6 +380,19 @@ def _bound_classes(body: list[ast.stmt], classes: dict[str, ast.ClassDef]) -> di
     return out
 
 
+# Whether a top-level class is compiled (a Cell with `construct`, or `@jit` methods), kept on
+# its node with the imports it was judged by.
+_COMPILED_CLASS: NodeMemo[bool] = NodeMemo()
+
+
+def _compiled_class(module: ModuleInfo, cls: ast.ClassDef) -> bool:
+    if _jit_methods(cls):
+        return True
+    return any(names.is_cell_qualname(module.qualname(b)) for b in cls.bases) and any(
+        isinstance(i, _DEFS) and i.name == "construct" for i in cls.body
+    )
+
+
 def _jit_methods(cls: ast.ClassDef) -> set[str]:
     """Methods decorated `@jit` / `@ms.jit` / `@jit(...)` (a class's compiled entry points)."""
     out: set[str] = set()
@@ -466,16 +473,10 @@ def _attribute_reads(
 def _class_name_reads(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> set[tuple[str, str]]:
     """(Owner, X) for `Owner.X` the compiled methods read by a class name of the module, X a
     plain class attribute of Owner (not a method) that compiled code never writes."""
-    read: set[tuple[str, str]] = set()
-    written: set[tuple[str, str]] = set()
-    for fn in _compiled_methods(cls):
-        for node in of_type(fn, ast.Attribute):
-            held = node.value
-            if isinstance(held, ast.Name) and held.id in classes:
-                pair = (held.id, node.attr)
-                (read if isinstance(node.ctx, ast.Load) else written).add(pair)
     found: set[tuple[str, str]] = set()
-    for owner, attr in read - written:
+    for owner, attr in _CLASS_NAME_PAIRS.get(cls, None, partial(_class_name_pairs, cls)):
+        if owner not in classes:
+            continue
         body = classes[owner].body
         if any(
             isinstance(s, ast.Assign)
@@ -486,11 +487,29 @@ def _class_name_reads(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> se
     return found
 
 
-def _chain_reads(
-    cls: ast.ClassDef, classes: dict[str, ast.ClassDef], attr_reads: dict[str, set[str]]
-) -> set[tuple[str, str]]:
-    """(A, B) for `self.A.B` the compiled methods read (an object the Cell holds, never
-    written there), and for B a constant a sub-Cell `self.A = Inner(...)` of the module reads."""
+# What one class's compiled methods read, kept on the class's node (the block parser reuses an
+# untouched class's node): the tables below are rebuilt from them on every keystroke.
+_CLASS_NAME_PAIRS: NodeMemo[frozenset[tuple[str, str]]] = NodeMemo()
+Pairs = frozenset[tuple[str, str]]
+_CHAIN_PARTS: NodeMemo[tuple[Pairs, Pairs, Pairs]] = NodeMemo()
+
+
+def _class_name_pairs(cls: ast.ClassDef) -> frozenset[tuple[str, str]]:
+    """(Name, X) for every `Name.X` the compiled methods read and never write."""
+    read: set[tuple[str, str]] = set()
+    written: set[tuple[str, str]] = set()
+    for fn in _compiled_methods(cls):
+        for node in of_type(fn, ast.Attribute):
+            held = node.value
+            if isinstance(held, ast.Name):
+                pair = (held.id, node.attr)
+                (read if isinstance(node.ctx, ast.Load) else written).add(pair)
+    return frozenset(read - written)
+
+
+def _chain_parts(cls: ast.ClassDef) -> tuple[Pairs, Pairs, Pairs]:
+    """(A, B) for each `self.A.B` the compiled methods read, for each they write, and (A, Cls)
+    for each `self.A = Cls(...)` of `__init__`."""
     out: set[tuple[str, str]] = set()
     written: set[tuple[str, str]] = set()
     for fn in _compiled_methods(cls):
@@ -499,20 +518,28 @@ def _chain_reads(
             if middle is None:
                 continue
             (out if isinstance(node.ctx, ast.Load) else written).add((middle, node.attr))
+    built: set[tuple[str, str]] = set()
     init = next((i for i in cls.body if isinstance(i, _DEFS) and i.name == "__init__"), None)
     if init is not None:
         for assign in of_type(init, ast.Assign):
             value = assign.value
-            if not (
-                isinstance(value, ast.Call)
-                and isinstance(value.func, ast.Name)
-                and value.func.id in classes
-                and value.func.id != cls.name
-            ):
-                continue
-            for t in assign.targets:
-                if (a := names.self_attribute(t)) is not None:
-                    out |= {(a, b) for b in attr_reads.get(value.func.id, ())}
+            if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+                for t in assign.targets:
+                    if (a := names.self_attribute(t)) is not None:
+                        built.add((a, value.func.id))
+    return frozenset(out), frozenset(written), frozenset(built)
+
+
+def _chain_reads(
+    cls: ast.ClassDef, classes: dict[str, ast.ClassDef], attr_reads: dict[str, set[str]]
+) -> set[tuple[str, str]]:
+    """(A, B) for `self.A.B` the compiled methods read (an object the Cell holds, never
+    written there), and for B a constant a sub-Cell `self.A = Inner(...)` of the module reads."""
+    read, written, built = _CHAIN_PARTS.get(cls, None, partial(_chain_parts, cls))
+    out = set(read)
+    for a, inner in built:
+        if inner in classes and inner != cls.name:
+            out |= {(a, b) for b in attr_reads.get(inner, ())}
     return {(a, b) for a, b in out - written if b not in NOT_STALE}
 
 
@@ -586,16 +613,24 @@ def _helper_reads(
     frontier = [fn]
     for _ in range(2):
         called = {
-            c.func.id
+            name
             for f in frontier
-            for c in of_type(f, ast.Call)
-            if isinstance(c.func, ast.Name) and c.func.id in helpers and c.func.id not in seen
+            for name in _CALLED_NAMES.get(f, None, partial(_called_names, f))
+            if name in helpers and name not in seen
         }
         seen |= called
         frontier = [helpers[name] for name in called]
         for helper in frontier:
             found |= _global_reads(helper, module_values)
     return frozenset(found)
+
+
+# The names a function calls directly (`f(...)`), kept on its node.
+_CALLED_NAMES: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+def _called_names(fn: FunctionNode) -> frozenset[str]:
+    return frozenset(c.func.id for c in of_type(fn, ast.Call) if isinstance(c.func, ast.Name))
 
 
 def _global_reads(fn: FunctionNode, module_values: set[str]) -> frozenset[str]:
