@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_left
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ...incremental.memo import NodeMemo
 from ...index.module import FunctionNode, ModuleInfo
+from . import default_dtypes
 from .types import TensorTypes
 from .walk import _fields, of_type
 
@@ -198,10 +200,14 @@ def call_lines(module: ModuleInfo, entry: str, depth: int = 0) -> list[int]:
     for call, scope in sites:
         lines.extend(range(call.lineno, (call.end_lineno or call.lineno) + 1))
         passed = [*call.args, *(kw.value for kw in call.keywords)]
+        local = found.locals.get(scope, {})
         for name in (a.id for a in passed if isinstance(a, ast.Name)):
-            bound = found.locals.get(scope, {}).get(name)
+            bound = local.get(name)
             if bound is not None:  # `x = Tensor(...)` before `net(x)`
                 lines.extend(range(bound.lineno, (bound.end_lineno or bound.lineno) + 1))
+        for name in _array_names(passed, local):  # `a = np.ones(s)`, then `Tensor(a)`
+            bound = local[name]
+            lines.extend(range(bound.lineno, (bound.end_lineno or bound.lineno) + 1))
         caller = found.entries.get(scope)
         if caller is not None:
             lines.extend(call_lines(module, caller[0], depth + 1))
@@ -223,7 +229,15 @@ def _argument_dtype(
         if bound is None:
             return _parameter_dtype(module, found, scope, value.id, depth)
         value = bound.value
-    return tensor_dtype(value) if value is not None else None
+    if value is None:
+        return None
+    local = found.locals.get(scope, {})
+    return tensor_dtype(value, lambda name: _bound_value(local, name))
+
+
+def _bound_value(local: dict[str, ast.Assign], name: str) -> Optional[ast.expr]:
+    bound = local.get(name)
+    return bound.value if bound is not None else None
 
 
 def _parameter_dtype(
@@ -237,32 +251,70 @@ def _parameter_dtype(
     return argument_dtypes(module, entry[0], entry[1], depth + 1).get(name)
 
 
-def tensor_dtype(expr: ast.expr) -> Optional[str]:
+def _array_names(passed: list[ast.expr], local: dict[str, ast.Assign]) -> Iterator[str]:
+    """The names bound once in the caller's scope that a passed argument's `Tensor(name)`
+    reads: `tensor_dtype` follows them."""
+    for arg in passed:
+        value: Optional[ast.expr] = arg
+        if isinstance(arg, ast.Name):
+            value = _bound_value(local, arg.id)
+        data = value.args[0] if isinstance(value, ast.Call) and value.args else None
+        if isinstance(data, ast.Name) and data.id in local:
+            yield data.id
+
+
+def tensor_dtype(
+    expr: ast.expr, resolve: Optional[Callable[[str], Optional[ast.expr]]] = None
+) -> Optional[str]:
     """The dtype of `Tensor(np.ones(s, np.float32))`, `Tensor(d, dtype=ms.int32)`,
-    `Tensor(a.astype(np.float16))`, `ops.ones(s, ms.float32)`: only where it is written out."""
+    `Tensor(a.astype(np.float16))`, `ops.ones(s, ms.float32)`, `Tensor([1.0, 2.0])` (float32),
+    `Tensor(np.ones(s))` (float64): only where it is written out, or (with `resolve`) bound
+    once to a name in the caller's scope (`a = np.ones(s)`, then `Tensor(a)`)."""
     if not isinstance(expr, ast.Call):
         return None
     last = _last_name(expr.func)
     if last in ("Tensor", "tensor"):
         given = _dtype_argument(expr, 1)
-        if given is not None or len(expr.keywords) > 0:
+        if given is not None or len(expr.keywords) > 0 or len(expr.args) != 1:
             return given
-        return _array_dtype(expr.args[0]) if expr.args else None
+        data: Optional[ast.expr] = expr.args[0]
+        if isinstance(data, ast.Name) and resolve is not None:
+            data = resolve(data.id)
+        if data is None:
+            return None
+        return _array_dtype(data) or default_dtypes.python_tensor_dtype(data)
     if last in OPS_DTYPE_ARG and _head(expr.func) in ("ops", "mint"):
-        return _dtype_argument(expr, OPS_DTYPE_ARG[last])
+        given = _dtype_argument(expr, OPS_DTYPE_ARG[last])
+        written = len(expr.args) > OPS_DTYPE_ARG[last] or any(
+            k.arg == "dtype" for k in expr.keywords
+        )
+        # `ops.ones(s)` / `ops.zeros(s)`: MindSpore's default dtype is float32
+        return given if written or last == "full" else "float32"
     return None
 
 
-def _array_dtype(expr: ast.expr) -> Optional[str]:
+def _array_dtype(expr: ast.expr, depth: int = 0) -> Optional[str]:
+    """The dtype of a numpy array written out: its `dtype`, `.astype(...)`, numpy's default
+    (`np.ones(s)` is float64), through dtype-keeping methods (`.reshape(3, 4)`)."""
+    if isinstance(expr, ast.Attribute) and expr.attr == "T" and depth < 8:
+        return _array_dtype(expr.value, depth + 1)
     if not isinstance(expr, ast.Call):
         return None
     func = expr.func
     if isinstance(func, ast.Attribute) and func.attr == "astype" and expr.args:
         return _dtype_of(expr.args[0])
+    if isinstance(func, ast.Attribute) and func.attr in default_dtypes.SAME_DTYPE_METHODS:
+        return _array_dtype(func.value, depth + 1) if depth < 8 else None
     last = _last_name(func)
-    if last in NUMPY_DTYPE_ARG and _head(func) in ("np", "numpy"):
-        return _dtype_argument(expr, NUMPY_DTYPE_ARG[last])
-    return None
+    head = _head(func)
+    if last is None or head not in ("np", "numpy"):
+        return None
+    random = isinstance(func, ast.Attribute) and _last_name(func.value) == "random"
+    if any(k.arg == "dtype" for k in expr.keywords) or (
+        last in NUMPY_DTYPE_ARG and not random and len(expr.args) > NUMPY_DTYPE_ARG[last]
+    ):
+        return _dtype_argument(expr, NUMPY_DTYPE_ARG.get(last, len(expr.args)))
+    return default_dtypes.numpy_default_dtype(expr, last, random)
 
 
 def _dtype_argument(call: ast.Call, position: int) -> Optional[str]:
