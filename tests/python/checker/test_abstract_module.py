@@ -41,8 +41,8 @@ def dtypes(source: str, entry: str = "Net") -> dict[str, str]:
         ("ms.Tensor(np.random.randn(2, 3).astype(np.float16))", "float16"),
         ("Tensor(np.array([1, 2], dtype=np.int64))", "int64"),
         ("ops.ones((2, 3), ms.float32)", "float32"),
-        ("Tensor(np.ones((2, 3)))", None),  # numpy's default: not written out
-        ("Tensor([1.0, 2.0])", None),
+        ("Tensor(np.ones((2, 3)))", "float64"),  # numpy's default (measured)
+        ("Tensor([1.0, 2.0])", "float32"),  # MindSpore's default for Python floats
         ("np.ones((2, 3), np.float32)", None),  # not a Tensor
     ],
 )
