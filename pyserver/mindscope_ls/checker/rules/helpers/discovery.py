@@ -319,6 +319,10 @@ class Discovery:
                 if base_method is not None:
                     return info.module, base_method, info
             return None
+        if kind == "sibling":
+            assert fn.cls is not None
+            sibling = sibling_function(fn.module, fn.cls.node, name)
+            return (fn.module, sibling, None) if sibling is not None else None
         if kind == "closure":
             inner = factory_closure(fn.module, name)
             return (fn.module, inner, None) if inner is not None else None
@@ -498,9 +502,44 @@ def _target_of(
         return ("local", func.id)
     if isinstance(func, ast.Name) and factory_closure(module, func.id) is not None:
         return ("closure", func.id)
+    if (
+        isinstance(func, ast.Name)
+        and cls is not None
+        and sibling_function(module, cls.node, func.id)
+    ):
+        return ("sibling", func.id)
     if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
         return None
     return ("global", qualname)
+
+
+# id() of each class defined in a module-level function's body -> the functions that body
+# defines once (a test's `def helper` beside its `class Net`). Kept on the module's tree.
+_SIBLINGS: NodeMemo[dict[int, dict[str, FunctionNode]]] = NodeMemo()
+
+
+def sibling_function(module: ModuleInfo, cls: ast.ClassDef, name: str) -> Optional[FunctionNode]:
+    """The function `name` defined beside `cls` in the body of the module-level function
+    that defines the class (bound nowhere else in that body), else None."""
+    tree = module.tree
+    if tree is None or module.classes.get(cls.name) is cls:
+        return None
+    return _SIBLINGS.get(tree, None, partial(_siblings, module)).get(id(cls), {}).get(name)
+
+
+def _siblings(module: ModuleInfo) -> dict[int, dict[str, FunctionNode]]:
+    found: dict[int, dict[str, FunctionNode]] = {}
+    for outer in module.functions.values():
+        classes = [s for s in outer.body if isinstance(s, ast.ClassDef)]
+        if not classes:
+            continue
+        stored = [n.id for n in of_type(outer, ast.Name) if not isinstance(n.ctx, ast.Load)]
+        defs = [s for s in outer.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        once = {d.name: d for d in defs if [e.name for e in defs].count(d.name) == 1}
+        defined = {k: v for k, v in once.items() if k not in stored}
+        for cls in classes:
+            found[id(cls)] = defined
+    return found
 
 
 def _through_partial(

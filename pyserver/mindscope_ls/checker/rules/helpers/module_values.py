@@ -56,6 +56,9 @@ class ModuleTable:
     stored: dict[int, set[str]] = field(default_factory=dict)  # scope -> names it binds
     # A function scope -> the entry point whose parameters it has (a construct: its class).
     entries: dict[int, tuple[str, list[str]]] = field(default_factory=dict)
+    # The classes whose calls are followed: the module's, and one defined in a module-level
+    # function's body whose name no other class or function of the module has (a test's Net).
+    classes: dict[str, ast.ClassDef] = field(default_factory=dict)
 
 
 _TABLES: NodeMemo[ModuleTable] = NodeMemo()
@@ -120,7 +123,8 @@ def entry_point(types: TensorTypes, fn: FunctionNode) -> Optional[str]:
     for a module-level function; None for anything else."""
     module, cls = types.module, types.cls
     if cls is not None:
-        owner = module.classes.get(cls.name)
+        found = table(module)
+        owner = found.classes.get(cls.name) if found is not None else None
         if fn.name == "construct" and owner is cls.node and cls.is_cell:
             return cls.name
         return None
@@ -347,7 +351,7 @@ def _head(func: ast.expr) -> Optional[str]:
 
 
 def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
-    found = ModuleTable()
+    found = ModuleTable(classes=_entry_classes(module))
     declared = {n for g in of_type(tree, ast.Global) for n in g.names}
     stores: dict[str, int] = {}
     for node in _own_nodes(tree):
@@ -359,12 +363,12 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
             name = target.id if isinstance(target, ast.Name) else None
             if name is not None and stores.get(name) == 1 and name not in declared:
                 found.once[name] = stmt
-    subclassed = {b.id for c in module.classes.values() for b in c.bases if isinstance(b, ast.Name)}
-    for name in [*module.classes, *module.functions]:
+    subclassed = {b.id for c in found.classes.values() for b in c.bases if isinstance(b, ast.Name)}
+    for name in [*found.classes, *module.functions]:
         found.calls[name] = None if name in subclassed or name in stores else []
     for name, fn in module.functions.items():
         found.entries[id(fn)] = (name, ordered_parameters(fn, skip_self=False))
-    for name, cls in module.classes.items():
+    for name, cls in found.classes.items():
         for stmt in cls.body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == "construct":
                 found.entries[id(stmt)] = (name, ordered_parameters(stmt, skip_self=True))
@@ -379,13 +383,26 @@ def _build(module: ModuleInfo, tree: ast.Module) -> ModuleTable:
     return found
 
 
+def _entry_classes(module: ModuleInfo) -> dict[str, ast.ClassDef]:
+    nested: dict[str, list[ast.ClassDef]] = {}
+    for fn in module.functions.values():
+        for stmt in fn.body:
+            if isinstance(stmt, ast.ClassDef):
+                nested.setdefault(stmt.name, []).append(stmt)
+    found = dict(module.classes)
+    for name, defs in nested.items():
+        if len(defs) == 1 and name not in module.classes and name not in module.functions:
+            found[name] = defs[0]
+    return found
+
+
 def _mentions(found: ModuleTable, module: ModuleInfo, tree: ast.Module) -> list[tuple[int, int]]:
     """Where the module's Names that `_index_scope` may act on are, in source order: those of
     an entry point (a class or function of the module) and of a module-level instance of one
     (`net = Net()`, which scopes may call); a local instance is bound from a class's Name."""
     wanted = set(found.calls)
     for name, assign in found.locals.get(id(tree), {}).items():
-        if _instance_of(assign.value, module.classes) is not None:
+        if _instance_of(assign.value, found.classes) is not None:
             wanted.add(name)
     return [(n.lineno, n.col_offset) for n in of_type(tree, ast.Name) if n.id in wanted]
 
@@ -469,7 +486,7 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
     once = {n: a for n, a in assigned.items() if stores.get(n) == 1}
     found.locals[id(scope)] = once
     found.stored[id(scope)] = set(stores)
-    classes = module.classes
+    classes = found.classes
     instances: dict[str, str] = {}  # `net = Net()` -> net: Net
     kept: set[int] = set()  # instantiations followed through their name or called at once
     for name, assign in once.items():
