@@ -411,6 +411,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_tensor_views.check,
     mutable_scalars.check,
     mutable_scalars.check_parameters,
+    builtins.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
     str_graph_ops.check,

@@ -26,7 +26,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import cell_lists, enumerate_iterators, mutable_scalars
+from . import calls_shared, cell_lists, enumerate_iterators, mutable_scalars
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
@@ -331,6 +331,38 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield from _comprehension(ctx, comp)
 
 
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`max(n, 3)`, `divmod(n, 2)`, `chr(n)`, ... of a parameter every caller passes
+    `mutable(k)` for (`Net()(x, mutable(2))`: measured, STRICT fails as for a local
+    `n = mutable(2)`); it reads the callers, so it is not cacheable."""
+    if not ctx.fn.module.mentions("mutable"):
+        return
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Name)
+        and c.func.id in OF_SCALARS
+        and not c.keywords
+        and len(c.args) >= (1 if c.func.id in OF_ONE_SCALAR else 2)
+        and calls_shared.builtin(ctx, c.func.id)
+    ]
+    if calls:
+        yield from mutable_scalars.through_mutable_parameters(
+            ctx, lambda params: _of_scalars(ctx, calls, params)
+        )
+
+
+def _of_scalars(
+    ctx: FunctionContext, calls: list[ast.Call], params: frozenset[str]
+) -> Iterator[RawFinding]:
+    for call in calls:
+        name = call.func.id  # type: ignore[attr-defined]
+        if _variable_number(ctx, call.args, name != "type", params):
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(
+                call, name=f"{name}()", what="a `mutable()` number"
+            )
+
+
 def _sort_key(call: ast.Call) -> bool:
     """`sorted(xs, key=f)`: measured to compile at LAX (the fallback sorts) and, like the call
     without a key, to need constant inputs under STRICT."""
@@ -437,14 +469,17 @@ def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
     return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
 
 
-def _variable_number(ctx: FunctionContext, args: list[ast.expr], read: bool) -> str:
-    """What makes one of `args` a number the graph computes (for the message), else ''."""
+def _variable_number(
+    ctx: FunctionContext, args: list[ast.expr], read: bool, params: frozenset[str] = frozenset()
+) -> str:
+    """What makes one of `args` a number the graph computes (for the message), else ''
+    (`params`: parameters the callers pass `mutable()` for)."""
     for arg in args:
         if isinstance(arg, ast.Starred) or ctx.types.is_tensor(arg):
             continue
         if read and receivers.runtime_scalar(ctx, arg):
             return "a number read from a Tensor"
-        if mutable_scalars.mutable_number(ctx, arg):
+        if mutable_scalars.mutable_number(ctx, arg, params=params):
             return "a `mutable()` number"
     return ""
 

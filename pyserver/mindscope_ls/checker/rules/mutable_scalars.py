@@ -10,7 +10,8 @@ local bound to it) is a variable scalar in the graph, like a number read from a 
   `abs()` / `round()` of constants compile.
 - `math.floor(mutable(2.5))`, `math.ceil(n)`, `math.sqrt(mutable(4.0))` compile at LAX (the
   fallback runs them) and fail under STRICT ("the inputs should be constant, but found
-  variable"): MS241, as MS204 for a number read from a Tensor.
+  variable"): MS241, as MS204 for a number read from a Tensor. So do `str(n)` and `repr(n)`
+  ("In JIT strict mode, cannot get attributes __str__ or the Int64 object").
 The same for a parameter the callers pass `mutable(k)` for: `construct(self, x, n)` returning
 `x * abs(n)` with `Net()(x, mutable(-2))`, and `round(r)` with `net(x, mutable(2.5))` failed at
 every level; passing `-2` itself compiles.
@@ -54,15 +55,15 @@ MATH_OF_MUTABLE_STRICT = Rule(
     "MS241",
     "math-of-mutable-strict",
     Group.STRICT,
-    title="A `math` function of a `mutable()` number under STRICT",
+    title="A `math` function, `str()` or `repr()` of a `mutable()` number under STRICT",
     message=(
         "`{text}` applies `{func}` to the variable number `{arg}` (made by `mutable()`), which "
         "only LAX's Python fallback runs; under jit_syntax_level=STRICT compute it before "
         "`mutable()` or with Tensor ops."
     ),
     why=(
-        "Under STRICT there is no Python fallback: `math.*` functions run at compile time on "
-        "constants only, and a `mutable()` number is a variable."
+        "Under STRICT there is no Python fallback: `math.*` functions, `str()` and `repr()` "
+        "run at compile time on constants only, and a `mutable()` number is a variable."
     ),
     remedy="Compute the `math` function on the constant before `mutable()`, or use `ops.*`.",
     mindspore_says=(
@@ -72,6 +73,9 @@ MATH_OF_MUTABLE_STRICT = Rule(
 )
 
 _OPS = {"abs": "Abs", "round": "Round"}
+# `str(n)` / `repr(n)` of a `mutable()` number: LAX's fallback formats it, STRICT has no
+# `__str__` for an Int64 (measured, `str(n)` with `Net()(x, mutable(2))`)
+_TEXT = ("str", "repr")
 
 
 @cacheable
@@ -110,6 +114,11 @@ def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFindi
                     arg=ast.unparse(arg),
                     op=_OPS[func.id],
                 )
+            continue
+        if isinstance(func, ast.Name) and func.id in _TEXT and calls_shared.builtin(ctx, func.id):
+            yield MATH_OF_MUTABLE_STRICT.finding(
+                call, text=ast.unparse(call), func=f"{func.id}()", arg=ast.unparse(arg)
+            )
             continue
         qualname = ctx.fn.module.qualname(func)
         if qualname and qualname.startswith("math."):
