@@ -114,6 +114,7 @@ from .rules import (
     runtime_axes,
     runtime_scalars,
     scalars,
+    sequence_slices_strict,
     sequence_str_order,
     sequence_variables,
     sequential_index,
@@ -262,6 +263,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tensor_devices,
     masked_iteration,
     dict_branch_keys,
+    sequence_slices_strict,
 )
 
 
@@ -412,6 +414,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_scalars.check,
     mutable_scalars.check_parameters,
     builtins.check_parameters,
+    sequence_slices_strict.check,
+    sequence_slices_strict.check_parameters,
     number_methods_strict.check,
     str_comprehensions_strict.check,
     str_graph_ops.check,

@@ -334,7 +334,7 @@ def _tensor_slice(
         target.kind == "str"
         or (
             any(v is not None and v.kind == "tensor" for v in target.items or ())
-            and _not_all_0d(ctx, values, node.value)
+            and not_all_0d(ctx, values, node.value)
         )
     )
     if holds_tensor:
@@ -346,7 +346,7 @@ def _tensor_slice(
         yield TENSOR_INDEX_UNDER_STRICT.finding(node, kind="str", why=why)
 
 
-def _not_all_0d(ctx: FunctionContext, values: Abstract, seq: ast.expr) -> bool:
+def not_all_0d(ctx: FunctionContext, values: Abstract, seq: ast.expr) -> bool:
     """The written-out tuple/list `seq` (or the one display a local is bound to) holds a Tensor
     item that is not a reduction without axis nor indexed by an int: not all 0-d."""
     if isinstance(seq, ast.Name):
