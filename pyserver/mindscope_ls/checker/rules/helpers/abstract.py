@@ -624,6 +624,24 @@ class Abstract:
         if isinstance(value, ast.Constant):
             found = _constant(value.value)
             return found if found is not None and found.kind == "scalar" else None
+        if isinstance(value, (ast.List, ast.Tuple)) and value.elts:
+            # `self.l = [0.0, 1.0]`: a list or tuple of numbers when compiled (measured:
+            # `x == self.l` fails STRICT as `x == [0.0, 1.0]` does)
+            items = tuple(
+                _constant(e.value) if isinstance(e, ast.Constant) else None for e in value.elts
+            )
+            if not all(i is not None and i.kind == "scalar" for i in items):
+                return None
+            held: list[ast.Attribute | ast.Subscript] = of_type(
+                cls.node, ast.Attribute, ast.Subscript
+            )
+            if any(
+                names.self_attribute(n.value) == name
+                and (isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load))
+                for n in held
+            ):
+                return None  # `self.l.append(...)`, `self.l[0] = ...`: not what was written
+            return Value("list" if isinstance(value, ast.List) else "tuple", items=items)
         if not isinstance(value, ast.Name):
             return None
         return self._init_number(cls.node, init, value.id)
