@@ -25,6 +25,7 @@ from .module_values import (
     note_read,
     ordered_parameters,
     parameters,
+    tensor_dtype,
 )
 from .reaching import reaching
 from .types import TensorTypes
@@ -335,7 +336,12 @@ class Abstract:
         ):
             return FIXED_DTYPE[op or method or ""]
         if qualname in names.TENSOR_FACTORIES or op in ("ones", "zeros", "full"):
-            return _dtype_argument(self.types, call, 2 if op == "full" else 1)
+            position = 2 if op == "full" else 1
+            if len(call.args) > position or any(k.arg == "dtype" for k in call.keywords):
+                return _dtype_argument(self.types, call, position)
+            # none written: MindSpore's default (`Tensor([1, 2])` int64, `ops.ones(s)` float32,
+            # `Tensor(np.zeros(s))` float64; measured joined at a Tensor `if`)
+            return tensor_dtype(call)
         if op in SAME_DTYPE_OPS and call.args and self.types.is_tensor(call.args[0]):
             return self.dtype(call.args[0])
         if receiver is not None and method is not None and self.types.is_tensor(receiver):
