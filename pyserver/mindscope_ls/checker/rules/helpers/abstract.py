@@ -483,31 +483,46 @@ class Abstract:
         stores = [
             n for n in of_type(self.fn, ast.Name) if n.id == name and n.ctx.__class__ is ast.Store
         ]
-        loops = [
-            loop
-            for loop in of_type(self.fn, ast.For)
-            if isinstance(loop.target, ast.Name) and loop.target.id == name
-        ]
-        if not stores or len(loops) != len(stores):
+        loops = [(loop, _target_position(loop.target, name)) for loop in of_type(self.fn, ast.For)]
+        found_loops = [(loop, at) for loop, at in loops if at is not None]
+        if not stores or len(found_loops) != len(stores):
             return None
         found: set[Optional[Value]] = set()
-        for loop in loops:
-            items = loop.iter
-            if isinstance(items, (ast.Tuple, ast.List)) and items.elts:
-                found |= {
-                    _constant(e.value) if isinstance(e, ast.Constant) else None for e in items.elts
-                }
-            elif (
-                isinstance(items, ast.Call)
-                and isinstance(items.func, ast.Name)
-                and items.func.id == "range"
-                and "range" not in self.types.module.functions
-            ):
-                found.add(Value("scalar", "int"))
-            else:
+        for loop, at in found_loops:
+            items = self._target_items(loop.iter, at)
+            if items is None:
                 return None
+            found |= items
         value = found.pop() if len(found) == 1 else None
         return value if value is not None and value.kind == "scalar" else None
+
+    def _target_items(self, items: ast.expr, at: int) -> Optional[set[Optional[Value]]]:
+        """The values the target's part `at` takes over `items` (-1: the whole target):
+        a tuple or list of constants, `range(...)`, and (for a tuple target, `for i, r in ...`)
+        `enumerate(...)` / `zip(...)` of those, or a tuple of tuples of constants (measured on
+        2.10: `for i, r in enumerate((1, 2)): if t: return r` fails to join like `for r in`)."""
+        if isinstance(items, ast.Call) and isinstance(items.func, ast.Name) and not items.keywords:
+            builtin = items.func.id not in self.types.module.functions
+            if items.func.id == "range" and builtin and at == -1:
+                return {Value("scalar", "int")}
+            if items.func.id == "enumerate" and builtin and len(items.args) == 1 and at in (0, 1):
+                return (
+                    {Value("scalar", "int")} if at == 0 else self._target_items(items.args[0], -1)
+                )
+            if items.func.id == "zip" and builtin and 0 <= at < len(items.args):
+                return self._target_items(items.args[at], -1)
+            return None
+        if not isinstance(items, (ast.Tuple, ast.List)) or not items.elts:
+            return None
+        if at == -1:
+            return {_constant(e.value) if isinstance(e, ast.Constant) else None for e in items.elts}
+        found: set[Optional[Value]] = set()
+        for e in items.elts:
+            if not isinstance(e, (ast.Tuple, ast.List)) or at >= len(e.elts):
+                return None
+            part = e.elts[at]
+            found.add(_constant(part.value) if isinstance(part, ast.Constant) else None)
+        return found
 
     def _unbound(self, name: str) -> Optional[Value]:
         """A name the function never binds: a parameter an entry point's callers give a Tensor
@@ -757,6 +772,18 @@ def _scope_free(expr: Optional[ast.expr]) -> Optional[Value]:
         return Value("str")
     if isinstance(expr, ast.Attribute) and expr.attr == "shape":
         return Value("tuple")
+    return None
+
+
+def _target_position(target: ast.expr, name: str) -> Optional[int]:
+    """-1 when the `for` target is `name`; its position in a flat tuple target
+    (`for i, name in ...`); else None."""
+    if isinstance(target, ast.Name):
+        return -1 if target.id == name else None
+    if isinstance(target, ast.Tuple):
+        for index, part in enumerate(target.elts):
+            if isinstance(part, ast.Name) and part.id == name:
+                return index
     return None
 
 
