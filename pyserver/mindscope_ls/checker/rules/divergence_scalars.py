@@ -117,12 +117,22 @@ def _negative_int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
 
 
 def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
-    """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, a local bound once to one of
-    those, or `self.d` that `__init__` binds to an int literal only."""
+    """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, `int(t)` of a Tensor, a local
+    bound once to one of those, or `self.d` that `__init__` binds to an int literal only."""
     if isinstance(expr, ast.Constant):
         return type(expr.value) is int and expr.value not in (0, 1, -1)
     if _shape_item(expr):
         return True
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "int"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and ctx.types.is_tensor(expr.args[0])
+        and builtin(ctx, "int")
+    ):
+        return True  # `int(t)`: an int graph mode reads from the Tensor (round 31: `k ** -1` is 0)
     if isinstance(expr, ast.Name) and depth < 3:
         bound = [
             a.value

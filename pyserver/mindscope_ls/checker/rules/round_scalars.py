@@ -12,6 +12,11 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them
 - `round(v)` / `round(v, 2)` of a Tensor's Python scalar (`t.item()`, `float(t)`, or a name bound
   to one) fails however it is used ("For Operator[Round], input's type 'Float32' does not match
   expected type 'Tensor'"; with ndigits "type NoneType doesn't define __round__ method").
+  Round 31 measured the same failure for any number graph mode computes from one: `round(int(t))`
+  ('Int64'), `round(k / 2)` / `round(k * 0.3)` with `k = int(t)`, `round(float(t) / 2)`,
+  `round(t.item() * 0.5)`, `round(-float(t))`, `round(n / k)` with `n = x.shape[0]`,
+  `round(k, -1)`, and a name bound to such a value. `round(x.shape[0] / 4)`, `round(3.7)` and
+  `round()` of a Tensor itself compile.
 """
 
 from __future__ import annotations
@@ -166,7 +171,21 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not rounds or not calls_shared.builtin(ctx, "round"):
         return
     for call in rounds:
-        if _tensor_item(ctx, call.args[0]):
+        arg = call.args[0]
+        if not _tensor_item(ctx, arg) and (
+            not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
+        ):
+            yield ROUND_IN_GRAPH.finding(
+                call,
+                what=(
+                    f"`{ast.unparse(call)}` rounds a number computed from a Tensor's value, "
+                    "which fails to compile at every level (graph mode hands it to the Round "
+                    "operator, which takes only Tensors)"
+                ),
+                advice="compute and round it as a Tensor (`ops.round(...)`) before reading it",
+            )
+            continue
+        if _tensor_item(ctx, arg):
             yield ROUND_IN_GRAPH.finding(
                 call,
                 what=(
