@@ -121,9 +121,7 @@ def _isclose(ctx: FunctionContext, call: ast.Call) -> bool:
         isinstance(call.func, ast.Attribute)
         and call.func.attr == "isclose"
         and len(call.args) == 2
-        and all(
-            k.arg in _TOLERANCES and isinstance(k.value, ast.Constant) for k in call.keywords
-        )
+        and all(k.arg in _TOLERANCES and isinstance(k.value, ast.Constant) for k in call.keywords)
     ):
         return False
     return ctx.fn.module.qualname(call.func) == "math.isclose"

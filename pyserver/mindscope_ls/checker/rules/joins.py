@@ -328,9 +328,7 @@ def _runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
         return any(_runtime_test(ctx, v) for v in test.values)
     if isinstance(test, ast.Compare):
         operands = [test.left, *test.comparators]
-        return any(
-            isinstance(e, ast.Name) and receivers.runtime_scalar(ctx, e) for e in operands
-        )
+        return any(isinstance(e, ast.Name) and receivers.runtime_scalar(ctx, e) for e in operands)
     return False
 
 
@@ -339,9 +337,13 @@ def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator
     if found is not None and {found.left, found.right} == NUMBERS:
         for assign in ctx.of(ast.Assign):
             target = assign.targets[0]
-            if assign.value is node and len(assign.targets) == 1 and isinstance(target, ast.Name):
-                if _scales_tensors_only(ctx, target.id, assign):
-                    return  # measured: `s = 1 if float(t) > 3 else 0.5; x * s` compiles at LAX
+            if (
+                assign.value is node
+                and len(assign.targets) == 1
+                and isinstance(target, ast.Name)
+                and _scales_tensors_only(ctx, target.id, assign)
+            ):
+                return  # measured: `s = 1 if float(t) > 3 else 0.5; x * s` compiles at LAX
     if found is not None:
         yield _report(ctx, found, "This conditional expression gives", node.body, node.orelse, node)
 
