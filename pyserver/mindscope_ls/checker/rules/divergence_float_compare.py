@@ -23,6 +23,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_scalars import INT_SAMPLES, _f32, evaluate, held_float
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
 FLOAT32_COMPARE = Rule(
@@ -133,7 +134,7 @@ def _isclose_results(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[boo
     (a literal keeps its double), so `math.isclose(0.1 + 0.2, 0.3)` and
     `math.isclose(x.shape[0] * 0.1, 0.6)` were False in GRAPH_MODE (True in PyNative), and with
     `rel_tol=1e-6` True in both."""
-    if not any(isinstance(a, ast.BinOp) for a in call.args):
+    if not any(_computed(ctx, a) for a in call.args):
         return None  # nothing computed in float32
     tolerances = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
     if not all(type(v) in (int, float) for v in tolerances.values()):
@@ -161,3 +162,11 @@ def _isclose_results(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[boo
             return None
         results.append((graph, pynative))
     return results[0]
+
+
+def _computed(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """Arithmetic, or a local bound only to arithmetic (`ratio = x.shape[0] * 0.1`)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return isinstance(bound, ast.BinOp)
+    return isinstance(expr, ast.BinOp)

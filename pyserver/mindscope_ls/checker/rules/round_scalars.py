@@ -17,6 +17,11 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them
   `round(t.item() * 0.5)`, `round(-float(t))`, `round(n / k)` with `n = x.shape[0]`,
   `round(k, -1)`, and a name bound to such a value. `round(x.shape[0] / 4)`, `round(3.7)` and
   `round()` of a Tensor itself compile.
+- Round 31 also measured the rounded Python float failing where graph mode takes only ints:
+  `x.reshape(r, -1)` / `x.view(r, -1)` ("reshape(): argument 'shape' (position 1) must be tuple
+  of int, not float"), `x[:r]` (MakeSlice), `range(r)` (make_range), `ops.split(x, r)`,
+  `ops.topk(x, r)`, with `r = round(x.shape[0] / 3)` or `round(2.6)`; `x.reshape((r, -1))`,
+  `ops.zeros((r, 3))`, `ops.tile(x, (r, 1))`, `x * r` and `int(round(...))` compile.
 """
 
 from __future__ import annotations
@@ -166,6 +171,47 @@ def _operand_uses(ctx: FunctionContext) -> Iterator[tuple[ast.expr, ast.expr]]:
             yield call.args[0], call.args[1]
 
 
+# `ops.<name>(x, k)` whose second argument must be an int (measured failing on a rounded float).
+_INT_SECOND = frozenset({"split", "topk"})
+
+
+def _int_uses(ctx: FunctionContext) -> Iterator[tuple[str, ast.expr]]:
+    """(what takes it, value) of the places measured failing on a rounded Python float (round
+    31): a size of `x.reshape(a, b)` / `x.view(a, b)` written out, a bound of a Tensor slice,
+    an argument of `range()`, the count of `ops.split(x, k)` and `ops.topk(x, k)`. Measured
+    compiling: `x.reshape((r, -1))` (a tuple), `ops.zeros((r, 3))`, `ops.tile(x, (r, 1))`,
+    `broadcast_to((r, ...))`, `x * r` and `return r`."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+            continue
+        if isinstance(func, ast.Attribute) and func.attr in ("reshape", "view"):
+            if len(call.args) >= 2 and ctx.types.is_tensor(func.value):
+                for arg in call.args:
+                    yield f"`{func.attr}()`", arg
+        elif isinstance(func, ast.Name) and func.id == "range":
+            if calls_shared.builtin(ctx, "range"):
+                for arg in call.args:
+                    yield "`range()`", arg
+        elif (
+            isinstance(func, ast.Attribute)
+            and func.attr in _INT_SECOND
+            and len(call.args) >= 2
+            and ctx.fn.module.qualname(func)
+            in (f"mindspore.ops.{func.attr}", f"mindspore.ops.function.{func.attr}")
+        ):
+            yield f"`ops.{func.attr}()`", call.args[1]
+    for sub in ctx.of(ast.Subscript):
+        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        slices = [p for p in parts if isinstance(p, ast.Slice)]
+        if not slices or not ctx.types.is_tensor(sub.value):
+            continue
+        for part in slices:
+            for bound in (part.lower, part.upper, part.step):
+                if bound is not None:
+                    yield "a slice bound", bound
+
+
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     rounds = [c for c in ctx.of(ast.Call) if _round_call(c) is not None]
     if not rounds or not calls_shared.builtin(ctx, "round"):
@@ -196,6 +242,20 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 advice=f"round the Tensor instead (`ops.round({_receiver(ctx, call.args[0])})`)",
             )
     reported: set[int] = set()
+    for use, other in _int_uses(ctx):
+        rounded = _rounded_float(ctx, other)
+        if rounded is None or id(other) in reported:
+            continue
+        reported.add(id(other))
+        text = ast.unparse(rounded)
+        yield ROUND_IN_GRAPH.finding(
+            other,
+            what=(
+                f"`{text}` gives an int graph mode still types as a float, so {use} fails to "
+                "compile at every level (it takes ints only)"
+            ),
+            advice=f"write `int({text})` instead",
+        )
     for tensor, other in _operand_uses(ctx):
         rounded = _rounded_float(ctx, other)
         if rounded is None or id(other) in reported or not ctx.types.is_tensor(tensor):
