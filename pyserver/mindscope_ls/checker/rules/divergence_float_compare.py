@@ -38,7 +38,8 @@ FLOAT32_COMPARE = Rule(
     ),
     why=(
         "Graph mode folds Python float arithmetic in float32: `0.1 + 0.2 == 0.3` was True in "
-        "GRAPH_MODE and False in PyNative, so a branch on it takes the other path."
+        "GRAPH_MODE and False in PyNative, so a branch on it takes the other path; "
+        "`math.isclose(0.1 + 0.2, 0.3)` was False (the float32 sum against the literal)."
     ),
     remedy="Compare floats with a tolerance, or compute the flag outside the compiled code.",
     mindspore_says="(compiles; result differs from PyNative)",

@@ -34,8 +34,8 @@ FLOAT32_TO_INT = Rule(
     "MS349",
     "float32-int-conversion",
     Group.DIVERGES,
-    title="`int()` / `floor` / `ceil` of Python float arithmetic that float32 rounds across "
-    "an integer",
+    title="`int()` / `floor` / `ceil` of Python float arithmetic (or a float literal) that float32 "
+    "rounds across an integer",
     message=(
         "`{text}` is {graph} in graph mode, which computes `{arg}` in float32, but {pynative} "
         "in PyNative; compute the int with integer arithmetic (`n * 23 // 10`) or outside the "
@@ -44,7 +44,8 @@ FLOAT32_TO_INT = Rule(
     why=(
         "Graph mode folds Python float arithmetic in float32 before converting it to an int: "
         "`int(2.3 * 100)` gave 230 in GRAPH_MODE and 229 in PyNative (2.3 * 100 is "
-        "229.99999999999997 in double), `math.ceil(n * 1.1)` with n = 100 gave 110 for 111."
+        "229.99999999999997 in double), `math.ceil(n * 1.1)` with n = 100 gave 110 for 111. "
+        "A float literal is float32 too: `int(1e18)` gave 999999984306749440."
     ),
     remedy="Use integer arithmetic (`n * 23 // 10`), or compute the int outside compiled code.",
     mindspore_says="(compiles; result differs from PyNative)",

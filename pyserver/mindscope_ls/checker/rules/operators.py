@@ -84,7 +84,8 @@ TENSOR_DTYPE_OPERATOR = Rule(
     why=(
         "Each Tensor operator runs one kernel whose signatures list the dtypes it takes, at "
         "every syntax level: Add, Sub, FloorMod and Pow take no bool Tensors (`*`, `/` and `//` "
-        "do), the bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
+        "do), and a Python bool added to a bool Tensor (`mask + True`) becomes one; the "
+        "bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
     ),
     remedy=(
         "Cast to a dtype the operator takes (`mask.astype(ms.int32) + other`), or use the "

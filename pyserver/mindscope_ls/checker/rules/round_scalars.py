@@ -1,4 +1,5 @@
-"""MS1001: builtin `round()` of Python floats and of Tensor items in compiled code.
+"""MS1001: builtin `round()` of Python floats and of Tensor items in compiled code. MS362: int
+arithmetic on a rounded Python float, returned (a float in graph mode, an int in PyNative).
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them all):
 - `round(f)` of a Python float (a literal, `self.ratio = 2.6`, a local, `x.shape[0] / 4`),
@@ -32,7 +33,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import calls_shared
+from . import calls_shared, divergence_scalars
 from .helpers import receivers, shared_values
 from .helpers.base import FunctionContext
 
@@ -40,12 +41,15 @@ ROUND_IN_GRAPH = Rule(
     "MS1001",
     "round-of-python-scalar",
     Group.FAILS,
-    title="builtin `round()` of a Python float used with a Tensor, or of a Tensor item",
+    title="builtin `round()` of a Python float used with a Tensor or as an int, or of a number "
+    "read from a Tensor",
     message="{what}; {advice}.",
     why=(
         "Graph mode's `round()` of a Python float gives an int it still types as a float, "
-        "which Tensor operations then fail to cast; of a Tensor's item it dispatches to the "
-        "Round operator, which takes only Tensors."
+        "which Tensor operations then fail to cast and which fails where an int is required "
+        "(`x.reshape(r, -1)`, `x[:r]`, `x[r]`, `range(r)`, `ops.split(x, r)`, an axis); of a "
+        "number read from a Tensor (`t.item()`, `int(t)`, arithmetic on them) it dispatches to "
+        "the Round operator, which takes only Tensors."
     ),
     remedy=(
         "Write `int(round(f))` (or round the value in `__init__`); round a Tensor with "
@@ -147,6 +151,28 @@ def _rounded_float(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
     return call
 
 
+def _rounded_value(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[ast.Call]:
+    """The `round(f)` that `expr` is, or carries through int arithmetic (`r + 1`, `r - 1`,
+    `r * 2`, `r // 2`): measured, that arithmetic keeps graph mode's float type."""
+    if depth > 4:
+        return None
+    if isinstance(expr, ast.BinOp) and isinstance(
+        expr.op, (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+    ):
+        for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(other, ast.Constant) and type(other.value) is int:
+                found = _rounded_value(ctx, side, depth + 1)
+                if found is not None:
+                    return found
+        return None
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is None or isinstance(bound, ast.Name):
+            return None
+        return _rounded_value(ctx, bound, depth + 1)
+    return _rounded_float(ctx, expr)
+
+
 def _operand_uses(ctx: FunctionContext) -> Iterator[tuple[ast.expr, ast.expr]]:
     """(Tensor, other operand) of the operations measured failing on a rounded float."""
     for binop in ctx.of(ast.BinOp):
@@ -171,45 +197,94 @@ def _operand_uses(ctx: FunctionContext) -> Iterator[tuple[ast.expr, ast.expr]]:
             yield call.args[0], call.args[1]
 
 
-# `ops.<name>(x, k)` whose second argument must be an int (measured failing on a rounded float).
-_INT_SECOND = frozenset({"split", "topk"})
+ROUNDED_ARITHMETIC_RETURNED = Rule(
+    "MS362",
+    "rounded-float-arithmetic-returned",
+    Group.DIVERGES,
+    title="`round()` of a Python float, then int arithmetic, returned from compiled code",
+    message=(
+        "`{text}` does int arithmetic on `{rounded}`, which graph mode types as a float, so "
+        "it returns a float where PyNative returns an int (e.g. 3.0 for 3); write "
+        "`int({rounded})`."
+    ),
+    why=(
+        "Graph mode's `round()` of a Python float gives an int value typed as a float, and "
+        "arithmetic with ints keeps that type: with `r = round(x.shape[0] / 4)`, `r + 1`, "
+        "`r * 2`, `r // 2` and `7 % r` returned 3.0 / 4.0 / 1.0 / 1.0 in GRAPH_MODE and the "
+        "ints 3 / 4 / 1 / 1 in PyNative (`return r` alone gave the int 2 in both)."
+    ),
+    remedy="Convert the rounded value: `int(round(f)) + 1`.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+# `ops.<name>(...)`: the positions measured failing on a rounded float (round 31).
+_OPS_INT_ARGS: dict[str, tuple[int, ...]] = {
+    "split": (1,),
+    "topk": (1,),
+    "one_hot": (1,),
+    "ones": (0,),
+    "full": (0,),
+    "arange": (0, 1, 2),
+}
+# Tensor methods whose positional arguments must be ints (measured failing on a rounded float).
+_METHOD_INT_ARGS = frozenset({"expand_dims", "squeeze", "narrow"})
+_AXIS_METHODS = frozenset({"sum", "mean"})
 
 
 def _int_uses(ctx: FunctionContext) -> Iterator[tuple[str, ast.expr]]:
     """(what takes it, value) of the places measured failing on a rounded Python float (round
-    31): a size of `x.reshape(a, b)` / `x.view(a, b)` written out, a bound of a Tensor slice,
-    an argument of `range()`, the count of `ops.split(x, k)` and `ops.topk(x, k)`. Measured
-    compiling: `x.reshape((r, -1))` (a tuple), `ops.zeros((r, 3))`, `ops.tile(x, (r, 1))`,
-    `broadcast_to((r, ...))`, `x * r` and `return r`."""
+    31): a size of `x.reshape(a, b)` / `x.view(a, b)` written out, the axis of
+    `x.expand_dims(r)` / `x.squeeze(r)` / `x.sum(axis=r)`, `x.narrow(0, 0, r)`, an index or a
+    slice bound of a Tensor, an index of `x.shape`, an argument of `range()`, `ops.split(x, r)`,
+    `ops.topk(x, r)`, `ops.one_hot(i, r, ...)`, `ops.ones(r)`, `ops.full((r, 2), v)`,
+    `ops.arange(r)`. Measured compiling: `x.reshape((r, -1))` (a tuple), `ops.zeros((r, 3))`,
+    `ops.tile(x, (r, 1))`, `x.tile((r, 1))`, `ops.chunk(x, r)`, `broadcast_to((r, ...))`,
+    `Tensor(r)`, a list indexed or repeated by it, `x * r`, `return r`."""
     for call in ctx.of(ast.Call):
         func = call.func
-        if call.keywords or any(isinstance(a, ast.Starred) for a in call.args):
+        if any(isinstance(a, ast.Starred) for a in call.args):
             continue
-        if isinstance(func, ast.Attribute) and func.attr in ("reshape", "view"):
-            if len(call.args) >= 2 and ctx.types.is_tensor(func.value):
-                for arg in call.args:
-                    yield f"`{func.attr}()`", arg
-        elif isinstance(func, ast.Name) and func.id == "range":
-            if calls_shared.builtin(ctx, "range"):
+        if isinstance(func, ast.Name):
+            if func.id == "range" and calls_shared.builtin(ctx, "range"):
                 for arg in call.args:
                     yield "`range()`", arg
-        elif (
-            isinstance(func, ast.Attribute)
-            and func.attr in _INT_SECOND
-            and len(call.args) >= 2
-            and ctx.fn.module.qualname(func)
-            in (f"mindspore.ops.{func.attr}", f"mindspore.ops.function.{func.attr}")
-        ):
-            yield f"`ops.{func.attr}()`", call.args[1]
-    for sub in ctx.of(ast.Subscript):
-        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
-        slices = [p for p in parts if isinstance(p, ast.Slice)]
-        if not slices or not ctx.types.is_tensor(sub.value):
             continue
-        for part in slices:
-            for bound in (part.lower, part.upper, part.step):
-                if bound is not None:
-                    yield "a slice bound", bound
+        if not isinstance(func, ast.Attribute):
+            continue
+        qualname = ctx.fn.module.qualname(func) or ""
+        if qualname in (f"mindspore.ops.{func.attr}", f"mindspore.ops.function.{func.attr}"):
+            for index in _OPS_INT_ARGS.get(func.attr, ()):
+                if index < len(call.args):
+                    arg = call.args[index]
+                    parts = [arg]
+                    if isinstance(arg, ast.Tuple) and func.attr == "full":
+                        parts = list(arg.elts)
+                    for part in parts:
+                        yield f"`ops.{func.attr}()`", part
+            continue
+        if not ctx.types.is_tensor(func.value):
+            continue
+        sizes = func.attr in ("reshape", "view") and len(call.args) >= 2
+        if sizes or func.attr in _METHOD_INT_ARGS:
+            for arg in call.args:
+                yield f"`{func.attr}()`", arg
+        elif func.attr in _AXIS_METHODS:
+            for kw in call.keywords:
+                if kw.arg in ("axis", "dim"):
+                    yield f"`{func.attr}()`'s axis", kw.value
+    for sub in ctx.of(ast.Subscript):
+        value = sub.value
+        shape = isinstance(value, ast.Attribute) and value.attr == "shape"
+        if not shape and not ctx.types.is_tensor(value):
+            continue
+        parts = sub.slice.elts if isinstance(sub.slice, ast.Tuple) else [sub.slice]
+        for part in parts:
+            if isinstance(part, ast.Slice):
+                for bound in (part.lower, part.upper, part.step):
+                    if bound is not None:
+                        yield "a slice bound", bound
+            else:
+                yield "an index", part
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -243,7 +318,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             )
     reported: set[int] = set()
     for use, other in _int_uses(ctx):
-        rounded = _rounded_float(ctx, other)
+        rounded = _rounded_value(ctx, other)
         if rounded is None or id(other) in reported:
             continue
         reported.add(id(other))
@@ -256,6 +331,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             ),
             advice=f"write `int({text})` instead",
         )
+    yield from _returned_arithmetic(ctx)
     for tensor, other in _operand_uses(ctx):
         rounded = _rounded_float(ctx, other)
         if rounded is None or id(other) in reported or not ctx.types.is_tensor(tensor):
@@ -285,3 +361,28 @@ def _receiver(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> str:
         if expr.args:
             return ast.unparse(expr.args[0])
     return ast.unparse(expr)
+
+
+def _returned_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS362: `r + 1` (with `r` a rounded Python float) returned from the graph's entry."""
+    returns = ctx.of(ast.Return)
+    if not returns or not divergence_scalars._entry(ctx):
+        return
+    for ret in returns:
+        value = ret.value
+        parts = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        for part in parts:
+            expr = part
+            if isinstance(expr, ast.Name):
+                bound = receivers.only_binding(ctx, expr.id)
+                expr = bound if bound is not None else expr
+            if not isinstance(expr, ast.BinOp):
+                continue
+            rounded = _rounded_value(ctx, expr)
+            if rounded is None:
+                continue
+            yield ROUNDED_ARITHMETIC_RETURNED.finding(
+                expr,
+                text=ast.unparse(expr),
+                rounded=ast.unparse(rounded),
+            )
