@@ -45,6 +45,9 @@ def codes(body: str, level: str = "LAX") -> list[str]:
         ("return int(1e18)", "MS349"),
         ("big = 123456789.5\nreturn math.ceil(big)", "MS349"),
         ("k = int(t)\nreturn 1 if k > 3 else 0.5", "MS112"),
+        ("r = abs(round(x.shape[0] / 4))\nreturn x.reshape(r, -1)", "MS1001"),
+        ("m = x.shape[1]\nreturn x * 2 ** -m", "MS319"),
+        ("e = -x.shape[0]\nreturn x * pow(4, e)", "MS319"),
     ],
 )
 def test_reported(body: str, code: str) -> None:
@@ -74,6 +77,11 @@ def test_reported(body: str, code: str) -> None:
         "n = x.shape[0]\nreturn 1 if n > 3 else 2.5",
         "k = int(t)\nreturn x * (1 if k > 3 else 2)",
         "s = 1 if float(t) > 3 else 0.5\nreturn x * s",
+        "r = max(round(x.shape[0] / 4), 1)\nreturn x.reshape(r, -1)",
+        "r = math.floor(x.shape[0] / 4)\nreturn x.reshape(r, -1)",
+        "m = x.shape[1]\nreturn x * 2.0 ** -m",
+        "m = x.shape[1]\nreturn x * 2 ** (m - 1)",
+        "k = int(t)\nreturn x * 2 ** -k",
     ],
 )
 def test_quiet(body: str) -> None:

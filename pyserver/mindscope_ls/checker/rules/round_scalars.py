@@ -153,7 +153,8 @@ def _rounded_float(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
 
 def _rounded_value(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[ast.Call]:
     """The `round(f)` that `expr` is, or carries through int arithmetic (`r + 1`, `r - 1`,
-    `r * 2`, `r // 2`): measured, that arithmetic keeps graph mode's float type."""
+    `r * 2`, `r // 2`) or `abs(r)`: measured, they keep graph mode's float type (`max(r, 1)`,
+    `math.floor(f)` and `round(n)` of an int give ints)."""
     if depth > 4:
         return None
     if isinstance(expr, ast.BinOp) and isinstance(
@@ -170,6 +171,14 @@ def _rounded_value(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Opti
         if bound is None or isinstance(bound, ast.Name):
             return None
         return _rounded_value(ctx, bound, depth + 1)
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "abs"
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return _rounded_value(ctx, expr.args[0], depth + 1)  # measured: `abs(r)` too
     return _rounded_float(ctx, expr)
 
 
