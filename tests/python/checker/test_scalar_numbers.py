@@ -48,6 +48,8 @@ def codes(body: str, level: str = "LAX") -> list[str]:
         ("r = abs(round(x.shape[0] / 4))\nreturn x.reshape(r, -1)", "MS1001"),
         ("m = x.shape[1]\nreturn x * 2 ** -m", "MS319"),
         ("e = -x.shape[0]\nreturn x * pow(4, e)", "MS319"),
+        ("return True if float(t) > 3 else 0", "MS112"),
+        ("return False if x.sum() > 0 else 0.5", "MS112"),
     ],
 )
 def test_reported(body: str, code: str) -> None:
@@ -82,6 +84,8 @@ def test_reported(body: str, code: str) -> None:
         "m = x.shape[1]\nreturn x * 2.0 ** -m",
         "m = x.shape[1]\nreturn x * 2 ** (m - 1)",
         "k = int(t)\nreturn x * 2 ** -k",
+        "return True if x.sum() > 0 else False",
+        "s = True if x.sum() > 0 else 0\nreturn x * s",
     ],
 )
 def test_quiet(body: str) -> None:

@@ -24,7 +24,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
-from .helpers.kinds import NUMBERS, Clash, clash, join_clash
+from .helpers.kinds import SCALARS, Clash, clash, join_clash
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -334,7 +334,7 @@ def _runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
 
 def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator[RawFinding]:
     found = clash(values, node.body, node.orelse)
-    if found is not None and {found.left, found.right} == NUMBERS:
+    if found is not None and {found.left, found.right} <= SCALARS:
         for assign in ctx.of(ast.Assign):
             target = assign.targets[0]
             if (
@@ -629,7 +629,7 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
-        if {found.left, found.right} == NUMBERS and _scales_tensors_only(ctx, name, node):
+        if {found.left, found.right} <= SCALARS and _scales_tensors_only(ctx, name, node):
             continue
         yield _joined_at_use(
             _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
