@@ -1,8 +1,9 @@
 """Which abstract values MindSpore 2.10 cannot join after a Tensor condition, at each level.
 
 Measured with GRAPH_MODE on CPU (`docs/checker-accuracy.md`): a Tensor joins neither a Python
-scalar, str, tuple, list nor dict, nor a Tensor of another dtype; an int, a float and a bool join no other of them; None
-joins a Tensor or a scalar at LAX (its Python fallback) but not under STRICT. Lists of different
+scalar, str, tuple, list nor dict, nor a Tensor of another dtype; an int, a float and a bool
+join no other of them; None joins a Tensor or a scalar at LAX (its Python fallback) but not
+under STRICT. Lists of different
 lengths and dicts of different keys do join. topk's result joins only another topk's; a list
 of scalars joins a Tensor at LAX. Unknown values never clash.
 """
