@@ -52,6 +52,8 @@ def codes(body: str, level: str = "LAX") -> list[str]:
         ("return False if x.sum() > 0 else 0.5", "MS112"),
         ("big = 100000000000000000000\nreturn x", "MS175"),
         ("return -9223372036854775808", "MS175"),
+        ("return math.sqrt(2) * 2", "MS320"),
+        ("return int(math.log(1000) / math.log(10))", "MS349"),
     ],
 )
 def test_reported(body: str, code: str) -> None:
@@ -90,11 +92,13 @@ def test_reported(body: str, code: str) -> None:
         "s = True if x.sum() > 0 else 0\nreturn x * s",
         "return 9223372036854775807",
         "return -9223372036854775807",
+        "return math.sqrt(2)",
+        "return math.floor(math.log2(8))",
     ],
 )
 def test_quiet(body: str) -> None:
     found = codes(body)
-    mine = {"MS1001", "MS362", "MS153", "MS319", "MS348", "MS349", "MS112", "MS175"}
+    mine = {"MS1001", "MS362", "MS153", "MS319", "MS320", "MS348", "MS349", "MS112", "MS175"}
     assert not mine & set(found), (
         body,
         found,

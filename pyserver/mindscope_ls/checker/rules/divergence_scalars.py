@@ -24,7 +24,7 @@ from __future__ import annotations
 import ast
 import math
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
 from ..incremental.memo import NodeMemo
@@ -425,6 +425,20 @@ def evaluate(
     text = _float_text(expr)
     if text is not None:  # `float("inf")`
         return text, _f32(text), True
+    math_fn = _math_call(ctx, expr)
+    if math_fn is not None:  # `math.sqrt(2)`: run by Python on the value graph mode holds
+        fn, math_args = math_fn
+        found_args = []
+        for arg in math_args:
+            inner = evaluate(ctx, arg, sample, depth + 1, spread=spread, tensors=tensors)
+            if inner is None:
+                return None
+            found_args.append(inner)
+        return (
+            float(fn(*(a[0] for a in found_args))),
+            float(fn(*(a[1] for a in found_args))),
+            True,
+        )
     called = _number_call(expr)
     if called is not None:  # `max(0.1 * n, 0.2)`, `abs(..)`, `float(..)`: float32 too (measured)
         return _number_builtin(ctx, called, sample, depth, spread, tensors)
@@ -568,6 +582,47 @@ def _float_text(expr: ast.expr) -> Optional[float]:
     except ValueError:
         return None
     return None if math.isnan(value) else value
+
+
+# `math` functions of floats that graph mode runs in Python on its (double) arguments: the
+# result is a double, and arithmetic on it is float32 (round 31, measured at LAX and STRICT:
+# `math.sqrt(2) * 2` returned 2.8284270763397217, `math.log(10) / 3`, `math.exp(0.5) + 1`,
+# `math.cos(1) * 2` and `math.sqrt(n) / 2` likewise; `math.sqrt(2)` alone is exact).
+MATH_FLOATS: dict[str, Callable[..., float]] = {
+    name: getattr(math, name)
+    for name in (
+        "sqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "sin",
+        "cos",
+        "tan",
+        "atan",
+        "tanh",
+        "erf",
+    )
+}
+
+
+def _math_call(
+    ctx: FunctionContext, expr: ast.expr
+) -> Optional[tuple[Callable[..., float], list[ast.expr]]]:
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in MATH_FLOATS
+        and not expr.keywords
+        and 1 <= len(expr.args) <= 2
+        and not any(isinstance(a, ast.Starred) for a in expr.args)
+    ):
+        return None
+    if len(expr.args) == 2 and expr.func.attr != "log":
+        return None
+    if ctx.fn.module.qualname(expr.func) != f"math.{expr.func.attr}":
+        return None
+    return MATH_FLOATS[expr.func.attr], list(expr.args)
 
 
 def _number_call(expr: ast.expr) -> Optional[tuple[str, list[ast.expr]]]:
