@@ -64,6 +64,7 @@ CONVERSIONS: dict[str, Callable[[float], int]] = {
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls: list[ast.Call] = ctx.of(ast.Call)
     bounds: Optional[set[int]] = None
+    returned: set[int] = set()
     for call in calls:
         name = _conversion(ctx, call)
         if name is None:
@@ -73,8 +74,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if found is not None:
             if bounds is None:
                 bounds = _sentinels(calls)
-            if id(call) in bounds:
-                continue  # `min(n, int(1e12))`: a large bound that rarely decides the result
+                returned = _returned(ctx)
+            if id(call) in bounds or not _is_returned(ctx, call, returned):
+                continue  # `min(n, int(1e12))`, a fill value: float32 rounds it the same way
         if found is None and not isinstance(arg, (ast.BinOp, ast.Name)):
             continue  # `int(t)`, `int(0.5)`: nothing computed in float32 here
         if found is None:
@@ -153,3 +155,47 @@ def _sentinels(calls: list[ast.Call]) -> set[int]:
         if isinstance(c.func, ast.Name) and c.func.id in ("min", "max")
         for a in c.args
     }
+
+
+_PASSING = frozenset({"int", "float", "abs", "str", "round"})
+
+
+def _returned(ctx: FunctionContext) -> set[int]:
+    """The ids of the nodes a `return` outputs as Python values: its value, tuple items and
+    operands of arithmetic, not the arguments of a call (a Tensor op) other than `int()`,
+    `abs()` and kin."""
+    found: set[int] = set()
+    stack = [r.value for r in ctx.of(ast.Return) if r.value is not None]
+    while stack:
+        node = stack.pop()
+        found.add(id(node))
+        if isinstance(node, (ast.Tuple, ast.List)):
+            stack.extend(node.elts)
+        elif isinstance(node, ast.BinOp):
+            stack.extend((node.left, node.right))
+        elif isinstance(node, ast.UnaryOp):
+            stack.append(node.operand)
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id in _PASSING
+        ):
+            stack.extend(node.args)
+    return found
+
+
+def _is_returned(ctx: FunctionContext, call: ast.Call, returned: set[int]) -> bool:
+    """The conversion of a huge literal matters where its int is output: inside a `return`, or
+    bound to a local that a `return` reads (used as a Tensor's fill value, float32 rounds it
+    the same way in both modes)."""
+    if id(call) in returned:
+        return True
+    for assign in ctx.of(ast.Assign):
+        if assign.value is call and len(assign.targets) == 1:
+            target = assign.targets[0]
+            if isinstance(target, ast.Name):
+                return any(
+                    isinstance(n, ast.Name) and n.id == target.id and id(n) in returned
+                    for n in ctx.of(ast.Name)
+                )
+    return False
