@@ -7,7 +7,9 @@ such a comparison takes the other path. A float literal beyond float32's range i
 there: `math.inf > 1e300` was False, `1e39 == 1e40` True. Comparisons that float32 decides
 the same way (`m / 10 <= 0.5`, `0.5 + 0.25 == 0.75`) agree. Only comparisons whose two sides
 the source fixes (literals, float attributes, shapes) are judged, and a shape-dependent one only
-when it differs for every sampled shape.
+when it differs for every sampled shape. Round 31: `math.isclose(0.1 + 0.2, 0.3)` and
+`math.isclose(x.shape[0] * 0.1, 0.6)` were False in GRAPH_MODE (True in PyNative): graph mode
+runs `math.isclose` in Python on the float32 sum; with `rel_tol=1e-6` both were True.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .divergence_scalars import INT_SAMPLES, _f32, evaluate, held_float
+from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
 FLOAT32_COMPARE = Rule(
@@ -35,7 +38,8 @@ FLOAT32_COMPARE = Rule(
     ),
     why=(
         "Graph mode folds Python float arithmetic in float32: `0.1 + 0.2 == 0.3` was True in "
-        "GRAPH_MODE and False in PyNative, so a branch on it takes the other path."
+        "GRAPH_MODE and False in PyNative, so a branch on it takes the other path; "
+        "`math.isclose(0.1 + 0.2, 0.3)` was False (the float32 sum against the literal)."
     ),
     remedy="Compare floats with a tolerance, or compute the flag outside the compiled code.",
     mindspore_says="(compiles; result differs from PyNative)",
@@ -53,6 +57,13 @@ COMPARES: dict[type[ast.cmpop], Callable[[float, float], bool]] = {
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for call in ctx.of(ast.Call):
+        if _isclose(ctx, call):
+            found = _isclose_results(ctx, call)
+            if found is not None:
+                yield FLOAT32_COMPARE.finding(
+                    call, text=ast.unparse(call), graph=str(found[0]), pynative=str(found[1])
+                )
     for node in ctx.of(ast.Compare):
         if len(node.ops) != 1 or type(node.ops[0]) not in COMPARES:
             continue
@@ -101,3 +112,62 @@ def _results(ctx: FunctionContext, node: ast.Compare) -> Optional[tuple[bool, bo
             return None
         results.append((graph, pynative))
     return results[0]
+
+
+_TOLERANCES = ("rel_tol", "abs_tol")
+
+
+def _isclose(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`math.isclose(a, b)` with at most constant `rel_tol` / `abs_tol` keywords."""
+    if not (
+        isinstance(call.func, ast.Attribute)
+        and call.func.attr == "isclose"
+        and len(call.args) == 2
+        and all(k.arg in _TOLERANCES and isinstance(k.value, ast.Constant) for k in call.keywords)
+    ):
+        return False
+    return ctx.fn.module.qualname(call.func) == "math.isclose"
+
+
+def _isclose_results(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[bool, bool]]:
+    """(graph mode's `math.isclose`, PyNative's) when they differ for every sample. Measured:
+    graph mode runs `math.isclose` in Python on the float32 value of the arithmetic it folded
+    (a literal keeps its double), so `math.isclose(0.1 + 0.2, 0.3)` and
+    `math.isclose(x.shape[0] * 0.1, 0.6)` were False in GRAPH_MODE (True in PyNative), and with
+    `rel_tol=1e-6` True in both."""
+    if not any(_computed(ctx, a) for a in call.args):
+        return None  # nothing computed in float32
+    tolerances = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
+    if not all(type(v) in (int, float) for v in tolerances.values()):
+        return None
+    results: list[tuple[bool, bool]] = []
+    for sample in INT_SAMPLES:
+        sides = []
+        for side in call.args:
+            try:
+                found = evaluate(ctx, side, sample, 0, spread=True, tensors=False)
+            except (ArithmeticError, ValueError, TypeError, OverflowError):
+                return None
+            if found is None:
+                return None
+            sides.append(found)
+        (lw, ln, lf), (rw, rn, rf) = sides
+        if not (lf or rf):
+            return None
+        try:
+            graph = math.isclose(ln, rn, **tolerances)  # type: ignore[arg-type]
+            pynative = math.isclose(lw, rw, **tolerances)  # type: ignore[arg-type]
+        except (TypeError, ValueError):
+            return None
+        if graph == pynative:
+            return None
+        results.append((graph, pynative))
+    return results[0]
+
+
+def _computed(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """Arithmetic, or a local bound only to arithmetic (`ratio = x.shape[0] * 0.1`)."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return isinstance(bound, ast.BinOp)
+    return isinstance(expr, ast.BinOp)

@@ -24,12 +24,12 @@ from __future__ import annotations
 import ast
 import math
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Optional
 
 from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
-from ..rule import Rule
+from ..rule import Rule, node_range
 from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
@@ -60,8 +60,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node, left, right in pows:
         exponent = _negative_int(ctx, right)
         if exponent is None:
+            size = _negated_size(ctx, right)
+            if size is not None and is_python_int(ctx, left):
+                base = ast.unparse(left)
+                base_p = base if isinstance(left, (ast.Name, ast.Constant)) else f"({base})"
+                message = (
+                    f"`{ast.unparse(node)}` raises an int to a negative int power: graph mode "
+                    "keeps it an int (0), PyNative gives a float; write "
+                    f"`float({base}) ** -{size}` or `1 / {base_p} ** {size}`."
+                )
+                yield RawFinding(INT_NEGATIVE_POWER.code, message, node_range(node), [], None)
             continue
-        if not is_python_int(ctx, left):
+        if not is_python_int(ctx, left) and not _int_parameter(ctx, left):
             continue
         text = ast.unparse(node)
         base = ast.unparse(left)
@@ -116,13 +126,63 @@ def _negative_int(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
     return None
 
 
+def _int_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A parameter every call of the function's entry point in the module passes an int
+    literal (not 0 or +-1) or `mutable()` of one (round 31, measured at LAX and STRICT:
+    `@ms.jit def f(x, d): return x * d ** -1` called with `d = 4` or `mutable(4)` gave 0,
+    PyNative 0.25)."""
+    if not isinstance(expr, ast.Name):
+        return False
+    from .mutable_scalars import mutable_argument, parameters_passed
+
+    def int_literal(value: ast.expr) -> bool:
+        inner = mutable_argument(ctx, value)
+        value = inner if inner is not None else value
+        return (
+            isinstance(value, ast.Constant)
+            and type(value.value) is int
+            and value.value not in (0, 1, -1)
+        )
+
+    return expr.id in parameters_passed(ctx, int_literal)
+
+
+def _negated_size(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[str]:
+    """`-x.shape[i]` / `-len(v)` (a size, so the exponent is negative), directly or through a
+    local bound once to it: the size's text. Round 31, measured at LAX and STRICT: `2 ** -m`,
+    `pow(2, -m)` and `e = -m; 2 ** e` with `m = x.shape[1] = 4` gave 0 (PyNative 0.0625);
+    `2.0 ** -m` agrees. An exponent whose sign depends on the sizes (`2 ** (1 - m)`) is left."""
+    if isinstance(expr, ast.Name) and depth < 3:
+        bound = receivers.only_binding(ctx, expr.id)
+        return None if bound is None else _negated_size(ctx, bound, depth + 1)
+    if not (isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub)):
+        return None
+    operand = expr.operand
+    if isinstance(operand, ast.Name) and depth < 3:
+        bound = receivers.only_binding(ctx, operand.id)
+        if bound is not None and _shape_item(bound):
+            return operand.id
+        return None
+    return ast.unparse(operand) if _shape_item(operand) else None
+
+
 def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
-    """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, a local bound once to one of
-    those, or `self.d` that `__init__` binds to an int literal only."""
+    """An int literal (not 0 or 1), `x.shape[i]`, `len(...)`, `int(t)` of a Tensor, a local
+    bound once to one of those, or `self.d` that `__init__` binds to an int literal only."""
     if isinstance(expr, ast.Constant):
         return type(expr.value) is int and expr.value not in (0, 1, -1)
     if _shape_item(expr):
         return True
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "int"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and ctx.types.is_tensor(expr.args[0])
+        and builtin(ctx, "int")
+    ):
+        return True  # `int(t)`: an int graph mode reads from the Tensor (round 31: `k ** -1` is 0)
     if isinstance(expr, ast.Name) and depth < 3:
         bound = [
             a.value
@@ -386,6 +446,20 @@ def evaluate(
     text = _float_text(expr)
     if text is not None:  # `float("inf")`
         return text, _f32(text), True
+    math_fn = _math_call(ctx, expr)
+    if math_fn is not None:  # `math.sqrt(2)`: run by Python on the value graph mode holds
+        fn, math_args = math_fn
+        found_args = []
+        for arg in math_args:
+            inner = evaluate(ctx, arg, sample, depth + 1, spread=spread, tensors=tensors)
+            if inner is None:
+                return None
+            found_args.append(inner)
+        return (
+            float(fn(*(a[0] for a in found_args))),
+            float(fn(*(a[1] for a in found_args))),
+            True,
+        )
     called = _number_call(expr)
     if called is not None:  # `max(0.1 * n, 0.2)`, `abs(..)`, `float(..)`: float32 too (measured)
         return _number_builtin(ctx, called, sample, depth, spread, tensors)
@@ -529,6 +603,47 @@ def _float_text(expr: ast.expr) -> Optional[float]:
     except ValueError:
         return None
     return None if math.isnan(value) else value
+
+
+# `math` functions of floats that graph mode runs in Python on its (double) arguments: the
+# result is a double, and arithmetic on it is float32 (round 31, measured at LAX and STRICT:
+# `math.sqrt(2) * 2` returned 2.8284270763397217, `math.log(10) / 3`, `math.exp(0.5) + 1`,
+# `math.cos(1) * 2` and `math.sqrt(n) / 2` likewise; `math.sqrt(2)` alone is exact).
+MATH_FLOATS: dict[str, Callable[..., float]] = {
+    name: getattr(math, name)
+    for name in (
+        "sqrt",
+        "exp",
+        "log",
+        "log2",
+        "log10",
+        "sin",
+        "cos",
+        "tan",
+        "atan",
+        "tanh",
+        "erf",
+    )
+}
+
+
+def _math_call(
+    ctx: FunctionContext, expr: ast.expr
+) -> Optional[tuple[Callable[..., float], list[ast.expr]]]:
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in MATH_FLOATS
+        and not expr.keywords
+        and 1 <= len(expr.args) <= 2
+        and not any(isinstance(a, ast.Starred) for a in expr.args)
+    ):
+        return None
+    if len(expr.args) == 2 and expr.func.attr != "log":
+        return None
+    if ctx.fn.module.qualname(expr.func) != f"math.{expr.func.attr}":
+        return None
+    return MATH_FLOATS[expr.func.attr], list(expr.args)
 
 
 def _number_call(expr: ast.expr) -> Optional[tuple[str, list[ast.expr]]]:

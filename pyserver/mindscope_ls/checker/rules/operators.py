@@ -17,7 +17,7 @@ from typing import Any, Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import instances, shared_values
+from .helpers import instances, receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shapes import Shapes, matmul_misfit
@@ -84,7 +84,8 @@ TENSOR_DTYPE_OPERATOR = Rule(
     why=(
         "Each Tensor operator runs one kernel whose signatures list the dtypes it takes, at "
         "every syntax level: Add, Sub, FloorMod and Pow take no bool Tensors (`*`, `/` and `//` "
-        "do), the bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
+        "do), and a Python bool added to a bool Tensor (`mask + True`) becomes one; the "
+        "bitwise kernels of `&`, `|`, `^` take only bool and integer Tensors."
     ),
     remedy=(
         "Cast to a dtype the operator takes (`mask.astype(ms.int32) + other`), or use the "
@@ -264,6 +265,15 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
+    if isinstance(node.op, (ast.Add, ast.Sub)) and _bool_tensor_and_bool(values, node, left, right):
+        yield TENSOR_DTYPE_OPERATOR.finding(
+            node,
+            op=symbol,
+            what="a bool Tensor and a Python bool",
+            takes="numbers",
+            cast="mask.astype(ms.int32)",
+        )
+        return
     if left is None or right is None:
         pair = object_operands(values.ctx, node, left, right)
         if pair is not None:
@@ -399,6 +409,50 @@ def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Va
         both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
         return INT if both == (INT, INT) else None
     return None
+
+
+def _bool_tensor_and_bool(
+    values: _Values, node: ast.BinOp, left: Optional[Value], right: Optional[Value]
+) -> bool:
+    """`mask + True`, `True + mask`, `mask - flag`: a bool Tensor with a Python bool. Add and Sub
+    have no bool kernel in graph mode, which makes the bool a bool Tensor (measured failing at
+    LAX and STRICT: "For primitive[Add], the input argument[x] must be a type of {...}"), where
+    PyNative computes them (a logical or). `True - mask` fails in PyNative too; `*`, `/`, `&`,
+    `|`, `==` and a bool Tensor with an int (`mask + 1`) compile."""
+    if left is not None and left.kind == "tensor" and left.dtype == "bool_":
+        return _python_bool(values, node.right, right)
+    if isinstance(node.op, ast.Add) and right is not None and right.kind == "tensor":
+        return right.dtype == "bool_" and _python_bool(values, node.left, left)
+    return False
+
+
+def _python_bool(values: _Values, expr: ast.expr, value: Optional[Value], depth: int = 0) -> bool:
+    """A Python bool: known as one, a comparison of Python numbers (`x.shape[0] > 2`), `bool(n)`
+    or `not n` of one, or a name bound only to one of those."""
+    if value is not None:
+        return value.kind == "scalar" and value.dtype == "bool"
+    if isinstance(expr, ast.Compare):
+        operands = [expr.left, *expr.comparators]
+        found = [_operand(values, e) for e in operands]
+        return all(v is not None and v.kind == "scalar" for v in found)
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):
+        inner = _operand(values, expr.operand)
+        return inner is not None and inner.kind == "scalar"
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "bool"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and "bool" not in values.types.module.functions
+    ):
+        inner = _operand(values, expr.args[0])
+        return inner is not None and inner.kind == "scalar"
+    if isinstance(expr, ast.Name) and depth < 3:
+        bound = receivers.only_binding(values.ctx, expr.id)
+        if bound is not None:
+            return _python_bool(values, bound, _operand(values, bound), depth + 1)
+    return False
 
 
 def _none_tested(ctx: FunctionContext, expr: ast.expr) -> bool:

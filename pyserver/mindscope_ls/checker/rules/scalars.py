@@ -81,6 +81,7 @@ MAX_BITS = 4096  # never fold anything bigger (`10 ** 10 ** 10`)
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _classmethods(ctx)
     yield from _converted(ctx)
+    yield from _literals(ctx)
     ops: list[ast.BinOp] = ctx.of(ast.BinOp)
     if not ops:
         return
@@ -105,6 +106,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 expr=names.short(node),
                 value=f"{value} in graph mode (where `{names.short(cast)}` is cast to {INT64[0]})",
             )
+
+
+def _literals(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """An int literal beyond int64 anywhere in the compiled function (round 31, measured at LAX
+    and STRICT: `return 100000000000000000000`, `n < 10...0`, `0xFFFFFFFFFFFFFFFF`, even a
+    local never read, and `-9223372036854775808`, whose literal is 2 ** 63, fail with "Unable
+    to cast Python instance of type <class 'int'> to C++ type 'long'"; `9223372036854775807`
+    compiles)."""
+    for node in ctx.of(ast.Constant):
+        value = node.value
+        if type(value) is int and value > INT64[1]:
+            yield INT64_OVERFLOW.finding(node, expr=names.short(node), value=_magnitude(value))
 
 
 def graph_power(base: int, exponent: int) -> int:

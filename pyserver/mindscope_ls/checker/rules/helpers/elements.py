@@ -250,7 +250,50 @@ class Elements:
                 self._passed = argument_values(module, entry, params)
                 for line in call_lines(module, entry):
                     note_read(self.lines, line)
+            else:
+                self._passed = self._through_construct()
         return self._passed
+
+    def _through_construct(self) -> Optional[dict[str, list[Optional[ast.expr]]]]:
+        """For a helper method `construct` calls once as `self.<name>(a, ...)`: what the
+        module's calls of the Cell pass for each of its parameters that `construct` hands on
+        by name (round 31: `int(t)` in `steps(self, t)`, given construct's 0-d `t`, compiles).
+        None when that is not the shape of the code."""
+        cls = self.types.cls
+        if cls is None or cls.is_cell is False or self.fn.name == "construct":
+            return None
+        construct = next(
+            (n for n in cls.node.body if isinstance(n, ast.FunctionDef) and n.name == "construct"),
+            None,
+        )
+        if construct is None:
+            return None
+        sites = [
+            c
+            for c in of_type(construct, ast.Call)
+            if isinstance(c.func, ast.Attribute)
+            and c.func.attr == self.fn.name
+            and isinstance(c.func.value, ast.Name)
+            and c.func.value.id == "self"
+        ]
+        if len(sites) != 1 or sites[0].keywords:
+            return None
+        outer_types = TensorTypes.known(self.types.module, cls, frozenset(), construct)
+        entry = entry_point(outer_types, construct)
+        if entry is None:
+            return None
+        outer = ordered_parameters(construct, skip_self=True)
+        outer_passed = argument_values(self.types.module, entry, outer)
+        if outer_passed is None:
+            return None
+        for line in call_lines(self.types.module, entry):
+            note_read(self.lines, line)
+        found: dict[str, list[Optional[ast.expr]]] = {}
+        own = ordered_parameters(self.fn, skip_self=True)
+        for param, arg in zip(own, sites[0].args):
+            if isinstance(arg, ast.Name) and arg.id in outer_passed:
+                found[param] = outer_passed[arg.id]
+        return found
 
     def _binding(self, name: str) -> Optional[ast.expr]:
         """The value of a local bound exactly once, by `name = value`."""

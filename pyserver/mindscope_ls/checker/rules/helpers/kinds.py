@@ -1,8 +1,9 @@
 """Which abstract values MindSpore 2.10 cannot join after a Tensor condition, at each level.
 
 Measured with GRAPH_MODE on CPU (`docs/checker-accuracy.md`): a Tensor joins neither a Python
-scalar, str, tuple, list nor dict, nor a Tensor of another dtype; an int joins no float; None
-joins a Tensor or a scalar at LAX (its Python fallback) but not under STRICT. Lists of different
+scalar, str, tuple, list nor dict, nor a Tensor of another dtype; an int, a float and a bool
+join no other of them; None joins a Tensor or a scalar at LAX (its Python fallback) but not
+under STRICT. Lists of different
 lengths and dicts of different keys do join. topk's result joins only another topk's; a list
 of scalars joins a Tensor at LAX. Unknown values never clash.
 """
@@ -16,6 +17,9 @@ from typing import Optional
 from .abstract import Abstract, Value
 
 NUMBERS = frozenset({"int", "float"})
+# Python scalars of different types do not join (measured: Int64 / Float32, and round 31 a
+# bool with either: "Type Join Failed: dtype1 = Bool, dtype2 = Int64").
+SCALARS = frozenset({"int", "float", "bool"})
 NOT_WITH_TENSOR = frozenset({"scalar", "str", "tuple", "list", "dict", "cell", "function"})
 # Multi-output ops whose result joins only the same op's result (measured: topk).
 JOINS_ONLY_ITSELF = frozenset({"topk"})
@@ -49,7 +53,7 @@ def join_clash(a: Optional[Value], b: Optional[Value], in_cell: bool = False) ->
             return Clash(False, a.describe(), b.describe())
         return None
     if a.kind == b.kind == "scalar":
-        if {a.dtype, b.dtype} == NUMBERS:
+        if a.dtype != b.dtype and {a.dtype, b.dtype} <= SCALARS:
             return Clash(False, a.describe(), b.describe())
         return None
     if a.kind == b.kind == "tuple":
