@@ -10,7 +10,12 @@ knows, or of a local holding an instance.
   `raise self.err_cls("...")`, `raise builtins.ValueError(...)`, `raise ERRORS[0](...)`,
   `raise Errors.bad(...)` (a call of anything but a plain name), and `raise kind(...)` /
   `raise kind` of a local bound to a class (`kind = ValueError`: "Can not find kernel tensor
-  for node : ValueNode<ClassType>"). The same under a test graph mode folds when it compiles
+  for node : ValueNode<ClassType>"), and an exception given a tuple of numbers or a dict
+  (`raise ValueError("bad", x.shape)`, `ValueError(x.shape[1:])`, `("bad", (1, 2))`,
+  `ValueError("bad", self.dims)` of `(2, 3)`, `ValueError({"a": 1})`: "Tuple to TupleUnfold
+  pattern should have TupleGetItem as user node, but got raise"; `("a", 1)`, `[1, x.shape]`,
+  `str(x.shape)`, numbers, a dtype, a Tensor, None compile). The same under a test graph mode
+  folds when it compiles
   (`x.shape[0] > 10`, an int argument, `self.flag`) compile: the branch is dropped.
 - Whatever the test (a shape, an int argument; not `self.flag`, which the parser folds), the
   parser refuses `raise self.err` (an attribute holding an instance), `raise ERRS[0]` and
@@ -19,7 +24,8 @@ knows, or of a local holding an instance.
 
 MS254 (STRICT only): `raise err` of a local bound to an instance (`err = ValueError("bad")`)
 under a Tensor condition ("Illegal type in the graph: AbstractScalar(Type: External, Value:
-PythonObject(type: <class 'ValueError'>...")); it compiles at LAX, and under a folded test.
+PythonObject(type: <class 'ValueError'>...", naming the line that builds it, or the `raise`
+when the name is bound in several places); it compiles at LAX, and under a folded test.
 
 MS1000, widened: `raise Name(...)` / `raise Name` of a module-level name that is not a class
 fails whatever the test but `self.flag` ("Unsupported exception type: make_error"): a module
@@ -50,7 +56,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared, raise_types
-from .helpers import names
+from .helpers import names, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
 
@@ -66,8 +72,9 @@ RAISE_FORM = Rule(
     why=(
         "Graph mode makes a node of `raise` only for a standard exception named directly "
         "(`raise ValueError(...)`) or a local holding an instance: a bare `raise`, a class "
-        "reached through an attribute, an index or a local variable, and a conditional "
-        "expression are refused once the branch is compiled."
+        "reached through an attribute, an index or a local variable, a conditional "
+        "expression, and an exception given a tuple of numbers (`x.shape`) or a dict are "
+        "refused once the branch is compiled."
     ),
     remedy=(
         "Write `raise ValueError('...')` (or another standard exception by name) in the "
@@ -82,8 +89,8 @@ RAISE_INSTANCE_UNDER_STRICT = Rule(
     Group.STRICT,
     title="`raise err` of an exception kept in a local, under a Tensor condition, under STRICT",
     message=(
-        "`raise {name}` raises an exception object built earlier in the graph under a Tensor "
-        "condition, which STRICT cannot hold as a graph value; raise it where it is built "
+        "The exception object `{name}` is raised under a Tensor condition, and STRICT cannot "
+        "hold it as a graph value; build it in the `raise` statement "
         "(`raise ValueError('...')`)."
     ),
     why=(
@@ -259,7 +266,35 @@ def _form(ctx: FunctionContext, stmt: ast.Raise, item: Reached) -> Optional[tupl
     if bound and all(_holds_class(ctx, b) for b in bound):
         assert isinstance(func, ast.Name)
         return f"`raise {func.id}` of a local holding a class", where
+    if isinstance(exc, ast.Call):
+        arg = next((a for a in exc.args if _number_tuple(ctx, a)), None)
+        if arg is not None:
+            return f"`raise {_short(func)}(...)` given `{_short(arg)}` (a tuple of numbers)", where
+        if any(isinstance(a, ast.Dict) for a in exc.args):
+            return f"`raise {_short(func)}(...)` given a dict", where
     return None
+
+
+def _number_tuple(ctx: FunctionContext, arg: ast.expr) -> bool:
+    """A tuple of numbers as an argument of the exception (measured: `x.shape`, `x.shape[1:]`,
+    `(1, 2)`, `self.dims` holding `(2, 3)` fail; `("a", 1)`, `[1, x.shape]`, `str(x.shape)`,
+    numbers, `x.dtype` and Tensors compile)."""
+    if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice):
+        arg = arg.value
+    if isinstance(arg, ast.Attribute) and arg.attr == "shape":
+        return ctx.types.is_tensor(arg.value)
+    attr = names.self_attribute(arg)
+    if attr is not None and ctx.fn.cls is not None:
+        held = ctx.fn.cls.attr(attr)
+        arg = held.node if held is not None and isinstance(held.node, ast.Tuple) else arg
+    if isinstance(arg, ast.Tuple):
+        return bool(arg.elts) and all(
+            isinstance(e, ast.Constant) and type(e.value) in (int, float) for e in arg.elts
+        )
+    value = shared_values.abstract(ctx, module=True).of(arg)
+    if value is None or value.kind != "tuple" or not value.items:
+        return False
+    return all(v is not None and v.kind == "scalar" for v in value.items)
 
 
 def _short(expr: ast.expr) -> str:
@@ -267,13 +302,17 @@ def _short(expr: ast.expr) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _instance_variable(ctx: FunctionContext, stmt: ast.Raise, item: Reached) -> Optional[str]:
+def _instance_variable(
+    ctx: FunctionContext, stmt: ast.Raise, item: Reached
+) -> Optional[tuple[str, ast.AST]]:
+    """(name, where MindSpore points) for MS254: the one binding of the name (its message
+    names that line), or the `raise` when the name is bound in several places."""
     exc = stmt.exc
     if not (item.kept and item.runtime and isinstance(exc, ast.Name)):
         return None
     bound = _bindings(ctx, exc)
     if bound and all(_holds_instance(ctx, b) for b in bound):
-        return exc.id
+        return exc.id, bound[0] if len(bound) == 1 else stmt
     return None
 
 
@@ -304,9 +343,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     stmt, what=form[0][:1].upper() + form[0][1:], where=form[1]
                 )
                 continue
-            name = _instance_variable(ctx, stmt, item)
-            if name is not None:
-                yield RAISE_INSTANCE_UNDER_STRICT.finding(stmt, name=name)
+            held = _instance_variable(ctx, stmt, item)
+            if held is not None:
+                yield RAISE_INSTANCE_UNDER_STRICT.finding(held[1], name=held[0])
         elif item.runtime and item.kept:
             call = _exit_call(ctx, stmt)
             if call is not None:
