@@ -229,3 +229,18 @@ def test_fallback_formatting_in_a_dropped_raise_branch() -> None:
         """
     )
     assert [c for _, c in errors(live, "STRICT")] == ["MS215"]
+
+
+def test_value_rules_in_a_dropped_branch_and_in_raised_values() -> None:
+    src = cell(
+        """
+        def construct(self, x):
+            if x.shape[0] > 10:
+                raise ValueError(f"bad {x.tolist()} {x.device} {np.mean(x)}")
+            return x
+        """
+    )
+    assert errors(src) == [] and errors(src, "STRICT") == []
+    live = src.replace("x.shape[0] > 10", "x.sum() > 100")
+    assert errors(live) == []  # the raised message is built by the fallback at LAX
+    assert {c for _, c in errors(live, "STRICT")} >= {"MS201", "MS223"}

@@ -6,8 +6,10 @@ Measured on MindSpore 2.10 (STRICT): `if x.shape[0] > 10: raise ValueError("bad 
 x.shape[0])`, `"... {}".format(x)`, `"..." + str(x)`, `", ".join(...)` in such a branch, and
 `assert x.shape[0] == 2, "bad %d" % x.shape[0]` compile, where the same expression outside the
 branch fails STRICT: the folded test drops the branch before its values are inferred. Were the
-branch taken, PyNative would raise too, so the program is no case either way. The Python
-fallback rules (MS204, MS214, MS215) leave findings there alone.
+branch taken, PyNative would raise too, so the program is no case either way. So do
+`f"{x.tolist()}"` and `f"{x.device}"` (STRICT), and `np.mean(x)` and `round(x.sum().item(), 2)`
+(LAX and STRICT) there. The engine drops those value rules' findings (`FOLDED_AWAY`) there; a
+refusal of the parser (MS1000's exception classes) still fails in a dropped branch.
 """
 
 from __future__ import annotations
@@ -43,6 +45,25 @@ def spans(fn: CompiledFunction) -> list[Span]:
                 visit(stmt.body)
 
     visit(fn.node.body)
+    return out
+
+
+def raised(fn: CompiledFunction) -> list[Span]:
+    """The exceptions `fn`'s own `raise` statements build (measured, LAX: `raise
+    ValueError(f"bad {np.mean(x)}")` under a Tensor condition compiles, where `np.mean(x)`
+    elsewhere fails: the raised value is built by the fallback when it is raised)."""
+    out: list[Span] = []
+    stack: list[ast.AST] = list(fn.node.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            continue
+        if isinstance(node, ast.Raise):
+            if node.exc is not None:
+                out.append((_start(node.exc), _end(node.exc)))
+            continue
+        if isinstance(node, ast.stmt):
+            stack.extend(ast.iter_child_nodes(node))
     return out
 
 
