@@ -466,10 +466,13 @@ def check_none_helpers(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn
     if fn.caller is None or not isinstance(fn.node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return
-    if not ctx.of(ast.If, ast.While, ast.Assert):
+    # cheap tests first: most helpers return a value, and few raise, print or assert
+    if not ctx.of(ast.Raise, ast.Assert) and not ctx.fn.module.mentions("print"):
+        return
+    if not ctx.of(ast.If, ast.While, ast.Assert) or not returns_none(ctx):
         return
     flow = effect_flow(ctx)
-    if flow is None or not returns_none(ctx):
+    if flow is None:
         return
     yield HELPER_NONE_UNDER_STRICT.finding(
         flow.test if isinstance(flow, ast.Assert) else flow,
