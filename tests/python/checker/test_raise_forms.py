@@ -244,3 +244,34 @@ def test_value_rules_in_a_dropped_branch_and_in_raised_values() -> None:
     live = src.replace("x.shape[0] > 10", "x.sum() > 100")
     assert errors(live) == []  # the raised message is built by the fallback at LAX
     assert {c for _, c in errors(live, "STRICT")} >= {"MS201", "MS223"}
+
+
+def test_tuple_of_numbers_given_to_the_exception() -> None:
+    for line, expected in [
+        ('raise ValueError("bad", x.shape)', ["MS1039"]),
+        ("raise ValueError(list(x.shape))", ["MS1039"]),
+        ('raise ValueError("bad", (1, 2))', ["MS1039"]),
+        ('raise ValueError({"a": 1})', ["MS1039"]),
+        ('raise ValueError(("a", 1))', []),
+        ('raise ValueError("bad", str(x.shape))', []),
+        ('raise ValueError("bad", x.shape[0], x)', []),
+    ]:
+        src = cell(
+            f"""
+            def construct(self, x):
+                if x.sum() > 100:
+                    {line}
+                return x
+            """
+        )
+        assert [c for _, c in errors(src)] == expected, line
+        assert errors(src.replace("x.sum() > 100", "x.shape[0] > 10")) == [], line
+    asserted = cell(
+        """
+        def construct(self, x):
+            assert x.sum() > 0, x.shape
+            return x
+        """
+    )
+    assert [c for _, c in errors(asserted)] == ["MS1039"]
+    assert errors(asserted.replace("x.sum() > 0", "x.shape[0] == 2")) == []

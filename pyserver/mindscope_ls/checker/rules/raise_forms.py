@@ -275,19 +275,35 @@ def _form(ctx: FunctionContext, stmt: ast.Raise, item: Reached) -> Optional[tupl
     return None
 
 
-def _number_tuple(ctx: FunctionContext, arg: ast.expr) -> bool:
+def _number_tuple(ctx: FunctionContext, arg: ast.expr, depth: int = 0) -> bool:
     """A tuple of numbers as an argument of the exception (measured: `x.shape`, `x.shape[1:]`,
-    `(1, 2)`, `self.dims` holding `(2, 3)` fail; `("a", 1)`, `[1, x.shape]`, `str(x.shape)`,
-    numbers, `x.dtype` and Tensors compile)."""
+    `tuple(x.shape)`, `list(x.shape)`, `s` bound to `x.shape`, `(1, 2)`, `(0.5, 1.5)`,
+    `self.dims` holding `(2, 3)`, `[1, 2]` fail, and so does `assert t, x.shape` of a Tensor test;
+    `("a", 1)`, `("a", x.shape)`, `["bad", x.shape]`,
+    `str(x.shape)`, numbers, `x.dtype` and Tensors compile)."""
+    if depth > 4:
+        return False
     if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice):
         arg = arg.value
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id in ("tuple", "list")
+        and len(arg.args) == 1
+        and not arg.keywords
+        and calls_shared.builtin(ctx, arg.func.id)
+    ):
+        arg = arg.args[0]
     if isinstance(arg, ast.Attribute) and arg.attr == "shape":
         return ctx.types.is_tensor(arg.value)
+    bound = _bindings(ctx, arg)
+    if len(bound) == 1:
+        return _number_tuple(ctx, bound[0], depth + 1)
     attr = names.self_attribute(arg)
     if attr is not None and ctx.fn.cls is not None:
         held = ctx.fn.cls.attr(attr)
         arg = held.node if held is not None and isinstance(held.node, ast.Tuple) else arg
-    if isinstance(arg, ast.Tuple):
+    if isinstance(arg, (ast.Tuple, ast.List)):
         return bool(arg.elts) and all(
             isinstance(e, ast.Constant) and type(e.value) in (int, float) for e in arg.elts
         )
@@ -332,7 +348,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return
-    if not ctx.of(ast.Raise) and not _mentions_exit(ctx):
+    if not ctx.of(ast.Raise, ast.Assert) and not _mentions_exit(ctx):
         return
     for item in reached(ctx):
         stmt = item.stmt
@@ -346,10 +362,25 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             held = _instance_variable(ctx, stmt, item)
             if held is not None:
                 yield RAISE_INSTANCE_UNDER_STRICT.finding(held[1], name=held[0])
+        elif isinstance(stmt, ast.Assert):
+            if stmt.msg is not None and _assert_form(ctx, stmt, item):
+                what = f"`assert ..., {_short(stmt.msg)}` (a tuple of numbers as message)"
+                where = "here: a Tensor condition keeps the check in the graph (use a str)"
+                yield RAISE_FORM.finding(stmt, what=what, where=where)
         elif item.runtime and item.kept:
             call = _exit_call(ctx, stmt)
             if call is not None:
                 yield EXIT_UNDER_TENSOR.finding(call, call=_short(call))
+
+
+def _assert_form(ctx: FunctionContext, stmt: ast.Assert, item: Reached) -> bool:
+    """`assert t, x.shape` on a Tensor (or under one): measured, it fails as a raise does."""
+    msg = stmt.msg
+    if msg is None or not item.kept:
+        return False
+    if not (isinstance(msg, ast.Dict) or _number_tuple(ctx, msg)):
+        return False
+    return item.runtime or runtime_test(ctx, item, derived_of(ctx))
 
 
 def _mentions_exit(ctx: FunctionContext) -> bool:
