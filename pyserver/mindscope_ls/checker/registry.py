@@ -106,6 +106,7 @@ from .rules import (
     print_self,
     printing,
     python_dynamic,
+    raise_forms,
     raise_types,
     rebuild,
     recompile,
@@ -162,6 +163,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_dicts,
     enumerate_iterators,
     raise_types,
+    raise_forms,
     round_scalars,
     late_closures,
     function_values,
@@ -429,6 +431,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_devices.check,
     masked_iteration.check,
     dict_branch_keys.check,
+    raise_forms.check,
+    raise_forms.check_module_names,
+    raise_forms.check_none_helpers,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -305,6 +305,9 @@ def _returns(
                 ctx, found, "This branch returns", then_ret.value or then_ret, node, node.test
             )
         return
+    if other is None:
+        yield from _raise_join(ctx, values, node, then_ret, node.orelse or rest)
+        return
     if not isinstance(other, ast.Return):
         return
     found = clash(values, then_ret.value, other.value)
@@ -330,6 +333,33 @@ def _runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
         operands = [test.left, *test.comparators]
         return any(isinstance(e, ast.Name) and receivers.runtime_scalar(ctx, e) for e in operands)
     return False
+
+
+def _raise_join(
+    ctx: FunctionContext, values: Abstract, node: ast.If, then_ret: ast.Return, other: Block
+) -> Iterator[RawFinding]:
+    """`if t: return 1` and a `raise` on the other path: graph mode joins the number (or str)
+    with the raise's value and fails (measured on 2.10, LAX and STRICT: "Type Join Failed:
+    dtype1 = Int64, dtype2 = Any", also for a float, a bool, a str and `x.shape[0]`, in
+    `construct` and in a helper). A Tensor, a tuple, a list or None returned there compiles at
+    LAX, as does a number assigned in the branch (`n = 2`, else `raise`) and `raise` first."""
+    if not other or not isinstance(other[-1], ast.Raise) or then_ret.value is None:
+        return
+    if any(isinstance(n, ast.Return) for stmt in other for n in ast.walk(stmt)):
+        return
+    value = values.of(then_ret.value)
+    if value is None or value.kind not in ("scalar", "str"):
+        return
+    yield BRANCHES_JOIN_DIFFERENT_TYPES.finding(
+        then_ret.value,
+        related=[
+            ctx.related(other[-1], "the other path raises"),
+            ctx.related(node.test, "the Tensor condition"),
+        ],
+        what="This branch returns",
+        kind="str" if value.kind == "str" else "Python number",
+        other="`raise` (a value of no type)",
+    )
 
 
 def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator[RawFinding]:

@@ -5,6 +5,11 @@ calls (a sub-Cell's output is consumed by its parent's graph). Measured with Min
 CPU: under STRICT a None anywhere in that output fails once a Tensor condition survives in the
 graph (an `@ms.jit` function compiles); at both levels a join of two different strings gives a
 Tensor, and a join of lists of different lengths gives a list holding one stacked Tensor.
+
+A `construct` that returns nothing (no `return`, or a bare one) fails STRICT alike once an
+`if`/`while` or an `assert` on a Tensor is compiled (measured: a raise, a print or an
+assignment in the branch, a lone `assert (x > -100).all()`: "Invalid abstract;AbstractNone");
+a test on a shape, or `self.debug and ...` the parser folds, compiles.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Optional, Union
 from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import raise_forms
 from . import returns as graph_returns  # MS212 is its rule: same MindSpore error
 from .helpers import shared_values
 from .helpers.abstract import NONE, Abstract, Value
@@ -78,7 +84,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if ctx.fn.caller is not None or not _is_construct(ctx):
         return
     returns = _own_returns(ctx)
-    if not returns:
+    if all(r.value is None for r in returns):
+        yield from _no_output(ctx)
         return
     yield from _appended_join(ctx, returns)
     flows = _tensor_flows(ctx)
@@ -88,6 +95,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _none_output(ctx, values, returns, flows)  # STRICT's rule: a warning at LAX
     yield from _joined_constants(ctx, values, returns, flows)
     yield from _joined_objects(ctx, returns, flows)
+
+
+def _no_output(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """A `construct` that returns nothing (no `return`, or a bare one) after an `if`/`while`
+    or an `assert` on a Tensor (measured, STRICT: a raise, a print, an assignment in the branch
+    or a lone `assert (x > 0).all()` fail alike; a test on a shape compiles)."""
+    if ctx.of(ast.Yield, ast.YieldFrom):
+        return
+    derived = raise_forms.derived_of(ctx)
+    flows = [i.stmt for i in raise_forms.reached(ctx) if raise_forms.runtime_test(ctx, i, derived)]
+    if not flows:
+        return
+    flow = min(flows, key=lambda n: (n.lineno, n.col_offset))
+    name = "a `while`" if isinstance(flow, ast.While) else "an `if`"
+    if isinstance(flow, ast.Assert):
+        name = "an `assert`"
+    yield NONE_OUTPUT_UNDER_STRICT.finding(
+        flow.test if isinstance(flow, ast.Assert) else flow,
+        related=[ctx.related(flow, "the Tensor condition")],
+        what="None (it returns nothing)",
+        flow=name,
+    )
 
 
 def _is_construct(ctx: FunctionContext) -> bool:

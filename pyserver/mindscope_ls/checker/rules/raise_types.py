@@ -22,6 +22,12 @@ Classes of other modules fail alike (measured): `from subprocess import CalledPr
 reraise"). The checker sees one file, so an imported name counts when it reads as an exception
 class (`...Error`, `...Exception`, `...Warning`); a module's own class raised counts whatever its
 base (a class with none cannot be raised in Python either).
+
+A module-level name that is no class fails alike (measured, under a Tensor test, a shape test
+and an int argument's test; not under `self.flag`): `raise make_error("bad")` of a module
+function, `raise Err("bad")` of `Err = ValueError`, `raise ERR` of `ERR = ValueError("bad")`
+("Unsupported exception type: make_error"): raise_forms.py reports them (it reads the module's
+tree, so it is not cached with this check).
 """
 
 from __future__ import annotations
@@ -248,3 +254,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         else:
             continue
         yield UNSUPPORTED_EXCEPTION.finding(stmt, name=name.id, what=what, base=suggestion)
+
+
+# What raise_forms.py (MS1039, MS254, MS1040, MS1000's module-level names) shares.
+derived_names = _derived
+test_kept = _test_kept
+module_exception = _module_exception
+builtin_exception = _builtin_exception
+imported_class = _imported_class
+parsed_raises = _raises

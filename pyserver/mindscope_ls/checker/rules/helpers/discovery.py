@@ -248,7 +248,9 @@ class Discovery:
             if target is None:
                 continue
             module, callee_node, cls = target
-            params = _param_names(callee_node, skip_self=cls is not None)
+            # `self.check(x)` of a @staticmethod: its first parameter is `x`, not `self`
+            bound = cls is not None and not _is_static(callee_node)
+            params = _param_names(callee_node, skip_self=bound)
             tensor_params = {
                 params[i] for i, tensor in enumerate(plan.args[: len(params)]) if tensor
             }
@@ -620,6 +622,10 @@ def _named(func: ast.expr, name: str) -> bool:
     return (isinstance(func, ast.Name) and func.id == name) or (
         isinstance(func, ast.Attribute) and func.attr == name
     )
+
+
+def _is_static(node: FunctionNode) -> bool:
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _param_names(node: FunctionNode, skip_self: bool) -> list[str]:
