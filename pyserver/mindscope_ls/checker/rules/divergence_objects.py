@@ -10,9 +10,10 @@ Cell's `construct`:
   x * 5) at LAX. The method's own return value is right (`k = a.bump()` compiled to the same
   result), and so is a read before the call. STRICT refuses the write instead (MS202/MS252).
 - MS313: `self.c.n += 1` on a plain object the Cell holds, or `self.log.items.append(1)` on a
-  list attribute of one, runs once, while compiling: after two calls the object held 1 (or
-  one item) where PyNative's held 2, at LAX and STRICT. (A plain `self.c.n = 5` gives the
-  same state either way; a `@jit_class` object's attribute is MS310's.)
+  list attribute of one (of a `@jit_class` object too), runs once, while compiling: after two
+  calls the object held 1 (or one item) where PyNative's held 2, at LAX and STRICT. (A plain
+  `self.c.n = 5` gives the same state either way; a `@jit_class` object's attribute is
+  MS310's.)
 
 `@ms.jit` functions are left alone: PyNative compiles them too.
 """
@@ -38,7 +39,7 @@ METHOD_WRITE_UNSEEN = Rule(
     Group.DIVERGES,
     title="An attribute a method of the object set, read back in compiled code",
     message=(
-        "`{read}` was set by `{call}` on line {line}, but graph mode reads the value `{obj}` "
+        "`{read}` was set by the earlier `{call}`, but graph mode reads the value `{obj}` "
         "held before that call, unlike PyNative; use the method's return value or keep the "
         "value in a local."
     ),
@@ -68,7 +69,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     for call in calls:
         func = call.func
-        if not isinstance(func, ast.Attribute):
+        if not isinstance(func, ast.Attribute) or not _maybe_object(ctx, func.value):
             continue
         info = _object_class(ctx, func.value)
         if info is None:
@@ -86,10 +87,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 related=[ctx.related(call, "the call that sets it")],
                 read=ast.unparse(read),
                 call=ast.unparse(func) + "()",
-                line=call.lineno,
                 obj=ast.unparse(func.value),
             )
             return
+
+
+def _maybe_object(ctx: FunctionContext, receiver: ast.expr) -> bool:
+    """The cheap test first: a local name, or `self.<attr>` that `__init__` sets to an
+    object (not a Cell, a Tensor or a list)."""
+    if isinstance(receiver, ast.Name):
+        return receiver.id != "self"
+    held = self_attr(ctx, receiver)
+    return held is not None and held.kind == "object" and held.class_qualname is not None
 
 
 def _object_class(ctx: FunctionContext, receiver: ast.expr) -> Optional[ClassInfo]:
@@ -181,7 +190,11 @@ def _held_state(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFind
     holds."""
     for node in ctx.of(ast.AugAssign):
         target = node.target
-        if isinstance(target, ast.Attribute) and _held_plain(ctx, target.value):
+        if (
+            isinstance(target, ast.Attribute)
+            and _maybe_object(ctx, target.value)
+            and _held_plain(ctx, target.value)
+        ):
             yield divergence_python.COMPILE_TIME_ONCE.finding(
                 node,
                 what=f"`{ast.unparse(node)}` on the plain object `{ast.unparse(target.value)}`",
@@ -192,7 +205,9 @@ def _held_state(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFind
         if not (isinstance(func, ast.Attribute) and func.attr in _MUTATORS):
             continue
         holder = func.value
-        if not isinstance(holder, ast.Attribute) or not _held_plain(ctx, holder.value):
+        if not isinstance(holder, ast.Attribute) or self_attr_name(holder.value) is None:
+            continue  # measured alike for a plain object's list and a `@jit_class`'s
+        if not _maybe_object(ctx, holder.value):
             continue
         info = _object_class(ctx, holder.value)
         held = info.attr(holder.attr) if info is not None else None

@@ -25,7 +25,7 @@ from ..rule import Rule
 from .calls_shared import describe, instance, missing_advice
 from .helpers import python_objects, receivers, strs
 from .helpers.abstract import Abstract
-from .helpers.base import FunctionContext, cacheable
+from .helpers.base import FunctionContext
 from .helpers.instances import lacks
 from .unpacking import zero_d
 
@@ -253,11 +253,11 @@ def _blocks(fn: FunctionNode) -> dict[int, list[ast.stmt]]:
 _ITERATING = frozenset({"list", "tuple"})
 
 
-@cacheable
 def check_enum_classes(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """MS159 for an Enum class iterated by a `for`, a comprehension or `list()`/`tuple()`/..."""
+    """MS159 for an Enum class iterated by a `for`, a comprehension or `list()`/`tuple()`.
+    Not cacheable: reads the module's other classes."""
     module = ctx.fn.module
-    if not any(python_objects.enum_class(module, name) for name in module.classes):
+    if not python_objects.enum_classes(module):
         return
     loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
     iterated: list[ast.expr] = [node.iter for node in loops]

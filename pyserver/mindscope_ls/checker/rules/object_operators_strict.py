@@ -5,7 +5,8 @@ Measured with MindSpore 2.10 on CPU (round31 `ob_op_*`, `ob_sop_*`): `self.o + x
 with `__sub__`, `__mul__`), and `x` a Tensor of the graph (an input, or `x.sum()`), compiles
 at LAX, which runs the dunder through its Python fallback, and fails under STRICT ("When
 handling script '__input_key_0__ + __input_key_1__ in graph mode', the inputs should be
-constant"). With a constant operand (`self.o + 1`), a comparison (`self.o < 3`), a unary
+constant"); so does `self.o == x` with `__eq__` (round31 `ob_obj_eq_tensor`). With a constant
+operand (`self.o + 1`), a comparison with a constant (`self.o < 3`), a unary
 operator (`-self.o`), `self.o[2]`, `len(self.o)` and `self.o == 5` STRICT compiles.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -23,7 +25,7 @@ OBJECT_OPERATOR_UNDER_STRICT = Rule(
     "MS256",
     "object-operator-under-strict",
     Group.STRICT,
-    title="An operator a Python object's class defines, applied with a Tensor, under STRICT",
+    title="An operator or comparison a Python object's class defines, with a Tensor, under STRICT",
     message=(
         "`{text}` calls `{dunder}` of {what} with a Tensor computed in the graph, which only "
         "LAX's Python fallback runs; call a method that takes the Tensor, or use the default "
@@ -50,18 +52,36 @@ _DUNDERS = {
     ast.Mod: "__mod__",
     ast.Pow: "__pow__",
 }
+# Measured: `self.o == x` with `__eq__` fails alike ("'__input_key_0__ == __input_key_1__'").
+_COMPARISONS = {
+    ast.Eq: "__eq__",
+    ast.NotEq: "__ne__",
+    ast.Lt: "__lt__",
+    ast.LtE: "__le__",
+    ast.Gt: "__gt__",
+    ast.GtE: "__ge__",
+}
+_ALL = frozenset([*_DUNDERS.values(), *_COMPARISONS.values()])
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     """Not cacheable: reads the module's global instances."""
-    for node in ctx.of(ast.BinOp):
-        dunder = _DUNDERS.get(type(node.op))
-        if dunder is None or not ctx.types.is_tensor(node.right):
+    if not python_objects.defines_any(ctx.fn.module, _ALL):
+        return  # the common case: no class of the module defines an operator
+    pairs: list[tuple[ast.expr, Optional[str], ast.expr, ast.expr]] = [
+        (node, _DUNDERS.get(type(node.op)), node.left, node.right) for node in ctx.of(ast.BinOp)
+    ]
+    for compare in ctx.of(ast.Compare):
+        if len(compare.ops) == 1:
+            op = type(compare.ops[0])
+            pairs.append((compare, _COMPARISONS.get(op), compare.left, compare.comparators[0]))
+    for node, dunder, left, right in pairs:
+        if dunder is None or not ctx.types.is_tensor(right):
             continue
-        what = python_objects.python_object(ctx, node.left)
+        what = python_objects.python_object(ctx, left)
         if what is None or what.startswith("the Enum"):
             continue
-        info = python_objects.object_class(ctx, node.left)
+        info = python_objects.object_class(ctx, left)
         if info is None or info.find_method(dunder) is None:
             continue
         yield OBJECT_OPERATOR_UNDER_STRICT.finding(

@@ -249,6 +249,17 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
     cls = ctx.types.cls
     args = ctx.fn.node.args.posonlyargs + ctx.fn.node.args.args
     own = cls is not None and bool(args) and args[0].arg == "self"
+    module = ctx.fn.module
+    # locals bound to a call of a class the module defines (the cheap test for `u.m()`)
+    made = {
+        a.targets[0].id
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and isinstance(a.value, ast.Call)
+        and isinstance(a.value.func, ast.Name)
+        and a.value.func.id in module.classes
+    }
     for call in calls:
         func = call.func
         if not isinstance(func, ast.Attribute):
@@ -257,10 +268,12 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
             if cls.attr(func.attr) is not None:
                 continue  # an attribute set in `__init__` shadows the method
             owner: Optional[ClassInfo] = cls
-        else:
+        elif _may_hold_class(ctx, func.value, made):
             owner = _other_class(ctx, func.value)
             if owner is None or owner.attr(func.attr) is not None:
                 continue
+        else:
+            continue
         found = owner.find_method(func.attr) if owner is not None else None
         if found is None:
             continue
@@ -272,6 +285,12 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
         first = params[0].arg if params else "cls"
         name = f"{ast.unparse(func.value)}.{func.attr}"
         yield CLASSMETHOD_THROUGH_SELF.finding(call, name=name, first=first)
+
+
+def _may_hold_class(ctx: FunctionContext, receiver: ast.expr, made: set[str]) -> bool:
+    if isinstance(receiver, ast.Name):
+        return receiver.id in ctx.fn.module.classes or receiver.id in made
+    return isinstance(receiver, ast.Attribute) and names.self_attribute(receiver) is not None
 
 
 def _other_class(ctx: FunctionContext, receiver: ast.expr) -> Optional[ClassInfo]:

@@ -28,6 +28,10 @@ _ENUM_BASES = frozenset({"enum.Enum"})
 def enum_class(module: ModuleInfo, name: str) -> Optional[ast.ClassDef]:
     """The module's class `name` when it derives from `enum.Enum` directly and mixes in no
     scalar type (an `IntEnum`, `StrEnum` or `class K(str, Enum)` is a scalar in the graph)."""
+    return module.classes.get(name) if name in enum_classes(module) else None
+
+
+def _enum_class(module: ModuleInfo, name: str) -> Optional[ast.ClassDef]:
     node = module.classes.get(name)
     if node is None or node.keywords or not node.bases:
         return None
@@ -48,9 +52,26 @@ def enum_class(module: ModuleInfo, name: str) -> Optional[ast.ClassDef]:
     return node
 
 
+_ENUMS = "_mindscope_enum_classes"  # kept on the module tree: freed with it
+
+
+def enum_classes(module: ModuleInfo) -> frozenset[str]:
+    """The names of the module's Enum classes (`enum_class`), read once per module tree."""
+    tree = module.tree
+    if tree is None:
+        return frozenset()
+    held: Optional[frozenset[str]] = tree.__dict__.get(_ENUMS)
+    if held is None:
+        held = frozenset(name for name in module.classes if _enum_class(module, name))
+        tree.__dict__[_ENUMS] = held
+    return held
+
+
 def enum_member(module: ModuleInfo, expr: ast.expr) -> Optional[str]:
     """`Mode.TRAIN` of an Enum class of the module whose body binds `TRAIN`."""
     if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return None
+    if expr.value.id not in enum_classes(module):
         return None
     node = enum_class(module, expr.value.id)
     if node is None or expr.attr not in _members(node):
@@ -227,3 +248,24 @@ def object_class(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Option
             node = instance_class(module, expr)
             info = ctx.classes.info(module, node) if node is not None else None
     return info if _instance(info) is not None else None
+
+
+_OPERATORS = "_mindscope_operator_classes"  # kept on the module tree: freed with it
+
+
+def defines_any(module: ModuleInfo, methods: frozenset[str]) -> bool:
+    """Some class of the module defines one of `methods` (read once per module tree and set)."""
+    tree = module.tree
+    if tree is None:
+        return False
+    held: Optional[dict[frozenset[str], bool]] = tree.__dict__.get(_OPERATORS)
+    if held is None:
+        held = tree.__dict__[_OPERATORS] = {}
+    found = held.get(methods)
+    if found is None:
+        found = held[methods] = any(
+            isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and item.name in methods
+            for node in module.classes.values()
+            for item in node.body
+        )
+    return found
