@@ -57,6 +57,7 @@ from .rules import (
     divergence_membership,
     divergence_mutable_pow,
     divergence_next,
+    divergence_objects,
     divergence_pow,
     divergence_python,
     divergence_range_output,
@@ -95,6 +96,8 @@ from .rules import (
     mutation,
     narrow_int_scalars,
     number_methods_strict,
+    object_keys,
+    object_operators_strict,
     objects,
     objects_strict,
     operators,
@@ -128,6 +131,7 @@ from .rules import (
     strict_new_attributes,
     strict_values,
     subscripts,
+    super_calls,
     tensor_axes,
     tensor_devices,
     tensor_expand,
@@ -266,6 +270,10 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     masked_iteration,
     dict_branch_keys,
     sequence_slices_strict,
+    super_calls,
+    object_keys,
+    divergence_objects,
+    object_operators_strict,
 )
 
 
@@ -434,6 +442,11 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     raise_forms.check,
     raise_forms.check_module_names,
     raise_forms.check_none_helpers,
+    super_calls.check,
+    object_keys.check,
+    iteration.check_enum_classes,
+    divergence_objects.check,
+    object_operators_strict.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

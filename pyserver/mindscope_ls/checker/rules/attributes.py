@@ -8,6 +8,14 @@ has no translation for fail when read (`x.device`, `x.stride`, `x.__class__`), a
 level a Tensor method without a graph registration fails when called (`x.diag()`); both
 tables are compiled per member from the installed MindSpore (facts `graph_members`). Values the
 source does not fix are never reported.
+
+A namedtuple (`collections.namedtuple` or `typing.NamedTuple`) is a plain tuple in the graph
+(round31 `ob_nt_*`, both levels): its fields, `count` and `index` read fine, but `_replace`,
+`_asdict`, `_fields` of an instance and the methods or properties a `NamedTuple` class defines
+fail ("'NamedTuple' object has no attribute '_replace'"; STRICT: "cannot get attributes
+_replace or the Tuple[Float32,Int64] object has no attribute"), for one set in `__init__`,
+built in `construct` or held at module level. `Cfg._make([...])` and `Cfg._fields` of the class
+compile.
 """
 
 from __future__ import annotations
@@ -20,7 +28,7 @@ from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import assigned, assigned_any, describe, instance, local_names, missing_advice
-from .helpers import names, receivers
+from .helpers import names, python_objects, receivers
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
@@ -119,6 +127,20 @@ def check_attribute(
     if not isinstance(node.ctx, ast.Load):
         return
     attr = node.attr
+    if not attr.startswith("__"):
+        named = python_objects.namedtuple_instance(ctx, node.value)
+        if named is not None:
+            if attr not in named[1] and attr not in python_objects.TUPLE_METHODS:
+                yield ATTRIBUTE_OF_WRONG_KIND.finding(
+                    node,
+                    attr=attr,
+                    kind=f"`{named[0]}` namedtuple, which graph mode compiles as a plain tuple",
+                    advice=(
+                        f"read its fields ({', '.join(named[1])}) only, and build a changed "
+                        f"copy with `{named[0]}(...)` or outside compiled code"
+                    ),
+                )
+            return
     cls = instance(ctx, node.value)
     if cls is not None:
         if lacks(ctx.fn.module, cls, attr):

@@ -14,7 +14,8 @@
   ("When creating an instance of 'Obj', all arguments are required to be constants, but input 0
   is a variable"); a plain class goes to the Python fallback, which STRICT runs only on
   constants ("When handling script '__call_func_str__(__input_0__,)' ... the inputs should be
-  constant"), LAX compiles it. Both at the call (measured on 2.10, CPU).
+  constant"), LAX compiles it. Both at the call (measured on 2.10, CPU). A `@dataclass` and a
+  `typing.NamedTuple` class are plain classes here (round31 `ob_dc_*`, `ob_typing_nt_build`).
 - MS184: a `@jit_class` object iterated (`for v in obj`, `list(obj)`, `tuple(obj)`): graph mode
   does not call its `__iter__` and fails at every level ("'class' object is not iterable", at the
   loop or the call); a plain object held by the Cell is iterated by the fallback (compiles).
@@ -31,9 +32,10 @@ import builtins as python_builtins
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names, receivers, shared_values
+from .helpers import names, python_objects, receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 
@@ -208,9 +210,16 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
         if arg is None:
             continue
         info = ctx.classes.resolve(module.qualname(call.func))
-        if info is None or info.is_cell or not _own_class(info):
+        if info is None or info.is_cell:
             continue
         text = f"`{ast.unparse(arg)}`"
+        if not _own_class(info):
+            if _dataclass(module, info) or (
+                isinstance(func, ast.Name)
+                and python_objects.namedtuple_fields(module, func.id) is not None
+            ):
+                yield OBJECT_FROM_TENSOR_UNDER_STRICT.finding(call, cls=info.name, arg=text)
+            continue
         if info.is_jit_class:
             yield JIT_CLASS_FROM_TENSOR.finding(call, cls=info.name, arg=text)
         elif not info.node.decorator_list:
@@ -275,6 +284,19 @@ def _class_names(ctx: FunctionContext) -> set[str]:
 
 def _reads(expr: ast.expr, inputs: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(expr))
+
+
+def _dataclass(module: ModuleInfo, info: ClassInfo) -> bool:
+    """A `@dataclass` (`@dataclasses.dataclass(...)`) with no base: a plain class to graph
+    mode (round31 `ob_dc_*`: created from a Tensor, it fails STRICT as a plain class does)."""
+    node = info.node
+    if node.bases or node.keywords or len(node.decorator_list) != 1:
+        return False
+    deco = node.decorator_list[0]
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    if not isinstance(target, (ast.Name, ast.Attribute)):
+        return False
+    return module.qualname(target) == "dataclasses.dataclass"
 
 
 def _own_class(info: ClassInfo) -> bool:

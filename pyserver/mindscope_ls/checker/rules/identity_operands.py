@@ -9,7 +9,12 @@ and `self.act is nn.ReLU` for a class all failed; `a is 1`, `a is True`,
 `s is 'x'`, `x is None`, `l is not None`, `type(x) is Tensor` (LAX) and `x.dtype is ms.float32`
 compiled. A class is refused when it is a Cell or a `@jit_class` ("but got create_instance":
 `type(self.blk) is Block`, `self.blk is Block`, `type(self.j) is JHelper`); a plain class is a
-type (`type(self.obj) is Helper`, `self.obj is not Helper` compiled at both levels).
+type (`type(self.obj) is Helper`, `self.obj is not Helper` compiled at both levels), and so is
+an Enum class (`type(self.mode) is Mode` compiled). An object is refused too ("but got
+PythonObject" / "MsClassObject", round31 `ob_is_*`): an instance of a plain class or
+`@jit_class` (`self.a is self.b`, `self.s is DEFAULT`, `self.s is s`) and a member of an
+`enum.Enum` (`m is Mode.TRAIN`, `Mode.TRAIN is self.mode`, `self.mode is not Mode.EVAL`); an
+`IntEnum` member is an int (`self.k is K.A` compiled), and `self.s is not None` compiles.
 (Tensors on both sides are MS314/MS238's.)
 """
 
@@ -21,6 +26,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import python_objects
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
@@ -29,7 +35,10 @@ IDENTITY_OPERAND = Rule(
     "MS1007",
     "identity-of-unsupported-value",
     Group.FAILS,
-    title="`is` / `is not` with a float, tuple, list, dict, Cell or class on the right",
+    title=(
+        "`is` / `is not` with a float, tuple, list, dict, Cell, Cell class, object or Enum "
+        "member on the right"
+    ),
     message=(
         "`{text}` compares by identity with {what}, which graph mode's `is` does not take "
         "(only an int, bool, str, None or type); compare with `==`, or test it outside "
@@ -62,7 +71,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         left = compare.left
         for op, right in zip(compare.ops, compare.comparators):
             if isinstance(op, (ast.Is, ast.IsNot)) and not ctx.types.is_tensor(right):
-                what = _unsupported(values, right) or _cell_class(ctx, right)
+                what = (
+                    _unsupported(values, right)
+                    or _cell_class(ctx, right)
+                    or python_objects.python_object(ctx, right)
+                )
                 if what is not None:
                     text = ast.unparse(ast.Compare(left=left, ops=[op], comparators=[right]))
                     yield IDENTITY_OPERAND.finding(compare, text=text, what=what)
@@ -76,6 +89,9 @@ def _cell_class(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     if isinstance(expr, ast.Name) and expr.id in ctx.fn.module.classes:
         if _plain_class(ctx, expr.id, 0):
             return None  # measured: `type(self.obj) is Helper` of a plain class compiles
+        info = ctx.classes.resolve(ctx.fn.module.qualname(expr))
+        if info is None or not (info.is_cell or info.is_jit_class):
+            return None  # measured: `type(self.mode) is Mode` of an Enum class compiles
         return f"the class `{expr.id}`"
     qualname = ctx.fn.module.qualname(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
     last = (qualname or "").rsplit(".", 1)[-1]

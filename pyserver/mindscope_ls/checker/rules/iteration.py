@@ -6,6 +6,11 @@ Tensor or an instance of a plain class without `__iter__`/`__getitem__` fails; u
 `len()` of a str and a `for` over a str fail too. A name that only a `for` binds (its
 target, or a name its body assigns) cannot be read after the loop, whatever it iterates; the
 same holds for a `while` body.
+
+An Enum class is not iterable in graph mode either (round31 `ob_it_*`, both levels: "'typetype'
+object is not iterable"): `for m in Mode`, `[m.value for m in Mode]`, `list(Mode)` (so
+`tuple(Mode)`) and a `self.modes = Mode` looped over all fail; `len(Mode)`,
+`len(Mode.__members__)` and a loop over `(Mode.TRAIN, Mode.EVAL)` compile.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import describe, instance, missing_advice
-from .helpers import strs
+from .helpers import python_objects, receivers, strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.instances import lacks
@@ -242,3 +247,46 @@ def _blocks(fn: FunctionNode) -> dict[int, list[ast.stmt]]:
                     pending.append(stmt.body)
         fn.__dict__[_BLOCKS] = held
     return held
+
+
+# Calls that iterate their first argument, as graph mode compiles them.
+_ITERATING = frozenset({"list", "tuple"})
+
+
+def check_enum_classes(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS159 for an Enum class iterated by a `for`, a comprehension or `list()`/`tuple()`.
+    Not cacheable: reads the module's other classes."""
+    module = ctx.fn.module
+    if not python_objects.enum_classes(module):
+        return
+    loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
+    iterated: list[ast.expr] = [node.iter for node in loops]
+    for call in ctx.of(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id in _ITERATING and call.args:
+            iterated.append(call.args[0])
+    stores = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
+    for expr in sorted(iterated, key=lambda e: (e.lineno, e.col_offset)):
+        name = _enum_class_name(ctx, expr, stores)
+        if name is not None:
+            yield ITERATE_NON_ITERABLE.finding(
+                expr,
+                what=f"the Enum class `{name}`",
+                advice=f"loop over a tuple of its members (`({name}.A, {name}.B)`) instead",
+            )
+
+
+def _enum_class_name(ctx: FunctionContext, expr: ast.expr, stores: set[str]) -> Optional[str]:
+    module = ctx.fn.module
+    if isinstance(expr, ast.Name):
+        if expr.id in stores or python_objects.enum_class(module, expr.id) is None:
+            return None
+        return expr.id
+    attr = receivers.self_attr_name(expr)
+    cls = ctx.fn.cls
+    if attr is None or cls is None or cls.attr_varies(attr):
+        return None
+    held = cls.attr(attr)
+    node = held.node if held is not None else None
+    if isinstance(node, ast.Name) and python_objects.enum_class(module, node.id) is not None:
+        return node.id
+    return None

@@ -14,7 +14,7 @@ from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import globals as globals_
-from .helpers import names, receivers
+from .helpers import names, python_objects, receivers
 from .helpers.base import FunctionContext, within
 from .helpers.classes import ClassInfo
 
@@ -81,6 +81,18 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 made = _type_call(ctx, value)
                 if made is not None and not any(ctx.types.is_tensor(o) for o in outputs):
                     continue
+                if (
+                    isinstance(value, ast.Name)
+                    and value.id in ctx.fn.module.classes
+                    and not _local(ctx, value.id)
+                ):
+                    # measured (round31 `ob_return_class`): `return x, Scale` fails under
+                    # STRICT (no line named), as `type(...)` beside a Tensor does
+                    if any(ctx.types.is_tensor(o) for o in outputs):
+                        yield RETURN_OBJECT_UNDER_STRICT.finding(
+                            value, what=f"the class `{value.id}`"
+                        )
+                    continue
                 if isinstance(value, ast.Name) and _is_self(ctx, value.id):
                     # measured: "Illegal type in the graph: ... ClassMember 'Namespace:...<Net>'"
                     # under STRICT (no line named); LAX hands the Cell out
@@ -135,6 +147,9 @@ def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
 
 def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     module = ctx.fn.module
+    member = python_objects.enum_member(module, value)
+    if member is not None:
+        return member  # measured (round31 `ob_enum_return`): "Illegal type in the graph"
     if isinstance(value, ast.Call):
         qualname = names.callee(module, value.func)
         if qualname == "slice":

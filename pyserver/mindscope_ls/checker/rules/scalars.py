@@ -12,7 +12,9 @@
   `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
   number x: -9223372036854775808, y: 1"), though their Python values may fit.
 - MS176: a `@classmethod` of the Cell called through `self` (`type(self)`, `self.__class__`,
-  the class's name) is compiled as a plain function
+  the class's name), or of another workspace class called through that class, an object of it
+  held in `self.<attr>` or a local bound to one (round31 `ob_cm_*`: plain classes,
+  `@jit_class`es and other Cells alike), is compiled as a plain function
   whose first parameter (`cls`) is not bound: "The parameters number of the function is 2, but
   the number of provided arguments is 1" (measured at LAX and STRICT; `@staticmethod` and plain
   methods compile).
@@ -30,6 +32,8 @@ from ..rule import Rule
 from .calls_shared import builtin
 from .helpers import names
 from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
+from .helpers.receivers import only_binding, self_attr
 
 INT64_OVERFLOW = Rule(
     "MS175",
@@ -252,18 +256,38 @@ def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
 
 
 def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    if not calls:
+        return
     cls = ctx.types.cls
     args = ctx.fn.node.args.posonlyargs + ctx.fn.node.args.args
-    if cls is None or not args or args[0].arg != "self":
-        return
-    calls: list[ast.Call] = ctx.of(ast.Call)
+    own = cls is not None and bool(args) and args[0].arg == "self"
+    module = ctx.fn.module
+    # locals bound to a call of a class the module defines (the cheap test for `u.m()`)
+    made = {
+        a.targets[0].id
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and isinstance(a.value, ast.Call)
+        and isinstance(a.value.func, ast.Name)
+        and a.value.func.id in module.classes
+    }
     for call in calls:
         func = call.func
-        if not (isinstance(func, ast.Attribute) and _own_class(func.value, cls.node.name)):
+        if not isinstance(func, ast.Attribute):
             continue
-        if cls.attr(func.attr) is not None:
-            continue  # an attribute set in `__init__` shadows the method
-        found = cls.find_method(func.attr)
+        if own and cls is not None and _own_class(func.value, cls.node.name):
+            if cls.attr(func.attr) is not None:
+                continue  # an attribute set in `__init__` shadows the method
+            owner: Optional[ClassInfo] = cls
+        elif _may_hold_class(ctx, func.value, made):
+            owner = _other_class(ctx, func.value)
+            if owner is None or owner.attr(func.attr) is not None:
+                continue
+        else:
+            continue
+        found = owner.find_method(func.attr) if owner is not None else None
         if found is None:
             continue
         method = found[1]
@@ -274,6 +298,39 @@ def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
         first = params[0].arg if params else "cls"
         name = f"{ast.unparse(func.value)}.{func.attr}"
         yield CLASSMETHOD_THROUGH_SELF.finding(call, name=name, first=first)
+
+
+def _may_hold_class(ctx: FunctionContext, receiver: ast.expr, made: set[str]) -> bool:
+    if isinstance(receiver, ast.Name):
+        return receiver.id in ctx.fn.module.classes or receiver.id in made
+    return isinstance(receiver, ast.Attribute) and names.self_attribute(receiver) is not None
+
+
+def _other_class(ctx: FunctionContext, receiver: ast.expr) -> Optional[ClassInfo]:
+    """The workspace class of `Cls` (a class the module defines, not rebound here), of
+    `self.<attr>` set to `Cls(...)`, or of a local bound once to `Cls(...)` (measured on 2.10:
+    `U.scale(x)`, `self.u.scale(x)`, `u.scale(x)` fail alike, for a plain class, a
+    `@jit_class` and another Cell)."""
+    module = ctx.fn.module
+    if isinstance(receiver, ast.Name):
+        if receiver.id in module.classes:
+            if any(isinstance(n.ctx, ast.Store) and n.id == receiver.id for n in ctx.of(ast.Name)):
+                return None
+            return ctx.classes.resolve(module.qualname(receiver))
+        bound = only_binding(ctx, receiver.id)
+        if (
+            isinstance(bound, ast.Call)
+            and isinstance(bound.func, ast.Name)
+            and bound.func.id in module.classes
+        ):
+            return ctx.classes.resolve(module.qualname(bound.func))
+        return None
+    held = self_attr(ctx, receiver)
+    if held is None or held.kind != "object" or held.class_qualname is None:
+        return None
+    if ctx.fn.cls is not None and ctx.fn.cls.attr_varies(names.self_attribute(receiver) or ""):
+        return None
+    return ctx.classes.resolve(held.class_qualname)
 
 
 def _own_class(receiver: ast.expr, class_name: str) -> bool:
