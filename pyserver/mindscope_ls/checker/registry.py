@@ -90,11 +90,13 @@ from .rules import (
     mask_updates,
     masked_iteration,
     methods,
+    mnp_tensor_lists,
     mutable_defaults,
     mutable_scalars,
     mutation,
     narrow_int_scalars,
     number_methods_strict,
+    numpy_scalars,
     objects,
     objects_strict,
     operators,
@@ -262,6 +264,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tensor_devices,
     masked_iteration,
     dict_branch_keys,
+    numpy_scalars,
+    mnp_tensor_lists,
 )
 
 
@@ -376,6 +380,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     raise_types.check,
     round_scalars.check,
     late_closures.check,
+    late_closures.check_rebound,
     function_values.check,
     tensor_expand.check,
     cpu_overloads.check,
@@ -424,6 +429,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_devices.check,
     masked_iteration.check,
     dict_branch_keys.check,
+    numpy_scalars.check,
+    mnp_tensor_lists.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

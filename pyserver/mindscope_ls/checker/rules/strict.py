@@ -126,11 +126,25 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         return
     name = _python_function(ctx, func)
     if name is not None and any(
-        ctx.types.is_tensor(arg) or receivers.runtime_scalar(ctx, arg) for arg in node.args
+        ctx.types.is_tensor(arg)
+        or receivers.runtime_scalar(ctx, arg)
+        or (name.startswith("numpy.") and _holds_tensor(ctx, arg))
+        for arg in node.args
     ):
         # measured: `math.floor(n)`, `np.sqrt(n)`, `str(n)`, `repr(n)`, `type(n)` with
         # `n = int(t)` or `t.item()` fail too
         yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
+
+
+def _holds_tensor(ctx: FunctionContext, data: ast.expr) -> bool:
+    """A list or tuple display holding a Tensor computed in the graph, at any depth (measured:
+    `np.array([x[0, 0], x[1, 1]])` fails under STRICT, `np.array([x.shape[0], 2])` compiles)."""
+    if not isinstance(data, (ast.List, ast.Tuple)):
+        return False
+    return any(
+        (ctx.types.is_tensor(e) and not ctx.types.is_constant_tensor(e)) or _holds_tensor(ctx, e)
+        for e in data.elts
+    )
 
 
 def _to_numpy(ctx: FunctionContext, node: ast.Call, func: ast.Attribute) -> bool:
