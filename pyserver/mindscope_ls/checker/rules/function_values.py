@@ -32,6 +32,9 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   `partial(ops.mul, 2)`, `partial(ops.sum, dim=1)`, `partial(scale, s=2)`) is called through
   the Python fallback, which STRICT refuses ("the inputs should be constant, but found variable
   '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
+  Likewise a module-level `DOUBLE = functools.partial(ops.mul, 2)` (or `partial(scale, k=2)`)
+  called from `construct` with its Tensor input (measured, round 31); `DOUBLE(3)` of a number
+  compiles under STRICT.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the

@@ -208,8 +208,16 @@ def check_rebound(ctx: FunctionContext) -> Iterator[RawFinding]:
     declared: set[str] = set()
     calls: dict[str, list[ast.Call]] = {}
     bound_names: dict[str, int] = {}
+    statement: Optional[ast.stmt] = None
     for node in scope:
-        at = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+        if isinstance(node, ast.stmt):
+            statement = node
+        # a change takes effect when its statement ends: `h = step(h)` calls `step` first
+        at = (
+            (statement.end_lineno or 0, statement.end_col_offset or 0)
+            if statement is not None
+            else (0, 0)
+        )
         if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
             changes.setdefault(node.id, []).append(at)
             bound_names[node.id] = bound_names.get(node.id, 0) + 1

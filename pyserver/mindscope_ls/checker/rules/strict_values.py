@@ -8,6 +8,11 @@ function is compiled at LAX whatever the context level, so these compile there):
   `Tensor([x.sum(), x.mean()])`, `Tensor([x[0, 0], 1.0])` and nested lists or tuples holding
   one (`Tensor([[x[0, 0]], [x[1, 1]]])`, `ms.tensor(...)` alike) fail; `Tensor(x.shape)`,
   `Tensor(n)` of a shape-derived int and `Tensor([1.0, 2.0])` compile.
+  Also a list, tuple or ndarray of constants that a Tensor condition chooses (`y = [1.0, 2.0]`
+  / `[0.0, 0.0]` in the two branches of `if x.sum() > 0`, an `if` rebinding it, or a
+  conditional expression): the join is a graph value, so `Tensor(y)`, `ms.tensor(y)` and
+  `Tensor.from_numpy(y)` fail under STRICT; the same list on both paths, a condition on a
+  shape, and numbers (`s = 2.0` / `3.0`, then `Tensor(s)`) compile (round 31).
 - MS231: indexing a Tensor with a list the graph cannot fold (`x[[0, i]]` with a Tensor `i`,
   `x[ms.mutable([0, 1])]`) goes through the fallback's `all(isinstance(i, bool) for i in
   list_index)` (`_compile_utils.py`), which STRICT refuses; a tuple (`x[(0, i)]`) and a list
