@@ -142,9 +142,7 @@ _UNARY = frozenset(
 )
 # NumPy-only attributes (a Python number has none of them); `.real`, `.is_integer()` compile at
 # LAX (measured) and are left to MS240 under STRICT
-_NUMPY_ATTRS = frozenset(
-    {"item", "tolist", "astype", "dtype", "ndim", "shape", "size", "itemsize", "nbytes"}
-)
+_NUMPY_ATTRS = frozenset({"item", "tolist", "astype", "dtype", "ndim"})
 # shape-like arrays: an element is a scalar of the array's dtype
 _ARRAY_FACTORIES = frozenset({"array", "asarray", "ones", "zeros", "full", "arange", "empty"})
 
@@ -182,6 +180,8 @@ class _Scalars:
     def __init__(self, ctx: FunctionContext):
         self.ctx = ctx
         self.module = ctx.fn.module
+        self._bound: dict[str, Optional[ast.expr]] = {}
+        self._own: Optional[set[str]] = None
 
     def kind(self, expr: ast.expr, depth: int = 0) -> Optional[str]:
         """'float', 'int' or 'int32' for a NumPy scalar, else None."""
@@ -201,17 +201,27 @@ class _Scalars:
         return None
 
     def _binding(self, name: str) -> Optional[ast.expr]:
-        local = only_binding(self.ctx, name)
-        if local is not None:
-            return local
-        if _binds(self.ctx.fn.node, name):
-            return None
+        if name not in self._bound:
+            self._bound[name] = self._find_binding(name)
+        return self._bound[name]
+
+    def _find_binding(self, name: str) -> Optional[ast.expr]:
+        if self._own is None:
+            self._own = _own_names(self.ctx)
+        if name in self._own:
+            return only_binding(self.ctx, name)
         assign = module_values.global_binding(self.module, name)
         if assign is None or len(assign.targets) != 1:
             return None
         return assign.value
 
     def _init_value(self, attr: str) -> Optional[ast.expr]:
+        key = "self." + attr
+        if key not in self._bound:
+            self._bound[key] = self._find_init_value(attr)
+        return self._bound[key]
+
+    def _find_init_value(self, attr: str) -> Optional[ast.expr]:
         cls = self.ctx.fn.cls
         if cls is None:
             return None
@@ -377,19 +387,19 @@ def _has_float(data: ast.expr) -> bool:
     return isinstance(data, ast.Constant) and isinstance(data.value, float)
 
 
-def _binds(fn: ast.AST, name: str) -> bool:
-    """The function binds `name` itself (a parameter or any store)."""
+def _own_names(ctx: FunctionContext) -> set[str]:
+    """The names the function binds itself (parameters, stores) or declares global."""
+    fn = ctx.fn.node
+    own: set[str] = set()
     if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
         args = fn.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs, args.vararg, args.kwarg]
-        if any(a is not None and a.arg == name for a in every):
-            return True
-    for node in ast.walk(fn):
-        if isinstance(node, ast.Name) and node.id == name and not isinstance(node.ctx, ast.Load):
-            return True
-        if isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names:
-            return True
-    return False
+        own.update(a.arg for a in every if a is not None)
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    own.update(n.id for n in stores if not isinstance(n.ctx, ast.Load))
+    for node in ctx.of(ast.Global, ast.Nonlocal):
+        own.update(node.names)
+    return own
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -398,7 +408,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     scalars = _Scalars(ctx)
     yield from _attributes(ctx, scalars)
-    yield from _int32_arguments(ctx, scalars)
+    if any(module.mentions(word) for word in _INT32_TYPES):
+        yield from _int32_arguments(ctx, scalars)
 
 
 def _attributes(ctx: FunctionContext, scalars: _Scalars) -> Iterator[RawFinding]:
