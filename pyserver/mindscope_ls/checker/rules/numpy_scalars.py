@@ -397,7 +397,8 @@ def _own_names(ctx: FunctionContext) -> set[str]:
         own.update(a.arg for a in every if a is not None)
     stores: list[ast.Name] = ctx.of(ast.Name)
     own.update(n.id for n in stores if not isinstance(n.ctx, ast.Load))
-    for node in ctx.of(ast.Global, ast.Nonlocal):
+    declared: list[ast.Global | ast.Nonlocal] = ctx.of(ast.Global, ast.Nonlocal)
+    for node in declared:
         own.update(node.names)
     return own
 
