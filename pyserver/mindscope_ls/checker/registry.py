@@ -91,6 +91,7 @@ from .rules import (
     mask_updates,
     masked_iteration,
     methods,
+    mnp_tensor_lists,
     mutable_defaults,
     mutable_scalars,
     mutation,
@@ -98,6 +99,7 @@ from .rules import (
     number_methods_strict,
     object_keys,
     object_operators_strict,
+    numpy_scalars,
     objects,
     objects_strict,
     operators,
@@ -274,6 +276,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     object_keys,
     divergence_objects,
     object_operators_strict,
+    numpy_scalars,
+    mnp_tensor_lists,
 )
 
 
@@ -388,6 +392,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     raise_types.check,
     round_scalars.check,
     late_closures.check,
+    late_closures.check_rebound,
     function_values.check,
     tensor_expand.check,
     cpu_overloads.check,
@@ -447,6 +452,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     iteration.check_enum_classes,
     divergence_objects.check,
     object_operators_strict.check,
+    numpy_scalars.check,
+    mnp_tensor_lists.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

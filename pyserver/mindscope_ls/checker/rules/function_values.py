@@ -32,6 +32,9 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   `partial(ops.mul, 2)`, `partial(ops.sum, dim=1)`, `partial(scale, s=2)`) is called through
   the Python fallback, which STRICT refuses ("the inputs should be constant, but found variable
   '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
+  Likewise a module-level `DOUBLE = functools.partial(ops.mul, 2)` (or `partial(scale, k=2)`)
+  called from `construct` with its Tensor input (measured, round 31); `DOUBLE(3)` of a number
+  compiles under STRICT.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
@@ -623,20 +626,52 @@ def _partial_attrs(ctx: FunctionContext) -> set[str]:
     return found
 
 
+def _module_partials(ctx: FunctionContext) -> set[str]:
+    """Module-level names bound once to `functools.partial(...)` (measured: `DOUBLE =
+    partial(ops.mul, 2)` or `partial(scale, k=2)` at module level, called from `construct` with
+    its Tensor input, fails under STRICT; a partial built inside `construct` compiles)."""
+    found: set[str] = set()
+    tree = ctx.fn.module.tree
+    if tree is None:
+        return found
+    for stmt in tree.body:
+        if not (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, (ast.Name, ast.Attribute))
+            and ctx.fn.module.qualname(stmt.value.func) == "functools.partial"
+        ):
+            continue
+        name = stmt.targets[0].id
+        if module_values.global_binding(ctx.fn.module, name) is stmt:
+            found.add(name)
+    return found
+
+
 def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
     if ctx.level != SyntaxLevel.STRICT or not ctx.fn.module.mentions("partial"):
         return
     attrs = _partial_attrs(ctx)
-    if not attrs:
+    module_partials = _module_partials(ctx)
+    if not attrs and not module_partials:
         return
+    own = local_names(ctx.fn.node) if module_partials else set()
     for call in ctx.of(ast.Call):
         attr = names.self_attribute(call.func)
-        if attr not in attrs:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in module_partials and func.id not in own:
+            attr = func.id
+            label = func.id
+        elif attr in attrs:
+            label = f"self.{attr}"
+        else:
             continue
         for arg in [*call.args, *(k.value for k in call.keywords)]:
             if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
                 yield stdlib_calls.STDLIB_ON_GRAPH_VALUE.finding(
-                    call, func=f"self.{attr}", arg=ast.unparse(arg)
+                    call, func=label, arg=ast.unparse(arg)
                 )
                 break
 

@@ -1,4 +1,5 @@
 """MS1003: a nested function reads a name its enclosing compiled function binds only after it.
+MS365: a nested function reads a name its enclosing function rebinds after it, then is called.
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them, Python's
 closures reading the enclosing function's names when called): graph mode resolves a nested
@@ -9,6 +10,15 @@ before a sibling `def h`, `def g(v): return k * v` before `k = 3`, and a functio
 reading `h`. Compiles: the sibling defined first. Names the module also binds (a global of
 that name might be found instead), nested defs inside loops, and enclosing functions that
 declare the name `global`/`nonlocal` are left alone.
+
+MS365 (no error, other values; LAX and STRICT alike): for the same reason a nested function
+keeps the value its free name had where the `def` (or `f = lambda ...`) stands. `k = 2; def
+f(v): return v * k; k = 5; return f(x)` gave `x * 2` in graph mode and `x * 5` in PyNative;
+likewise `k += 3`, a rebinding in a loop or in either kind of `if` before the call, a Tensor
+rebound (`b = b * 2`), the function's own parameter rebound (`x = x + 1`), an item write
+`ks[0] = 5` to a list the function reads, a lambda, and a function nested in the nested one.
+Agree: the name rebound before the `def`, calls only before the rebinding, the rebound value
+read only by the enclosing function, and an `@jit` function (PyNative compiles it too).
 """
 
 from __future__ import annotations
@@ -21,6 +31,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import local_names
+from .decorated_helpers import compiled_by_jit
 from .helpers.base import FunctionContext
 from .helpers.walk import walk
 
@@ -40,6 +51,29 @@ NAME_BOUND_AFTER_NESTED_DEF = Rule(
     ),
     remedy="Move the definition or assignment of the name above the nested `def` that uses it.",
     mindspore_says="NameError: The name 'h' is not defined, or not supported in graph mode.",
+)
+
+REBOUND_AFTER_NESTED_DEF = Rule(
+    "MS365",
+    "nested-def-reads-rebound-name",
+    Group.DIVERGES,
+    title="A nested function reads a name the enclosing function changes after defining it",
+    message=(
+        "`{inner}` reads `{name}`, which `{outer}` changes on line {line} after defining "
+        "`{inner}`: graph mode gives the nested function the value `{name}` had where it was "
+        "defined, PyNative the value at this call; pass `{name}` to `{inner}` as an argument."
+    ),
+    why=(
+        "Graph mode resolves a nested function's free names where it parses the `def` (or "
+        "the `lambda`), so a later assignment to the name in the enclosing function is not "
+        "seen by the nested function; Python's closure reads the name when it is called. "
+        "`k = 2; def f(v): return v * k; k = 5; f(x)` gave `x * 2` in graph mode and `x * 5` "
+        "in PyNative."
+    ),
+    remedy=(
+        "Pass the value as an argument (`def f(v, k)`), or define the function after the change."
+    ),
+    mindspore_says="(no error: the nested function used the value from before the change)",
 )
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -157,3 +191,119 @@ def _bound_inside(inner: ast.AST, name: str) -> bool:
         ):
             return True
     return False
+
+
+# ---- MS365
+
+
+def check_rebound(ctx: FunctionContext) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return
+    inners = list(_nested_functions(fn.body))
+    if not inners or compiled_by_jit(ctx):
+        return
+    scope = list(_scope_nodes(fn.body))
+    changes: dict[str, list[_Position]] = {}
+    declared: set[str] = set()
+    calls: dict[str, list[ast.Call]] = {}
+    bound_names: dict[str, int] = {}
+    statement: Optional[ast.stmt] = None
+    for node in scope:
+        if isinstance(node, ast.stmt):
+            statement = node
+        # a change takes effect when its statement ends: `h = step(h)` calls `step` first
+        at = (
+            (statement.end_lineno or 0, statement.end_col_offset or 0)
+            if statement is not None
+            else (0, 0)
+        )
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            changes.setdefault(node.id, []).append(at)
+            bound_names[node.id] = bound_names.get(node.id, 0) + 1
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            bound_names[node.name] = bound_names.get(node.name, 0) + 1
+        elif isinstance(node, ast.Subscript) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Name):  # `ks[0] = 5`
+                changes.setdefault(node.value.id, []).append(at)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            declared.update(node.names)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            calls.setdefault(node.func.id, []).append(node)
+    params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+    for name, inner, body in inners:
+        if bound_names.get(name, 0) != 1 or name in declared or name not in calls:
+            continue
+        if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            own = local_names(inner)
+        elif isinstance(inner, ast.Lambda):
+            own = _lambda_args(inner)
+        else:
+            continue
+        start = (body.lineno, body.col_offset)
+        end = (body.end_lineno or 0, body.end_col_offset or 0)
+        found = _first_stale(inner, own, start, end, changes, params, declared, calls[name])
+        if found is not None:
+            read, line, call = found
+            yield REBOUND_AFTER_NESTED_DEF.finding(
+                call, inner=name, name=read, outer=fn.name, line=line
+            )
+
+
+def _first_stale(
+    inner: ast.AST,
+    own: set[str],
+    start: _Position,
+    end: _Position,
+    changes: dict[str, list[_Position]],
+    params: set[str],
+    declared: set[str],
+    calls: list[ast.Call],
+) -> Optional[tuple[str, int, ast.Call]]:
+    """(name, line of its change, the call) for the first free name of `inner` bound before it
+    and changed after it, with a call of `inner` after the change."""
+    seen: set[str] = set()
+    for node in walk(inner):
+        if not isinstance(node, ast.Name) or not isinstance(node.ctx, ast.Load):
+            continue
+        read = node.id
+        if read in seen or read in own or read in declared or read not in changes:
+            continue
+        seen.add(read)
+        if _bound_inside(inner, read):
+            continue
+        before = read in params or any(at < start for at in changes[read])
+        after = [at for at in changes[read] if at > end]
+        if not before or not after:
+            continue
+        first = min(after)
+        for call in calls:
+            if (call.lineno, call.col_offset) > first:
+                return read, first[0], call
+    return None
+
+
+def _lambda_args(node: ast.Lambda) -> set[str]:
+    return {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+
+
+def _nested_functions(
+    body: list[ast.stmt],
+) -> Iterator[tuple[str, ast.AST, ast.stmt]]:
+    """(name, function, its statement) of the nested `def`s and `name = lambda ...` of a scope
+    outside loops and `try`."""
+    for stmt in body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield stmt.name, stmt, stmt
+        elif (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Lambda)
+        ):
+            yield stmt.targets[0].id, stmt.value, stmt
+        elif isinstance(stmt, ast.If):
+            yield from _nested_functions(stmt.body)
+            yield from _nested_functions(stmt.orelse)
+        elif isinstance(stmt, ast.With):
+            yield from _nested_functions(stmt.body)

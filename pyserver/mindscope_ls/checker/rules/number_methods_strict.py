@@ -67,7 +67,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node in attrs:
         if node.attr not in NUMBER_ATTRIBUTES or not isinstance(node.ctx, ast.Load):
             continue
-        kind = _number_kind(ctx, node.value)
+        kind = number_kind(ctx, node.value)
         if kind is None:
             continue
         yield NUMBER_ATTRIBUTE_UNDER_STRICT.finding(
@@ -79,7 +79,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         )
 
 
-def _number_kind(ctx: FunctionContext, expr: ast.expr) -> str | None:
+def number_kind(ctx: FunctionContext, expr: ast.expr) -> str | None:
     """ "int" or "float" when `expr` is surely a Python number of the graph (a literal, a
     shape item, a number read from a Tensor, a local the values know), else None."""
     if isinstance(expr, ast.Constant):

@@ -1,4 +1,9 @@
-"""MS201-MS204: code LAX accepts through its Python fallback but STRICT rejects (MS205: joins)."""
+"""MS201-MS204: code LAX accepts through its Python fallback but STRICT rejects (MS205: joins).
+
+MS204 covers a NumPy function given a list or tuple holding a Tensor computed in the graph too
+(measured: `np.array([x[0, 0], x[1, 1]])` fails under STRICT; `np.array([x.shape[0], 2])`
+compiles).
+"""
 
 from __future__ import annotations
 
@@ -12,6 +17,7 @@ from .graph_syntax import sub_cell_replaced
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import of_type
+from .strict_values import certain_tensor
 
 ASNUMPY_UNDER_STRICT = Rule(
     "MS201",
@@ -126,11 +132,27 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         return
     name = _python_function(ctx, func)
     if name is not None and any(
-        ctx.types.is_tensor(arg) or receivers.runtime_scalar(ctx, arg) for arg in node.args
+        ctx.types.is_tensor(arg)
+        or receivers.runtime_scalar(ctx, arg)
+        or (name.startswith("numpy.") and _holds_tensor(ctx, arg))
+        for arg in node.args
     ):
         # measured: `math.floor(n)`, `np.sqrt(n)`, `str(n)`, `repr(n)`, `type(n)` with
         # `n = int(t)` or `t.item()` fail too
         yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
+
+
+def _holds_tensor(ctx: FunctionContext, data: ast.expr) -> bool:
+    """A list or tuple display holding a Tensor computed in the graph, at any depth (measured:
+    `np.array([x[0, 0], x[1, 1]])` fails under STRICT, `np.array([x.shape[0], 2])` compiles).
+    A bare name is not trusted: `np.zeros((B, H, W))` of `construct(self, B, H, W)` is given
+    ints by its callers (mindcv's EdgeNeXt)."""
+    if not isinstance(data, (ast.List, ast.Tuple)):
+        return False
+    return any(
+        (not isinstance(e, ast.Name) and certain_tensor(ctx, e)) or _holds_tensor(ctx, e)
+        for e in data.elts
+    )
 
 
 def _to_numpy(ctx: FunctionContext, node: ast.Call, func: ast.Attribute) -> bool:

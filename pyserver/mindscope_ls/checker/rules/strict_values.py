@@ -8,6 +8,11 @@ function is compiled at LAX whatever the context level, so these compile there):
   `Tensor([x.sum(), x.mean()])`, `Tensor([x[0, 0], 1.0])` and nested lists or tuples holding
   one (`Tensor([[x[0, 0]], [x[1, 1]]])`, `ms.tensor(...)` alike) fail; `Tensor(x.shape)`,
   `Tensor(n)` of a shape-derived int and `Tensor([1.0, 2.0])` compile.
+  Also a list, tuple or ndarray of constants that a Tensor condition chooses (`y = [1.0, 2.0]`
+  / `[0.0, 0.0]` in the two branches of `if x.sum() > 0`, an `if` rebinding it, or a
+  conditional expression): the join is a graph value, so `Tensor(y)`, `ms.tensor(y)` and
+  `Tensor.from_numpy(y)` fail under STRICT; the same list on both paths, a condition on a
+  shape, and numbers (`s = 2.0` / `3.0`, then `Tensor(s)`) compile (round 31).
 - MS231: indexing a Tensor with a list the graph cannot fold (`x[[0, i]]` with a Tensor `i`,
   `x[ms.mutable([0, 1])]`) goes through the fallback's `all(isinstance(i, bool) for i in
   list_index)` (`_compile_utils.py`), which STRICT refuses; a tuple (`x[(0, i)]`) and a list
@@ -102,8 +107,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in ctx.of(ast.Call):
         func = call.func
         qualname = names.callee(module, func)
-        if qualname in names.TENSOR_FACTORIES and call.args:
+        if call.args and (
+            qualname in names.TENSOR_FACTORIES
+            or (qualname in _FROM_NUMPY and _branch_joined(ctx, call.args[0], call))
+        ):
             what = _graph_value(ctx, call.args[0])
+            if what is None and _branch_joined(ctx, call.args[0], call):
+                what = (
+                    "a list or array that a Tensor condition chooses",
+                    "build both candidates as Tensors and choose with `ops.where` or `ops.select`",
+                )
             if what is not None:
                 yield TENSOR_OF_GRAPH_VALUE.finding(
                     call, arg=names.short(call.args[0]), what=what[0], advice=what[1]
@@ -125,6 +138,71 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         problem = _unfoldable_list(ctx, sub.slice)
         if problem is not None:
             yield INDEX_LIST_UNDER_STRICT.finding(sub, index=names.short(sub.slice), what=problem)
+
+
+_FROM_NUMPY = frozenset({"mindspore.Tensor.from_numpy", "mindspore.common.Tensor.from_numpy"})
+_ARRAY_FACTORIES = frozenset(
+    {"numpy.array", "numpy.asarray", "numpy.ones", "numpy.zeros", "numpy.full", "numpy.arange"}
+)
+
+
+def _branch_joined(ctx: FunctionContext, data: ast.expr, call: ast.Call) -> bool:
+    """`data` names a list, tuple or ndarray of constants that differs on the two paths of a
+    Tensor condition before `call`: the join is a graph value (measured under STRICT: `y =
+    [0.0] * 3`-style lists or `np.ones(3)` / `np.zeros(3)` chosen by `if x.sum() > 0`, an
+    `elif`-less `if` rebinding it, or a conditional expression, then `Tensor(y)`,
+    `ms.tensor(y)`, `Tensor.from_numpy(y)` fail; the same list on both paths, and numbers
+    (`Tensor(s)` of `s = 2.0` / `3.0`) compile)."""
+    if not isinstance(data, ast.Name):
+        return False
+    name = data.id
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    assigns = [
+        a
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+    ]
+    if not assigns or len(stores) != len(assigns) or name in parameters(ctx.fn.node):
+        return False
+    values: list[ast.expr] = []
+    chosen = False
+    for assign in assigns:
+        value = assign.value
+        if isinstance(value, ast.IfExp):
+            if ctx.types.is_runtime_test(value.test):
+                chosen = True
+            values.extend((value.body, value.orelse))
+        else:
+            values.append(value)
+    if not all(_constant_array(ctx, v) for v in values):
+        return False
+    if len({ast.dump(v) for v in values}) < 2:
+        return False
+    if chosen:
+        return True
+    at = (call.lineno, call.col_offset)
+    for node in ctx.of(ast.If):
+        if not ctx.types.is_runtime_test(node.test):
+            continue
+        if (node.end_lineno or 0, node.end_col_offset or 0) >= at:
+            continue
+        inside = {id(n) for stmt in [*node.body, *node.orelse] for n in ast.walk(stmt)}
+        if any(id(a) in inside for a in assigns):
+            return True
+    return False
+
+
+def _constant_array(ctx: FunctionContext, value: ast.expr) -> bool:
+    if isinstance(value, (ast.List, ast.Tuple)):
+        return bool(value.elts) and all(
+            isinstance(e, ast.Constant) or _constant_array(ctx, e) for e in value.elts
+        )
+    if isinstance(value, ast.Call) and names.callee(ctx.fn.module, value.func) in _ARRAY_FACTORIES:
+        return all(
+            isinstance(a, (ast.Constant, ast.Attribute)) or _constant_array(ctx, a)
+            for a in value.args
+        )
+    return False
 
 
 def _len_of_bytes(ctx: FunctionContext, call: ast.Call) -> bool:
