@@ -168,18 +168,8 @@ def _built_kind(ctx: FunctionContext, value: ast.expr, at: ast.AST) -> Optional[
 
 def _static_shape(expr: ast.expr) -> bool:
     if isinstance(expr, (ast.Tuple, ast.List)):
-        return all(_is_int_literal(e) or _is_shape_item(e) for e in expr.elts)
-    return _is_int_literal(expr) or _is_shape_item(expr)
-
-
-def _is_int_literal(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, int)
-        and not isinstance(expr.value, bool)
-    )
+        return all(names.is_int_literal(e) or _is_shape_item(e) for e in expr.elts)
+    return names.is_int_literal(expr) or _is_shape_item(expr)
 
 
 def _is_shape_item(expr: ast.expr) -> bool:
@@ -198,7 +188,7 @@ def _is_shape_item(expr: ast.expr) -> bool:
 def _static_number(ctx: FunctionContext, expr: ast.expr, at: ast.AST, ints: bool = False) -> bool:
     """A Python number known when compiling: a literal (int, or float unless `ints`), a
     shape item, or a local bound once to one of those before `at`."""
-    if _is_int_literal(expr) or _is_shape_item(expr):
+    if names.is_int_literal(expr) or _is_shape_item(expr):
         return True
     probe = expr.operand if isinstance(expr, ast.UnaryOp) else expr
     if not ints and isinstance(probe, ast.Constant) and isinstance(probe.value, float):
@@ -214,7 +204,7 @@ def _static_number(ctx: FunctionContext, expr: ast.expr, at: ast.AST, ints: bool
             getattr(at, "col_offset", 0),
         ):
             value = local[0].value
-            return _is_int_literal(value) or _is_shape_item(value)
+            return names.is_int_literal(value) or _is_shape_item(value)
     return False
 
 

@@ -89,10 +89,34 @@ def _beyond_float32(ctx: FunctionContext, expr: ast.expr) -> bool:
 def _results(ctx: FunctionContext, node: ast.Compare) -> Optional[tuple[bool, bool]]:
     """(graph mode's result, PyNative's) when they differ for every sample."""
     compare = COMPARES[type(node.ops[0])]
+
+    def judge(left: Side, right: Side) -> Optional[tuple[bool, bool]]:
+        (lw, ln, lf), (rw, rn, rf) = left, right
+        try:
+            graph = compare(_f32(ln) if lf else ln, _f32(rn) if rf else rn)
+        except OverflowError:
+            return None
+        return graph, compare(lw, rw)
+
+    return _always_differs(ctx, node.left, node.comparators[0], judge)
+
+
+Side = tuple[float, float, bool]  # `evaluate`'s (Python value, float32 value, is a float)
+
+
+def _always_differs(
+    ctx: FunctionContext,
+    left: ast.expr,
+    right: ast.expr,
+    judge: Callable[[Side, Side], Optional[tuple[bool, bool]]],
+) -> Optional[tuple[bool, bool]]:
+    """`judge`'s (graph mode's result, PyNative's) for the two sides evaluated on each sample,
+    when they differ on every one; None when a side is unknown or only ints take part (exact
+    in both modes)."""
     results: list[tuple[bool, bool]] = []
     for sample in INT_SAMPLES:
         sides = []
-        for side in (node.left, node.comparators[0]):
+        for side in (left, right):
             try:
                 found = evaluate(ctx, side, sample, 0, spread=True, tensors=False)
             except (ArithmeticError, ValueError, TypeError, OverflowError):
@@ -100,17 +124,12 @@ def _results(ctx: FunctionContext, node: ast.Compare) -> Optional[tuple[bool, bo
             if found is None:
                 return None
             sides.append(found)
-        (lw, ln, lf), (rw, rn, rf) = sides
-        if not (lf or rf):
-            return None  # ints: exact in both modes
-        try:
-            graph = compare(_f32(ln) if lf else ln, _f32(rn) if rf else rn)
-        except OverflowError:
+        if not (sides[0][2] or sides[1][2]):
             return None
-        pynative = compare(lw, rw)
-        if graph == pynative:
+        judged = judge(sides[0], sides[1])
+        if judged is None or judged[0] == judged[1]:
             return None
-        results.append((graph, pynative))
+        results.append(judged)
     return results[0]
 
 
@@ -140,29 +159,17 @@ def _isclose_results(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[boo
     tolerances = {k.arg: k.value.value for k in call.keywords if isinstance(k.value, ast.Constant)}
     if not all(type(v) in (int, float) for v in tolerances.values()):
         return None
-    results: list[tuple[bool, bool]] = []
-    for sample in INT_SAMPLES:
-        sides = []
-        for side in call.args:
-            try:
-                found = evaluate(ctx, side, sample, 0, spread=True, tensors=False)
-            except (ArithmeticError, ValueError, TypeError, OverflowError):
-                return None
-            if found is None:
-                return None
-            sides.append(found)
-        (lw, ln, lf), (rw, rn, rf) = sides
-        if not (lf or rf):
-            return None
+
+    def judge(left: Side, right: Side) -> Optional[tuple[bool, bool]]:
+        (lw, ln, _), (rw, rn, _) = left, right
         try:
             graph = math.isclose(ln, rn, **tolerances)  # type: ignore[arg-type]
             pynative = math.isclose(lw, rw, **tolerances)  # type: ignore[arg-type]
         except (TypeError, ValueError):
             return None
-        if graph == pynative:
-            return None
-        results.append((graph, pynative))
-    return results[0]
+        return graph, pynative
+
+    return _always_differs(ctx, call.args[0], call.args[1], judge)
 
 
 def _computed(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -356,19 +356,9 @@ class _Scalars:
             return None
         index = sub.slice
         items = index.elts if isinstance(index, ast.Tuple) else [index]
-        if len(items) != array[0] or not all(_int_literal(i) for i in items):
+        if len(items) != array[0] or not all(names.is_int_literal(i) for i in items):
             return None
         return array[1]
-
-
-def _int_literal(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, int)
-        and not isinstance(expr.value, bool)
-    )
 
 
 def _rank(data: ast.expr) -> int:

@@ -145,6 +145,17 @@ def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, Optional[ast.exp
     return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
 
 
+def is_int_literal(expr: ast.expr) -> bool:
+    """An int written out, negated or not (`3`, `-1`); not a bool."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, int)
+        and not isinstance(expr.value, bool)
+    )
+
+
 def short(node: ast.AST) -> str:
     """The node's source, cut to 40 characters for a message."""
     text = ast.unparse(node)
