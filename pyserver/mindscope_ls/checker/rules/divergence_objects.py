@@ -30,6 +30,7 @@ from ..rule import Rule
 from . import divergence_python
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
+from .helpers.python_objects import opaque_class
 from .helpers.receivers import only_binding, self_attr, self_attr_name
 from .helpers.walk import of_type
 
@@ -119,14 +120,7 @@ def _object_class(ctx: FunctionContext, receiver: ast.expr) -> Optional[ClassInf
         if cls.attr_varies(name) or held.class_qualname is None:
             return None
         info = ctx.classes.resolve(held.class_qualname)
-    if info is None or info.is_cell:
-        return None
-    for each in info.lineage():
-        if len(each.node.bases) != len(each.bases) or each.node.keywords:
-            return None
-        if each.node.decorator_list and not (each is info and info.is_jit_class):
-            return None
-    return info
+    return info if opaque_class(info) else None
 
 
 def _self_writes(method: FunctionNode) -> set[str]:

@@ -129,16 +129,22 @@ def python_object(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
     return None
 
 
-def _instance(info: Optional[ClassInfo]) -> Optional[str]:
+def opaque_class(info: Optional[ClassInfo]) -> bool:
     """An instance of `info` is an opaque object: a plain class or `@jit_class` whose bases
     are all such workspace classes, with no decorator but `@jit_class` and no metaclass."""
     if info is None or info.is_cell:
-        return None
+        return False
     for each in info.lineage():
         if len(each.node.bases) != len(each.bases) or each.node.keywords:
-            return None
+            return False
         if each.node.decorator_list and not (each is info and info.is_jit_class):
-            return None
+            return False
+    return True
+
+
+def _instance(info: Optional[ClassInfo]) -> Optional[str]:
+    if info is None or not opaque_class(info):
+        return None
     kind = "`@jit_class`" if info.is_jit_class else "plain class"
     return f"an instance of the {kind} `{info.name}`"
 
