@@ -492,6 +492,15 @@ def _flow_name(stmt: ast.stmt) -> str:
     return f"{what} under a Tensor condition"
 
 
+def _def_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.AST:
+    """A node spanning the `def` line's name only, for a finding that names that line."""
+    spot = ast.Name(id=node.name, ctx=ast.Load())
+    spot.lineno = spot.end_lineno = node.lineno
+    spot.col_offset = node.col_offset + (10 if isinstance(node, ast.AsyncFunctionDef) else 4)
+    spot.end_col_offset = spot.col_offset + len(node.name)
+    return spot
+
+
 def check_none_helpers(ctx: FunctionContext) -> Iterator[RawFinding]:
     """MS255 (not cacheable: whether the function is a helper depends on its callers)."""
     fn = ctx.fn
@@ -505,8 +514,13 @@ def check_none_helpers(ctx: FunctionContext) -> Iterator[RawFinding]:
     flow = effect_flow(ctx)
     if flow is None:
         return
+    at: ast.AST = flow.test if isinstance(flow, ast.Assert) else flow
+    if fn.cls is None and fn.module.functions.get(fn.node.name) is not fn.node:
+        # a function defined inside another: MindSpore names its `def` line (measured on a
+        # nested `def check(v)` called from `construct`)
+        at = _def_line(fn.node)
     yield HELPER_NONE_UNDER_STRICT.finding(
-        flow.test if isinstance(flow, ast.Assert) else flow,
+        at,
         name=fn.node.name,
         flow=_flow_name(flow),
     )

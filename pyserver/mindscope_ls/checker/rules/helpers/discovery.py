@@ -321,6 +321,9 @@ class Discovery:
                 if base_method is not None:
                     return info.module, base_method, info
             return None
+        if kind == "nested":
+            inner = nested_functions(fn.node).get(name)
+            return (fn.module, inner, None) if inner is not None else None
         if kind == "sibling":
             assert fn.cls is not None
             sibling = sibling_function(fn.module, fn.cls.node, name)
@@ -436,8 +439,12 @@ def _facts(fn: CompiledFunction, params: frozenset[str]) -> Facts:
     types = TensorTypes(fn.module, fn.node, fn.cls, params)
     plans: list[CallPlan] = []
     bindings: Optional[call_targets.Bindings] = None  # read only when a call needs them
+    nested = nested_functions(fn.node)
     for call in of_type(fn.node, ast.Call):
-        target = _target_of(fn.module, fn.cls, call.func)
+        if isinstance(call.func, ast.Name) and call.func.id in nested:
+            target: Optional[tuple[str, str]] = ("nested", call.func.id)
+        else:
+            target = _target_of(fn.module, fn.cls, call.func)
         targets = [target] if target is not None else []
         if target is None or target[0] == "global":
             if bindings is None:
@@ -513,6 +520,23 @@ def _target_of(
     if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
         return None
     return ("global", qualname)
+
+
+def nested_functions(node: FunctionNode) -> dict[str, FunctionNode]:
+    """The functions defined inside `node` (at any depth) whose name is bound nowhere else in
+    it: a call by that name in compiled code runs the nested function, which MindSpore compiles
+    with its caller (measured on 2.10: a nested `def pick(t)` returning `t` or `0` under a
+    Tensor `if` fails to join as a method would)."""
+    defs: list[FunctionNode] = of_type(node, ast.FunctionDef, ast.AsyncFunctionDef)
+    if len(defs) < 2:
+        return {}
+    names_of = [d.name for d in defs if d is not node]
+    stored = {n.id for n in of_type(node, ast.Name) if not isinstance(n.ctx, ast.Load)}
+    return {
+        d.name: d
+        for d in defs
+        if d is not node and names_of.count(d.name) == 1 and d.name not in stored
+    }
 
 
 # id() of each class defined in a module-level function's body -> the functions that body
