@@ -357,7 +357,7 @@ def _of_scalars(
 ) -> Iterator[RawFinding]:
     for call in calls:
         name = call.func.id  # type: ignore[attr-defined]
-        if _variable_number(ctx, call.args, name != "type", params):
+        if variable_number(ctx, call.args, name != "type", params):
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(
                 call, name=f"{name}()", what="a `mutable()` number"
             )
@@ -410,7 +410,7 @@ def _builtin(
         yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
         return
     if name in OF_SCALARS and len(call.args) >= (1 if name in OF_ONE_SCALAR else 2):
-        what = _variable_number(ctx, call.args, name != "type")
+        what = variable_number(ctx, call.args, name != "type")
         if what:
             yield NEEDS_CONSTANT_UNDER_STRICT.finding(call, name=f"{name}()", what=what)
             return
@@ -469,7 +469,7 @@ def _runtime_number(ctx: FunctionContext, arg: ast.expr) -> bool:
     return not ctx.types.is_tensor(arg) and receivers.runtime_scalar(ctx, arg)
 
 
-def _variable_number(
+def variable_number(
     ctx: FunctionContext, args: list[ast.expr], read: bool, params: frozenset[str] = frozenset()
 ) -> str:
     """What makes one of `args` a number the graph computes (for the message), else ''

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .builtins import variable_number
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
-from .mutable_scalars import mutable_number, through_mutable_parameters
+from .mutable_scalars import through_mutable_parameters
 from .subscripts import SEQUENCES, not_all_0d
 
 VARIABLE_SLICE_UNDER_STRICT = Rule(
@@ -76,7 +76,7 @@ def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFindi
             (
                 (b, what)
                 for b in (index.lower, index.upper, index.step)
-                if b is not None and (what := _variable(ctx, b, params))
+                if b is not None and (what := variable_number(ctx, [b], True, params))
             ),
             None,
         )
@@ -93,14 +93,3 @@ def _findings(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFindi
         yield VARIABLE_SLICE_UNDER_STRICT.finding(
             node, text=ast.unparse(node), kind=target.kind, bound=ast.unparse(bound), what=what
         )
-
-
-def _variable(ctx: FunctionContext, bound: ast.expr, params: frozenset[str]) -> str:
-    """Why `bound` is a number known only at run time, else ''."""
-    if ctx.types.is_tensor(bound):
-        return ""
-    if receivers.runtime_scalar(ctx, bound):
-        return "a number read from a Tensor"
-    if mutable_number(ctx, bound, params=params):
-        return "a `mutable()` number"
-    return ""
