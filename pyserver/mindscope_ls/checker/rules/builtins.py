@@ -489,14 +489,7 @@ def _view_of_tensor_dict(ctx: FunctionContext, values: Elements, arg: ast.expr) 
     computed in the graph: the view is a graph value even when the keys are constants
     (measured on 2.10: `sorted(d.keys())` fails STRICT, "the inputs should be constant";
     `list(d.keys())` compiles; `reversed(list(d.keys()))` fails like `sorted(d.keys())`)."""
-    if (
-        isinstance(arg, ast.Call)
-        and isinstance(arg.func, ast.Name)
-        and arg.func.id in ("list", "tuple")
-        and len(arg.args) == 1
-        and not arg.keywords
-    ):
-        arg = arg.args[0]
+    arg = names.sequence_conversion(arg) or arg
     if not (
         isinstance(arg, ast.Call)
         and not arg.args

@@ -231,15 +231,9 @@ def _zipped_reversed(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[ast
     for arg in call.args:
         if _reversed_call(arg):
             return arg, name  # type: ignore[return-value]
-        if (
-            isinstance(arg, ast.Call)
-            and isinstance(arg.func, ast.Name)
-            and arg.func.id in ("tuple", "list")
-            and len(arg.args) == 1
-            and not arg.keywords
-            and _reversed_call(arg.args[0])
-        ):
-            inner: ast.Call = arg.args[0]  # type: ignore[assignment]
+        converted = names.sequence_conversion(arg)
+        if converted is not None and _reversed_call(converted):
+            inner: ast.Call = converted  # type: ignore[assignment]
             # `tuple(reversed(seq))` of numbers is folded and compiles; of graph Tensors the
             # zip still fails at LAX ("Cast-op0 does not support this kernel data type").
             if inner.args and Elements(ctx.types, ctx.fn.node, ctx.lines).variable(inner.args[0]):

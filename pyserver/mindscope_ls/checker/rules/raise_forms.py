@@ -285,15 +285,9 @@ def _number_tuple(ctx: FunctionContext, arg: ast.expr, depth: int = 0) -> bool:
         return False
     if isinstance(arg, ast.Subscript) and isinstance(arg.slice, ast.Slice):
         arg = arg.value
-    if (
-        isinstance(arg, ast.Call)
-        and isinstance(arg.func, ast.Name)
-        and arg.func.id in ("tuple", "list")
-        and len(arg.args) == 1
-        and not arg.keywords
-        and calls_shared.builtin(ctx, arg.func.id)
-    ):
-        arg = arg.args[0]
+    converted = names.sequence_conversion(arg)
+    if converted is not None and calls_shared.builtin(ctx, arg.func.id):  # type: ignore[attr-defined]
+        arg = converted
     if isinstance(arg, ast.Attribute) and arg.attr == "shape":
         return ctx.types.is_tensor(arg.value)
     bound = _bindings(ctx, arg)

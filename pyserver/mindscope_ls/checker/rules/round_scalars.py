@@ -28,7 +28,7 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike (PyNative runs them
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Optional
 
 from ..model import Group, RawFinding
@@ -326,8 +326,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 advice=f"round the Tensor instead (`ops.round({_receiver(ctx, call.args[0])})`)",
             )
     reported: set[int] = set()
-    for use, other in _int_uses(ctx):
-        rounded = _rounded_value(ctx, other)
+    ints = ((use, other, _rounded_value(ctx, other)) for use, other in _int_uses(ctx))
+    yield from _rounded_uses(
+        ints, reported, "{use} fails to compile at every level (it takes ints only)"
+    )
+    yield from _returned_arithmetic(ctx)
+    operands = (
+        (f"using it with Tensor `{ast.unparse(tensor)}`", other, _rounded_float(ctx, other))
+        for tensor, other in _operand_uses(ctx)
+        if ctx.types.is_tensor(tensor)
+    )
+    yield from _rounded_uses(
+        operands,
+        reported,
+        "{use} fails to compile at every level (the cast fails on its Int64Imm value)",
+    )
+
+
+def _rounded_uses(
+    uses: Iterable[tuple[str, ast.expr, Optional[ast.Call]]], reported: set[int], failure: str
+) -> Iterator[RawFinding]:
+    """One finding per rounded operand: `round(f)` is an int graph mode still types as a float."""
+    for use, other, rounded in uses:
         if rounded is None or id(other) in reported:
             continue
         reported.add(id(other))
@@ -335,24 +355,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield ROUND_IN_GRAPH.finding(
             other,
             what=(
-                f"`{text}` gives an int graph mode still types as a float, so {use} fails to "
-                "compile at every level (it takes ints only)"
-            ),
-            advice=f"write `int({text})` instead",
-        )
-    yield from _returned_arithmetic(ctx)
-    for tensor, other in _operand_uses(ctx):
-        rounded = _rounded_float(ctx, other)
-        if rounded is None or id(other) in reported or not ctx.types.is_tensor(tensor):
-            continue
-        reported.add(id(other))
-        text = ast.unparse(rounded)
-        yield ROUND_IN_GRAPH.finding(
-            other,
-            what=(
-                f"`{text}` gives an int graph mode still types as a float, so using it with "
-                f"Tensor `{ast.unparse(tensor)}` fails to compile at every level (the "
-                "cast fails on its Int64Imm value)"
+                f"`{text}` gives an int graph mode still types as a float, so "
+                + failure.format(use=use)
             ),
             advice=f"write `int({text})` instead",
         )

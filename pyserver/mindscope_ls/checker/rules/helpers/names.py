@@ -160,3 +160,16 @@ def short(node: ast.AST) -> str:
     """The node's source, cut to 40 characters for a message."""
     text = ast.unparse(node)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def sequence_conversion(expr: ast.expr) -> Optional[ast.expr]:
+    """The argument of `tuple(a)` / `list(a)` written with one positional argument, else None."""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("tuple", "list")
+        and len(expr.args) == 1
+        and not expr.keywords
+    ):
+        return expr.args[0]
+    return None
