@@ -8,10 +8,10 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Optional
 
-from ..model import Group, RawFinding, Related
-from ..rule import Rule
+from ..model import Group, RawFinding, Related, SyntaxLevel
+from ..rule import Rule, node_range
 from .calls_shared import assigned_any
-from .helpers import names, receivers, shared_values
+from .helpers import any_uses, names, receivers, shared_values
 from .helpers.abstract import Abstract, Value, binop_dtype
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
@@ -24,6 +24,7 @@ from .helpers.flow import (
     exits,
     loads_after,
 )
+from .helpers.helper_arguments import helper_calls
 from .helpers.kinds import SCALARS, Clash, clash, join_clash
 from .helpers.walk import of_type
 
@@ -197,7 +198,7 @@ Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     values = shared_values.abstract(ctx, module=True)
     found = list(_check(ctx, values))
-    yield from found
+    yield from _at_strict_uses(ctx, found)
     if found:
         return
     # Callers passing different dtypes: MindSpore compiles one graph per signature, and the
@@ -209,8 +210,48 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for signature in values.signatures():
         found = list(_check(ctx, Abstract(ctx.types, ctx.fn.node, ctx.lines, signature)))
         if found:
-            yield from found
+            yield from _at_strict_uses(ctx, found)
             return
+
+
+def _at_strict_uses(ctx: FunctionContext, found: list[RawFinding]) -> Iterator[RawFinding]:
+    """At STRICT, a helper's returns that cannot join are reported where its caller first
+    applies a Python operator to the result, the line MindSpore names (`any_uses`)."""
+    returns: list[ast.Return] = ctx.of(ast.Return) if ctx.level == SyntaxLevel.STRICT else []
+    use = _strict_use(ctx) if returns and found else None
+    # a join of `name = ...` paths whose name is returned as it is (`return out`)
+    returned = {r.value.id for r in returns if isinstance(r.value, ast.Name)}
+    assigns = [
+        a
+        for a in (ctx.of(ast.Assign) if use is not None and returned else [])
+        if any(isinstance(t, ast.Name) and t.id in returned for t in a.targets)
+    ]
+    for finding in found:
+        start = (finding.range.line, finding.range.col)
+        if (
+            use is None
+            or finding.code != BRANCHES_JOIN_DIFFERENT_TYPES.code
+            or not any(_starts_in(start, r) for r in [*returns, *assigns])
+        ):
+            yield finding
+            continue
+        joined = Related(ctx.path, finding.range, "the helper's returns that cannot be joined")
+        yield replace(finding, range=node_range(use), related=[joined, *finding.related])
+
+
+def _strict_use(ctx: FunctionContext) -> Optional[ast.expr]:
+    """The operator every call of this helper first feeds its result to (the first call's)."""
+    cls = ctx.types.cls
+    owner = cls.node if cls is not None and cls.module is ctx.types.module else None
+    sites = helper_calls(ctx.types.module, owner, ctx.fn.node, ctx.lines)
+    uses = [any_uses.python_use(caller, call) for call, caller in sites]
+    return uses[0] if uses and all(u is not None for u in uses) else None
+
+
+def _starts_in(at: tuple[int, int], node: ast.AST) -> bool:
+    start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    end = (getattr(node, "end_lineno", 0) or 0, getattr(node, "end_col_offset", 0) or 0)
+    return start <= at <= end
 
 
 def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:

@@ -14,6 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
+from .helper_arguments import helper_dtypes, helper_signatures
 from .instances import init_argument_values
 from .module_values import (
     argument_dtypes,
@@ -558,8 +559,8 @@ class Abstract:
         if self._arguments is None:
             self._arguments = {}
             entry = self._entry()
+            module = self.types.module
             if entry is not None:
-                module = self.types.module
                 params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
                 self._arguments = (
                     dict(self._signature)
@@ -568,6 +569,10 @@ class Abstract:
                 )
                 for line in call_lines(module, entry):
                     self._read_line(line)
+            elif self._signature is not None:
+                self._arguments = dict(self._signature)
+            elif self.lines is not None:  # a helper: what its calls in compiled code pass
+                self._arguments = helper_dtypes(module, self._owner(), self.fn, self.lines)
         return self._arguments
 
     def passed_dicts(self, name: str) -> Optional[list[ast.Dict]]:
@@ -598,6 +603,9 @@ class Abstract:
         """The parameter dtypes of each distinct call signature of this entry point in the
         module, when there are several (each is compiled as its own graph); else []."""
         entry = self._entry() if self.lines is not None else None
+        if entry is None and self.lines is not None and parameters(self.fn):
+            found = helper_signatures(self.types.module, self._owner(), self.fn, self.lines)
+            return found if len(found) >= 2 else []
         if entry is None or not parameters(self.fn):
             return []
         module = self.types.module
@@ -606,6 +614,11 @@ class Abstract:
         for line in call_lines(module, entry):
             self._read_line(line)  # even "one signature" depends on the call sites
         return found if len(found) >= 2 else []
+
+    def _owner(self) -> Optional[ast.ClassDef]:
+        """The class of this module whose method this is."""
+        cls = self.types.cls
+        return cls.node if cls is not None and cls.module is self.types.module else None
 
     def _entry(self) -> Optional[str]:
         return entry_point(self.types, self.fn)

@@ -151,7 +151,7 @@ def argument_values(
 def _argument(
     found: ModuleTable, call: ast.Call, scope: int, index: int, param: str
 ) -> Optional[ast.expr]:
-    value = _passed(call, index, param)
+    value = passed_expression(call, index, param)
     if isinstance(value, ast.Name):
         bound = found.locals.get(scope, {}).get(value.id)
         if bound is not None:
@@ -162,7 +162,7 @@ def _argument(
     return value
 
 
-def _passed(call: ast.Call, index: int, param: str) -> Optional[ast.expr]:
+def passed_expression(call: ast.Call, index: int, param: str) -> Optional[ast.expr]:
     """The expression a call passes for parameter `param` (at `index`); None when a `*args` or
     `**kwargs` hides it."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
@@ -227,7 +227,7 @@ def _argument_dtype(
     param: str,
     depth: int,
 ) -> Optional[str]:
-    value = _passed(call, index, param)
+    value = passed_expression(call, index, param)
     if isinstance(value, ast.Name):
         bound = found.locals.get(scope, {}).get(value.id)
         if bound is None:
@@ -306,7 +306,7 @@ def _array_dtype(expr: ast.expr, depth: int = 0) -> Optional[str]:
         return None
     func = expr.func
     if isinstance(func, ast.Attribute) and func.attr == "astype" and expr.args:
-        return _dtype_of(expr.args[0])
+        return dtype_of(expr.args[0])
     if isinstance(func, ast.Attribute) and func.attr in default_dtypes.SAME_DTYPE_METHODS:
         return _array_dtype(func.value, depth + 1) if depth < 8 else None
     last = _last_name(func)
@@ -324,11 +324,11 @@ def _array_dtype(expr: ast.expr, depth: int = 0) -> Optional[str]:
 def _dtype_argument(call: ast.Call, position: int) -> Optional[str]:
     for kw in call.keywords:
         if kw.arg == "dtype":
-            return _dtype_of(kw.value)
-    return _dtype_of(call.args[position]) if len(call.args) > position else None
+            return dtype_of(kw.value)
+    return dtype_of(call.args[position]) if len(call.args) > position else None
 
 
-def _dtype_of(expr: ast.expr) -> Optional[str]:
+def dtype_of(expr: ast.expr) -> Optional[str]:
     """`np.float32`, `ms.int32`, `mstype.float16`, `"float32"` -> the dtype's name."""
     if isinstance(expr, ast.Constant) and isinstance(expr.value, str):
         return DTYPE_NAMES.get(expr.value)
