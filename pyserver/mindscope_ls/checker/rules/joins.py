@@ -11,7 +11,7 @@ from typing import Optional
 from ..model import Group, RawFinding, Related, SyntaxLevel
 from ..rule import Rule, node_range
 from .calls_shared import assigned_any
-from .helpers import any_uses, names, receivers, shared_values
+from .helpers import any_uses, names, number_joins, receivers, shared_values
 from .helpers.abstract import Abstract, Value, binop_dtype
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import (
@@ -205,7 +205,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     # first that cannot join fails (the dtype-free checks found nothing above, so only joins
     # that depend on the parameters' dtypes can appear here).
     flows: list[ast.If | ast.While | ast.IfExp] = ctx.of(ast.If, ast.While, ast.IfExp)
-    if not any(_runtime_test(ctx, n.test) for n in flows):
+    if not any(runtime_test(ctx, n.test) for n in flows):
         return
     for signature in values.signatures():
         found = list(_check(ctx, Abstract(ctx.types, ctx.fn.node, ctx.lines, signature)))
@@ -260,7 +260,7 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
     owners = _if_owners(ctx.fn.node) if branches else {}
     for block in blocks_of(ctx.fn.node) if branches else ():
         for index, stmt in enumerate(block):
-            if isinstance(stmt, ast.If) and _runtime_test(ctx, stmt.test):
+            if isinstance(stmt, ast.If) and runtime_test(ctx, stmt.test):
                 rest, falls_off = _continuation(ctx, owners, block, index)
                 yield from _returns(ctx, values, stmt, rest, falls_off)
                 yield from _one_branch(ctx, stmt)
@@ -275,7 +275,7 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
             elif isinstance(stmt, ast.While):
                 yield from _endless_while(ctx, values, stmt)
     for node in ctx.of(ast.IfExp):
-        if _runtime_test(ctx, node.test):
+        if runtime_test(ctx, node.test):
             yield from _if_exp(ctx, values, node)
     yield from _bool_ops(ctx, values)
     yield from _bool_tests(ctx, values)
@@ -358,7 +358,7 @@ def _returns(
         )
 
 
-def _runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
+def runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
     """A Tensor condition or a test of a number read from a Tensor, also through a local bound
     once to one (round 31, measured at LAX and STRICT with `k = int(t)` / `g = t.item()`:
     `1 if k > 3 else 2.5` fails to join Int64 with Float32, `if k > 3: return x` then
@@ -367,9 +367,9 @@ def _runtime_test(ctx: FunctionContext, test: ast.expr) -> bool:
     if ctx.types.is_runtime_test(test):
         return True
     if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
-        return _runtime_test(ctx, test.operand)
+        return runtime_test(ctx, test.operand)
     if isinstance(test, ast.BoolOp):
-        return any(_runtime_test(ctx, v) for v in test.values)
+        return any(runtime_test(ctx, v) for v in test.values)
     if isinstance(test, ast.Compare):
         operands = [test.left, *test.comparators]
         return any(isinstance(e, ast.Name) and receivers.runtime_scalar(ctx, e) for e in operands)
@@ -405,18 +405,49 @@ def _raise_join(
 
 def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator[RawFinding]:
     found = clash(values, node.body, node.orelse)
-    if found is not None and {found.left, found.right} <= SCALARS:
-        for assign in ctx.of(ast.Assign):
-            target = assign.targets[0]
-            if (
-                assign.value is node
-                and len(assign.targets) == 1
-                and isinstance(target, ast.Name)
-                and _scales_tensors_only(ctx, target.id, assign)
-            ):
-                return  # measured: `s = 1 if float(t) > 3 else 0.5; x * s` compiles at LAX
-    if found is not None:
-        yield _report(ctx, found, "This conditional expression gives", node.body, node.orelse, node)
+    if found is None or _unread(ctx, node):
+        return  # measured: an unread `s = <IfExp>` is dropped before anything is joined
+    if {found.left, found.right} <= SCALARS:
+        if not _if_exp_returned(ctx, node):
+            return  # measured: numbers of two types fail to join only when returned as they are
+    elif ctx.level == SyntaxLevel.STRICT and not found.strict_only:
+        use = any_uses.python_use(ctx.fn.node, node)
+        if use is not None:  # STRICT trips over the unjoined value there (`any_uses`)
+            joined = ctx.related(node, "the conditional expression that cannot be joined")
+            finding = _report(
+                ctx, found, "This conditional expression gives", use, node.orelse, node
+            )
+            yield replace(finding, related=[joined, *finding.related])
+            return
+    yield _report(ctx, found, "This conditional expression gives", node.body, node.orelse, node)
+
+
+def _if_exp_returned(ctx: FunctionContext, node: ast.IfExp) -> bool:
+    """`return <IfExp>`, or `s = <IfExp>` then `return s` (`number_joins`)."""
+    returns: list[ast.Return] = ctx.of(ast.Return)
+    if any(r.value is node for r in returns):
+        return True
+    bound = _bound_to(ctx, node)
+    return bound is not None and "name" in number_joins.return_forms(
+        ctx.fn.node, bound[0], bound[1]
+    )
+
+
+def _unread(ctx: FunctionContext, node: ast.IfExp) -> bool:
+    """`name = <IfExp>` whose name the function never reads."""
+    bound = _bound_to(ctx, node)
+    return bound is not None and not any(
+        n.id == bound[0] and isinstance(n.ctx, ast.Load) for n in ctx.of(ast.Name)
+    )
+
+
+def _bound_to(ctx: FunctionContext, node: ast.expr) -> Optional[tuple[str, ast.Assign]]:
+    """`name = node`: the name and its assignment."""
+    for assign in ctx.of(ast.Assign):
+        target = assign.targets[0]
+        if assign.value is node and len(assign.targets) == 1 and isinstance(target, ast.Name):
+            return target.id, assign
+    return None
 
 
 def _bool_ops(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
@@ -700,7 +731,10 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
-        if {found.left, found.right} <= SCALARS and _scales_tensors_only(ctx, name, node):
+        if {found.left, found.right} <= SCALARS and not number_joins.statement_join_fails(
+            number_joins.return_forms(fn, name, node),
+            strict=ctx.level == SyntaxLevel.STRICT,
+        ):
             continue
         yield _joined_at_use(
             _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
@@ -747,31 +781,6 @@ def _entry_value(
         if (sub.lineno, sub.col_offset) < start or id(sub) in around:
             return None
     return param, entry
-
-
-def _scales_tensors_only(ctx: FunctionContext, name: str, node: ast.If | ast.Assign) -> bool:
-    """Every read of `name` after the `if` is an operand of arithmetic with a Tensor (`x * w`):
-    measured, an int joined with a float then only scaling Tensors compiles (`w + 1` or
-    `return w` fails)."""
-    end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
-    parents: dict[int, ast.BinOp] = {}
-    operations: list[ast.BinOp] = ctx.of(ast.BinOp)
-    for operation in operations:
-        parents[id(operation.left)] = operation
-        parents[id(operation.right)] = operation
-    reads = [
-        n
-        for n in ctx.of(ast.Name)
-        if n.id == name and isinstance(n.ctx, ast.Load) and (n.lineno, n.col_offset) >= end
-    ]
-    for read in reads:
-        parent = parents.get(id(read))
-        if parent is None:
-            return False
-        partner = parent.right if parent.left is read else parent.left
-        if not ctx.types.is_tensor(partner):
-            return False
-    return bool(reads)
 
 
 def _last_bindings(block: Block) -> dict[str, Binding]:

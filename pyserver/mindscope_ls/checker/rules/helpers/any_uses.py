@@ -7,7 +7,9 @@ Python fallback, which refuses it there ("When handling script '__input_key_0__ 
 __input_key_1__ in graph mode', the inputs should be constant"), and MindSpore names that
 line. Seen for `r * 2`, `2 * r`, `r + x`, `-r`, `r > 0`, `r.sum()`, `y = r` then `y * 2`, and
 `ops.square(r) * 2`; the result returned, put in a tuple or given to `ops.relu` / `ops.matmul`
-alone fails at the returns as at LAX.
+alone fails at the returns as at LAX. The same holds for a conditional expression on a Tensor
+whose branches cannot join (`s = x if t else x.astype(ms.int32)`, or a Tensor and an int):
+`s * 2` / `s + x` fail there at STRICT, `return s`, `ops.relu(s)` or `(s, x)` at the `IfExp`.
 """
 
 from __future__ import annotations
@@ -23,11 +25,12 @@ OPS_MODULES = frozenset({"ops", "mint", "F", "P"})
 MAX_STEPS = 8
 
 
-def python_use(caller: FunctionNode, call: ast.Call) -> Optional[ast.expr]:
-    """The operator or attribute read in `caller` that first takes the call's result (through
-    `ops.*(...)` calls and a name bound once), or None when the result reaches none."""
+def python_use(caller: FunctionNode, value: ast.expr) -> Optional[ast.expr]:
+    """The operator or attribute read in `caller` that first takes `value` (a call's result, a
+    conditional expression's; through `ops.*(...)` calls and a name bound once), or None when
+    the value reaches none."""
     parents = {id(c): p for p in ast.walk(caller) for c in ast.iter_child_nodes(p)}
-    node: ast.AST = call
+    node: ast.AST = value
     for _ in range(MAX_STEPS):
         parent = parents.get(id(node))
         if isinstance(parent, OPERATORS):
