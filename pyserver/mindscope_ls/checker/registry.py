@@ -135,6 +135,7 @@ from .rules import (
     subscripts,
     super_calls,
     tensor_axes,
+    tensor_creation,
     tensor_devices,
     tensor_expand,
     tensor_views,
@@ -278,6 +279,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     object_operators_strict,
     numpy_scalars,
     mnp_tensor_lists,
+    tensor_creation,
 )
 
 
@@ -420,6 +422,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     primitive_arguments.check_parameters,
     narrow_int_scalars.check,
     narrow_int_scalars.check_items,
+    narrow_int_scalars.check_item_arithmetic,
     tensor_axes.check,
     sequence_str_order.check,
     bool_negation.check,
@@ -454,6 +457,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     object_operators_strict.check,
     numpy_scalars.check,
     mnp_tensor_lists.check,
+    tensor_creation.check,
+    tensor_creation.check_numpy_scalars,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

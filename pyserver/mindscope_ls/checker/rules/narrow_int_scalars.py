@@ -25,6 +25,15 @@ shape (2, 3, 4):
   `ops.full`'s fill value, `ops.clamp`, `ops.arange`, `x.pow(n)`, `x * n` or a tuple slice
   compile; so does `.item()` of `t.sum()`, `ops.sum(t)`, `t.argmax()` or `t.astype(ms.int64)`
   (int64), while `t.max()`, `t.abs()`, `t + 1`, `t[0]` and `t.argmin()` keep int32.
+  Round 32: int8 as well (`x[t.item()]`: "For 'ScalarAdd', the x and y type should be int or
+  float, but got x type: Int8"; `x[t.item():]`, `x.reshape(t.item(), -1)`, `(a, b, c)[t.item()]`:
+  kernel select failed); `x[int(t)]` of the int8 Tensor compiles. And in arithmetic: `t.item()`
+  of an int8 / uint8 / float16 Tensor as an operand of `+ - * / //`, a comparison or unary `-`
+  (`x.item() * 2`: "For 'ScalarMul', the x and y type should be int or float, but got x type:
+  Int8 y type: Int64"; uint8 / float16 and comparisons: kernel select failed), also through a
+  local `n = x.item()`, of `x.max()` and `(x + 1)`; int16 in `+ - *` with a number (int16
+  `/`, `>` and `ones * n` compile); `x.sum().item() * 2` (int64), `int(t) * 2`, int32 and bool
+  items compile.
 """
 
 from __future__ import annotations
@@ -66,16 +75,17 @@ NARROW_ITEM_AS_INDEX = Rule(
     "MS1013",
     "narrow-item-as-index",
     Group.FAILS,
-    title="`t.item()` of an int32 Tensor as an index, slice bound, axis or shape",
+    title="`t.item()` of an int32 Tensor as an index, axis or shape (of int8 also in arithmetic)",
     message=(
         "`{arg}` is the {dtype} `.item()` of `{tensor}`, used as {what}, for which graph mode "
-        "on CPU has no kernel taking a scalar of that dtype; read it with `int({tensor})`, which "
-        "gives an int64 number."
+        "on CPU has no kernel taking a scalar of that dtype; read it with `{read}({tensor})`, "
+        "which gives {gives} number."
     ),
     why=(
-        "`.item()` of an int32 / int16 / uint8 Tensor computed in the graph is a variable "
+        "`.item()` of an int32 / int16 / int8 / uint8 Tensor computed in the graph is a variable "
         "scalar of that dtype; the CPU kernels of slicing, reshaping and axis arguments take "
-        "int64 scalars only."
+        "int64 scalars only, and those of scalar arithmetic and comparisons refuse int8, uint8 "
+        "and float16 scalars (int16 in `+ - *`)."
     ),
     remedy="Use `int(t)` (or `t.astype(ms.int64).item()`) to read the number.",
     mindspore_says=(
@@ -92,7 +102,22 @@ SLICE_REFUSED = frozenset(
 )
 NUMPY_DTYPES = SLICE_REFUSED | {"int64", "bool_"}
 # `.item()` dtypes the CPU kernels refuse as an index/axis/shape (measured).
-NARROW_ITEMS = frozenset({"int16", "int32", "uint8"})
+NARROW_ITEMS = frozenset({"int8", "int16", "int32", "uint8"})
+# `.item()` dtypes whose scalar no CPU kernel of Python arithmetic or comparison takes
+# (measured: int8 `+ - * // ` `-n` `==` `>`, `t * n`; uint8 `+ * /` `>`, `t * n`; float16
+# `* /` `>`, `t * n`); int16 fails in `+ - *` with a number only (`/`, `>`, `t * n` compile),
+# int32 and bool compile.
+ARITHMETIC_REFUSED = frozenset({"int8", "uint8", "float16"})
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+ARITHMETIC_SYMBOLS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+}
+INT16_REFUSED = frozenset({"an operand of `+`", "an operand of `-`", "an operand of `*`"})
 # Ops whose every argument after the input is an axis or a shape (measured failing with a
 # 32-bit `.item()` there); `full` takes its shape first, its fill value is a plain number.
 AXIS_OPS = frozenset(
@@ -150,8 +175,78 @@ def check_items(ctx: FunctionContext) -> Iterator[RawFinding]:
         dtype = values.dtype(tensor)
         if dtype in NARROW_ITEMS:
             yield NARROW_ITEM_AS_INDEX.finding(
-                arg, arg=ast.unparse(arg), dtype=dtype, tensor=ast.unparse(tensor), what=what
+                arg,
+                arg=ast.unparse(arg),
+                dtype=dtype,
+                tensor=ast.unparse(tensor),
+                what=what,
+                read="int",
+                gives="an int64",
             )
+
+
+@cacheable
+def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`t.item()` of an int8 / uint8 / float16 Tensor as an operand of arithmetic or a
+    comparison, or of an int16 one in `+`, `-`, `*` with a number (measured, round 32)."""
+    operands: list[tuple[ast.expr, str, list[ast.expr], ast.AST]] = []
+    binops: list[ast.BinOp] = ctx.of(ast.BinOp)
+    for node in binops:
+        if isinstance(node.op, ARITHMETIC):
+            sides = [node.left, node.right]
+            symbol = ARITHMETIC_SYMBOLS[type(node.op)]
+            operands += [(side, f"an operand of `{symbol}`", sides, node) for side in sides]
+    compares: list[ast.Compare] = ctx.of(ast.Compare)
+    for cmp in compares:
+        if not any(isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in cmp.ops):
+            sides = [cmp.left, *cmp.comparators]
+            operands += [(side, "an operand of a comparison", [], cmp) for side in sides]
+    unary: list[ast.UnaryOp] = ctx.of(ast.UnaryOp)
+    operands += [
+        (u.operand, "the operand of `-`", [], u) for u in unary if isinstance(u.op, ast.USub)
+    ]
+    if not operands:
+        return
+    values: Optional[Abstract] = None
+    done: set[int] = set()
+    for arg, what, sides, parent in operands:
+        if id(parent) in done or not _item_call(arg):
+            continue
+        tensor = item_membership.item_of(ctx, arg)
+        if tensor is None:
+            continue
+        if values is None:
+            values = abstract(ctx, module=True)
+        dtype = values.dtype(tensor)
+        if dtype in ARITHMETIC_REFUSED:
+            pass
+        elif dtype == "int16" and what in INT16_REFUSED:
+            if any(s is not arg and ctx.types.is_tensor(s) for s in sides):
+                continue  # `t * n` of an int16 `n` compiles
+        else:
+            continue
+        read = "float" if dtype == "float16" else "int"
+        done.add(id(parent))
+        yield NARROW_ITEM_AS_INDEX.finding(
+            arg,
+            arg=ast.unparse(arg),
+            dtype=dtype,
+            tensor=ast.unparse(tensor),
+            what=what,
+            read=read,
+            gives="a float32" if read == "float" else "an int64",
+        )
+
+
+def _item_call(expr: ast.expr) -> bool:
+    """`t.item()` written there, or a name (a local `n = t.item()`, followed by `item_of`)."""
+    if isinstance(expr, ast.Name):
+        return True
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "item"
+    )
 
 
 def _slice_bounds(index: ast.expr) -> Iterator[ast.expr]:
