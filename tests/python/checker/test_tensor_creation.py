@@ -168,3 +168,19 @@ def test_one_element_of_two_axes(body: str, arg: str, code: str, fires: bool) ->
 def test_dict_key_from_item(body: str, fires: bool) -> None:
     src = net(body, "Tensor(np.array(1, np.int64))")
     assert ("MS189" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        ("return f'v={x.item()}'", True),
+        ("print(f'n={int(x)}')\nreturn x", True),
+        ("v = float(x)\nprint(f'v={v}')\nreturn x", True),
+        ("print(f'n={x.shape[0]}')\nreturn x", False),
+        ("print(f'{x.dtype}')\nreturn x", False),
+    ],
+)
+def test_strict_fstring_of_item(body: str, fires: bool) -> None:
+    src = net(body, "Tensor(np.array(2.5, np.float32))")
+    assert ("MS309" in codes(src, "STRICT")) is fires
+    assert "MS309" not in codes(src, "LAX")
