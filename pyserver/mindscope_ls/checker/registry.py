@@ -348,6 +348,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     arguments.check,
     dynamic.check,
     strict_values.check,
+    strict_values.check_mutable_parameters,
     closures.check,
     objects_strict.check,
     scalars.check,
@@ -459,6 +460,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mnp_tensor_lists.check,
     tensor_creation.check,
     tensor_creation.check_numpy_scalars,
+    tensor_creation.check_parameters,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

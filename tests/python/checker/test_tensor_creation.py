@@ -184,3 +184,24 @@ def test_strict_fstring_of_item(body: str, fires: bool) -> None:
     src = net(body, "Tensor(np.array(2.5, np.float32))")
     assert ("MS309" in codes(src, "STRICT")) is fires
     assert "MS309" not in codes(src, "LAX")
+
+
+@pytest.mark.parametrize(
+    ("body", "arg", "code", "fires"),
+    [
+        ("return Tensor(x)", "mutable(3)", "MS230", True),
+        ("return Tensor([x, 1])", "mutable(3)", "MS230", True),
+        ("return Tensor(x)", "3", "MS230", False),
+        ("return mnp.arange(x)", "mutable(3)", "MS1056", True),
+        ("return mnp.arange(x)", "3", "MS1056", False),
+    ],
+)
+def test_mutable_inputs(body: str, arg: str, code: str, fires: bool) -> None:
+    src = "from mindspore import mutable\n" + net(body, arg)
+    assert (code in codes(src, "STRICT")) is fires
+
+
+def test_tensor_of_mutable_in_jit_compiles() -> None:
+    src = "from mindspore import mutable\n\n\n@ms.jit\ndef f(n):\n    return Tensor(n) + 1\n\n\n"
+    src += "def run():\n    return f(mutable(3))\n"
+    assert "MS230" not in codes(src, "STRICT")

@@ -17,6 +17,7 @@ every program below ran in PyNative):
   "zero shape Tensor is not currently supported"): `mindspore.numpy` computes the length in
   Python when compiling. `mnp.linspace(0, 1, t.item())` fails alike. `mnp.arange(x.shape[0])`,
   `mnp.arange(len(x))`, `mnp.linspace(x.min(), x.max(), 4)` and `ops.arange(t.item())` compile.
+  `mnp.arange(x)` of an input the caller passes `mutable(3)` for fails as well.
 - MS248, STRICT only: `mnp.zeros(int(t))`, `mnp.ones(t.item())`, `mnp.zeros((t.item(), 2))`,
   `mnp.ones((n, n))`, `mnp.full(t.item(), 1.0)`, `mnp.eye(t.item())`, `mnp.identity(t.item())`
   fail ("output index [0] large than the output size [0] of node!") and compile at LAX;
@@ -47,7 +48,7 @@ from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.default_dtypes import numpy_default_dtype
 from .helpers.module_values import global_binding
-from .mutable_scalars import mutable_number
+from .mutable_scalars import mutable_number, mutable_parameters
 
 TUPLE_TO_ARRAY_ARGUMENT = Rule(
     "MS1055",
@@ -238,6 +239,30 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                         size, arg=ast.unparse(size), func=name, ops=ops_name
                     )
                     break
+
+
+def check_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS1056 through a parameter every call of the entry point passes `mutable(k)` for
+    (measured: `mnp.arange(x)` in construct with `Net()(mutable(3))` fails at every level, the
+    same message); it reads the callers, so it is not cacheable."""
+    module = ctx.fn.module
+    if not module.mentions("mutable") or not module.mentions("numpy"):
+        return
+    found = [
+        (call, name)
+        for call in ctx.of(ast.Call)
+        if (name := _mnp_name(ctx, call.func)) in _MNP_RANGES
+    ]
+    if not found:
+        return
+    params = mutable_parameters(ctx)
+    for call, name in found:
+        for arg in _arguments(call, *_MNP_RANGES[name]):
+            if isinstance(arg, ast.Name) and arg.id in params:
+                yield MNP_RANGE_OF_VARIABLE.finding(
+                    arg, arg=arg.id, what="a `mutable()` number", func=name
+                )
+                break
 
 
 def _tuple_to_array(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
