@@ -205,3 +205,20 @@ def test_tensor_of_mutable_in_jit_compiles() -> None:
     src = "from mindspore import mutable\n\n\n@ms.jit\ndef f(n):\n    return Tensor(n) + 1\n\n\n"
     src += "def run():\n    return f(mutable(3))\n"
     assert "MS230" not in codes(src, "STRICT")
+
+
+@pytest.mark.parametrize(
+    ("body", "dtype", "fires"),
+    [
+        ("return x.item() ** 2", "int8", True),
+        ("return x.item() ** 2", "int16", True),
+        ("return x.item() ** 2", "int32", False),
+        ("s = 0\nfor i in range(x.item()):\n    s = s + i\nreturn s", "int16", True),
+        ("s = 0\nfor i in range(x.item()):\n    s = s + i\nreturn s", "uint8", True),
+        ("s = 0\nfor i in range(x.item()):\n    s = s + i\nreturn s", "int32", False),
+        ("s = 0\nfor i in range(int(x)):\n    s = s + i\nreturn s", "int8", False),
+    ],
+)
+def test_narrow_item_power_and_range(body: str, dtype: str, fires: bool) -> None:
+    src = net(body, f"Tensor(np.array(3, np.{dtype}))")
+    assert ("MS1013" in codes(src)) is fires

@@ -32,8 +32,10 @@ shape (2, 3, 4):
   (`x.item() * 2`: "For 'ScalarMul', the x and y type should be int or float, but got x type:
   Int8 y type: Int64"; uint8 / float16 and comparisons: kernel select failed), also through a
   local `n = x.item()`, of `x.max()` and `(x + 1)`; int16 in `+ - *` with a number (int16
-  `/`, `>` and `ones * n` compile); `x.sum().item() * 2` (int64), `int(t) * 2`, int32 and bool
-  items compile.
+  `/`, `>` and `ones * n` compile); `**` of an int8 / int16 / uint8 / float16 item; and
+  `range(t.item())` of an int8 / int16 / uint8 Tensor ("For 'make_range', the 0th input should
+  be a int scalar but got AbstractScalar(Type: Int8...", naming the `for`). `x.sum().item() * 2`
+  (int64), `int(t) * 2`, int32 and bool items compile, `range()` and `**` of int32 ones too.
 """
 
 from __future__ import annotations
@@ -45,6 +47,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import item_membership
+from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
@@ -103,12 +106,13 @@ SLICE_REFUSED = frozenset(
 NUMPY_DTYPES = SLICE_REFUSED | {"int64", "bool_"}
 # `.item()` dtypes the CPU kernels refuse as an index/axis/shape (measured).
 NARROW_ITEMS = frozenset({"int8", "int16", "int32", "uint8"})
+RANGE = "an argument of `range()`"
 # `.item()` dtypes whose scalar no CPU kernel of Python arithmetic or comparison takes
 # (measured: int8 `+ - * // ` `-n` `==` `>`, `t * n`; uint8 `+ * /` `>`, `t * n`; float16
 # `* /` `>`, `t * n`); int16 fails in `+ - *` with a number only (`/`, `>`, `t * n` compile),
 # int32 and bool compile.
 ARITHMETIC_REFUSED = frozenset({"int8", "uint8", "float16"})
-ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod)
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 ARITHMETIC_SYMBOLS = {
     ast.Add: "+",
     ast.Sub: "-",
@@ -116,8 +120,11 @@ ARITHMETIC_SYMBOLS = {
     ast.Div: "/",
     ast.FloorDiv: "//",
     ast.Mod: "%",
+    ast.Pow: "**",
 }
-INT16_REFUSED = frozenset({"an operand of `+`", "an operand of `-`", "an operand of `*`"})
+INT16_REFUSED = frozenset(
+    {"an operand of `+`", "an operand of `-`", "an operand of `*`", "an operand of `**`", RANGE}
+)
 # Ops whose every argument after the input is an axis or a shape (measured failing with a
 # 32-bit `.item()` there); `full` takes its shape first, its fill value is a plain number.
 AXIS_OPS = frozenset(
@@ -201,6 +208,11 @@ def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not any(isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in cmp.ops):
             sides = [cmp.left, *cmp.comparators]
             operands += [(side, "an operand of a comparison", [], cmp) for side in sides]
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "range" and builtin(ctx, "range"):
+            operands += [(arg, RANGE, [], call) for arg in call.args]
     unary: list[ast.UnaryOp] = ctx.of(ast.UnaryOp)
     operands += [
         (u.operand, "the operand of `-`", [], u) for u in unary if isinstance(u.op, ast.USub)
@@ -218,7 +230,7 @@ def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
         if values is None:
             values = abstract(ctx, module=True)
         dtype = values.dtype(tensor)
-        if dtype in ARITHMETIC_REFUSED:
+        if dtype in ARITHMETIC_REFUSED and not (what == RANGE and dtype == "float16"):
             pass
         elif dtype == "int16" and what in INT16_REFUSED:
             if any(s is not arg and ctx.types.is_tensor(s) for s in sides):
