@@ -222,3 +222,24 @@ def test_tensor_of_mutable_in_jit_compiles() -> None:
 def test_narrow_item_power_and_range(body: str, dtype: str, fires: bool) -> None:
     src = net(body, f"Tensor(np.array(3, np.{dtype}))")
     assert ("MS1013" in codes(src)) is fires
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        ("return max(x.tolist())", True),
+        ("return min(x.tolist())", True),
+        ("return ops.ones(x.tolist())", True),
+        ("return ops.zeros(tuple(x.tolist()))", True),
+        ("y = ops.ones((1,))\nreturn ops.tile(y, tuple(x.tolist()))", True),
+        ("return sum(x.tolist())", False),
+        ("return ops.full(tuple(x.tolist()), 1.0)", False),
+        ("y = ops.ones((6,))\nreturn y.reshape(x.tolist())", False),
+        ("l = x.tolist()\nreturn ops.zeros((l[0], l[1]))", False),
+        ("a, b = x.tolist()\nreturn max(a, b)", False),
+    ],
+)
+def test_tolist_taken_whole(body: str, fires: bool) -> None:
+    src = net(body, "Tensor(np.array([2, 3], np.int64))")
+    assert ("MS188" in codes(src)) is fires
+    assert "MS188" not in codes(src, "STRICT")
