@@ -196,6 +196,14 @@ def check_items(ctx: FunctionContext) -> Iterator[RawFinding]:
 def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
     """`t.item()` of an int8 / uint8 / float16 Tensor as an operand of arithmetic or a
     comparison, or of an int16 one in `+`, `-`, `*` with a number (measured, round 32)."""
+    items = [c for c in ctx.of(ast.Call) if _item_call(c)]
+    if not items:
+        return  # no `.item()` in the function: the common case
+    item_names = {
+        a.targets[0].id
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and _item_call(a.value)
+    }
     operands: list[tuple[ast.expr, str, list[ast.expr], ast.AST]] = []
     binops: list[ast.BinOp] = ctx.of(ast.BinOp)
     for node in binops:
@@ -222,7 +230,9 @@ def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
     values: Optional[Abstract] = None
     done: set[int] = set()
     for arg, what, sides, parent in operands:
-        if id(parent) in done or not _item_call(arg):
+        if id(parent) in done:
+            continue
+        if not (_item_call(arg) or (isinstance(arg, ast.Name) and arg.id in item_names)):
             continue
         tensor = item_membership.item_of(ctx, arg)
         if tensor is None:
@@ -251,13 +261,12 @@ def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _item_call(expr: ast.expr) -> bool:
-    """`t.item()` written there, or a name (a local `n = t.item()`, followed by `item_of`)."""
-    if isinstance(expr, ast.Name):
-        return True
+    """`t.item()` written there."""
     return (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Attribute)
         and expr.func.attr == "item"
+        and not expr.args
     )
 
 

@@ -222,7 +222,7 @@ def _sequence_before(ctx: FunctionContext, loop: ast.For | ast.While, name: str)
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.level == SyntaxLevel.STRICT:
+    if ctx.level == SyntaxLevel.STRICT or not ctx.fn.module.mentions("tolist"):
         return
     comps: list[ast.ListComp] = ctx.of(ast.ListComp)
     for comp in comps:
