@@ -136,6 +136,7 @@ from .rules import (
     subscripts,
     super_calls,
     tensor_axes,
+    tensor_creation,
     tensor_devices,
     tensor_expand,
     tensor_views,
@@ -280,6 +281,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     object_operators_strict,
     numpy_scalars,
     mnp_tensor_lists,
+    tensor_creation,
 )
 
 
@@ -348,6 +350,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     arguments.check,
     dynamic.check,
     strict_values.check,
+    strict_values.check_mutable_parameters,
     closures.check,
     objects_strict.check,
     scalars.check,
@@ -422,6 +425,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     primitive_arguments.check_parameters,
     narrow_int_scalars.check,
     narrow_int_scalars.check_items,
+    narrow_int_scalars.check_item_arithmetic,
     tensor_axes.check,
     sequence_str_order.check,
     bool_negation.check,
@@ -457,6 +461,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     object_operators_strict.check,
     numpy_scalars.check,
     mnp_tensor_lists.check,
+    tensor_creation.check,
+    tensor_creation.check_numpy_scalars,
+    tensor_creation.check_parameters,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

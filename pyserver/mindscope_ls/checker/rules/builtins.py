@@ -167,14 +167,18 @@ SCALAR_OF_TENSOR = Rule(
     "MS129",
     "scalar-of-tensor",
     Group.FAILS,
-    title="`int()` / `float()` / `bool()` of a Tensor of several elements",
+    title="`int()` / `float()` / `bool()` of a Tensor of several elements (or of 2+ axes)",
     message=(
-        "`{name}()` converts a Tensor of one element only, and this one has several; reduce it "
-        "first (e.g. `{name}(t.sum())`) or keep it a Tensor (`t.astype(...)`)."
+        "`{name}()` converts only a Tensor of shape () or (1,) in graph mode, and this one "
+        "{shape}; reduce it first (e.g. `{name}(t.sum())`) or keep it a Tensor (`t.astype(...)`)."
     ),
     why=(
         "Converting a Tensor to a Python scalar (or taking its truth value) needs exactly one "
-        "element, at every level."
+        "element, at every level; graph mode also refuses a one-element Tensor of two or more "
+        "axes, shape (1, 1), which PyNative converts (round 32: `int(x)`, `float(x)`, `bool(x)` "
+        'of an input of shape (1, 1) or (1, 1, 1) fail at LAX and STRICT, "Can not convert '
+        "Tensor with more than one element to Scalar, while the data's shape is: (1, 1)\"; "
+        "shape (1,) compiles)."
     ),
     remedy="Reduce the Tensor first (`x.sum()`, `x.any()`), or cast with `x.astype(ms.int32)`.",
     mindspore_says=(
@@ -397,9 +401,20 @@ def _builtin(
             what = "these elements are Tensors"
             yield FILTER_OVER_TENSORS.finding(fixed, what=what)
         return
-    if limit is not None and ctx.level in limit.levels and _breaks(values, limit, call):
+    shaped = (
+        limit is not None
+        and limit.test == "argument"
+        and ctx.level in limit.levels
+        and _shape_refused(ctx, call)
+    )
+    if limit is not None and ctx.level in limit.levels and (shaped or _breaks(values, limit, call)):
         what = "these elements are Tensors"
-        yield limit.rule.finding(call, name=name, advice=TRUTH_FIX.get(name, ""), what=what)
+        shape = "has several elements"
+        if limit.test == "argument" and not values.several(call.args[0]):
+            shape = "has two or more axes"
+        yield limit.rule.finding(
+            call, name=name, advice=TRUTH_FIX.get(name, ""), what=what, shape=shape
+        )
         return
     if name == "filter" and ctx.level in FALLBACK_LEVELS and _filters_mutable(ctx, call):
         what = "the elements of a `mutable(...)` sequence are not constants"
@@ -589,6 +604,20 @@ def _mutable(ctx: FunctionContext, expr: ast.expr) -> bool:
     return isinstance(expr, ast.Call) and names.callee(ctx.fn.module, expr.func) in MUTABLE
 
 
+def _shape_refused(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`int(t)` / `float(t)` / `bool(t)` of a Tensor computed in the graph whose shape the
+    source fixes (`helpers/shapes.py`) to one of two or more axes (`x[0:1, 0:1]`: (1, 1)),
+    which graph mode refuses even with one element (measured, round 32)."""
+    if len(call.args) != 1 or call.keywords:
+        return False
+    arg = call.args[0]
+    types = ctx.types
+    if not types.is_tensor(arg) or types.is_constant_tensor(arg):
+        return False
+    shape = shared_values.shapes(ctx).of(arg)
+    return shape is not None and len(shape) >= 2
+
+
 def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
     args = call.args[limit.args]
     if any(isinstance(a, ast.Starred) for a in call.args):
@@ -596,7 +625,7 @@ def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
     if limit.test == "tensor":
         return any(values.types.is_tensor(a) for a in args)
     if limit.test == "argument":
-        return len(args) == 1 and values.several(args[0])
+        return len(args) == 1 and (values.several(args[0]) or values.high_rank(args[0]))
     if len(args) == 1:
         items = values.items(args[0])
         if items is None:

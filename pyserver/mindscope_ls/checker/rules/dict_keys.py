@@ -8,7 +8,9 @@ ValueAny"), MindSpore naming the subscript. A tuple indexed by such an int compi
 The same holds for a key that is a scalar known only when the graph runs: `int(t)`/`float(t)`
 of a Tensor, `t.item()`, or a `mutable(1)` (measured: `d[int(x[0, 1])]`, `d[mutable(1)]` and
 `d.get(mutable(2), 0)` fail at LAX and STRICT with the same message; `d[x.shape[0]]`,
-`d[len(x)]` compile).
+`d[len(x)]` compile), and for `int(t.item())`, `float(t.item())` and `t.item() + 1` (round 32:
+`k = int(x.item()); d[k]`, `d[x.item() + 1]`, `d.get(int(x.item()), x)` fail at every level; a
+tuple indexed by `int(x.item())` compiles).
 A parameter every call of the entry point passes `mutable(k)` for is such a key too (measured:
 `d[n]` in `construct(self, x, n)` with `Net()(x, mutable(1))` fails at every level with the same
 message; `Net()(x, 1)` compiles).
@@ -154,17 +156,33 @@ def _run_time_scalar(ctx: FunctionContext, key: ast.expr, depth: int = 0) -> boo
     if isinstance(key, ast.Name):
         bound = receivers.only_binding(ctx, key.id)
         return bound is not None and _run_time_scalar(ctx, bound, depth + 1)
+    if isinstance(key, ast.BinOp) and isinstance(key.op, SCALAR_OPS):
+        # `t.item() + 1`: the sum of a run-time scalar and a number is one too (measured)
+        sides = (key.left, key.right)
+        return any(_number(s) for s in sides) and any(
+            _run_time_scalar(ctx, s, depth + 1) for s in sides
+        )
     if not isinstance(key, ast.Call):
         return False
     func = key.func
     if isinstance(func, ast.Name) and func.id in TO_SCALAR and len(key.args) == 1:
-        return builtin(ctx, func.id) and ctx.types.is_tensor(key.args[0])
+        arg = key.args[0]
+        return builtin(ctx, func.id) and (
+            ctx.types.is_tensor(arg) or _run_time_scalar(ctx, arg, depth + 1)
+        )
     if isinstance(func, ast.Attribute) and func.attr == "item" and not key.args:
         return ctx.types.is_tensor(func.value)
     if names.callee(ctx.fn.module, func) in MUTABLE and len(key.args) == 1:
         arg = key.args[0]
         return isinstance(arg, ast.Constant) and type(arg.value) in (int, float)
     return False
+
+
+SCALAR_OPS = (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod)
+
+
+def _number(expr: ast.expr) -> bool:
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
 
 
 def _dict_kind(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:

@@ -25,6 +25,17 @@ shape (2, 3, 4):
   `ops.full`'s fill value, `ops.clamp`, `ops.arange`, `x.pow(n)`, `x * n` or a tuple slice
   compile; so does `.item()` of `t.sum()`, `ops.sum(t)`, `t.argmax()` or `t.astype(ms.int64)`
   (int64), while `t.max()`, `t.abs()`, `t + 1`, `t[0]` and `t.argmin()` keep int32.
+  Round 32: int8 as well (`x[t.item()]`: "For 'ScalarAdd', the x and y type should be int or
+  float, but got x type: Int8"; `x[t.item():]`, `x.reshape(t.item(), -1)`, `(a, b, c)[t.item()]`:
+  kernel select failed); `x[int(t)]` of the int8 Tensor compiles. And in arithmetic: `t.item()`
+  of an int8 / uint8 / float16 Tensor as an operand of `+ - * / //`, a comparison or unary `-`
+  (`x.item() * 2`: "For 'ScalarMul', the x and y type should be int or float, but got x type:
+  Int8 y type: Int64"; uint8 / float16 and comparisons: kernel select failed), also through a
+  local `n = x.item()`, of `x.max()` and `(x + 1)`; int16 in `+ - *` with a number (int16
+  `/`, `>` and `ones * n` compile); `**` of an int8 / int16 / uint8 / float16 item; and
+  `range(t.item())` of an int8 / int16 / uint8 Tensor ("For 'make_range', the 0th input should
+  be a int scalar but got AbstractScalar(Type: Int8...", naming the `for`). `x.sum().item() * 2`
+  (int64), `int(t) * 2`, int32 and bool items compile, `range()` and `**` of int32 ones too.
 """
 
 from __future__ import annotations
@@ -36,6 +47,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import item_membership
+from .calls_shared import builtin
 from .helpers import names, receivers
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
@@ -66,16 +78,17 @@ NARROW_ITEM_AS_INDEX = Rule(
     "MS1013",
     "narrow-item-as-index",
     Group.FAILS,
-    title="`t.item()` of an int32 Tensor as an index, slice bound, axis or shape",
+    title="`t.item()` of an int32 Tensor as an index, axis or shape (of int8 also in arithmetic)",
     message=(
         "`{arg}` is the {dtype} `.item()` of `{tensor}`, used as {what}, for which graph mode "
-        "on CPU has no kernel taking a scalar of that dtype; read it with `int({tensor})`, which "
-        "gives an int64 number."
+        "on CPU has no kernel taking a scalar of that dtype; read it with `{read}({tensor})`, "
+        "which gives {gives} number."
     ),
     why=(
-        "`.item()` of an int32 / int16 / uint8 Tensor computed in the graph is a variable "
+        "`.item()` of an int32 / int16 / int8 / uint8 Tensor computed in the graph is a variable "
         "scalar of that dtype; the CPU kernels of slicing, reshaping and axis arguments take "
-        "int64 scalars only."
+        "int64 scalars only, and those of scalar arithmetic and comparisons refuse int8, uint8 "
+        "and float16 scalars (int16 in `+ - *`)."
     ),
     remedy="Use `int(t)` (or `t.astype(ms.int64).item()`) to read the number.",
     mindspore_says=(
@@ -92,7 +105,26 @@ SLICE_REFUSED = frozenset(
 )
 NUMPY_DTYPES = SLICE_REFUSED | {"int64", "bool_"}
 # `.item()` dtypes the CPU kernels refuse as an index/axis/shape (measured).
-NARROW_ITEMS = frozenset({"int16", "int32", "uint8"})
+NARROW_ITEMS = frozenset({"int8", "int16", "int32", "uint8"})
+RANGE = "an argument of `range()`"
+# `.item()` dtypes whose scalar no CPU kernel of Python arithmetic or comparison takes
+# (measured: int8 `+ - * // ` `-n` `==` `>`, `t * n`; uint8 `+ * /` `>`, `t * n`; float16
+# `* /` `>`, `t * n`); int16 fails in `+ - *` with a number only (`/`, `>`, `t * n` compile),
+# int32 and bool compile.
+ARITHMETIC_REFUSED = frozenset({"int8", "uint8", "float16"})
+ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+ARITHMETIC_SYMBOLS = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+}
+INT16_REFUSED = frozenset(
+    {"an operand of `+`", "an operand of `-`", "an operand of `*`", "an operand of `**`", RANGE}
+)
 # Ops whose every argument after the input is an axis or a shape (measured failing with a
 # 32-bit `.item()` there); `full` takes its shape first, its fill value is a plain number.
 AXIS_OPS = frozenset(
@@ -150,8 +182,92 @@ def check_items(ctx: FunctionContext) -> Iterator[RawFinding]:
         dtype = values.dtype(tensor)
         if dtype in NARROW_ITEMS:
             yield NARROW_ITEM_AS_INDEX.finding(
-                arg, arg=ast.unparse(arg), dtype=dtype, tensor=ast.unparse(tensor), what=what
+                arg,
+                arg=ast.unparse(arg),
+                dtype=dtype,
+                tensor=ast.unparse(tensor),
+                what=what,
+                read="int",
+                gives="an int64",
             )
+
+
+@cacheable
+def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`t.item()` of an int8 / uint8 / float16 Tensor as an operand of arithmetic or a
+    comparison, or of an int16 one in `+`, `-`, `*` with a number (measured, round 32)."""
+    items = [c for c in ctx.of(ast.Call) if _item_call(c)]
+    if not items:
+        return  # no `.item()` in the function: the common case
+    item_names = {
+        a.targets[0].id
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and _item_call(a.value)
+    }
+    operands: list[tuple[ast.expr, str, list[ast.expr], ast.AST]] = []
+    binops: list[ast.BinOp] = ctx.of(ast.BinOp)
+    for node in binops:
+        if isinstance(node.op, ARITHMETIC):
+            sides = [node.left, node.right]
+            symbol = ARITHMETIC_SYMBOLS[type(node.op)]
+            operands += [(side, f"an operand of `{symbol}`", sides, node) for side in sides]
+    compares: list[ast.Compare] = ctx.of(ast.Compare)
+    for cmp in compares:
+        if not any(isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in cmp.ops):
+            sides = [cmp.left, *cmp.comparators]
+            operands += [(side, "an operand of a comparison", [], cmp) for side in sides]
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if isinstance(func, ast.Name) and func.id == "range" and builtin(ctx, "range"):
+            operands += [(arg, RANGE, [], call) for arg in call.args]
+    unary: list[ast.UnaryOp] = ctx.of(ast.UnaryOp)
+    operands += [
+        (u.operand, "the operand of `-`", [], u) for u in unary if isinstance(u.op, ast.USub)
+    ]
+    if not operands:
+        return
+    values: Optional[Abstract] = None
+    done: set[int] = set()
+    for arg, what, sides, parent in operands:
+        if id(parent) in done:
+            continue
+        if not (_item_call(arg) or (isinstance(arg, ast.Name) and arg.id in item_names)):
+            continue
+        tensor = item_membership.item_of(ctx, arg)
+        if tensor is None:
+            continue
+        if values is None:
+            values = abstract(ctx, module=True)
+        dtype = values.dtype(tensor)
+        if dtype in ARITHMETIC_REFUSED and not (what == RANGE and dtype == "float16"):
+            pass
+        elif dtype == "int16" and what in INT16_REFUSED:
+            if any(s is not arg and ctx.types.is_tensor(s) for s in sides):
+                continue  # `t * n` of an int16 `n` compiles
+        else:
+            continue
+        read = "float" if dtype == "float16" else "int"
+        done.add(id(parent))
+        yield NARROW_ITEM_AS_INDEX.finding(
+            arg,
+            arg=ast.unparse(arg),
+            dtype=dtype,
+            tensor=ast.unparse(tensor),
+            what=what,
+            read=read,
+            gives="a float32" if read == "float" else "an int64",
+        )
+
+
+def _item_call(expr: ast.expr) -> bool:
+    """`t.item()` written there."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr == "item"
+        and not expr.args
+    )
 
 
 def _slice_bounds(index: ast.expr) -> Iterator[ast.expr]:

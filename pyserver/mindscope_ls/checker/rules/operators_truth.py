@@ -5,6 +5,9 @@ level: `if x:`, `while x:`, `a if x else b`, `assert x`, `not x`, `x and y` / `x
 operands whose truth decides) and chained comparisons `a < x < b` (each comparison but the last
 is tested, as Python's `and` would) fail on a larger one. Measured on CPU (`cases/operators/`).
 Only Tensors whose shape the source fixes (`helpers/shapes.py`) are judged: unknown says nothing.
+Round 32: one element of two or more axes fails too (`if x:` of an input of shape (1, 1): "Only
+tensor which shape is () or (1,) can be converted to bool, but got tensor shape is (1, 1)",
+every level; PyNative takes its truth).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ TENSOR_TRUTH = Rule(
     title="Truth value of a Tensor with several elements",
     message=(
         "{where} takes the truth value of a Tensor of shape {shape}, which graph mode converts "
-        "to a bool only with one element; reduce it first (`(x > 0).any()`, `.all()`) or test "
+        "to a bool only for shape () or (1,); reduce it first (`(x > 0).any()`, `.all()`) or test "
         "one element."
     ),
     why=(
@@ -117,7 +120,9 @@ class _Judge:
         if not self._tensor(expr):
             return None
         shape = self.shapes.of(expr)
-        return shape if shape is not None and size(shape) > 1 else None
+        if shape is None:
+            return None
+        return shape if size(shape) > 1 or len(shape) >= 2 else None
 
     @staticmethod
     def _cheap_scalar(expr: ast.expr) -> bool:

@@ -4,7 +4,10 @@ Measured with MindSpore 2.10 on CPU (each against PyNative): under STRICT a dict
 Cell's `construct` hands back (alone, or inside the output tuple/list, or nested) comes out as
 the tuple of its values, its keys lost (`{'a': x}` -> `(x,)`, `{}` -> `()`); and an f-string
 that formats a Tensor in a Cell's method (construct, a method it calls) becomes an int64
-Tensor of garbage (returned or printed). LAX keeps both as PyNative does, and so does an
+Tensor of garbage (returned or printed); so does one formatting a number read from a Tensor
+(round 32: `f'v={x.item()}'`, `f'n={int(x)}'`, `f'{float(x)}'`, `v = x.item(); f'{v}'`, returned
+or printed, gave `Tensor(shape=[1], dtype=Int64, value=[0])`; `f'{x.shape[0]}'` and
+`f'{x.dtype}'` keep their text). LAX keeps both as PyNative does, and so does an
 `@ms.jit` function at either level, which is why only Cells are judged.
 """
 
@@ -16,7 +19,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import shared_values
+from .helpers import receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, within
 from .helpers.flow import SCOPES
@@ -65,10 +68,15 @@ def _tensor_fstrings(ctx: FunctionContext) -> Iterator[RawFinding]:
         if any(within(r, [text]) for r in raised):
             continue
         parts = [v.value for v in text.values if isinstance(v, ast.FormattedValue)]
-        if any(ctx.types.is_tensor(p) for p in parts):
+        tensor = any(ctx.types.is_tensor(p) for p in parts)
+        if tensor or any(receivers.runtime_scalar(ctx, p) for p in parts):
             yield STRICT_CONVERTS_VALUE.finding(
                 text,
-                what="an f-string that formats a Tensor",
+                what=(
+                    "an f-string that formats a Tensor"
+                    if tensor
+                    else "an f-string that formats a number read from a Tensor"
+                ),
                 becomes="is built as an int64 Tensor, not a str",
                 instead=FSTRING_INSTEAD,
             )

@@ -37,6 +37,7 @@ from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
 from .helpers.receivers import only_binding
+from .mutable_scalars import mutable_parameters
 
 TENSOR_OF_GRAPH_VALUE = Rule(
     "MS230",
@@ -138,6 +139,38 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         problem = _unfoldable_list(ctx, sub.slice)
         if problem is not None:
             yield INDEX_LIST_UNDER_STRICT.finding(sub, index=names.short(sub.slice), what=problem)
+
+
+def check_mutable_parameters(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`Tensor(n)` / `Tensor([n, 1])` in a Cell's method of a parameter every call of the Cell
+    passes `mutable(k)` for (round 32: `Net()(mutable(3))` with `Tensor(x)`, `Tensor([x, 1])`
+    or `ms.tensor(x, ms.float32)` in construct fails under STRICT with the same message;
+    `Net()(3)` compiles, and so does an `@ms.jit` function given `mutable(3)`, compiled at
+    LAX). It reads the callers, so it is not cacheable."""
+    cls = ctx.fn.cls
+    module = ctx.fn.module
+    if cls is None or not cls.is_cell or not module.mentions("mutable"):
+        return
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if c.args and names.callee(module, c.func) in names.TENSOR_FACTORIES
+    ]
+    if not calls:
+        return
+    params = mutable_parameters(ctx)
+    if not params:
+        return
+    for call in calls:
+        data = call.args[0]
+        items = data.elts if isinstance(data, (ast.List, ast.Tuple)) else [data]
+        if any(isinstance(e, ast.Name) and e.id in params for e in items):
+            yield TENSOR_OF_GRAPH_VALUE.finding(
+                call,
+                arg=names.short(data),
+                what="a `mutable()` number",
+                advice="pass a Tensor, or a plain number, instead",
+            )
 
 
 _FROM_NUMPY = frozenset({"mindspore.Tensor.from_numpy", "mindspore.common.Tensor.from_numpy"})

@@ -6,6 +6,11 @@ result fails to compile ("The pointer[seq_abs] is null", no line named): `[label
 ids]`, `[i * 2 for i in ids]` with `ids = logits.argmax(-1).tolist()`. Indexing the list
 (`ids[0]`) and a `for` statement over it compile (one growing a list fails: MS177). STRICT refuses
 `.tolist()` itself (MS201).
+Round 32, LAX, the list taken whole elsewhere: `max(t.tolist())`, `min(t.tolist())` (ints or
+floats), `ops.ones(t.tolist())`, `ops.zeros(tuple(t.tolist()))`, `ops.broadcast_to(y,
+tuple(t.tolist()))`, `ops.tile(y, tuple(t.tolist()))` fail ("Kernel select failed"); `sum()`,
+`sorted()`, `ops.full(tuple(t.tolist()), 1.0)`, `y.reshape(t.tolist())`, `max(a, b)` of two
+items and `ops.zeros((l[0], l[1]))` compile.
 
 MS177: a `for` statement over such a list (directly, through a local, `enumerate(ids)`,
 `range(len(ids))`, `list(ids)`, a slice `ids[:2]`; or over `t.asnumpy()`), or a `while` whose test
@@ -28,7 +33,8 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import receivers
+from .calls_shared import builtin
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
 
@@ -36,19 +42,21 @@ COMPREHENSION_OVER_TOLIST = Rule(
     "MS188",
     "comprehension-over-tolist",
     Group.FAILS,
-    title="A list comprehension over `tensor.tolist()` (LAX)",
+    title="A list comprehension, `max()` / `min()` or a shape over `tensor.tolist()` (LAX)",
     message=(
-        "This comprehension iterates `{source}`, a list the Python fallback makes from a Tensor "
-        "computed in the graph; LAX cannot compile a comprehension over it: compute on the "
-        "Tensor (`ops.gather`, indexing) or convert after the network returns."
+        "{what} `{source}` whole, a list the Python fallback makes from a Tensor computed in "
+        "the graph, which LAX cannot compile: compute on the Tensor (`ops.gather`, indexing, "
+        "`t.max()`) or convert after the network returns."
     ),
     why=(
         "`.tolist()` of a Tensor computed in the graph is only known when the graph runs; a list "
-        "comprehension over it needs its elements when compiling."
+        "comprehension over it needs its elements when compiling, and `max()` / `min()` of it "
+        "or a shape made of it (`ops.ones(t.tolist())`, `ops.tile(y, tuple(t.tolist()))`) find "
+        "no CPU kernel for the fallback's values."
     ),
     remedy=(
-        "Keep the values in a Tensor and use Tensor ops (`ops.gather(table, ids, 0)`), or "
-        "return the Tensor and convert it outside the network."
+        "Keep the values in a Tensor and use Tensor ops (`ops.gather(table, ids, 0)`, "
+        "`t.max()`), or return the Tensor and convert it outside the network."
     ),
     mindspore_says="RuntimeError: The pointer[seq_abs] is null.",
 )
@@ -214,13 +222,58 @@ def _sequence_before(ctx: FunctionContext, loop: ast.For | ast.While, name: str)
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.level == SyntaxLevel.STRICT:
+    if ctx.level == SyntaxLevel.STRICT or not ctx.fn.module.mentions("tolist"):
         return
     comps: list[ast.ListComp] = ctx.of(ast.ListComp)
     for comp in comps:
         source = _tolist(ctx, comp.generators[0].iter)
         if source is not None:
-            yield COMPREHENSION_OVER_TOLIST.finding(comp, source=ast.unparse(source))
+            yield COMPREHENSION_OVER_TOLIST.finding(
+                comp, what="This comprehension iterates", source=ast.unparse(source)
+            )
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        taken = _taken_whole(ctx, call)
+        if taken is None:
+            continue
+        what, arg = taken
+        source = _tolist(ctx, _unwrapped(arg))
+        if source is not None:
+            yield COMPREHENSION_OVER_TOLIST.finding(call, what=what, source=ast.unparse(source))
+
+
+# ops functions whose shape argument (by position) cannot be a `.tolist()` list (measured at
+# LAX: kernel select failed); `ops.full(shape, v)` and `x.reshape(l)` compile.
+SHAPE_OPS = {"ones": 0, "zeros": 0, "broadcast_to": 1, "tile": 1}
+
+
+def _taken_whole(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[str, ast.expr]]:
+    """(what takes it, the argument) for `max(l)` / `min(l)` and the shape of `SHAPE_OPS`."""
+    func = call.func
+    if call.keywords or not call.args:
+        return None
+    if isinstance(func, ast.Name) and func.id in ("max", "min") and len(call.args) == 1:
+        return (f"`{func.id}()` takes", call.args[0]) if builtin(ctx, func.id) else None
+    qualname = names.callee(ctx.fn.module, func) or ""
+    if not (qualname.startswith("mindspore.ops.") and names.is_ops_call(qualname)):
+        return None
+    op = qualname.rsplit(".", 1)[-1]
+    index = SHAPE_OPS.get(op)
+    if index is None or index >= len(call.args):
+        return None
+    return f"`ops.{op}` takes the shape", call.args[index]
+
+
+def _unwrapped(arg: ast.expr) -> ast.expr:
+    """`tuple(l)` / `list(l)` -> `l`."""
+    if (
+        isinstance(arg, ast.Call)
+        and isinstance(arg.func, ast.Name)
+        and arg.func.id in ("tuple", "list")
+        and len(arg.args) == 1
+    ):
+        return arg.args[0]
+    return arg
 
 
 def _tolist(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:

@@ -126,6 +126,20 @@ class Elements:
             return self._several_call(expr, depth)
         return False
 
+    def high_rank(self, expr: ast.expr) -> bool:
+        """True when `expr` is an input every call of the function in the module passes as a
+        written-out Tensor of two or more axes (`Tensor(np.array([[1.5]]))`): graph mode's
+        `int()` / `float()` / `bool()` take shape () or (1,) only, even of one element."""
+        if not (isinstance(expr, ast.Name) and expr.id in self._params):
+            return False
+        if not self.types.is_tensor(expr):
+            return False
+        passed = self._calls_pass()
+        shapes = passed.get(expr.id) if passed is not None else None
+        return bool(shapes) and all(
+            v is not None and len(tensor_shape(v) or ()) >= 2 for v in shapes or ()
+        )
+
     def scalar(self, expr: ast.expr, depth: int = 0) -> bool:
         """True when `expr` is surely a Tensor of one element: an input every call of the
         function in the module passes as a written-out one-element Tensor, a full reduction
