@@ -159,3 +159,42 @@ def test_property_setter_over_a_tensor_attribute_fails_under_strict() -> None:
     init = "self._s = Tensor(np.zeros((3,)), ms.float32)"
     src = cell("self.scale = x\nreturn self._s", init=init, extra=PROP)
     assert "MS208" in codes(src, "STRICT")
+
+
+@pytest.mark.parametrize(
+    ("init", "construct", "fires"),
+    [
+        (
+            "self.op = ops.Add()",
+            "if self.op.name == 'Add':\n    return self.op(x, x)\nreturn x",
+            True,
+        ),
+        ("self.op = ops.MatMul(transpose_b=True)", "t = self.op.transpose_b\nreturn x * t", True),
+        ("pass", "op = ops.Mul()\nif op.name == 'Mul':\n    return op(x, 2.0)\nreturn x", True),
+        # calling it, its type, a Cell, the name taken in __init__
+        ("self.op = ops.ReLU()", "return self.op(x)", False),
+        ("self.op = ops.ReLU()", "n = type(self.op).__name__\nprint(n)\nreturn x", False),
+        ("self.op = nn.ReLU()", "n = self.op.cls_name\nprint(n)\nreturn x", False),
+        ("self.op = ops.Add()\nself.n = self.op.name", "print(self.n)\nreturn x", False),
+        ("self.g = ops.GradOperation()", "n = self.g.get_all\nprint(n)\nreturn x", False),
+    ],
+)
+def test_primitive_attribute(init: str, construct: str, fires: bool) -> None:
+    src = cell(construct, init=init)
+    assert ("MS1052" in codes(src)) is fires
+    assert ("MS1052" in codes(src, "STRICT")) is fires
+
+
+@pytest.mark.parametrize(
+    ("construct", "fires"),
+    [
+        ("d = helper.__defaults__\nreturn x * d[0]", True),
+        ("n = helper.__code__.co_argcount\nreturn x * n", True),
+        ("n = self.construct.__name__\nprint(n)\nreturn x", True),
+        ("n = self.d.construct.__qualname__\nprint(n)\nreturn x", True),
+        ("d = self.__dict__\nprint(d)\nreturn x", False),
+    ],
+)
+def test_function_attribute_widened(construct: str, fires: bool) -> None:
+    src = cell(construct, init="self.d = nn.Dense(3, 3)")
+    assert ("MS234" in codes(src, "STRICT")) is fires

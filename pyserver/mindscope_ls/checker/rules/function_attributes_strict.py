@@ -6,7 +6,9 @@ Python fallback; STRICT fails ("In JIT strict mode, cannot get attributes __name
 object has no attribute: '__name__'") for `self.m.__name__` of a method, `Net.twice.__name__`
 of a staticmethod, `ops.relu.__name__` / `ops.relu.__doc__`, `self.act.__name__` with
 `self.act = ops.relu` (or a module function) set in `__init__`, `f.__name__` of a local lambda,
-and `helper.__name__` of a module function when its value is kept (`n = helper.__name__`,
+`self.d.construct.__qualname__` of a sub-Cell, `helper.__defaults__` / `__code__` /
+`__annotations__` / `__dict__`, and `helper.__name__` of a module function when its value is
+kept (`n = helper.__name__`,
 `print(...)`, a return, a dict key, `b = helper.__name__ == 'helper'`). Compile alike:
 `if helper.__name__ == 'helper':` of a module function written in the `if` test itself (the
 parser folds a test that reads no local name; `... and x.shape[0] > 1` fails, as does a
@@ -23,6 +25,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import receivers
 from .helpers.base import FunctionContext
 
 FUNCTION_ATTRIBUTE_UNDER_STRICT = Rule(
@@ -47,7 +50,19 @@ FUNCTION_ATTRIBUTE_UNDER_STRICT = Rule(
     ),
 )
 
-FUNCTION_ATTRIBUTES = frozenset({"__name__", "__qualname__", "__doc__", "__module__"})
+FUNCTION_ATTRIBUTES = frozenset(
+    {
+        "__name__",
+        "__qualname__",
+        "__doc__",
+        "__module__",
+        "__defaults__",
+        "__kwdefaults__",
+        "__code__",
+        "__annotations__",
+        "__dict__",
+    }
+)
 _FUNCTION_MODULES = ("mindspore.ops.", "mindspore.mint.", "mindspore.numpy.")
 
 
@@ -88,6 +103,8 @@ def _function_value(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
         if found is not None and not _is_property(found[1]):
             return "method"
         return None
+    if expr.attr == "construct" and receivers.kind_of(ctx, expr.value) == receivers.CELL:
+        return "method"  # `self.d.construct.__qualname__` of a sub-Cell (measured)
     if isinstance(expr.value, ast.Name) and expr.value.id in module.classes:
         for stmt in module.classes[expr.value.id].body:
             if isinstance(stmt, ast.FunctionDef) and stmt.name == expr.attr:
