@@ -198,3 +198,47 @@ def test_primitive_attribute(init: str, construct: str, fires: bool) -> None:
 def test_function_attribute_widened(construct: str, fires: bool) -> None:
     src = cell(construct, init="self.d = nn.Dense(3, 3)")
     assert ("MS234" in codes(src, "STRICT")) is fires
+
+
+@pytest.mark.parametrize(
+    ("init", "construct", "fires"),
+    [
+        ("self.op = ops.Add()", "if hasattr(self.op, 'name'):\n    return x\nreturn x", True),
+        (
+            "self.op = ops.Softmax(axis=-1)",
+            "a = getattr(self.op, 'axis', None)\nprint(a)\nreturn x",
+            True,
+        ),
+        # an attribute PyNative lacks too, a positional argument, a Cell, the 2-argument getattr
+        ("self.op = ops.Add()", "if hasattr(self.op, 'foo'):\n    return x\nreturn x", False),
+        (
+            "self.op = ops.Softmax(-1)",
+            "if hasattr(self.op, 'axis'):\n    return x\nreturn x",
+            False,
+        ),
+        (
+            "self.op = nn.Dense(3, 3)",
+            "if hasattr(self.op, 'weight'):\n    return x\nreturn x",
+            False,
+        ),
+        ("self.op = ops.Add()", "n = getattr(self.op, 'name')\nprint(n)\nreturn x", False),
+    ],
+)
+def test_primitive_attribute_probe(init: str, construct: str, fires: bool) -> None:
+    assert ("MS370" in codes(cell(construct, init=init))) is fires
+
+
+def test_primitive_attribute_in_property_getter_compiles() -> None:
+    extra = "@property\ndef tb(self):\n    return self.op.transpose_b\n"
+    src = cell(
+        "if self.tb:\n    return x\nreturn x",
+        init="self.op = ops.MatMul(transpose_b=True)",
+        extra=extra,
+    )
+    assert "MS1052" not in codes(src)
+    assert "MS1052" in codes(
+        cell(
+            "t = getattr(self.op, 'transpose_b')\nreturn x * t",
+            init="self.op = ops.MatMul(transpose_b=True)",
+        )
+    )

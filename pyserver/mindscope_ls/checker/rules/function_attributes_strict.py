@@ -25,7 +25,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import call_targets, receivers
 from .helpers.base import FunctionContext
 
 FUNCTION_ATTRIBUTE_UNDER_STRICT = Rule(
@@ -168,6 +168,8 @@ def _exempt(ctx: FunctionContext) -> set[int]:
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if call_targets.is_property(ctx.fn.node):
+        return  # a getter construct reads is run on the Python object (as for MS1052)
     candidates = [
         node
         for node in ctx.of(ast.Attribute)

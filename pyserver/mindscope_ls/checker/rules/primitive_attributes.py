@@ -1,5 +1,5 @@
-"""MS1052: an attribute of a Primitive instance (`self.matmul.transpose_b`, `self.op.name`) read
-in compiled code.
+"""MS1052, MS370: an attribute of a Primitive instance (`self.matmul.transpose_b`, `self.op.name`)
+read in compiled code.
 
 Measured with MindSpore 2.10 on CPU against PyNative (round 32): graph mode turns a Primitive
 held by the Cell into a function node with no Python attributes, so reading one fails at both
@@ -10,8 +10,18 @@ attribute: 'name'" at the read. Measured for `.name` of `ops.Add()`, `ops.ReLU()
 of `ops.MatMul(transpose_b=True)`, `.axis` of `ops.Softmax(axis=-1)` / `ops.Concat(axis=0)`,
 `.keep_dims` of `ops.ReduceSum(keep_dims=True)`, `.attrs`, and `.__class__` (LAX: "NameError:
 name '__py_exec_index1_getattr__' is not defined"). Compile alike: calling the Primitive,
-`type(self.op).__name__`, and the attribute read in `__init__` (`self.n = self.op.name`).
+`type(self.op).__name__`, the attribute read in `__init__` (`self.n = self.op.name`) or in a
+`@property` getter construct reads (`return self.op.transpose_b`).
 Method calls on a Primitive (`self.op.shard(...)`) are left alone (not measured here).
+`getattr(self.op, 'transpose_b')` fails alike (MS1052).
+
+MS370 (a warning: no error, other values), measured at both levels: `hasattr(self.op, 'name')`
+of `ops.Add()` and `hasattr(op, 'transpose_b')` of `ops.MatMul(transpose_b=True)` (a Cell
+attribute, a local, in a helper method) are False in graph mode and True in PyNative;
+`getattr(self.op, 'name', 'none')` gives 'none' and `getattr(self.op, 'axis', None)` gives None.
+Alike: `hasattr(self.op, 'foo')` (False in both), `hasattr(self.d, 'weight')` of a Cell. Only
+attributes every Primitive has (`name`, `attrs`, ...) and the constructor's keyword arguments
+are reported: the attributes a positional argument sets are not known from the source.
 """
 
 from __future__ import annotations
@@ -22,7 +32,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names
+from .helpers import call_targets, names
 from .helpers.base import FunctionContext
 
 PRIMITIVE_ATTRIBUTE = Rule(
@@ -43,6 +53,32 @@ PRIMITIVE_ATTRIBUTE = Rule(
     remedy="Read the Primitive's attribute in `__init__` and use that constant in `construct`.",
     mindspore_says="AttributeError: 'Function' object has no attribute 'name'",
 )
+
+PRIMITIVE_ATTRIBUTE_MISSING = Rule(
+    "MS370",
+    "primitive-attribute-probe-in-graph",
+    Group.DIVERGES,
+    title="`hasattr` / `getattr(..., default)` of a Primitive's attribute in compiled code",
+    message=(
+        "`{text}` asks the Primitive `{prim}` ({cls}) for `{attr}`, which it has in "
+        "PyNative, but graph mode holds it as a function node without Python attributes, so "
+        "the graph sees {sees}; read the attribute in `__init__` and keep it as a Cell "
+        "attribute."
+    ),
+    why=(
+        "In the graph a Primitive is a callable node: `hasattr` finds none of its Python "
+        "attributes and `getattr` with a default gives the default, at both levels, with no "
+        "error."
+    ),
+    remedy="Read the Primitive's attribute in `__init__` and use that constant in `construct`.",
+    mindspore_says=(
+        "(no error: `hasattr(self.op, 'transpose_b')` of `ops.MatMul(transpose_b=True)` was "
+        "False in graph mode and True in PyNative)"
+    ),
+)
+
+# attributes every Primitive has in Python (besides the keyword arguments it was built with)
+COMMON_ATTRIBUTES = frozenset({"name", "attrs", "init_attrs", "instance_name"})
 
 # `mindspore.ops` classes that are not Primitives (measured on 2.10 with `issubclass`)
 NOT_PRIMITIVES = frozenset(
@@ -88,6 +124,18 @@ def _held(ctx: FunctionContext, base: ast.expr) -> Optional[str]:
         if held is None or held.kind != "cell" or cls.attr_varies(name):
             return None
         return _primitive(held.class_qualname)
+    call = _construction(ctx, base)
+    return _primitive(names.callee(ctx.fn.module, call)) if call is not None else None
+
+
+def _construction(ctx: FunctionContext, base: ast.expr) -> Optional[ast.Call]:
+    """The `ops.X(...)` call `base` holds (a Cell attribute or a local bound once)."""
+    cls = ctx.fn.cls
+    name = names.self_attribute(base)
+    if name is not None and cls is not None:
+        held = cls.attr(name)
+        node = held.node if held is not None else None
+        return node if isinstance(node, ast.Call) else None
     if isinstance(base, ast.Name):
         values = [
             node.value
@@ -96,11 +144,57 @@ def _held(ctx: FunctionContext, base: ast.expr) -> Optional[str]:
             if isinstance(t, ast.Name) and t.id == base.id
         ]
         if len(values) == 1 and isinstance(values[0], ast.Call):
-            return _primitive(names.callee(ctx.fn.module, values[0]))
+            return values[0]
     return None
 
 
+def _probes(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`hasattr(op, 'a')`, `getattr(op, 'a', d)` (MS370) and `getattr(op, 'a')` (MS1052)."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (
+            isinstance(func, ast.Name)
+            and func.id in ("hasattr", "getattr")
+            and len(call.args) in (2, 3)
+            and not call.keywords
+            and isinstance(call.args[1], ast.Constant)
+            and isinstance(call.args[1].value, str)
+        ):
+            continue
+        base, attr = call.args[0], call.args[1].value
+        if isinstance(base, ast.Name) and base.id == "self":
+            continue
+        prim = _held(ctx, base)
+        if prim is None:
+            continue
+        text, cls = ast.unparse(base), f"ops.{prim}"
+        if func.id == "getattr" and len(call.args) == 2:
+            yield PRIMITIVE_ATTRIBUTE.finding(
+                call,
+                text=ast.unparse(call),
+                attr=attr,
+                prim=text,
+                cls=cls,
+                keep=f"{text.rsplit('.', 1)[-1]}_{attr.strip('_')}",
+                base=text,
+            )
+            continue
+        if func.id == "hasattr" and len(call.args) == 3:
+            continue
+        built = _construction(ctx, base)
+        passed = {k.arg for k in built.keywords} if built is not None else set()
+        if attr not in COMMON_ATTRIBUTES and attr not in passed:
+            continue  # an attribute PyNative may lack too (measured alike: `hasattr(op, 'foo')`)
+        sees = "False" if func.id == "hasattr" else "the default"
+        yield PRIMITIVE_ATTRIBUTE_MISSING.finding(
+            call, text=ast.unparse(call), prim=text, cls=cls, attr=attr, sees=sees
+        )
+
+
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if call_targets.is_property(ctx.fn.node):
+        return  # measured: `return self.op.transpose_b` in a property getter compiles
+    yield from _probes(ctx)
     called = {id(c.func) for c in ctx.of(ast.Call)}
     for node in ctx.of(ast.Attribute):
         if not isinstance(node.ctx, ast.Load) or id(node) in called:
