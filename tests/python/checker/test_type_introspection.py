@@ -242,3 +242,14 @@ def test_primitive_attribute_in_property_getter_compiles() -> None:
             init="self.op = ops.MatMul(transpose_b=True)",
         )
     )
+
+
+def test_function_attribute_through_alias_and_loop() -> None:
+    extra = "def m(self, a):\n    return a\n"
+    alias = "fn = self.m\nn = fn.__name__\nprint(n)\nreturn x"
+    assert "MS234" in codes(cell(alias, extra=extra), "STRICT")
+    loop = "for fn in (ops.relu, ops.sigmoid):\n    if fn.__name__ == 'relu':\n        x = fn(x)\nreturn x"
+    assert "MS234" in codes(cell(loop), "STRICT")
+    # a loop over something else stays quiet
+    other = "for fn in self.fs:\n    if fn.__name__ == 'relu':\n        x = fn(x)\nreturn x"
+    assert "MS234" not in codes(cell(other, init="self.fs = [nn.ReLU()]"), "STRICT")

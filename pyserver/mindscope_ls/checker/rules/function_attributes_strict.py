@@ -6,7 +6,8 @@ Python fallback; STRICT fails ("In JIT strict mode, cannot get attributes __name
 object has no attribute: '__name__'") for `self.m.__name__` of a method, `Net.twice.__name__`
 of a staticmethod, `ops.relu.__name__` / `ops.relu.__doc__`, `self.act.__name__` with
 `self.act = ops.relu` (or a module function) set in `__init__`, `f.__name__` of a local lambda,
-`self.d.construct.__qualname__` of a sub-Cell, `helper.__defaults__` / `__code__` /
+`self.d.construct.__qualname__` of a sub-Cell, `fn = self.m; fn.__name__`, `fn.__name__` of
+`for fn in (ops.relu, ops.sigmoid)`, `helper.__defaults__` / `__code__` /
 `__annotations__` / `__dict__`, and `helper.__name__` of a module function when its value is
 kept (`n = helper.__name__`,
 `print(...)`, a return, a dict key, `b = helper.__name__ == 'helper'`). Compile alike:
@@ -74,7 +75,7 @@ def _library_function(qualname: Optional[str]) -> bool:
     return last[:1].islower() and not last.startswith("_")
 
 
-def _function_value(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+def _function_value(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[str]:
     """What kind of function `expr` certainly is in compiled code, or None."""
     module = ctx.fn.module
     cls = ctx.fn.cls
@@ -85,7 +86,7 @@ def _function_value(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
             return "function"
         if _local_lambda(ctx, expr.id):
             return "lambda"
-        return None
+        return _bound_function(ctx, expr.id, depth)
     if not isinstance(expr, ast.Attribute):
         return None
     if isinstance(expr.value, ast.Name) and expr.value.id == "self" and cls is not None:
@@ -113,6 +114,34 @@ def _function_value(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     if _library_function(module.qualname(expr)):
         return "function"
     return None
+
+
+def _bound_function(ctx: FunctionContext, name: str, depth: int) -> Optional[str]:
+    """A local bound once to a function value (`fn = self.m`), or the target of a `for` over
+    a tuple or list display of function values (`for fn in (ops.relu, ops.sigmoid)`): both
+    measured to fail under STRICT like the value itself."""
+    if depth > 2:
+        return None
+    values = [
+        node.value
+        for node in ctx.of(ast.Assign)
+        for t in node.targets
+        if isinstance(t, ast.Name) and t.id == name
+    ]
+    loops = [
+        node.iter
+        for node in ctx.of(ast.For)
+        if isinstance(node.target, ast.Name) and node.target.id == name
+    ]
+    if len(values) + len(loops) != 1:
+        return None
+    if values:
+        return _function_value(ctx, values[0], depth + 1)
+    items = loops[0]
+    if not isinstance(items, (ast.Tuple, ast.List)) or not items.elts:
+        return None
+    kinds = [_function_value(ctx, e, depth + 1) for e in items.elts]
+    return "function" if all(kinds) else None
 
 
 def _is_property(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
