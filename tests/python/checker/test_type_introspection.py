@@ -253,3 +253,10 @@ def test_function_attribute_through_alias_and_loop() -> None:
     # a loop over something else stays quiet
     other = "for fn in self.fs:\n    if fn.__name__ == 'relu':\n        x = fn(x)\nreturn x"
     assert "MS234" not in codes(cell(other, init="self.fs = [nn.ReLU()]"), "STRICT")
+
+
+def test_method_wrapper_lambda() -> None:
+    pre = "def deco(fn):\n    return lambda *args: fn(*args)\n"
+    assert "MS1051" in codes(cell("return self.head(x)", extra=METHOD, pre=pre))
+    pre = "def deco(fn):\n    return lambda self, *args: fn(self, *args)\n"
+    assert "MS1051" not in codes(cell("return self.head(x)", extra=METHOD, pre=pre))

@@ -218,6 +218,13 @@ def _called_through_class(module: ModuleInfo, cls_name: str, name: str) -> bool:
     )
 
 
+def _returned_lambda(fn: FunctionNode) -> Optional[ast.Lambda]:
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Lambda):
+            return stmt.value
+    return None
+
+
 def check_method_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
     """MS1051, measured with MindSpore 2.10 on CPU, LAX and STRICT alike: a method of a Cell
     (or of a `@jit_class`, or a sub-Cell's method, or `construct` itself) decorated with a
@@ -247,8 +254,12 @@ def check_method_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
     if outer is None:
         return
     wrapped = _wrapped_name(outer)
-    wrapper = _returned_function(outer)
-    if wrapped is None or wrapper is None or _wraps_marked(module, outer, wrapper):
+    named = _returned_function(outer)
+    if named is not None and _wraps_marked(module, outer, named):
+        return
+    # or `return lambda *args: fn(*args)` (measured alike)
+    wrapper: Optional[Union[FunctionNode, ast.Lambda]] = named or _returned_lambda(outer)
+    if wrapped is None or wrapper is None:
         return
     args = wrapper.args
     positional = args.posonlyargs + args.args
@@ -262,8 +273,9 @@ def check_method_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
         + ([f"**{args.kwarg.arg}"] if args.kwarg else [])
     )
     text = ast.unparse(deco)
+    label = wrapper.name if not isinstance(wrapper, ast.Lambda) else "lambda"
     yield METHOD_WRAPPER_DROPS_SELF.finding(
-        deco, decorator=text, name=node.name, wrapper=wrapper.name, params=params
+        deco, decorator=text, name=node.name, wrapper=label, params=params
     )
     if node.name == "construct":
         # the Cell called from Python: MindSpore names the wrapper's call of `fn` instead
@@ -277,7 +289,7 @@ def check_method_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
         )
         if call is not None:
             yield METHOD_WRAPPER_DROPS_SELF.finding(
-                call, decorator=text, name=node.name, wrapper=wrapper.name, params=params
+                call, decorator=text, name=node.name, wrapper=label, params=params
             )
 
 
