@@ -137,15 +137,25 @@ def _construction(ctx: FunctionContext, base: ast.expr) -> Optional[ast.Call]:
         node = held.node if held is not None else None
         return node if isinstance(node, ast.Call) else None
     if isinstance(base, ast.Name):
-        values = [
-            node.value
-            for node in ctx.of(ast.Assign)
-            for t in node.targets
-            if isinstance(t, ast.Name) and t.id == base.id
-        ]
+        values = _local_bindings(ctx).get(base.id, [])
         if len(values) == 1 and isinstance(values[0], ast.Call):
             return values[0]
     return None
+
+
+def _local_bindings(ctx: FunctionContext) -> dict[str, list[ast.expr]]:
+    """name -> the values the function assigns it (built once per context)."""
+    key = "primitive_attributes.bindings"
+    found = ctx.shared.get(key)
+    if found is None:
+        bindings: dict[str, list[ast.expr]] = {}
+        for node in ctx.of(ast.Assign):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    bindings.setdefault(t.id, []).append(node.value)
+        ctx.shared[key] = found = bindings
+    assert isinstance(found, dict)
+    return found
 
 
 def _probes(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -196,6 +206,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return  # measured: `return self.op.transpose_b` in a property getter compiles
     yield from _probes(ctx)
     called = {id(c.func) for c in ctx.of(ast.Call)}
+    held: dict[tuple[str, str], Optional[str]] = {}
     for node in ctx.of(ast.Attribute):
         if not isinstance(node.ctx, ast.Load) or id(node) in called:
             continue
@@ -204,7 +215,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if isinstance(base, ast.Name) and base.id == "self":
             continue
-        prim = _held(ctx, base)
+        key = (
+            ("name", base.id)
+            if isinstance(base, ast.Name)
+            else ("self", names.self_attribute(base) or "")
+        )
+        if key not in held:
+            held[key] = _held(ctx, base)
+        prim = held[key]
         if prim is None:
             continue
         text = ast.unparse(base)
