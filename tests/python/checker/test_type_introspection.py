@@ -260,3 +260,15 @@ def test_method_wrapper_lambda() -> None:
     assert "MS1051" in codes(cell("return self.head(x)", extra=METHOD, pre=pre))
     pre = "def deco(fn):\n    return lambda self, *args: fn(self, *args)\n"
     assert "MS1051" not in codes(cell("return self.head(x)", extra=METHOD, pre=pre))
+
+
+def test_primitive_attribute_of_a_user_primitive() -> None:
+    pre = (
+        "from mindspore.ops import PrimitiveWithInfer\n\n"
+        "class MyOp(PrimitiveWithInfer):\n    def __init__(self):\n        self.k = 2\n\n"
+        "class Plain:\n    def __init__(self):\n        self.k = 2\n"
+    )
+    src = cell("if self.op.k == 2:\n    return x\nreturn x", init="self.op = MyOp()", pre=pre)
+    assert "MS1052" in codes(src)
+    src = cell("if self.op.k == 2:\n    return x\nreturn x", init="self.op = Plain()", pre=pre)
+    assert "MS1052" not in codes(src)

@@ -13,7 +13,8 @@ name '__py_exec_index1_getattr__' is not defined"). Compile alike: calling the P
 `type(self.op).__name__`, the attribute read in `__init__` (`self.n = self.op.name`) or in a
 `@property` getter construct reads (`return self.op.transpose_b`).
 Method calls on a Primitive (`self.op.shard(...)`) are left alone (not measured here).
-`getattr(self.op, 'transpose_b')` fails alike (MS1052).
+`getattr(self.op, 'transpose_b')` fails alike (MS1052), and so does `self.op.k` of the module's
+own `class MyOp(PrimitiveWithInfer)`.
 
 MS370 (a warning: no error, other values), measured at both levels: `hasattr(self.op, 'name')`
 of `ops.Add()` and `hasattr(op, 'transpose_b')` of `ops.MatMul(transpose_b=True)` (a Cell
@@ -121,11 +122,33 @@ def _held(ctx: FunctionContext, base: ast.expr) -> Optional[str]:
     name = names.self_attribute(base)
     if name is not None and cls is not None:
         held = cls.attr(name)
-        if held is None or held.kind != "cell" or cls.attr_varies(name):
+        if held is None or cls.attr_varies(name):
+            return None
+        if held.kind == "object" and isinstance(held.node, ast.Call):
+            return _user_primitive(ctx, held.node)
+        if held.kind != "cell":
             return None
         return _primitive(held.class_qualname)
     call = _construction(ctx, base)
-    return _primitive(names.callee(ctx.fn.module, call)) if call is not None else None
+    if call is None:
+        return None
+    return _primitive(names.callee(ctx.fn.module, call)) or _user_primitive(ctx, call)
+
+
+_PRIMITIVE_BASES = ("Primitive", "PrimitiveWithInfer", "PrimitiveWithCheck")
+
+
+def _user_primitive(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
+    """`MyOp()` of the module's `class MyOp(PrimitiveWithInfer)` (measured: `self.op.k` fails
+    at both levels like a MindSpore Primitive's attribute)."""
+    module = ctx.fn.module
+    if not isinstance(call.func, ast.Name) or call.func.id not in module.classes:
+        return None
+    for base in module.classes[call.func.id].bases:
+        qualname = module.qualname(base) or ""
+        if qualname.startswith("mindspore.") and qualname.rsplit(".", 1)[-1] in _PRIMITIVE_BASES:
+            return call.func.id
+    return None
 
 
 def _construction(ctx: FunctionContext, base: ast.expr) -> Optional[ast.Call]:
@@ -177,7 +200,8 @@ def _probes(ctx: FunctionContext) -> Iterator[RawFinding]:
         prim = _held(ctx, base)
         if prim is None:
             continue
-        text, cls = ast.unparse(base), f"ops.{prim}"
+        text = ast.unparse(base)
+        cls = prim if prim in ctx.fn.module.classes else f"ops.{prim}"
         if func.id == "getattr" and len(call.args) == 2:
             yield PRIMITIVE_ATTRIBUTE.finding(
                 call,
@@ -231,7 +255,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             text=ast.unparse(node),
             attr=node.attr,
             prim=text,
-            cls=f"ops.{prim}",
+            cls=prim if prim in ctx.fn.module.classes else f"ops.{prim}",
             keep=f"{text.rsplit('.', 1)[-1]}_{node.attr.strip('_')}",
             base=text,
         )
