@@ -248,7 +248,10 @@ def test_function_attribute_through_alias_and_loop() -> None:
     extra = "def m(self, a):\n    return a\n"
     alias = "fn = self.m\nn = fn.__name__\nprint(n)\nreturn x"
     assert "MS234" in codes(cell(alias, extra=extra), "STRICT")
-    loop = "for fn in (ops.relu, ops.sigmoid):\n    if fn.__name__ == 'relu':\n        x = fn(x)\nreturn x"
+    loop = (
+        "for fn in (ops.relu, ops.sigmoid):\n    if fn.__name__ == 'relu':\n"
+        "        x = fn(x)\nreturn x"
+    )
     assert "MS234" in codes(cell(loop), "STRICT")
     # a loop over something else stays quiet
     other = "for fn in self.fs:\n    if fn.__name__ == 'relu':\n        x = fn(x)\nreturn x"
