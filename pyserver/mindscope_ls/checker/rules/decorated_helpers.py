@@ -24,6 +24,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names
 from .helpers.base import FunctionContext
+from .helpers.walk import of_type
 
 WRAPPER_SKIPPED = Rule(
     "MS330",
@@ -170,6 +171,125 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if how and _changes_values(wrapper, wrapped):
             yield WRAPPER_SKIPPED.finding(
                 deco, decorator=ast.unparse(deco), name=node.name, wrapper=wrapper.name, how=how
+            )
+
+
+# ---- MS1051
+
+METHOD_WRAPPER_DROPS_SELF = Rule(
+    "MS1051",
+    "method-wrapper-without-self",
+    Group.FAILS,
+    title="A method of a class decorated with a wrapper whose first parameter is not `self`",
+    message=(
+        "`@{decorator}` replaces the method `{name}` with `{wrapper}({params})`, and graph mode "
+        "passes the instance only to a method whose first parameter is named `self`, so "
+        "`{name}` is called without it and fails at every level; name the wrapper's first "
+        "parameter `self` (`def {wrapper}(self, *args)`) or mark it with `functools.wraps`."
+    ),
+    why=(
+        "Graph mode binds `self` to a method it compiles only through a first parameter named "
+        "`self`; a wrapper taking `*args` (or `obj, *args`) receives the call's own arguments, "
+        "and the wrapped method then misses one."
+    ),
+    remedy=(
+        "Write the wrapper as `def wrapper(self, *args, **kwargs): return fn(self, *args, "
+        "**kwargs)`, or decorate it with `functools.wraps(fn)` (graph mode then compiles the "
+        "method itself)."
+    ),
+    mindspore_says=(
+        "TypeError: The parameters number of the function is 2, but the number of provided "
+        "arguments is 1."
+    ),
+)
+
+
+def _called_through_class(module: ModuleInfo, cls_name: str, name: str) -> bool:
+    """`Net.helper(self, x)`: the instance is passed explicitly (measured to compile)."""
+    tree = module.tree
+    if tree is None:
+        return False
+    return any(
+        isinstance(c.func, ast.Attribute)
+        and c.func.attr == name
+        and isinstance(c.func.value, ast.Name)
+        and c.func.value.id == cls_name
+        for c in of_type(tree, ast.Call)
+    )
+
+
+def _returned_lambda(fn: FunctionNode) -> Optional[ast.Lambda]:
+    for stmt in fn.body:
+        if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Lambda):
+            return stmt.value
+    return None
+
+
+def check_method_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS1051, measured with MindSpore 2.10 on CPU, LAX and STRICT alike: a method of a Cell
+    (or of a `@jit_class`, or a sub-Cell's method, or `construct` itself) decorated with a
+    module decorator whose wrapper is `def wrapper(*args)` / `(*args, **kwargs)` /
+    `(obj, *args)` and forwards `fn(*args)` fails ("The parameters number of the function is
+    2, but the number of provided arguments is 1"; with keywords "Miss argument input for
+    parameter:a"), MindSpore naming the decorator line and the call. A decorator factory
+    (`@scale_by(3)`) alike. Compile: a wrapper whose first parameter is `self` (`(self, a)`,
+    `(self, *args)`), a wrapper marked with `functools.wraps` / `update_wrapper` (graph mode
+    unwraps it), the same decorator on a module function or under `@staticmethod`, and the
+    method called as `Net.helper(self, x)`."""
+    node = ctx.fn.node
+    cls = ctx.fn.cls
+    if cls is None or not node.decorator_list or compiled_by_jit(ctx):
+        return
+    module = ctx.fn.module
+    if any(
+        isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod")
+        for d in node.decorator_list
+    ):
+        return
+    if _called_through_class(module, cls.name, node.name):
+        return
+    # the decorator applied last (the top one) makes the function the class holds
+    deco = node.decorator_list[0]
+    outer = _decorator_function(module, deco)
+    if outer is None:
+        return
+    wrapped = _wrapped_name(outer)
+    named = _returned_function(outer)
+    if named is not None and _wraps_marked(module, outer, named):
+        return
+    # or `return lambda *args: fn(*args)` (measured alike)
+    wrapper: Optional[Union[FunctionNode, ast.Lambda]] = named or _returned_lambda(outer)
+    if wrapped is None or wrapper is None:
+        return
+    args = wrapper.args
+    positional = args.posonlyargs + args.args
+    if positional and positional[0].arg == "self":
+        return
+    if not positional and args.vararg is None:
+        return  # takes nothing: PyNative fails as well
+    params = ", ".join(
+        [a.arg for a in positional]
+        + ([f"*{args.vararg.arg}"] if args.vararg else [])
+        + ([f"**{args.kwarg.arg}"] if args.kwarg else [])
+    )
+    text = ast.unparse(deco)
+    label = wrapper.name if not isinstance(wrapper, ast.Lambda) else "lambda"
+    yield METHOD_WRAPPER_DROPS_SELF.finding(
+        deco, decorator=text, name=node.name, wrapper=label, params=params
+    )
+    if node.name == "construct":
+        # the Cell called from Python: MindSpore names the wrapper's call of `fn` instead
+        call = next(
+            (
+                c
+                for c in of_type(wrapper, ast.Call)
+                if isinstance(c.func, ast.Name) and c.func.id == wrapped
+            ),
+            None,
+        )
+        if call is not None:
+            yield METHOD_WRAPPER_DROPS_SELF.finding(
+                call, decorator=text, name=node.name, wrapper=label, params=params
             )
 
 

@@ -135,11 +135,37 @@ def _call(ctx: FunctionContext, node: ast.Call, lists: set[str]) -> Iterator[Raw
         ctx.types.is_tensor(arg)
         or receivers.runtime_scalar(ctx, arg)
         or (name.startswith("numpy.") and _holds_tensor(ctx, arg))
+        or (name == "type" and _mentions_tensor(ctx, arg))
         for arg in node.args
     ):
         # measured: `math.floor(n)`, `np.sqrt(n)`, `str(n)`, `repr(n)`, `type(n)` with
         # `n = int(t)` or `t.item()` fail too
         yield PYTHON_FUNCTION_ON_TENSOR_UNDER_STRICT.finding(node, name=name)
+
+
+def _mentions_tensor(ctx: FunctionContext, arg: ast.expr) -> bool:
+    """`type(x.shape)`, `type(x.shape[0] + 1)`, `type(len(x))`, `type([x.shape[0]])`,
+    `type(self.w.dtype)`: MindSpore interprets the whole `type(...)` expression in Python and
+    STRICT wants each name it reads constant, so a Tensor the graph computes anywhere in it
+    fails ("the inputs should be constant, but found variable 'x'", measured on 2.10) even when
+    the value asked about is a constant shape or dtype. Compile: `s = x.shape[0]; type(s)`, a
+    loop variable over `x.shape`, `type(self.t.shape)` of a Tensor set in `__init__` and
+    `isinstance(x.shape, tuple)`."""
+    if isinstance(arg, (ast.Name, ast.Constant)):
+        return False  # the name itself: the checks above
+    for sub in ast.walk(arg):
+        if isinstance(sub, (ast.Lambda, ast.comprehension)):
+            return False
+        if isinstance(sub, ast.Name) and ctx.types.is_tensor(sub):
+            return True
+        if (
+            isinstance(sub, ast.Attribute)
+            and isinstance(sub.value, ast.Name)
+            and sub.value.id == "self"
+            and receivers.kind_of(ctx, sub) == receivers.PARAMETER
+        ):
+            return True
+    return False
 
 
 def _holds_tensor(ctx: FunctionContext, data: ast.expr) -> bool:
