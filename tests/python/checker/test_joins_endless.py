@@ -81,3 +81,30 @@ def test_carried_into_a_tensor_if(start: str, update: str, want: list[tuple[int,
         f"acc = {start}\nfor i in range(3):\n    if x[i] > 0:\n        acc = {update}\nreturn acc"
     )
     assert [c for c in codes(body) if c[1] == "MS112"] == want
+
+
+def strict_codes(body: str) -> list[tuple[int, str]]:
+    source = HEAD + "".join(f"    {line}\n" for line in body.splitlines())
+    found = check_source(source, "m.py", level="STRICT")
+    return [(f.line, f.code) for f in found if f.code in ("MS112", "MS237")]
+
+
+@pytest.mark.parametrize(
+    ("loop", "tail", "want"),
+    [
+        ("for i in range(3):", "return acc", [(10, "MS112")]),
+        ("for i in range(3):", "return x", [(10, "MS237")]),  # LAX compiles: unrolled
+        ("while i < 3:", "return x", [(10, "MS112")]),  # a graph loop carries it on
+    ],
+)
+def test_carried_and_unused(loop: str, tail: str, want: list[tuple[int, str]]) -> None:
+    body = (
+        f"acc = Tensor(1, ms.int32)\n{loop}\n    if x[i] > 0:\n        acc = acc * 1.5\n"
+        f"    i = i + 1\n{tail}"
+    )
+    if loop.startswith("while"):
+        body = "i = x.argmin()\n" + body.replace("    i = i + 1\n", "    i = i + 1\n", 1)
+        want = [(line + 1, code) for line, code in want]
+    else:
+        body = body.replace("    i = i + 1\n", "")
+    assert strict_codes(body) == want

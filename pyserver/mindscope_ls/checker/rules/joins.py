@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
@@ -187,6 +187,33 @@ TENSOR_LIST_JOIN_UNDER_STRICT = Rule(
     mindspore_says=(
         "TypeError: Cannot join the return values of different branches, perhaps you need to make"
         " them equal. (only under jit_syntax_level=STRICT)"
+    ),
+)
+
+CARRIED_JOIN_UNDER_STRICT = Rule(
+    "MS237",
+    "carried-join-under-strict",
+    Group.STRICT,
+    title="A Tensor `if` in a `for` loop gives a carried value another dtype (STRICT)",
+    message=(
+        "`{name}` is a {kind} here but a {other} on the other path of this Tensor condition "
+        "inside a loop; LAX lets the unrolled loop pass it on, STRICT cannot join them: keep "
+        "one dtype on both paths (cast the update back)."
+    ),
+    why=(
+        "Both paths of a Tensor condition are compiled and the value a loop carries is joined "
+        "after them; in a `for` that is unrolled, LAX compiles it when nothing reads the value "
+        "after the loop (or both branches step a constant Tensor), STRICT cannot join the two "
+        "dtypes."
+    ),
+    remedy=(
+        "Keep the carried value's dtype on both paths, e.g. `acc = acc + v.astype(acc.dtype)`, "
+        "or start it with the dtype the update gives (`ops.zeros((), ms.float32)`)."
+    ),
+    mindspore_says=(
+        "ValueError: When handling script '__input_key_0__ + __input_key_1__ in graph mode', "
+        "the inputs should be constant, but found variable '__input_key_1__' to be nonconstant."
+        " (only under jit_syntax_level=STRICT)"
     ),
 )
 
@@ -698,14 +725,10 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             if before is None:
                 entry = _entry_value(ctx, values, name, node)
                 use = loads_after(fn, name, node)
-                if entry is None and use is not None:
+                if entry is None:
                     carried = _carried_into_if(ctx, values, name, node, then_values, else_values)
                     if carried is not None:
-                        yield _joined_at_use(
-                            _report(ctx, carried[0], f"`{name}` is", *carried[1:], node.test),
-                            ctx,
-                            use,
-                        )
+                        yield from _carried_finding(ctx, name, node, carried)
                         continue
                 if entry is None or use is None:
                     continue
@@ -720,7 +743,8 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         if found is None:
             carried = _carried_into_if(ctx, values, name, node, then_values, else_values)
             if carried is not None:
-                found, value, other_at = carried
+                yield from _carried_finding(ctx, name, node, carried)
+                continue
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
@@ -731,6 +755,47 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         )
 
 
+class Carried(NamedTuple):
+    """A value carried into a Tensor `if` in a loop that the `if` gives another dtype."""
+
+    found: Clash
+    at: ast.expr  # the branch value
+    other: ast.AST  # the other path's binding (or the one before the loop)
+    loop: ast.For | ast.While  # the outermost loop holding the `if`
+    literal_both: bool  # both branches step a `Tensor(0, ms.int32)`-like entry
+
+
+def _carried_finding(
+    ctx: FunctionContext, name: str, node: ast.If, carried: Carried
+) -> Iterator[RawFinding]:
+    """MS112 where both levels fail, MS237 where only STRICT does (measured on 2.10): in a
+    `for` (unrolled) LAX compiles when nothing reads the value after the loop, or when both
+    branches step a literal-built entry (`cnt + 1` / `cnt + 0.5`); STRICT fails on both
+    ("When handling script '... + ...' in graph mode, the inputs should be constant", naming
+    the `for` and the `if`). A `while` on a Tensor condition carries the value into its next
+    pass and fails at both levels either way."""
+    use: Optional[ast.AST] = loads_after(ctx.fn.node, name, node)
+    loop = carried.loop
+    unrolled = isinstance(loop, ast.For) or not ctx.types.is_runtime_test(loop.test)
+    strict_only = unrolled and (use is None or carried.literal_both)
+    if use is None:
+        use = next(
+            (n for n in ast.walk(carried.at) if isinstance(n, ast.Name) and n.id == name), None
+        )
+        if use is None:
+            return
+    finding = _report(ctx, carried.found, f"`{name}` is", carried.at, carried.other, node.test)
+    if strict_only:
+        finding = CARRIED_JOIN_UNDER_STRICT.finding(
+            carried.at,
+            related=finding.related,
+            name=name,
+            kind=carried.found.left,
+            other=carried.found.right,
+        )
+    yield _joined_at_use(finding, ctx, use)
+
+
 def _carried_into_if(
     ctx: FunctionContext,
     values: Abstract,
@@ -738,7 +803,7 @@ def _carried_into_if(
     node: ast.If,
     then_values: dict[str, Binding],
     else_values: dict[str, Binding],
-) -> Optional[tuple[Clash, ast.expr, ast.AST]]:
+) -> Optional[Carried]:
     """`acc = Tensor(0, ms.int32)` before a loop whose body holds `if <Tensor>: acc = acc + v`
     with a float `v`: on the first pass `acc` is still the int32 it entered with, and the
     branch joins it with a float32 (measured on 2.10 in `for i in range(3)`, `for row in x`,
@@ -797,8 +862,9 @@ def _carried_into_if(
         return found
 
     then_binding, else_binding = then_values.get(name), else_values.get(name)
-    if then_binding and else_binding and before is not None and _literal_built(values, before[1]):
-        return None  # measured: `cnt + 1` / `cnt + 0.5` of a `Tensor(0, ms.int32)` joins at LAX
+    literal_both = bool(
+        then_binding and else_binding and before is not None and _literal_built(values, before[1])
+    )
     first, second = branch(then_binding), branch(else_binding)
     if first is None or second is None or first.kind != "tensor" or second.kind != "tensor":
         return None
@@ -810,7 +876,7 @@ def _carried_into_if(
         other_at: ast.AST = else_binding[0]
     else:
         other_at = entry_at
-    return found, at, other_at
+    return Carried(found, at, other_at, loop, literal_both)
 
 
 FLOAT_WIDTHS = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
