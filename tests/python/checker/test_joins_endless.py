@@ -108,3 +108,13 @@ def test_carried_and_unused(loop: str, tail: str, want: list[tuple[int, str]]) -
     else:
         body = body.replace("    i = i + 1\n", "")
     assert strict_codes(body) == want
+
+
+def test_bool_mask_plus_float_in_a_tensor_if() -> None:
+    body = (
+        "mask = ops.zeros((3,), ms.bool_)\nfor i in range(3):\n    if x[i] > 0:\n"
+        "        mask = mask + ops.ones((3,), ms.float32)\nreturn mask"
+    )
+    assert [c for c in codes(body) if c[1] == "MS112"] == [(10, "MS112")]
+    same = body.replace("mask + ops.ones((3,), ms.float32)", "ops.logical_or(mask, x > i)")
+    assert [c for c in codes(same) if c[1] == "MS112"] == []

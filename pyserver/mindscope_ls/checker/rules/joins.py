@@ -884,9 +884,15 @@ FLOAT_WIDTHS = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
 
 def _wider_float(left: Optional[Value], right: Optional[Value]) -> Optional[str]:
     """float16 + float32 Tensors give float32 (measured: `acc = ops.zeros((3,), ms.float16)`
-    then `acc = acc + row` of a float32 row fails to join "Float32" with "Float16")."""
+    then `acc = acc + row` of a float32 row fails to join "Float32" with "Float16"), and a
+    bool Tensor plus another gives the other's dtype."""
     if left is None or right is None or left.kind != "tensor" or right.kind != "tensor":
         return None
+    bools = {"bool", "bool_"}
+    if {left.dtype, right.dtype} & bools and None not in (left.dtype, right.dtype):
+        # measured: a bool mask plus a float32 (or int32) Tensor fails to join "Bool"
+        other = left.dtype if right.dtype in bools else right.dtype
+        return other if other not in bools else None
     widths = [FLOAT_WIDTHS.get(v.dtype or "") for v in (left, right)]
     if None in widths or widths[0] == widths[1]:
         return None
