@@ -6,7 +6,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from ..model import Group, RawFinding, Related, SyntaxLevel
 from ..rule import Rule, node_range
@@ -191,6 +191,84 @@ TENSOR_LIST_JOIN_UNDER_STRICT = Rule(
     ),
 )
 
+CARRIED_JOIN_UNDER_STRICT = Rule(
+    "MS237",
+    "carried-join-under-strict",
+    Group.STRICT,
+    title="A Tensor `if` in a `for` loop gives a carried value another dtype (STRICT)",
+    message=(
+        "`{name}` is a {kind} here but a {other} on the other path of this Tensor condition "
+        "inside a loop; LAX lets the unrolled loop pass it on, STRICT cannot join them: keep "
+        "one dtype on both paths (cast the update back)."
+    ),
+    why=(
+        "Both paths of a Tensor condition are compiled and the value a loop carries is joined "
+        "after them; in a `for` that is unrolled, LAX compiles it when nothing reads the value "
+        "after the loop (or both branches step a constant Tensor), STRICT cannot join the two "
+        "dtypes."
+    ),
+    remedy=(
+        "Keep the carried value's dtype on both paths, e.g. `acc = acc + v.astype(acc.dtype)`, "
+        "or start it with the dtype the update gives (`ops.zeros((), ms.float32)`)."
+    ),
+    mindspore_says=(
+        "ValueError: When handling script '__input_key_0__ + __input_key_1__ in graph mode', "
+        "the inputs should be constant, but found variable '__input_key_1__' to be nonconstant."
+        " (only under jit_syntax_level=STRICT)"
+    ),
+)
+
+ENDLESS_WHILE_COUNTS = Rule(
+    "MS1053",
+    "endless-while-counts-constant",
+    Group.FAILS,
+    title="A `while True:` left only on a Tensor condition carries a value that never repeats",
+    message=(
+        "`{name}` {how} on every pass of this `while {test}:`, which only a Tensor condition "
+        "leaves, so the compiler unrolls it pass by pass until its call-depth limit; test the "
+        "Tensor condition in the loop's own test instead (`while not <condition>:`)."
+    ),
+    why=(
+        "A `while True:` is not a graph loop: the compiler unrolls it, and stops only where "
+        "the values it carries repeat; a Python number (or a Tensor built from literals) "
+        "stepped by a constant, or a list or tuple grown by one item, never repeats, and a "
+        "Tensor `break` is not known at compile time, so the unrolling goes on until the "
+        "call-depth limit."
+    ),
+    remedy=(
+        "Test the Tensor condition in the loop's own test (`while x.sum() <= 10:`), which makes "
+        "a graph loop whose counter is a run-time value, or leave the loop on the counter too "
+        "(`if i > 30: break`)."
+    ),
+    mindspore_says=(
+        "RuntimeError: Exceed function call depth limit 1000, (function call depth: 1001, "
+        "simulate call depth: 750)."
+    ),
+)
+
+ENDLESS_WHILE_NUMBER_JOIN = Rule(
+    "MS371",
+    "endless-while-number-joins-tensor",
+    Group.DIVERGES,
+    title="A `while True:` left on a Tensor condition returns a number it made a Tensor",
+    message=(
+        "`{name}` starts as the Python {kind} `{start}` and this `while True:` makes it a "
+        "Tensor after its Tensor `break`, so graph mode returns it as a Python {kind}{bits}, "
+        "not the Tensor PyNative returns; start it as a Tensor (`ops.zeros((), ms.float32)`)."
+    ),
+    why=(
+        "A `while True:` left by a `break` on a Tensor condition is unrolled and the values "
+        "it leaves with are joined: a Python number joined with the Tensor a later pass makes "
+        "keeps the number's type, so the result is a Python number (for an int start, the "
+        "float Tensor's bits read as an int)."
+    ),
+    remedy=(
+        "Start the accumulator as a Tensor of the dtype the body gives it "
+        "(`acc = ops.zeros((), ms.float32)`), or update it before the `break`."
+    ),
+    mindspore_says="(no error: `acc = 0` then `acc = acc + x.mean()` returns 1090519040, not 8)",
+)
+
 Binding = tuple[ast.AST, ast.expr]  # the binding statement, the value bound
 
 
@@ -274,6 +352,7 @@ def _check(ctx: FunctionContext, values: Abstract) -> Iterator[RawFinding]:
                 yield from _while_grows(ctx, stmt)
             elif isinstance(stmt, ast.While):
                 yield from _endless_while(ctx, values, stmt)
+                yield from _endless_counter(ctx, values, stmt)
     for node in ctx.of(ast.IfExp):
         if runtime_test(ctx, node.test):
             yield from _if_exp(ctx, values, node)
@@ -718,6 +797,11 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             if before is None:
                 entry = _entry_value(ctx, values, name, node)
                 use = loads_after(fn, name, node)
+                if entry is None:
+                    carried = _carried_into_if(ctx, values, name, node, then_values, else_values)
+                    if carried is not None:
+                        yield from _carried_finding(ctx, name, node, carried)
+                        continue
                 if entry is None or use is None:
                     continue
                 found = join_clash(values.of(value), entry[1], in_cell=_in_cell(values))
@@ -728,6 +812,11 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
                 continue
             other_at, other = before
         found = clash(values, value, other)
+        if found is None:
+            carried = _carried_into_if(ctx, values, name, node, then_values, else_values)
+            if carried is not None:
+                yield from _carried_finding(ctx, name, node, carried)
+                continue
         use = loads_after(fn, name, node)
         if found is None or use is None:
             continue
@@ -739,6 +828,177 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
         yield _joined_at_use(
             _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
         )
+
+
+class Carried(NamedTuple):
+    """A value carried into a Tensor `if` in a loop that the `if` gives another dtype."""
+
+    found: Clash
+    at: ast.expr  # the branch value
+    other: ast.AST  # the other path's binding (or the one before the loop)
+    loop: ast.For | ast.While  # the outermost loop holding the `if`
+    literal_both: bool  # both branches step a `Tensor(0, ms.int32)`-like entry
+
+
+def _carried_finding(
+    ctx: FunctionContext, name: str, node: ast.If, carried: Carried
+) -> Iterator[RawFinding]:
+    """MS112 where both levels fail, MS237 where only STRICT does (measured on 2.10): in a
+    `for` (unrolled) LAX compiles when nothing reads the value after the loop, or when both
+    branches step a literal-built entry (`cnt + 1` / `cnt + 0.5`); STRICT fails on both
+    ("When handling script '... + ...' in graph mode, the inputs should be constant", naming
+    the `for` and the `if`). A `while` on a Tensor condition carries the value into its next
+    pass and fails at both levels either way."""
+    use: Optional[ast.AST] = loads_after(ctx.fn.node, name, node)
+    loop = carried.loop
+    unrolled = isinstance(loop, ast.For) or not ctx.types.is_runtime_test(loop.test)
+    strict_only = unrolled and (use is None or carried.literal_both)
+    if use is None:
+        use = next(
+            (n for n in ast.walk(carried.at) if isinstance(n, ast.Name) and n.id == name), None
+        )
+        if use is None:
+            return
+    finding = _report(ctx, carried.found, f"`{name}` is", carried.at, carried.other, node.test)
+    if strict_only:
+        finding = CARRIED_JOIN_UNDER_STRICT.finding(
+            carried.at,
+            related=finding.related,
+            name=name,
+            kind=carried.found.left,
+            other=carried.found.right,
+        )
+    yield _joined_at_use(finding, ctx, use)
+
+
+def _carried_into_if(
+    ctx: FunctionContext,
+    values: Abstract,
+    name: str,
+    node: ast.If,
+    then_values: dict[str, Binding],
+    else_values: dict[str, Binding],
+) -> Optional[Carried]:
+    """`acc = Tensor(0, ms.int32)` before a loop whose body holds `if <Tensor>: acc = acc + v`
+    with a float `v`: on the first pass `acc` is still the int32 it entered with, and the
+    branch joins it with a float32 (measured on 2.10 in `for i in range(3)`, `for row in x`,
+    nested `for`s and a Tensor `while`: "Type Join Failed: dtype1 = Float32, dtype2 = Int32"
+    at LAX naming the assignment and the `if`; STRICT fails at the loop and the `if` too; also
+    when the result only scales another Tensor after the loop). The reads of the carried name
+    inside its loop are unknown to the flow-insensitive values, so the branch values are
+    computed from the value entering the loop. Look-alikes measured to compile: `acc += v`
+    (an augmented assignment keeps int32), `acc = acc * 2` or `acc + 1` (int32 kept), both
+    branches changing the dtype the same way, and `cnt + 1` / `cnt + 0.5` in the two branches
+    of a `cnt = Tensor(0, ms.int32)` (LAX joins them; STRICT fails, not reported)."""
+    bindings = [b for b in (then_values.get(name), else_values.get(name)) if b is not None]
+    if not bindings or any(not isinstance(stmt, ast.Assign) for stmt, _ in bindings):
+        return None
+    loop = _outer_loop(ctx, node)
+    if loop is None:
+        return None
+    allowed = {id(stmt.targets[0]) for stmt, _ in bindings if isinstance(stmt, ast.Assign)}
+    for sub in of_type(loop, ast.Name):
+        if sub.id == name and isinstance(sub.ctx, ast.Store) and id(sub) not in allowed:
+            return None  # bound elsewhere in the loop too (or the loop's target)
+    fn = ctx.fn.node
+    entry_at: ast.AST
+    before = _binding_before(fn, name, loop)
+    if before is not None:
+        if not any(before[0] in block for block in blocks_of(fn) if loop in block):
+            return None  # bound before the loop only on some paths
+        entry_at, entry = before[0], values.of(before[1])
+    elif name in _parameter_names(ctx):
+        entry_at, entry = loop, values.parameter(name)
+    else:
+        return None
+    if entry is None or entry.kind != "tensor" or entry.dtype is None:
+        return None
+
+    def branch(binding: Optional[Binding]) -> Optional[Value]:
+        if binding is None:
+            return entry
+        value = binding[1]
+        if isinstance(value, ast.BinOp):
+            sides = (value.left, value.right)
+            if any(isinstance(e, ast.Name) and e.id == name for e in sides):
+                left, right = (
+                    entry if isinstance(e, ast.Name) and e.id == name else _operand(ctx, values, e)
+                    for e in sides
+                )
+                dtype = binop_dtype(left, right, value.op) or _wider_float(left, right)
+                return Value("tensor", dtype) if dtype is not None else None
+        found = values.of(value)
+        if found is None and not _names(value, name):
+            return None
+        if _names(value, name) and not (
+            isinstance(value, ast.Call) and found is not None and found.kind == "tensor"
+        ):
+            return None  # only a cast (`y.astype(...)`, `ops.cast(y, ...)`) reads it whole
+        return found
+
+    then_binding, else_binding = then_values.get(name), else_values.get(name)
+    literal_both = bool(
+        then_binding and else_binding and before is not None and _literal_built(values, before[1])
+    )
+    first, second = branch(then_binding), branch(else_binding)
+    if first is None or second is None or first.kind != "tensor" or second.kind != "tensor":
+        return None
+    found = join_clash(first, second, in_cell=_in_cell(values))
+    if found is None:
+        return None
+    at = (then_binding or else_binding or (node, node.test))[1]
+    if then_binding is not None and else_binding is not None:
+        other_at: ast.AST = else_binding[0]
+    else:
+        other_at = entry_at
+    return Carried(found, at, other_at, loop, literal_both)
+
+
+FLOAT_WIDTHS = {"float16": 16, "bfloat16": 16, "float32": 32, "float64": 64}
+
+
+def _wider_float(left: Optional[Value], right: Optional[Value]) -> Optional[str]:
+    """float16 + float32 Tensors give float32 (measured: `acc = ops.zeros((3,), ms.float16)`
+    then `acc = acc + row` of a float32 row fails to join "Float32" with "Float16"), and a
+    bool Tensor plus another gives the other's dtype."""
+    if left is None or right is None or left.kind != "tensor" or right.kind != "tensor":
+        return None
+    bools = {"bool", "bool_"}
+    if {left.dtype, right.dtype} & bools and None not in (left.dtype, right.dtype):
+        # measured: a bool mask plus a float32 (or int32) Tensor fails to join "Bool"
+        other = left.dtype if right.dtype in bools else right.dtype
+        return other if other not in bools else None
+    widths = [FLOAT_WIDTHS.get(v.dtype or "") for v in (left, right)]
+    if None in widths or widths[0] == widths[1]:
+        return None
+    return left.dtype if (widths[0] or 0) > (widths[1] or 0) else right.dtype
+
+
+def _operand(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Value]:
+    """`values.of(expr)`, and for the target of a `for row in x` over a Tensor `x` of known
+    dtype (a row of it), a Tensor of that dtype."""
+    found = values.of(expr)
+    known = found is not None and (found.kind != "tensor" or found.dtype is not None)
+    if known or not isinstance(expr, ast.Name):
+        return found
+    loops: list[ast.For] = ctx.of(ast.For)
+    for loop in loops:
+        if isinstance(loop.target, ast.Name) and loop.target.id == expr.id:
+            rows = values.of(loop.iter)
+            if rows is not None and rows.kind == "tensor" and rows.dtype is not None:
+                return Value("tensor", rows.dtype)
+    return None
+
+
+def _outer_loop(ctx: FunctionContext, node: ast.stmt) -> Optional[ast.For | ast.While]:
+    """The outermost `for`/`while` of the function (not of a nested scope) holding `node`."""
+    loops: list[ast.For | ast.While] = ctx.of(ast.For, ast.While)
+    for loop in sorted(loops, key=lambda n: (n.lineno, n.col_offset)):
+        if loop.lineno <= node.lineno <= (loop.end_lineno or loop.lineno) and any(
+            sub is node for sub in ast.walk(loop)
+        ):
+            return loop
+    return None
 
 
 def _joined_at_use(finding: RawFinding, ctx: FunctionContext, use: ast.AST) -> RawFinding:
@@ -825,11 +1085,326 @@ def _endless_while(ctx: FunctionContext, values: Abstract, node: ast.While) -> I
     if found is None:
         return
     leave, test = found
-    for finding in _while_bound(ctx, values, node, test):
+    skip = set(_stored_before_exit(node, leave))
+    fn = ctx.fn.node
+    for name in sorted(assigned_names(node.body)):
+        before = _binding_before(fn, name, node)
+        entry = values.of(before[1]) if before is not None else None
+        if entry is not None and entry.kind != "tensor":
+            # measured: a number joined with the Tensor a later pass makes compiles (MS371)
+            skip.add(name)
+            if name not in _stored_before_exit(node, leave) and before is not None:
+                yield from _number_join(ctx, values, node, name, before[1])
+    for finding in _while_bound(ctx, values, node, test, frozenset(skip)):
         if finding.code == BOUND_IN_TENSOR_WHILE.code:
             continue  # a name first bound in the loop: not measured for `while True`
         yield replace(finding, range=keyword_range(leave, "break"))
         return
+
+
+def _number_join(
+    ctx: FunctionContext, values: Abstract, loop: ast.While, name: str, start: ast.expr
+) -> Iterator[RawFinding]:
+    """`acc = 0` then `while True: ...; if <Tensor>: break; acc = acc + x.mean()` and `return
+    acc` (alone or in a returned tuple): measured on 2.10 at LAX and STRICT, it compiles and
+    returns a Python number: 1090519040 (float32 8.0's bits) for an int start, 12.0 for a
+    float one, 4 for an int start plus an int64 `argmax`, where PyNative returns a Tensor.
+    `return x * acc` gives PyNative's values (not reported)."""
+    if not (isinstance(start, ast.Constant) and _zero(start)):
+        return
+    last = _last_bindings(loop.body).get(name)
+    if last is None:
+        return
+    value = values.of(last[1])
+    if value is None or value.kind != "tensor":
+        return
+    end = (loop.end_lineno or loop.lineno, loop.end_col_offset or 0)
+    returns: list[ast.Return] = ctx.of(ast.Return)
+    for ret in returns:
+        if (ret.lineno, ret.col_offset) < end or ret.value is None:
+            continue
+        items = ret.value.elts if isinstance(ret.value, ast.Tuple) else [ret.value]
+        read = next((e for e in items if isinstance(e, ast.Name) and e.id == name), None)
+        if read is None:
+            continue
+        is_int = isinstance(start.value, int)
+        floats = value.dtype is not None and value.dtype.startswith(("float", "bfloat"))
+        yield ENDLESS_WHILE_NUMBER_JOIN.finding(
+            read,
+            related=[
+                ctx.related(start, f"`{name}` starts as a Python number here"),
+                ctx.related(last[0], f"`{name}` becomes a Tensor here, after the `break`"),
+            ],
+            name=name,
+            kind="int" if is_int else "float",
+            start=ast.unparse(start),
+            bits=" (the float's bits read as an int)" if is_int and floats else "",
+        )
+        return
+
+
+def _stored_before_exit(loop: ast.While, leave: ast.stmt) -> frozenset[str]:
+    """Names every store of which in the loop body comes in statements before the one holding
+    `leave`: each pass leaves with the value the same statements made, so the unrolled passes
+    never join the value the loop was entered with (measured on 2.10: `i = 0` then `while True:
+    x = x * 2; i = i + x.sum(); if x.sum() > 10: break` compiles)."""
+    index = next(
+        (i for i, stmt in enumerate(loop.body) if any(sub is leave for sub in ast.walk(stmt))),
+        None,
+    )
+    if index is None:
+        return frozenset()
+    early: set[str] = set()
+    late: set[str] = set()
+    for i, stmt in enumerate(loop.body):
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Name) and isinstance(sub.ctx, ast.Store):
+                (early if i < index else late).add(sub.id)
+    return frozenset(early - late)
+
+
+def _endless_counter(
+    ctx: FunctionContext, values: Abstract, node: ast.While
+) -> Iterator[RawFinding]:
+    """`i = 0` then `while True: x = x * 2; i += 1; if x.sum() > 10: break`: measured on 2.10
+    (LAX and STRICT, in construct and in a helper method) "Exceed function call depth limit
+    1000", naming the `while` and the `if`; also with `while 1:`, the `if ...: break` first
+    in the body, the counter stepped after the `break`, never read, a float `s + 0.5`, a
+    `return` instead of the `break`, and a counter `Tensor(0, ms.int32)` or `ops.zeros((),
+    ms.int32)`. Look-alikes measured to compile: no counter, a counter stepped only under a
+    Tensor `if` (the join makes it a run-time value), one reset to a constant (`i = 1`), one
+    computed from an input (`x.sum() * 0`), a loop also left on a Python test (`if i > 30:
+    break`), and `while <Tensor>:` with the same counter."""
+    test = node.test
+    if node.orelse or not isinstance(test, ast.Constant) or not _int_const_or_true(test):
+        return
+    exits = _loop_exits(node)
+    if not exits or not all(_tensor_guarded(ctx, node, e)[1] for e in exits):
+        return
+    leave = next(iter(exits))
+    for stmt in node.body:
+        grows = _grows(ctx, stmt)
+        if grows is not None and _only_store(node, grows[0], stmt):
+            finding = _counts_finding(ctx, node, leave, stmt, grows[0], f"grows by `{grows[1]}`")
+            guard = _tensor_guarded(ctx, node, leave)[0]
+            if guard is not None:
+                # measured: MindSpore names the function and the `if`, not the `while`
+                finding = replace(finding, range=node_range(guard))
+            yield finding
+            return
+        step = _stepped(stmt) or _grown(stmt)
+        if step is None or not _only_store(node, step[0], stmt):
+            continue
+        name, how = step
+        before = _binding_before(ctx.fn.node, name, node)
+        if before is None:
+            if how != "grows" and _number_default(ctx, values, name):
+                yield _counts_finding(ctx, node, leave, stmt, name, how)
+                return
+            continue
+        if name in _parameter_names(ctx):
+            continue
+        entry = before[1]
+        if how == "grows":
+            if not isinstance(entry, (ast.List, ast.Tuple)):
+                continue
+        elif not (
+            _zero(entry)
+            or _literal_built(values, entry)
+            or _number_attr(values, entry)
+            or _static_size(entry)
+        ):
+            continue
+        yield _counts_finding(ctx, node, leave, stmt, name, how)
+        return
+
+
+def _counts_finding(
+    ctx: FunctionContext, node: ast.While, leave: ast.stmt, stmt: ast.stmt, name: str, how: str
+) -> RawFinding:
+    guard = _tensor_guarded(ctx, node, leave)[0]
+    related = [ctx.related(stmt, f"`{name}` {how} here")]
+    if guard is not None:
+        related.append(ctx.related(guard, "the Tensor condition that leaves the loop"))
+    return ENDLESS_WHILE_COUNTS.finding(
+        keyword_range(node, "while"),
+        related=related,
+        name=name,
+        how=how,
+        test=ast.unparse(node.test),
+    )
+
+
+def _number_default(ctx: FunctionContext, values: Abstract, name: str) -> bool:
+    """A parameter, not one the checker takes for a Tensor nor one the callers pass a Tensor
+    for, whose default is a number literal (measured: `def construct(self, x, start=0)`
+    stepping `start` fails like `i = 0`; passed `Tensor(0, ms.int32)`, it compiles)."""
+    if name in ctx.fn.tensor_params or values.parameter(name) is not None:
+        return False
+    default = next((d for a, d in names.parameter_defaults(ctx.fn.node) if a.arg == name), None)
+    return default is not None and _zero(default)
+
+
+def _static_size(expr: ast.expr) -> bool:
+    """`x.shape[0]` or `len(x)`: a Python int when compiled (measured: `n = x.shape[0]` then
+    `n -= 1` in the loop fails like `n = 3`)."""
+    if isinstance(expr, ast.Subscript):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr == "shape"
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+    )
+
+
+def _number_attr(values: Abstract, expr: ast.expr) -> bool:
+    """`self.start` holding a Python number (measured: `i = self.start` with `self.start = 0`
+    set in `__init__` fails like `i = 0`)."""
+    if not (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "self"
+    ):
+        return False
+    found = values.of(expr)
+    return found is not None and found.kind == "scalar" and found.dtype in ("int", "float")
+
+
+def _int_const_or_true(test: ast.Constant) -> bool:
+    value = test.value
+    return value is True or (isinstance(value, int) and not isinstance(value, bool) and value != 0)
+
+
+def _loop_exits(loop: ast.While) -> list[ast.stmt]:
+    """The `break`s of this loop (not of loops inside it) and the `return`s in its body."""
+    found: list[ast.stmt] = []
+    stack: list[tuple[ast.AST, bool]] = [(s, False) for s in loop.body]
+    while stack:
+        sub, nested = stack.pop()
+        if isinstance(sub, SCOPES):
+            continue
+        if isinstance(sub, ast.Return) or (isinstance(sub, ast.Break) and not nested):
+            found.append(sub)
+        inner = nested or isinstance(sub, (ast.For, ast.While, ast.AsyncFor))
+        stack.extend((child, inner) for child in ast.iter_child_nodes(sub))
+    return found
+
+
+def _tensor_guarded(
+    ctx: FunctionContext, loop: ast.While, leave: ast.stmt
+) -> tuple[Optional[ast.expr], bool]:
+    """(the Tensor test, True) when an `if` on a Tensor condition in the loop holds `leave`,
+    and no `if` around it tests a Python value (which could end the unrolling)."""
+    path: list[ast.If] = []
+
+    def walk(block: Block) -> bool:
+        for stmt in block:
+            if stmt is leave:
+                return True
+            if isinstance(stmt, ast.If):
+                path.append(stmt)
+                if walk(stmt.body) or walk(stmt.orelse):
+                    return True
+                path.pop()
+            elif isinstance(stmt, (ast.For, ast.While, ast.With, ast.Try)):
+                blocks = [stmt.body, getattr(stmt, "orelse", [])]
+                if any(walk(b) for b in blocks):
+                    return True
+        return False
+
+    if not walk(loop.body) or not path:
+        return None, False
+    runtime = [ctx.types.is_runtime_test(p.test) for p in path]
+    if not any(runtime):
+        return None, False
+    return next(p.test for p, r in zip(path, runtime) if r), all(runtime)
+
+
+def _stepped(stmt: ast.stmt) -> Optional[tuple[str, str]]:
+    """`n += <number>`, `n -= <number>`, `n = n + <number>` or `n = n - <number>`."""
+    how = "changes by a constant"
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        if isinstance(stmt.op, (ast.Add, ast.Sub)) and _number(stmt.value):
+            return stmt.target.id, how
+        return None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.BinOp)
+            and isinstance(value.op, (ast.Add, ast.Sub))
+            and isinstance(value.left, ast.Name)
+            and value.left.id == target.id
+            and _number(value.right)
+        ):
+            return target.id, how
+    return None
+
+
+def _grown(stmt: ast.stmt) -> Optional[tuple[str, str]]:
+    """`out.append(v)` or `out = out + (v,)` / `out += (v,)`: a list or tuple one longer on
+    every pass."""
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+        func = stmt.value.func
+        if (
+            isinstance(func, ast.Attribute)
+            and func.attr == "append"
+            and isinstance(func.value, ast.Name)
+        ):
+            return func.value.id, "grows"
+        return None
+    if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
+        if isinstance(stmt.op, ast.Add) and isinstance(stmt.value, (ast.Tuple, ast.List)):
+            return stmt.target.id, "grows"
+        return None
+    if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
+        target, value = stmt.targets[0], stmt.value
+        if (
+            isinstance(target, ast.Name)
+            and isinstance(value, ast.BinOp)
+            and isinstance(value.op, ast.Add)
+            and isinstance(value.left, ast.Name)
+            and value.left.id == target.id
+            and isinstance(value.right, (ast.Tuple, ast.List))
+            and value.right.elts
+        ):
+            return target.id, "grows"
+    return None
+
+
+def _zero(expr: ast.expr) -> bool:
+    """A number literal (zero included) as a counter's start."""
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, (int, float))
+        and not isinstance(expr.value, bool)
+    )
+
+
+def _number(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, (int, float))
+        and not isinstance(expr.value, bool)
+        and expr.value != 0
+    )
+
+
+def _only_store(loop: ast.While, name: str, stmt: ast.stmt) -> bool:
+    """`stmt` is the loop body's only store of `name`."""
+    target: Optional[ast.AST] = None
+    if isinstance(stmt, ast.AugAssign):
+        target = stmt.target
+    elif isinstance(stmt, ast.Assign):
+        target = stmt.targets[0]
+    for body_stmt in loop.body:
+        for sub in ast.walk(body_stmt):
+            stored = isinstance(sub, ast.Name) and sub.id == name and isinstance(sub.ctx, ast.Store)
+            if stored and sub is not target:
+                return False
+    return True
 
 
 def _tensor_break(ctx: FunctionContext, block: Block) -> Optional[tuple[ast.Break, ast.expr]]:
@@ -846,14 +1421,21 @@ def _tensor_break(ctx: FunctionContext, block: Block) -> Optional[tuple[ast.Brea
 
 
 def _while_bound(
-    ctx: FunctionContext, values: Abstract, node: ast.While, test: Optional[ast.expr] = None
+    ctx: FunctionContext,
+    values: Abstract,
+    node: ast.While,
+    test: Optional[ast.expr] = None,
+    skip: frozenset[str] = frozenset(),
 ) -> Iterator[RawFinding]:
-    """`test`: the Tensor condition that ends the loop (the loop's own test by default)."""
+    """`test`: the Tensor condition that ends the loop (the loop's own test by default);
+    `skip`: names not judged."""
     fn = ctx.fn.node
     if test is None:
         test = node.test
     last = _last_bindings(node.body)
     for name, where in sorted(assigned_names(node.body).items()):
+        if name in skip:
+            continue
         use = loads_after(fn, name, node)
         if use is None:
             continue
@@ -899,10 +1481,16 @@ def _carried_clash(
     value cannot join (measured: "Type Join Failed: dtype1 = Float32, dtype2 = Int32";
     `i = i * 2` keeps int32 and compiles). Only a loop that runs on a value computed in the
     graph: one on a constant counter (`i = Tensor(0, ms.int32)` tested only against numbers)
-    compiled or failed depending on how the result was used."""
+    compiled or failed depending on how the result was used, unless the update itself reads a
+    graph Tensor (measured: `s = Tensor(0, ms.int32)` then `while s < 5: s = s + x.sum()` fails
+    the same way, `ops.zeros((), ms.int32)` too; `return x * s` after it compiles)."""
     if not isinstance(update, ast.BinOp):
         return None
-    if _literal_built(values, entry) and not _reads_other_tensor(values, test, name):
+    if (
+        _literal_built(values, entry)
+        and not _reads_other_tensor(values, test, name)
+        and not _reads_other_tensor(values, update, name)
+    ):
         return None
     carried = values.of(entry)
     if carried is None or carried.kind != "tensor" or carried.dtype is None:
