@@ -6,6 +6,21 @@ where PyNative gives x * 2; the object holds 2 afterwards); `self.obj.d['k'] = 2
 attribute of a plain object is lost at both levels (the dict still holds 1 afterwards, and the
 graph reads 1). Writing a plain object's attribute (`self.obj.value = 2`) and the Cell's own
 dict (`self.d['k'] = 2`) behave as in PyNative at LAX, so they are left alone.
+
+MS367: an `if` on a Python attribute of the Cell that the compiled code writes only after it.
+
+Measured the same way, at LAX, `net(x)` called three times: with `self.first = True` in
+`__init__`, `if self.first: self.first = False; return x * 0` returned 0 on every call in
+GRAPH_MODE (PyNative: 0, then 2, 2), though `net.first` was False after the first call; alike
+`if not self.done: self.done = True`, `if self.mode == 'warmup': self.mode = 'run'`,
+`if self.calls == 0: ...` followed by `self.calls += 1`, `if self.count < 1:` with the write
+after the `if`, a write under a Tensor condition after the `if`, and a write in a method
+`construct` calls after the `if` (`self.stop_warm()`). LAX decides the branch once, with the
+value the attribute held while compiling, and the cached graph keeps it. Left alone (they agree
+with PyNative): the write before the test (`self.count += 1; if self.count > 1:`,
+`self.first = not self.first; if self.first:`), a value read (`x * self.count`),
+`k = 0.0 if self.first else 2.0`, `while self.k < 2:`, `if self.first and x.shape[0] == 2:`.
+STRICT refuses the write itself (MS202).
 """
 
 from __future__ import annotations
@@ -18,6 +33,7 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import of_type
 
 OBJECT_WRITE_UNSEEN = Rule(
     "MS310",
@@ -98,3 +114,110 @@ def _read_after(ctx: FunctionContext, target: ast.Attribute, node: ast.stmt) -> 
         and ast.unparse(r) == text
         for r in reads
     )
+
+
+BRANCH_ON_WRITTEN_ATTRIBUTE = Rule(
+    "MS367",
+    "branch-on-attribute-written-later",
+    Group.DIVERGES,
+    title="An `if` on a Python attribute of the Cell that compiled code writes after it (LAX)",
+    message=(
+        "`if {test}` tests `self.{name}`, which this compiled code changes afterwards: graph "
+        "mode picks the branch once, with the value `self.{name}` held while compiling, and "
+        "the cached graph keeps taking it on later calls (PyNative follows the new value); "
+        "keep the flag in a Parameter, or decide outside the Cell."
+    ),
+    why=(
+        "At LAX an `if` whose test is a Python attribute of the Cell is folded while "
+        "compiling; the write after it runs through the interpreter and changes the "
+        "attribute, but the graph is cached per input signature and not compiled again. "
+        "Measured: `if self.first: self.first = False; return x * 0` returned 0 on every "
+        "call in GRAPH_MODE (PyNative: 0, then x * 2)."
+    ),
+    remedy=(
+        "Hold the flag or counter in a `Parameter` and test it as a Tensor, or test it in "
+        "Python before calling the Cell and pass the choice in."
+    ),
+    mindspore_says="(compiles at LAX; result differs from PyNative)",
+)
+
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def check_branch_flags(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if ctx.level == SyntaxLevel.STRICT or cls is None or not cls.is_cell:
+        return  # STRICT refuses the write (MS202)
+    ifs: list[ast.If] = ctx.of(ast.If)
+    if not ifs:
+        return
+    tested: list[tuple[ast.If, str]] = []
+    for node in ifs:
+        name = _tested_attribute(node.test)
+        if name is None:
+            continue
+        held = cls.attr(name)
+        if held is None or held.kind != "object":
+            continue
+        value = held.node
+        if isinstance(value, ast.Constant) and isinstance(value.value, _SCALARS):
+            tested.append((node, name))
+    if not tested:
+        return  # the common case: no `if` on a scalar attribute
+    if any("jit" in ast.unparse(d) for d in ctx.fn.node.decorator_list):
+        return  # an `@jit` method is compiled in PyNative too: both modes agree
+    writes = _attribute_writes(ctx, {name for _, name in tested})
+    for node, name in tested:
+        lines = writes.get(name)
+        if not lines or min(lines) <= node.test.lineno:
+            continue  # never written, or written before the test: the graph reads the new value
+        yield BRANCH_ON_WRITTEN_ATTRIBUTE.finding(node.test, test=ast.unparse(node.test), name=name)
+
+
+def _tested_attribute(test: ast.expr) -> Optional[str]:
+    """`A` for a test `self.A`, `not self.A` or `self.A <op> <constant>`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1 or not isinstance(test.comparators[0], ast.Constant):
+            return None
+        test = test.left
+    return receivers.self_attr_name(test)
+
+
+def _attribute_writes(ctx: FunctionContext, wanted: set[str]) -> dict[str, list[int]]:
+    """`A` -> the lines where this function writes `self.A` (directly, or by calling a method
+    of the class that does, at the call's line), for each `A` in `wanted`."""
+    found: dict[str, list[int]] = {}
+    objects: set[str] = set()  # written a call's result (`self.fc = nn.Dense(...)`): not a flag
+    writes: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    for node in writes:
+        for target in _targets(node):
+            name = receivers.self_attr_name(target)
+            if name in wanted:
+                found.setdefault(name, []).append(node.lineno)
+                if isinstance(node.value, ast.Call):
+                    objects.add(name)
+    for name in objects:
+        found.pop(name, None)
+    cls = ctx.fn.cls
+    if cls is None:
+        return found
+    for call in ctx.of(ast.Call):
+        method = receivers.self_attr_name(call.func)
+        if method is None or method == ctx.fn.node.name:
+            continue
+        hit = cls.find_method(method)
+        if hit is None:
+            continue
+        inners: list[ast.Assign | ast.AugAssign] = of_type(hit[1], ast.Assign, ast.AugAssign)
+        for inner in inners:
+            for target in _targets(inner):
+                name = receivers.self_attr_name(target)
+                if name in wanted and name not in objects:
+                    found.setdefault(name, []).append(call.lineno)
+    return found
+
+
+def _targets(node: ast.Assign | ast.AugAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]
