@@ -120,3 +120,51 @@ def test_parameter_rebinding(write: str, code: str | None) -> None:
 def test_branch_on_written_attribute(body: str, warned: bool) -> None:
     assert ("MS367" in codes(body)) is warned
     assert "MS367" not in codes(body, level="STRICT")  # STRICT refuses the write (MS202)
+
+
+OTHERS = """import numpy as np
+from mindspore import Tensor, nn
+
+
+class State:
+    def __init__(self):
+        self.first = True
+
+
+STATE = State()
+
+
+class Net(nn.Cell):
+    warm = True
+
+    def __init__(self):
+        super().__init__()
+        self.state = State()
+
+    def construct(self, x):
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "warned"),
+    [
+        ("if Net.warm:\n    Net.warm = False\n    return x * 0\nreturn x", True),
+        ("if STATE.first:\n    STATE.first = False\n    return x * 0\nreturn x", True),
+        ("if self.state.first:\n    self.state.first = False\nreturn x", True),
+        ("Net.warm = False\nif Net.warm:\n    return x * 0\nreturn x", False),
+        ("if STATE.first:\n    STATE.first = x.sum() > 0\nreturn x", False),  # not a constant
+        ("if STATE.first:\n    return x * 0\nreturn x", False),
+    ],
+)
+def test_branch_on_other_attributes(body: str, warned: bool) -> None:
+    source = OTHERS.format(body="".join(f"        {line}\n" for line in body.splitlines()))
+    for level in ("LAX", "STRICT"):
+        found = {f.code for f in check_source(source, "m.py", level=level)}
+        assert ("MS367" in found) is warned
+
+
+def test_class_constant_written_through_self_under_strict() -> None:
+    source = OTHERS.format(body="        self.warm = False\n        return x\n")
+    strict = {f.code for f in check_source(source, "m.py", level="STRICT")}
+    assert "MS202" in strict

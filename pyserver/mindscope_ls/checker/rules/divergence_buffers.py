@@ -24,6 +24,7 @@ from the old one), while PyNative writes it. Kept in both modes (left alone): an
 (`self.p[0] = v`, `self.p[-1]`, `self.p[i]` in a loop, `self.p[0] += 1`), a Tensor or list of
 ints (`self.p[idx]`, `self.p[[0, 2]]`), and tuples `self.p[0, 1]`, `self.p[:, 0]`,
 `self.p[:, 1:]`, `self.p[0:1, 0]`, `self.p[1, ...]`, `self.p[..., 0]`, `self.p[:, [0, 2]]`.
+Through a local bound once to the Parameter (`q = self.p; q[0:2] = 0.0`) alike (measured).
 """
 
 from __future__ import annotations
@@ -227,6 +228,10 @@ def check_parameter_slices(ctx: FunctionContext) -> Iterator[RawFinding]:
             if not isinstance(target, ast.Subscript):
                 continue
             name = names.self_attribute(target.value)
+            if name is None and isinstance(target.value, ast.Name):
+                # `q = self.p` then `q[0:2] = v`: the Parameter itself in PyNative
+                bound = receivers.only_binding(ctx, target.value.id)
+                name = names.self_attribute(bound) if bound is not None else None
             if name is None:
                 continue
             held = cls.attr(name)
