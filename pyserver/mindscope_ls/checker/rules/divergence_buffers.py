@@ -223,6 +223,8 @@ def check_parameter_slices(ctx: FunctionContext) -> Iterator[RawFinding]:
     cls = ctx.fn.cls
     if cls is None or not cls.is_cell:
         return
+    if any(names.is_jit(ctx.fn.module, d) for d in ctx.fn.node.decorator_list):
+        return  # an `@jit` method is compiled in PyNative too: both modes agree
     for node in ctx.of(ast.Assign, ast.AugAssign):
         for target in _targets(node):
             if not isinstance(target, ast.Subscript):
