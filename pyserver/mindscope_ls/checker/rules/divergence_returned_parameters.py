@@ -9,7 +9,8 @@ GRAPH_MODE; `a = c(x); b = c(x)` then `a` read: 2 against 1; `r1 = c(x)` with `r
 self.step` alike; `outs.append(c(x))` in a loop alike. Graph mode returns a copy of the value at
 the end of the call. Agreeing (left alone): one call, each result read before the next call
 (`seen.append(int(c(x)))`), `return self.step + 0`, and a Parameter returned but never
-written by `construct` (both modes then read the same value).
+written by `construct` (both modes then read the same value), and `Counter()(x)` called
+inline twice (a new Parameter each time).
 """
 
 from __future__ import annotations
@@ -85,9 +86,11 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             continue
         for call in calls:
             cls = targets.get(id(call))
-            if cls is None or cls in reported:
-                continue
-            kept = _kept(caller, call, [c for c in calls if targets.get(id(c)) == cls])
+            if cls is None or cls in reported or not isinstance(call.func, ast.Name):
+                continue  # `Counter()(x)` makes a new Parameter on each call
+            instance = call.func.id
+            same = [c for c in calls if isinstance(c.func, ast.Name) and c.func.id == instance]
+            kept = _kept(caller, call, same)
             if kept is None:
                 continue
             reported.add(cls)
