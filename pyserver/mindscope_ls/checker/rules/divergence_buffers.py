@@ -1,4 +1,4 @@
-"""MS321, MS323: item writes that graph mode does not keep.
+"""MS321, MS323, MS366: item writes that graph mode does not keep.
 
 MS321: an item write to a Tensor the graph takes from outside (not a Parameter) is lost.
 
@@ -10,6 +10,21 @@ the next call starts again from them (a counter returned 1 and 1 where PyNative 
 initialized as a 'Parameter'`). `CACHE[1] = 2.0` on a module-level Tensor in an `@ms.jit`
 function is lost the same way, at both levels. A `Parameter` attribute, or a local copy
 (`m = self.mask * 1; m[0] = 0.0`), behaves as in PyNative.
+
+MS366: a slice, mask or Ellipsis write into a Parameter attribute is lost.
+
+Measured the same way (MindSpore 2.10, CPU, LAX and STRICT alike, against PyNative), with
+`self.p = Parameter(...)` written in `construct` or a method it calls and `net.p` read after the
+call: `self.p[0:2] = 0.0`, `self.p[:] = x`, `self.p[::2] = 3.0`, `self.p[:n] = 0.0`,
+`self.p[i:i + 1] = ...` in a loop, `self.p[...] = x`, `self.p[None] = x`, `self.p[True] = x`,
+`self.p[x > 1.5] = 0.0`, `self.p[1:] += 1.0`, `self.p[self.p > 0] *= 2.0`, and on a 2-D
+Parameter `self.p[0:1] = ...`, `self.p[0, :] = 0.0` and `self.p[1, 1:] = 0.0` leave the
+Parameter as it was (the call itself computes with the written value; the next call starts
+from the old one), while PyNative writes it. Kept in both modes (left alone): an int index
+(`self.p[0] = v`, `self.p[-1]`, `self.p[i]` in a loop, `self.p[0] += 1`), a Tensor or list of
+ints (`self.p[idx]`, `self.p[[0, 2]]`), and tuples `self.p[0, 1]`, `self.p[:, 0]`,
+`self.p[:, 1:]`, `self.p[0:1, 0]`, `self.p[1, ...]`, `self.p[..., 0]`, `self.p[:, [0, 2]]`.
+Through a local bound once to the Parameter (`q = self.p; q[0:2] = 0.0`) alike (measured).
 """
 
 from __future__ import annotations
@@ -175,4 +190,101 @@ def _reads(ctx: FunctionContext, name: str, write: ast.stmt) -> bool:
     return any(
         names.self_attribute(n) == name and isinstance(n.ctx, ast.Load) and id(n) not in inside
         for n in ctx.of(ast.Attribute)
+    )
+
+
+PARAMETER_SLICE_WRITE_LOST = Rule(
+    "MS366",
+    "parameter-slice-write-lost",
+    Group.DIVERGES,
+    title="A slice, mask or Ellipsis write into a Parameter attribute is lost in graph mode",
+    message=(
+        "`{write}` writes the Parameter `self.{name}` through {index}: graph mode computes "
+        "with the written value but leaves `self.{name}` as it was (PyNative changes it); "
+        "build the new value and store it with `ops.assign(self.{name}, ...)`."
+    ),
+    why=(
+        "Graph mode keeps an item write into a Parameter only for some index forms: an int "
+        "(`self.p[0] = v`), a Tensor or list of ints, and tuples like `[:, 0]` are written "
+        "back, while a slice (`self.p[0:2] = v`, `self.p[:] = x`), a bool mask "
+        "(`self.p[x > 0] = 0`), `...`, `None`, or `[i, a:b]` on a 2-D Parameter only change "
+        "a copy. Measured: `self.p[0:2] = 0.0` left `net.p` at its old values after the "
+        "call in GRAPH_MODE, LAX and STRICT; PyNative wrote it."
+    ),
+    remedy=(
+        "Compute the new value in a local (`v = self.p * 1; v[0:2] = 0.0`, or `ops.where`) "
+        "and write it with `ops.assign(self.p, v)`."
+    ),
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+
+def check_parameter_slices(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if cls is None or not cls.is_cell:
+        return
+    if any(names.is_jit(ctx.fn.module, d) for d in ctx.fn.node.decorator_list):
+        return  # an `@jit` method is compiled in PyNative too: both modes agree
+    for node in ctx.of(ast.Assign, ast.AugAssign):
+        for target in _targets(node):
+            if not isinstance(target, ast.Subscript):
+                continue
+            name = names.self_attribute(target.value)
+            if name is None and isinstance(target.value, ast.Name):
+                # `q = self.p` then `q[0:2] = v`: the Parameter itself in PyNative
+                bound = receivers.only_binding(ctx, target.value.id)
+                name = names.self_attribute(bound) if bound is not None else None
+            if name is None:
+                continue
+            held = cls.attr(name)
+            if held is None or held.kind != "tensor" or held.class_qualname not in names.PARAMETER:
+                continue
+            index = _lost_index(target.slice)
+            if index is None or (isinstance(node, ast.AugAssign) and index == "a bool mask"):
+                continue  # `p[mask] op= v` fails to run instead (MS1010)
+            yield PARAMETER_SLICE_WRITE_LOST.finding(
+                node, write=names.short(node), name=name, index=index
+            )
+            break
+
+
+def _lost_index(index: ast.expr) -> Optional[str]:
+    """How `index` is described when graph mode does not write a Parameter through it."""
+    if isinstance(index, ast.Slice):
+        return "a slice"
+    if isinstance(index, ast.Constant):
+        if index.value is Ellipsis:
+            return "`...`"
+        if index.value is None or isinstance(index.value, bool):
+            return f"`{index.value}`"
+        return None
+    if _is_mask(index):
+        return "a bool mask"
+    if (
+        isinstance(index, ast.Tuple)
+        and len(index.elts) == 2
+        and _int_literal(index.elts[0])
+        and isinstance(index.elts[1], ast.Slice)
+    ):
+        return "an int and a slice"
+    return None
+
+
+def _is_mask(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.Compare):
+        return True
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Invert):
+        return _is_mask(expr.operand)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr)):
+        return _is_mask(expr.left) and _is_mask(expr.right)
+    return False
+
+
+def _int_literal(expr: ast.expr) -> bool:
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, int)
+        and not isinstance(expr.value, bool)
     )

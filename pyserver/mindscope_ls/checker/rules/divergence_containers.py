@@ -15,6 +15,13 @@ called on:
 The same with an alias in one function: `b = a; b.append(v); len(a)` gave 2 in PyNative, 1 in
 graph mode. Returning the container (`feats = collect(feats, x)`) or reading only the name that
 was changed gives the same result in both modes.
+
+A Tensor given to a helper that writes one of its items behaves alike (measured the same way):
+`clear_first(y)` with `def clear_first(v): v[0] = 0.0`, then `return y`, gave `[0, 3, 3]` in
+PyNative and `[3, 3, 3]` in GRAPH_MODE, LAX and STRICT; also a method `self.zero_tail(y)`
+writing `v[1:] = 0.0`, a mask write `v[v < 2.0] = 0.0`, `v[0] += 10.0`, and construct's own
+input passed on (`clear_first(x); return x * 2`). Agreeing: a helper that rebinds its parameter
+first (`v = v.copy()`), one that returns it, and a caller that does not read the name again.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ SHARED_CONTAINER_WRITE = Rule(
     Group.DIVERGES,
     title="A list or dict changed in place through another name, in compiled code",
     message=(
-        "`{write}` changes the {kind} `{name}` in place, but graph mode copies lists and dicts: "
+        "`{write}` changes the {kind} `{name}` in place, but graph mode {copies}: "
         "`{other}`, read {where}, keeps its old contents in GRAPH_MODE (PyNative sees the "
         "change)."
     ),
@@ -48,7 +55,8 @@ SHARED_CONTAINER_WRITE = Rule(
         "second name makes a copy, and an in-place change (`append`, `extend`, `insert`, `pop`, "
         "`clear`, `update`, item assignment, `+=`) reaches only the name it is made through. "
         "Measured: a helper appending to the list it was given left the caller's list empty "
-        "in GRAPH_MODE (`len` 0; PyNative 2)."
+        "in GRAPH_MODE (`len` 0; PyNative 2). A helper writing an item of a Tensor it was "
+        "given (`v[0] = 0.0`) changes a copy in graph mode too."
     ),
     remedy=(
         "Return the changed container and rebind it (`feats = collect(feats, x)`), or change it "
@@ -80,9 +88,13 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             continue
         compiled += [(m, klass) for m in _compiled_methods(klass)]
     seen: set[tuple[int, int]] = set()
+    # Whether any function or method of the module writes an item of one of its parameters:
+    # only then can a Tensor passed to it be changed through another name.
+    defs: list[FunctionNode] = of_type(tree, *_DEFS)
+    writers = any(_writes_parameter_item(f) for f in defs)
     for fn, cls in compiled:
         containers = _CONTAINERS.get(fn, None, partial(_container_locals, fn))
-        if not containers:
+        if not containers and not writers:
             continue
         for call in of_type(fn, ast.Call):
             callee = _callee(call, cls, functions)
@@ -92,9 +104,17 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             if cls is not None and isinstance(call.func, ast.Attribute) and params[:1] == ["self"]:
                 params = params[1:]
             for arg, param in zip(call.args, params):
-                if not isinstance(arg, ast.Name) or arg.id not in containers:
+                if not isinstance(arg, ast.Name) or arg.id == "self":
                     continue
-                write = _first_write(callee, param)
+                kind = containers.get(arg.id)
+                if kind is None:
+                    # A Tensor (or any value) whose item the helper writes: graph mode writes
+                    # a copy. Not an alias of an attribute (a Parameter keeps int writes).
+                    if not _item_stored(callee, param) or _bound_to_attribute(fn, arg.id):
+                        continue
+                    write = _first_write(callee, param, items_only=True)
+                else:
+                    write = _first_write(callee, param)
                 if write is None or _returns(callee, param):
                     continue
                 read = loads_after(fn, arg.id, call)
@@ -106,7 +126,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                     write,
                     (call, f"`{arg.id}` passed here"),
                     read,
-                    containers[arg.id],
+                    kind or "Tensor",
                     param,
                     arg.id,
                     "by the caller after the call",
@@ -166,6 +186,7 @@ def _report(
     if key in seen:
         return
     seen.add(key)
+    copies = "copies lists and dicts" if kind in ("list", "dict") else "writes an item into a copy"
     yield SHARED_CONTAINER_WRITE.finding(
         write,
         related=[
@@ -177,6 +198,7 @@ def _report(
         name=name,
         other=other,
         where=where,
+        copies=copies,
     )
 
 
@@ -240,10 +262,36 @@ def _callee(
     return None
 
 
+def _writes_parameter_item(fn: FunctionNode) -> bool:
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args)}
+    return any(
+        isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id in params
+        for n in of_type(fn, ast.Subscript)
+    )
+
+
+def _item_stored(fn: FunctionNode, name: str) -> bool:
+    """A cheap first look: `name[...]` stored to somewhere in `fn`."""
+    return any(
+        isinstance(n.ctx, ast.Store) and isinstance(n.value, ast.Name) and n.value.id == name
+        for n in of_type(fn, ast.Subscript)
+    )
+
+
+def _bound_to_attribute(fn: FunctionNode, name: str) -> bool:
+    """`name = self.x` (or any attribute) somewhere in `fn`."""
+    return any(
+        isinstance(node.value, ast.Attribute)
+        and any(isinstance(t, ast.Name) and t.id == name for t in node.targets)
+        for node in of_type(fn, ast.Assign)
+    )
+
+
 def _first_write(
-    fn: FunctionNode, name: str, after: Optional[ast.AST] = None
+    fn: FunctionNode, name: str, after: Optional[ast.AST] = None, items_only: bool = False
 ) -> Optional[ast.stmt]:
-    """The first in-place change of `name` in `fn` (after `after`), before `name` is rebound."""
+    """The first in-place change of `name` in `fn` (after `after`), before `name` is rebound;
+    with `items_only`, only item writes (`name[i] = v`, `name[i] += v`)."""
     start = _end(after) if after is not None else (0, 0)
     rebound = min(
         (
@@ -257,7 +305,7 @@ def _first_write(
     for stmt in of_type(fn, ast.Expr, ast.Assign, ast.AugAssign, ast.Delete, ast.Return):
         if _start(stmt) < start or (rebound is not None and _start(stmt) > rebound):
             continue
-        if _changes(stmt, name):
+        if _item_written(stmt, name) if items_only else _changes(stmt, name):
             found.append(stmt)
     if isinstance(fn, _DEFS):  # nested functions are other scopes
         found = [s for s in found if not _in_nested(fn, s)]
@@ -281,6 +329,14 @@ def _changes(stmt: ast.stmt, name: str) -> bool:
     if isinstance(stmt, ast.Assign):
         return any(_item_of(t, name) for t in stmt.targets)
     if isinstance(stmt, ast.Delete):
+        return any(_item_of(t, name) for t in stmt.targets)
+    return False
+
+
+def _item_written(stmt: ast.stmt, name: str) -> bool:
+    if isinstance(stmt, ast.AugAssign):
+        return _item_of(stmt.target, name)
+    if isinstance(stmt, ast.Assign):
         return any(_item_of(t, name) for t in stmt.targets)
     return False
 

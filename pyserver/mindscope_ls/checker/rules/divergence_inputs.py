@@ -17,6 +17,12 @@ A list or dict input changed by a method behaves like the item write: `l.append(
 `l.clear()` and `d.update({...})` on an input of a `@jit` function or of `construct` change the
 caller's object in PyNative and leave it unchanged in GRAPH_MODE, at LAX and STRICT (measured:
 `len(l)` read after the call was 2 in PyNative, 1 in graph mode; `l.clear()` 0 against 2).
+
+The same through one helper that `construct` passes the input to as it is: `clear_first(x)`
+with `def clear_first(v): v[0] = 0.0` (a module function, or a method `self.clear_first(x)`,
+also when the helper returns `v` and `construct` uses the result) left `t` at its values in
+graph mode, PyNative wrote it; `def bump(v): v += 1.0` changed `t` in graph mode only
+(measured, LAX and STRICT). A helper that rebinds its parameter first (`v = v * 1`) agrees.
 """
 
 from __future__ import annotations
@@ -95,6 +101,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                 params = params[1:]
             if id(target) not in writes:
                 writes[id(target)] = _input_writes(target, params)
+                _helper_writes(tree, target, params, writes[id(target)])
             for arg, param in zip(call.args, params):
                 written = writes[id(target)].get(param)
                 if not written or not isinstance(arg, ast.Name):
@@ -219,6 +226,67 @@ def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[a
             continue
         out.setdefault(param, []).append((node, effect))
     return out
+
+
+def _helper_writes(
+    tree: ast.Module,
+    fn: FunctionNode,
+    params: list[str],
+    found: dict[str, list[tuple[ast.stmt, str]]],
+) -> None:
+    """Adds to `found` the writes a helper makes to an input `fn` passes it as it is:
+    `helper(x)` (a module function) or `self.helper(x)` (a method of `fn`'s class) whose body
+    runs `v[...] = ...` or `v += ...` on its parameter before rebinding it (measured: the
+    caller's Tensor changed in PyNative only, or in graph mode only, as in `fn` itself)."""
+    calls = [
+        c
+        for c in of_type(fn, ast.Call)
+        if any(isinstance(a, ast.Name) and a.id in params for a in c.args)
+    ]
+    if not calls:
+        return
+    functions = {
+        s.name: s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    owner = next(
+        (
+            c
+            for c in tree.body
+            if isinstance(c, ast.ClassDef) and any(item is fn for item in c.body)
+        ),
+        None,
+    )
+    rebound = {
+        n.id: node_position(n)
+        for n in of_type(fn, ast.Name)
+        if n.id in params and isinstance(n.ctx, ast.Store)
+    }
+    for call in calls:
+        helper: Optional[FunctionNode] = None
+        skip = 0
+        if isinstance(call.func, ast.Name):
+            helper = functions.get(call.func.id)
+        elif owner is not None and (name := names.self_attribute(call.func)) is not None:
+            helper = next(
+                (
+                    i
+                    for i in owner.body
+                    if isinstance(i, (ast.FunctionDef, ast.AsyncFunctionDef)) and i.name == name
+                ),
+                None,
+            )
+            skip = 1
+        if helper is None or helper is fn:
+            continue
+        inner = [a.arg for a in (*helper.args.posonlyargs, *helper.args.args)][skip:]
+        for arg, param in zip(call.args, inner):
+            if not isinstance(arg, ast.Name) or arg.id not in params:
+                continue
+            if arg.id in rebound and rebound[arg.id] < node_position(call):
+                continue  # `x` no longer holds the input
+            for write, effect in _input_writes(helper, [param]).get(param, []):
+                if effect in (ITEM, AUGMENTED):
+                    found.setdefault(arg.id, []).append((write, effect))
 
 
 def _changed_by_method(node: ast.Expr, params: list[str]) -> Optional[tuple[str, str]]:

@@ -6,6 +6,25 @@ where PyNative gives x * 2; the object holds 2 afterwards); `self.obj.d['k'] = 2
 attribute of a plain object is lost at both levels (the dict still holds 1 afterwards, and the
 graph reads 1). Writing a plain object's attribute (`self.obj.value = 2`) and the Cell's own
 dict (`self.d['k'] = 2`) behave as in PyNative at LAX, so they are left alone.
+
+MS367: an `if` on a Python attribute of the Cell that the compiled code writes only after it.
+
+Measured the same way, at LAX, `net(x)` called three times: with `self.first = True` in
+`__init__`, `if self.first: self.first = False; return x * 0` returned 0 on every call in
+GRAPH_MODE (PyNative: 0, then 2, 2), though `net.first` was False after the first call; alike
+`if not self.done: self.done = True`, `if self.mode == 'warmup': self.mode = 'run'`,
+`if self.calls == 0: ...` followed by `self.calls += 1`, `if self.count < 1:` with the write
+after the `if`, a write under a Tensor condition after the `if`, and a write in a method
+`construct` calls after the `if` (`self.stop_warm()`). LAX decides the branch once, with the
+value the attribute held while compiling, and the cached graph keeps it. Left alone (they agree
+with PyNative): the write before the test (`self.count += 1; if self.count > 1:`,
+`self.first = not self.first; if self.first:`), a value read (`x * self.count`),
+`k = 0.0 if self.first else 2.0`, `while self.k < 2:`, `if self.first and x.shape[0] == 2:`.
+STRICT refuses the write itself (MS202). The same with a class attribute read through `self`
+(`warm = True` in the class body). A class attribute by the class's name (`if Net.warm:
+Net.warm = False`), an attribute of a module-level object (`if STATE.first:`) or of a plain
+object the Cell holds (`if self.state.first:`), each written a constant after the `if`, fold
+the same way at LAX and STRICT (measured: 0, 0, 0 where PyNative gave 0, 2, 2).
 """
 
 from __future__ import annotations
@@ -18,6 +37,8 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
+from .helpers.walk import of_type
 
 OBJECT_WRITE_UNSEEN = Rule(
     "MS310",
@@ -98,3 +119,173 @@ def _read_after(ctx: FunctionContext, target: ast.Attribute, node: ast.stmt) -> 
         and ast.unparse(r) == text
         for r in reads
     )
+
+
+BRANCH_ON_WRITTEN_ATTRIBUTE = Rule(
+    "MS367",
+    "branch-on-attribute-written-later",
+    Group.DIVERGES,
+    title="An `if` on a Python attribute that compiled code writes after it",
+    message=(
+        "`if {test}` tests `{ref}`, which this compiled code changes afterwards: graph mode "
+        "picks the branch once, with the value `{ref}` held while compiling, and the cached "
+        "graph keeps taking it on later calls (PyNative follows the new value); keep the flag "
+        "in a Parameter, or decide outside the Cell."
+    ),
+    why=(
+        "An `if` whose test is a Python attribute (of the Cell at LAX, of a class, a module "
+        "object or an object the Cell holds at both levels) is folded while compiling; the "
+        "write after it changes the attribute, but the graph is cached per input signature "
+        "and not compiled again. Measured: `if self.first: self.first = False; return x * 0` "
+        "returned 0 on every call in GRAPH_MODE (PyNative: 0, then x * 2)."
+    ),
+    remedy=(
+        "Hold the flag or counter in a `Parameter` and test it as a Tensor, or test it in "
+        "Python before calling the Cell and pass the choice in."
+    ),
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+_SCALARS = (bool, int, float, str, type(None))
+
+
+def check_branch_flags(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if cls is None or not cls.is_cell:
+        return
+    ifs: list[ast.If] = ctx.of(ast.If)
+    if not ifs:
+        return
+    tested: list[tuple[ast.If, str]] = []  # `self.A` of a scalar attribute (LAX)
+    others: list[tuple[ast.If, str]] = []  # `Cls.A`, `OBJ.A`, `self.obj.A` (both levels)
+    for node in ifs:
+        ref = _tested_reference(node.test)
+        if ref is None:
+            continue
+        name = receivers.self_attr_name(ref)
+        if name is None:
+            others.append((node, ast.unparse(ref)))
+        elif ctx.level != SyntaxLevel.STRICT and _scalar_attribute(cls, name):
+            tested.append((node, name))  # STRICT refuses the write itself (MS202)
+    if not tested and not others:
+        return  # the common case: no `if` on a scalar attribute
+    if any("jit" in ast.unparse(d) for d in ctx.fn.node.decorator_list):
+        return  # an `@jit` method is compiled in PyNative too: both modes agree
+    if tested:
+        writes = _attribute_writes(ctx, {name for _, name in tested})
+        for node, name in tested:
+            lines = writes.get(name)
+            if not lines or min(lines) <= node.test.lineno:
+                continue  # never written, or written before the test: the graph reads it anew
+            yield BRANCH_ON_WRITTEN_ATTRIBUTE.finding(
+                node.test, test=ast.unparse(node.test), ref=f"self.{name}"
+            )
+    if others:
+        written = _constant_writes(ctx, {key for _, key in others})
+        for node, key in others:
+            lines = written.get(key)
+            if not lines or min(lines) <= node.test.lineno:
+                continue
+            yield BRANCH_ON_WRITTEN_ATTRIBUTE.finding(
+                node.test, test=ast.unparse(node.test), ref=key
+            )
+
+
+def _tested_reference(test: ast.expr) -> Optional[ast.Attribute]:
+    """`R` for a test `R`, `not R` or `R <op> <constant>`, where `R` is `self.A`, `Name.A` or
+    `self.B.A`."""
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        test = test.operand
+    if isinstance(test, ast.Compare):
+        if len(test.ops) != 1 or not isinstance(test.comparators[0], ast.Constant):
+            return None
+        test = test.left
+    if not isinstance(test, ast.Attribute):
+        return None
+    owner = test.value
+    if isinstance(owner, ast.Name):
+        return test
+    if isinstance(owner, ast.Attribute) and isinstance(owner.value, ast.Name):
+        return test if owner.value.id == "self" else None
+    return None
+
+
+def _scalar_attribute(cls: ClassInfo, name: str) -> bool:
+    """`self.<name>` holds a Python scalar: set so in `__init__`, or a class attribute."""
+    held = cls.attr(name)
+    if held is not None:
+        value = held.node
+        return (
+            held.kind == "object"
+            and isinstance(value, ast.Constant)
+            and isinstance(value.value, _SCALARS)
+        )
+    for info in cls.lineage():
+        for stmt in info.node.body:
+            if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+            ):
+                value = stmt.value
+                return isinstance(value, ast.Constant) and isinstance(value.value, _SCALARS)
+    return False
+
+
+def _constant_writes(ctx: FunctionContext, wanted: set[str]) -> dict[str, list[int]]:
+    """Key -> the lines where this function writes the attribute `key` (`Net.warm`,
+    `STATE.first`, `self.state.first`), when every write stores a constant (`= False`,
+    `+= 1`): a Python scalar the test folds."""
+    found: dict[str, list[int]] = {}
+    other: set[str] = set()
+    writes: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    for node in writes:
+        for target in _targets(node):
+            if not isinstance(target, ast.Attribute):
+                continue
+            key = ast.unparse(target)
+            if key not in wanted:
+                continue
+            found.setdefault(key, []).append(node.lineno)
+            value = node.value
+            if isinstance(value, ast.UnaryOp) and isinstance(value.operand, ast.Constant):
+                value = value.operand
+            if not (isinstance(value, ast.Constant) and isinstance(value.value, _SCALARS)):
+                other.add(key)
+    return {key: lines for key, lines in found.items() if key not in other}
+
+
+def _attribute_writes(ctx: FunctionContext, wanted: set[str]) -> dict[str, list[int]]:
+    """`A` -> the lines where this function writes `self.A` (directly, or by calling a method
+    of the class that does, at the call's line), for each `A` in `wanted`."""
+    found: dict[str, list[int]] = {}
+    objects: set[str] = set()  # written a call's result (`self.fc = nn.Dense(...)`): not a flag
+    writes: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    for node in writes:
+        for target in _targets(node):
+            name = receivers.self_attr_name(target)
+            if name in wanted:
+                found.setdefault(name, []).append(node.lineno)
+                if isinstance(node.value, ast.Call):
+                    objects.add(name)
+    for name in objects:
+        found.pop(name, None)
+    cls = ctx.fn.cls
+    if cls is None:
+        return found
+    for call in ctx.of(ast.Call):
+        method = receivers.self_attr_name(call.func)
+        if method is None or method == ctx.fn.node.name:
+            continue
+        hit = cls.find_method(method)
+        if hit is None:
+            continue
+        inners: list[ast.Assign | ast.AugAssign] = of_type(hit[1], ast.Assign, ast.AugAssign)
+        for inner in inners:
+            for target in _targets(inner):
+                name = receivers.self_attr_name(target)
+                if name in wanted and name not in objects:
+                    found.setdefault(name, []).append(call.lineno)
+    return found
+
+
+def _targets(node: ast.Assign | ast.AugAssign) -> list[ast.expr]:
+    return list(node.targets) if isinstance(node, ast.Assign) else [node.target]

@@ -14,6 +14,12 @@ too and is left alone: `copy_`, `sub_`, `requires_grad_`, `set_` compile (`add_`
 unregistered", "Create kernelmod for op InplaceNormal failed"): not a graph-mode failure. (A
 `normal_()` whose Tensor is never read afterwards runs in PyNative: only its shape was used.)
 
+`clone()` on a Parameter is another case (measured the same way): `self.p.clone()` in
+`construct` (or a method it calls) fails in graph mode ("Unsupported op [Clone] on CPU"), while
+PyNative runs `Parameter.clone()`, a Python method that copies the Parameter; `x.clone()` of an
+input or a local fails in PyNative too ("The kernel Clone unregistered"), so only a Parameter
+receiver is reported; `self.p.copy()` compiles.
+
 MS326, measured the same way: `y.set_(src)` at LAX returns `src` but leaves `y` as it was, while
 PyNative makes `y` hold `src` (`y = x * 2 + 1; y.set_(x); return y` gave `x * 2 + 1` in graph
 mode, `x` in PyNative; `y.set_(x * 3)` then `y.sum()`: 13.0 against 6.0). `z = y.set_(x)` and
@@ -36,7 +42,7 @@ IN_PLACE_WITHOUT_GRAPH_KERNEL = Rule(
     "MS178",
     "in-place-method-without-graph-kernel",
     Group.FAILS,
-    title="`tensor.exp_()` in compiled code (no CPU graph kernel)",
+    title="`tensor.exp_()`, or `clone()` of a Parameter, in compiled code (no CPU graph kernel)",
     message=(
         "`{receiver}.{method}()` compiles to `{primitive}`, which graph mode has no CPU kernel "
         'for ("Unsupported op [{primitive}] on CPU"), though PyNative runs it; write '
@@ -78,6 +84,9 @@ SET_NOT_APPLIED = Rule(
 
 # Measured (see the module's docstring): method -> (primitive, functional form).
 METHODS = {"exp_": ("InplaceExp", "exp")}
+# Only on a Parameter (a plain Tensor's `clone()` fails in PyNative too): method -> (primitive,
+# the method to write instead).
+PARAMETER_METHODS = {"clone": ("Clone", "copy")}
 
 
 @cacheable
@@ -108,10 +117,23 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls: list[ast.Call] = ctx.of(ast.Call)
     for call in calls:
         func = call.func
-        if not isinstance(func, ast.Attribute) or func.attr not in METHODS:
+        if not isinstance(func, ast.Attribute):
             continue
         receiver = func.value
-        if not receivers.tensor_or_parameter(ctx, receiver):
+        if func.attr in PARAMETER_METHODS:
+            if receivers.kind_of(ctx, receiver) != receivers.PARAMETER:
+                continue
+            primitive, instead = PARAMETER_METHODS[func.attr]
+            source = ast.unparse(receiver)
+            yield IN_PLACE_WITHOUT_GRAPH_KERNEL.finding(
+                call,
+                receiver=source,
+                method=func.attr,
+                primitive=primitive,
+                plain=f"{source}.{instead}()",
+            )
+            continue
+        if func.attr not in METHODS or not receivers.tensor_or_parameter(ctx, receiver):
             continue
         primitive, plain = METHODS[func.attr]
         source = ast.unparse(receiver)

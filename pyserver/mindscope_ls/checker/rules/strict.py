@@ -16,6 +16,7 @@ from ..rule import Rule
 from .graph_syntax import sub_cell_replaced
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
+from .helpers.classes import ClassInfo
 from .helpers.walk import of_type
 from .strict_values import certain_tensor
 
@@ -214,7 +215,19 @@ def _attribute_writes(
         ):
             continue
         attr = ctx.fn.cls.attr(target.attr)
-        if attr is None or attr.kind == "tensor":
+        if attr is None:
+            # A class attribute holding a constant (`warm = True` in the class body), written
+            # through `self`: refused alike (measured: "must be of the Parameter type. But got
+            # 'True'")
+            held = _class_constant(ctx.fn.cls, target.attr)
+            if held is not None:
+                yield ATTRIBUTE_WRITE_UNDER_STRICT.finding(
+                    target,
+                    related=[ctx.related(held, f"`{target.attr}` set here")],
+                    name=target.attr,
+                )
+            continue
+        if attr.kind == "tensor":
             continue
         if isinstance(node, ast.Assign) and sub_cell_replaced(ctx, target, node.value):
             continue  # MS192, at every level
@@ -259,3 +272,15 @@ def _list_call(value: ast.expr) -> bool:
         and value.func.id == "list"
         and len(value.args) == 1
     )
+
+
+def _class_constant(cls: ClassInfo, name: str) -> Optional[ast.Constant]:
+    """The constant a class body (of `cls` or a base in the workspace) binds `name` to."""
+    for info in cls.lineage():
+        for stmt in info.node.body:
+            if isinstance(stmt, ast.Assign) and any(
+                isinstance(t, ast.Name) and t.id == name for t in stmt.targets
+            ):
+                value = stmt.value
+                return value if isinstance(value, ast.Constant) else None
+    return None
