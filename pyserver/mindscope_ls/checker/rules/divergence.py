@@ -9,7 +9,7 @@ from typing import Optional
 from ..fixes.edits import replace_node, segment
 from ..model import Fix, Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import shared_values
+from .helpers import names, shared_values
 from .helpers.base import FunctionContext, cacheable, within
 from .helpers.flow import loads_after
 
@@ -427,7 +427,7 @@ def _sort_remove(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding]:
 
 
 def _rebind_fix(ctx: FunctionContext, node: ast.AugAssign) -> Optional[Fix]:
-    op = _OPERATORS.get(type(node.op))
+    op = names.OPERATOR_SYMBOLS.get(type(node.op))
     value = segment(ctx.lines, node.value)
     if op is None or value is None or "\n" in value or not isinstance(node.target, ast.Name):
         return None
@@ -437,23 +437,6 @@ def _rebind_fix(ctx: FunctionContext, node: ast.AugAssign) -> Optional[Fix]:
     return IN_PLACE_ALIAS_UPDATE.fix(
         replace_node(node, f"{name} = {name} {op} {value}"), name=name, op=op
     )
-
-
-_OPERATORS: dict[type, str] = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-    ast.MatMult: "@",
-    ast.BitAnd: "&",
-    ast.BitOr: "|",
-    ast.BitXor: "^",
-    ast.LShift: "<<",
-    ast.RShift: ">>",
-}
 
 
 def _lambdas_in_loop(ctx: FunctionContext, loop: ast.For | ast.While) -> Iterator[RawFinding]:

@@ -263,7 +263,7 @@ def _lost_index(index: ast.expr) -> Optional[str]:
     if (
         isinstance(index, ast.Tuple)
         and len(index.elts) == 2
-        and _int_literal(index.elts[0])
+        and names.is_int_literal(index.elts[0])
         and isinstance(index.elts[1], ast.Slice)
     ):
         return "an int and a slice"
@@ -278,13 +278,3 @@ def _is_mask(expr: ast.expr) -> bool:
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, (ast.BitAnd, ast.BitOr)):
         return _is_mask(expr.left) and _is_mask(expr.right)
     return False
-
-
-def _int_literal(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, int)
-        and not isinstance(expr.value, bool)
-    )

@@ -168,27 +168,14 @@ def _built_kind(ctx: FunctionContext, value: ast.expr, at: ast.AST) -> Optional[
 
 def _static_shape(expr: ast.expr) -> bool:
     if isinstance(expr, (ast.Tuple, ast.List)):
-        return all(names.is_int_literal(e) or _is_shape_item(e) for e in expr.elts)
-    return names.is_int_literal(expr) or _is_shape_item(expr)
-
-
-def _is_shape_item(expr: ast.expr) -> bool:
-    """`x.shape[i]` (or `len(x)`): a Python int when compiling a static shape."""
-    if isinstance(expr, ast.Subscript):
-        value = expr.value
-        return isinstance(value, ast.Attribute) and value.attr == "shape"
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "len"
-        and len(expr.args) == 1
-    )
+        return all(names.is_int_literal(e) or names.is_static_size(e) for e in expr.elts)
+    return names.is_int_literal(expr) or names.is_static_size(expr)
 
 
 def _static_number(ctx: FunctionContext, expr: ast.expr, at: ast.AST, ints: bool = False) -> bool:
     """A Python number known when compiling: a literal (int, or float unless `ints`), a
     shape item, or a local bound once to one of those before `at`."""
-    if names.is_int_literal(expr) or _is_shape_item(expr):
+    if names.is_int_literal(expr) or names.is_static_size(expr):
         return True
     probe = expr.operand if isinstance(expr, ast.UnaryOp) else expr
     if not ints and isinstance(probe, ast.Constant) and isinstance(probe.value, float):
@@ -204,7 +191,7 @@ def _static_number(ctx: FunctionContext, expr: ast.expr, at: ast.AST, ints: bool
             getattr(at, "col_offset", 0),
         ):
             value = local[0].value
-            return names.is_int_literal(value) or _is_shape_item(value)
+            return names.is_int_literal(value) or names.is_static_size(value)
     return False
 
 

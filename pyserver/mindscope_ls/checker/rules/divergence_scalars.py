@@ -160,10 +160,10 @@ def _negated_size(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optio
     operand = expr.operand
     if isinstance(operand, ast.Name) and depth < 3:
         bound = receivers.only_binding(ctx, operand.id)
-        if bound is not None and _shape_item(bound):
+        if bound is not None and names.is_static_size(bound):
             return operand.id
         return None
-    return ast.unparse(operand) if _shape_item(operand) else None
+    return ast.unparse(operand) if names.is_static_size(operand) else None
 
 
 def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
@@ -171,7 +171,7 @@ def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
     bound once to one of those, or `self.d` that `__init__` binds to an int literal only."""
     if isinstance(expr, ast.Constant):
         return type(expr.value) is int and expr.value not in (0, 1, -1)
-    if _shape_item(expr):
+    if names.is_static_size(expr):
         return True
     if (
         isinstance(expr, ast.Call)
@@ -198,18 +198,6 @@ def is_python_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
         return _int_attribute(ctx.fn.cls.node, attr)
     value = abstract(ctx).of(expr)
     return value is not None and value.kind == "scalar" and value.dtype == "int"
-
-
-def _shape_item(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
-        value = expr.value
-        return isinstance(value, ast.Attribute) and value.attr == "shape"
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "len"
-        and len(expr.args) == 1
-    )
 
 
 def _int_attribute(cls: ast.ClassDef, attr: str) -> bool:
@@ -428,7 +416,7 @@ def evaluate(
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
         return None if inner is None else (-inner[0], -inner[1], inner[2])
-    if _shape_item(expr):
+    if names.is_static_size(expr):
         dim = _static_dim(ctx, expr)  # the module's one input shape, else a sample
         v = float(dim if dim is not None else sample + (_offset(expr) if spread else 0))
         return v, v, False

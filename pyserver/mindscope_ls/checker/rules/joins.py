@@ -1212,7 +1212,7 @@ def _endless_counter(
             _zero(entry)
             or _literal_built(values, entry)
             or _number_attr(values, entry)
-            or _static_size(entry)
+            or names.is_static_size(entry)
         ):
             continue
         yield _counts_finding(ctx, node, leave, stmt, name, how)
@@ -1243,20 +1243,6 @@ def _number_default(ctx: FunctionContext, values: Abstract, name: str) -> bool:
         return False
     default = next((d for a, d in names.parameter_defaults(ctx.fn.node) if a.arg == name), None)
     return default is not None and _zero(default)
-
-
-def _static_size(expr: ast.expr) -> bool:
-    """`x.shape[0]` or `len(x)`: a Python int when compiled (measured: `n = x.shape[0]` then
-    `n -= 1` in the loop fails like `n = 3`)."""
-    if isinstance(expr, ast.Subscript):
-        value = expr.value
-        return isinstance(value, ast.Attribute) and value.attr == "shape"
-    return (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "len"
-        and len(expr.args) == 1
-    )
 
 
 def _number_attr(values: Abstract, expr: ast.expr) -> bool:

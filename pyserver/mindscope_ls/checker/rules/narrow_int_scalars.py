@@ -112,16 +112,7 @@ RANGE = "an argument of `range()`"
 # `* /` `>`, `t * n`); int16 fails in `+ - *` with a number only (`/`, `>`, `t * n` compile),
 # int32 and bool compile.
 ARITHMETIC_REFUSED = frozenset({"int8", "uint8", "float16"})
-ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
-ARITHMETIC_SYMBOLS = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-}
+ARITHMETIC = names.ARITHMETIC_OPERATORS
 INT16_REFUSED = frozenset(
     {"an operand of `+`", "an operand of `-`", "an operand of `*`", "an operand of `**`", RANGE}
 )
@@ -209,7 +200,7 @@ def check_item_arithmetic(ctx: FunctionContext) -> Iterator[RawFinding]:
     for node in binops:
         if isinstance(node.op, ARITHMETIC):
             sides = [node.left, node.right]
-            symbol = ARITHMETIC_SYMBOLS[type(node.op)]
+            symbol = names.OPERATOR_SYMBOLS[type(node.op)]
             operands += [(side, f"an operand of `{symbol}`", sides, node) for side in sides]
     compares: list[ast.Compare] = ctx.of(ast.Compare)
     for cmp in compares:

@@ -17,6 +17,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 
 CLASS_ATTRIBUTE_ARITHMETIC_UNDER_STRICT = Rule(
@@ -42,15 +43,6 @@ CLASS_ATTRIBUTE_ARITHMETIC_UNDER_STRICT = Rule(
         "the inputs should be constant, but found variable '__input_key_0__' to be nonconstant."
     ),
 )
-SYMBOLS = {
-    ast.Add: "+",
-    ast.Sub: "-",
-    ast.Mult: "*",
-    ast.Div: "/",
-    ast.FloorDiv: "//",
-    ast.Mod: "%",
-    ast.Pow: "**",
-}
 
 
 @cacheable
@@ -70,15 +62,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     augmented: list[ast.AugAssign] = ctx.of(ast.AugAssign)
     for aug in augmented:
         key = _key(aug.target, classes)
-        if key in written and type(aug.op) in SYMBOLS:
-            found.append((aug, ast.unparse(aug.target), SYMBOLS[type(aug.op)]))
+        if key in written and isinstance(aug.op, names.ARITHMETIC_OPERATORS):
+            found.append((aug, ast.unparse(aug.target), names.OPERATOR_SYMBOLS[type(aug.op)]))
     operations: list[ast.BinOp] = ctx.of(ast.BinOp)
     for op in operations:
-        if type(op.op) not in SYMBOLS:
+        if not isinstance(op.op, names.ARITHMETIC_OPERATORS):
             continue
         for side in (op.left, op.right):
             if _key(side, classes) in written:
-                found.append((op, ast.unparse(side), SYMBOLS[type(op.op)]))
+                found.append((op, ast.unparse(side), names.OPERATOR_SYMBOLS[type(op.op)]))
                 break
     if found:
         node, target, symbol = min(found, key=lambda f: (f[0].lineno, f[0].col_offset))

@@ -145,6 +145,39 @@ def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, Optional[ast.exp
     return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
 
 
+# Python's spelling of each binary operator, for messages and fixes.
+OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
+    ast.Add: "+",
+    ast.Sub: "-",
+    ast.Mult: "*",
+    ast.Div: "/",
+    ast.FloorDiv: "//",
+    ast.Mod: "%",
+    ast.Pow: "**",
+    ast.MatMult: "@",
+    ast.BitAnd: "&",
+    ast.BitOr: "|",
+    ast.BitXor: "^",
+    ast.LShift: "<<",
+    ast.RShift: ">>",
+}
+ARITHMETIC_OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
+
+
+def is_static_size(expr: ast.expr) -> bool:
+    """`x.shape[i]` or `len(x)`: a Python int when compiled, shapes being static (measured:
+    `n = x.shape[0]` then `n -= 1` in a loop fails like `n = 3`). A shape slice is a tuple."""
+    if isinstance(expr, ast.Subscript) and not isinstance(expr.slice, ast.Slice):
+        value = expr.value
+        return isinstance(value, ast.Attribute) and value.attr == "shape"
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "len"
+        and len(expr.args) == 1
+    )
+
+
 def is_int_literal(expr: ast.expr) -> bool:
     """An int written out, negated or not (`3`, `-1`); not a bool."""
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
