@@ -114,6 +114,9 @@ def _read(value: Any) -> None:
     if isinstance(value, (tuple, list)):
         for item in value:
             _read(item)
+    elif isinstance(value, dict):
+        for item in value.values():
+            _read(item)
     elif hasattr(value, "asnumpy"):
         value.asnumpy()
 
