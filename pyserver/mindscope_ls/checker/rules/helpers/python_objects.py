@@ -17,7 +17,16 @@ from ...index.module import ModuleInfo
 from .base import FunctionContext
 from .classes import ClassInfo
 from .instances import instance_class
-from .module_values import global_binding
+from .module_values import (
+    argument_values,
+    call_lines,
+    entry_point,
+    global_binding,
+    note_read,
+    ordered_parameters,
+    parameters,
+)
+from .reaching import reaching
 from .receivers import only_binding, self_attr_name
 
 # Bases that make an Enum's members plain ints or strs in the graph.
@@ -204,7 +213,7 @@ def namedtuple_instance(
             return None
         value = held.node if isinstance(held.node, ast.expr) else None
     elif isinstance(expr, ast.Name):
-        value = only_binding(ctx, expr.id)
+        value = only_binding(ctx, expr.id) or _reaching_value(ctx, expr)
         if isinstance(value, ast.Call) and not _constant_arguments(value):
             # measured: `Cfg(x, 1)._replace(...)` of a Tensor `x` compiles at LAX: built
             # from graph values, the fallback makes a real namedtuple
@@ -212,12 +221,47 @@ def namedtuple_instance(
         if value is None:
             if any(isinstance(n.ctx, ast.Store) and n.id == expr.id for n in ctx.of(ast.Name)):
                 return None
-            binding = global_binding(module, expr.id)
-            value = binding.value if binding is not None else None
+            if expr.id in parameters(ctx.fn.node):
+                value = _passed_by_every_call(ctx, expr.id)
+            else:
+                binding = global_binding(module, expr.id)
+                value = binding.value if binding is not None else None
     if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
         return None
     fields = namedtuple_fields(module, value.func.id)
     return (value.func.id, fields) if fields else None
+
+
+def _reaching_value(ctx: FunctionContext, read: ast.Name) -> Optional[ast.expr]:
+    """The value of the one `name = value` that reaches `read` in a function rebinding the
+    name (`c = Cfg(2.0, 1); c = c._replace(...)`: the first read sees `Cfg(2.0, 1)`)."""
+    flow = reaching(ctx.fn.node)
+    found = flow.of(read)
+    if found is None or len(found) != 1:
+        return None
+    return flow.values.get(next(iter(found)))
+
+
+def _passed_by_every_call(ctx: FunctionContext, param: str) -> Optional[ast.expr]:
+    """The namedtuple call (`Cfg(2.0, 1)`) every call of the function's entry point passes for
+    `param`, all of one type; measured: `net(x, Cfg(2.0, 1))` then `cfg._replace(...)` in
+    `construct` fails like a local one, and so does `net(t, Cfg(t, 1))` with a Tensor field
+    (an argument becomes a graph tuple, unlike a namedtuple built in the graph from a Tensor)."""
+    entry = entry_point(ctx.types, ctx.fn.node)
+    if entry is None:
+        return None
+    module = ctx.fn.module
+    for line in call_lines(module, entry):
+        note_read(ctx.lines, line)
+    params = ordered_parameters(ctx.fn.node, skip_self=ctx.fn.cls is not None)
+    passed = argument_values(module, entry, params)
+    values = passed.get(param) if passed else None
+    if not values:
+        return None
+    kinds = {v.func.id for v in values if isinstance(v, ast.Call) and isinstance(v.func, ast.Name)}
+    if len(kinds) != 1 or not all(isinstance(v, ast.Call) for v in values):
+        return None
+    return values[0]
 
 
 def _constant_arguments(call: ast.Call) -> bool:
