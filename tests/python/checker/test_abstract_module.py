@@ -68,6 +68,9 @@ RUN = "def run():\n    "
         (RUN + f"net = Net()\n    return net({F32}), net({I32})\n", None),
         ("def run(x):\n    return Net()(x)\n", None),
         (RUN + f"net = Net()\n    model = ms.Model(net)\n    return net({F32})\n", None),
+        # reading an attribute of the instance hands it to no one; `net.construct(...)` does
+        (RUN + f"net = Net()\n    net.set_train(False)\n    return net({F32}), net.w\n", "float32"),
+        (RUN + f"net = Net()\n    net.construct({I32})\n    return net({F32})\n", None),
         (f"class Sub(Net):\n    pass\n\n\n{RUN}return Net()({F32})\n", None),
         (
             "class Outer(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"

@@ -528,11 +528,28 @@ def _index_scope(found: ModuleTable, module: ModuleInfo, scope: ast.AST) -> None
             if id(call) not in kept:
                 found.calls[created] = None  # stored where its calls are not seen
             direct.add(id(call.func))
+    read_from = _attribute_owners(scope)
     for load in own.loads:
-        if id(load) not in direct:
+        if id(load) not in direct and id(load) not in read_from:
             name = instances.get(load.id, load.id)
             if name in found.calls:
                 found.calls[name] = None  # passed on, not only called: callers unseen
+
+
+# Reading these through an instance reaches `construct` with arguments the table does not see.
+_CALLS_CONSTRUCT = frozenset({"construct", "__call__", "forward", "compile"})
+
+
+def _attribute_owners(scope: ast.AST) -> set[int]:
+    """The Names an attribute is read or written on (`net.cnt`, `net.set_train()`): that does
+    not hand the instance on, so its calls stay all seen, unless the attribute is one that
+    calls `construct` (`net.construct(x)`)."""
+    attributes: list[ast.Attribute] = of_type(scope, ast.Attribute)
+    return {
+        id(a.value)
+        for a in attributes
+        if isinstance(a.value, ast.Name) and a.attr not in _CALLS_CONSTRUCT
+    }
 
 
 def _instance_of(node: ast.AST, classes: dict[str, ast.ClassDef]) -> Optional[str]:
