@@ -247,10 +247,12 @@ def _passed_by_every_call(ctx: FunctionContext, param: str) -> Optional[ast.expr
     `param`, all of one type; measured: `net(x, Cfg(2.0, 1))` then `cfg._replace(...)` in
     `construct` fails like a local one, and so does `net(t, Cfg(t, 1))` with a Tensor field
     (an argument becomes a graph tuple, unlike a namedtuple built in the graph from a Tensor)."""
+    module = ctx.fn.module
+    if not (module.mentions("namedtuple") or module.mentions("NamedTuple")):
+        return None  # the common case; reading the callers ties the findings to their lines
     entry = entry_point(ctx.types, ctx.fn.node)
     if entry is None:
         return None
-    module = ctx.fn.module
     for line in call_lines(module, entry):
         note_read(ctx.lines, line)
     params = ordered_parameters(ctx.fn.node, skip_self=ctx.fn.cls is not None)
