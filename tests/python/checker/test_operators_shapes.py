@@ -123,3 +123,40 @@ def test_shape_arithmetic() -> None:
     assert problem == "index 3 is out of range for dimension 1 of size 3"
     assert index_problem((2, 3), index("0, 0, 0")) is not None
     assert index_problem((2, 3), index("i")) is None
+
+
+@pytest.mark.parametrize(
+    ("call", "shape"),
+    [
+        ("x.sum()", ()),
+        ("x.sum(keepdims=True)", (1, 1, 1)),
+        ("x.sum(1)", (2, 4)),
+        ("x.mean(axis=-1, keep_dims=True)", (2, 3, 1)),
+        ("x.max(axis=(0, 1))", (4,)),
+        ("x.sum(axis=None, keepdims=True)", (1, 1, 1)),
+        ("x.sum(0, True)", None),  # positional keepdims: not read
+        ("x.sum(axis=3)", None),  # no such axis
+        ("x.sum(dtype=ms.int32)", None),
+    ],
+)
+def test_reductions_drop_or_keep_their_axes(call: str, shape: object) -> None:
+    from mindscope_ls.checker.rules.helpers.shapes import reduced
+
+    assert reduced((2, 3, 4), ast.parse(call, mode="eval").body) == shape
+
+
+@pytest.mark.parametrize(
+    ("body", "codes"),
+    [
+        ("return x.sum(keepdims=True).item()", ["MS1068"]),
+        ("return x[0:1, 0:1].item()", ["MS1068"]),
+        ("return x.sum(axis=0).item()", []),  # (3,): several elements, a PyNative error too
+        ("return x.sum().item()", []),
+        ("return x.max(1).item()", []),  # `max(1)` may give values and indices: not read
+        ("return float(x.sum(axis=1, keepdims=True)[0:1])", ["MS129"]),
+    ],
+)
+def test_item_and_scalars_of_two_axes(body: str, codes: list[str]) -> None:
+    source = HEAD + f"        {body}\n" + CALL
+    found = check_source(source, "m.py", level="LAX")
+    assert [f.code for f in found if f.code in ("MS1068", "MS129")] == codes

@@ -31,6 +31,7 @@ from .helpers import names, receivers, shared_values
 from .helpers.abstract import MUTABLE, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.elements import Elements
+from .helpers.shapes import Shape
 
 SEVERAL_FOR_CLAUSES = Rule(
     "MS122",
@@ -605,17 +606,21 @@ def _mutable(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 
 def _shape_refused(ctx: FunctionContext, call: ast.Call) -> bool:
-    """`int(t)` / `float(t)` / `bool(t)` of a Tensor computed in the graph whose shape the
-    source fixes (`helpers/shapes.py`) to one of two or more axes (`x[0:1, 0:1]`: (1, 1)),
-    which graph mode refuses even with one element (measured, round 32)."""
+    """`int(t)` / `float(t)` / `bool(t)` of a Tensor of two or more axes, which graph mode
+    refuses even with one element (measured, round 32)."""
     if len(call.args) != 1 or call.keywords:
         return False
-    arg = call.args[0]
+    return multi_axis_shape(ctx, call.args[0]) is not None
+
+
+def multi_axis_shape(ctx: FunctionContext, tensor: ast.expr) -> Optional[Shape]:
+    """The shape of a Tensor of the graph (not a constant one) that the source fixes
+    (`helpers/shapes.py`) to two or more axes (`x[0:1, 0:1]`, `x.sum(keepdims=True)`)."""
     types = ctx.types
-    if not types.is_tensor(arg) or types.is_constant_tensor(arg):
-        return False
-    shape = shared_values.shapes(ctx).of(arg)
-    return shape is not None and len(shape) >= 2
+    if not types.is_tensor(tensor) or types.is_constant_tensor(tensor):
+        return None
+    shape = shared_values.shapes(ctx).of(tensor)
+    return shape if shape is not None and len(shape) >= 2 else None
 
 
 def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:

@@ -68,8 +68,13 @@ SAME_SHAPE = frozenset(
         "round",
     }
 )
-# Tensor methods that reduce to one element when called without arguments.
+# Tensor methods that reduce to one element when called without arguments; but `norm`, their
+# first argument (or `axis=`) names the axes reduced, which `keepdims` (`mean`: `keep_dims`)
+# keeps as 1 (measured: `x.sum(keepdims=True)` of a (2, 3) `x` is (1, 1)).
 FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "prod", "all", "any", "norm"})
+# Whose positional argument may select another overload (`x.max(1)`: values and indices;
+# `x.norm(2)`: the order), so only their keyword forms are read.
+POSITIONAL_DIM = frozenset({"max", "min", "norm"})
 
 
 class Shapes:
@@ -126,8 +131,11 @@ class Shapes:
         if isinstance(func, ast.Attribute) and self.types.is_tensor(func.value):
             if func.attr in SAME_SHAPE:
                 return self.of(func.value, depth + 1)
-            if func.attr in FULL_REDUCTIONS and not call.args and not call.keywords:
-                return () if self.of(func.value, depth + 1) is not None else None
+            if func.attr in FULL_REDUCTIONS:
+                inner = self.of(func.value, depth + 1)
+                if inner is None or (call.args and func.attr in POSITIONAL_DIM):
+                    return None
+                return reduced(inner, call)
             return None
         return tensor_shape(call)
 
@@ -296,3 +304,34 @@ def indexed(shape: Shape, index: ast.expr) -> Optional[Shape]:
             dim += 1
     out.extend(shape[dim:])
     return tuple(out)
+
+
+def reduced(shape: Shape, call: ast.Call) -> Optional[Shape]:
+    """The shape of `t.sum()`, `t.sum(axis=1)`, `t.mean(0, keep_dims=True)`,
+    `t.max(axis=(0, 1), keepdims=True)` for `t` of `shape`: the axes reduced are dropped, or
+    kept as 1 with `keepdims`/`keep_dims`. None for any other argument (the PyTorch-style
+    `dim=` too: `t.max(dim=1)` gives values and indices)."""
+    axis: Optional[ast.expr] = call.args[0] if call.args else None
+    keep = False
+    if len(call.args) > 1:
+        return None
+    for kw in call.keywords:
+        if kw.arg == "axis" and axis is None:
+            axis = kw.value
+        elif kw.arg in ("keepdims", "keep_dims") and isinstance(kw.value, ast.Constant):
+            keep = kw.value.value is True
+        else:
+            return None
+    if axis is None or (isinstance(axis, ast.Constant) and axis.value is None):
+        axes = set(range(len(shape)))
+    else:
+        items = axis.elts if isinstance(axis, ast.Tuple) else [axis]
+        axes = set()
+        for item in items:
+            number = _int(item)
+            if number is None or not -len(shape) <= number < len(shape):
+                return None
+            axes.add(number % len(shape))
+    if keep:
+        return tuple(1 if i in axes else d for i, d in enumerate(shape))
+    return tuple(d for i, d in enumerate(shape) if i not in axes)
