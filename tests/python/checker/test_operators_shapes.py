@@ -142,7 +142,9 @@ def test_shape_arithmetic() -> None:
 def test_reductions_drop_or_keep_their_axes(call: str, shape: object) -> None:
     from mindscope_ls.checker.rules.helpers.shapes import reduced
 
-    assert reduced((2, 3, 4), ast.parse(call, mode="eval").body) == shape
+    node = ast.parse(call, mode="eval").body
+    assert isinstance(node, ast.Call)
+    assert reduced((2, 3, 4), node) == shape
 
 
 @pytest.mark.parametrize(

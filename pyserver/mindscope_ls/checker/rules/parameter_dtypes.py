@@ -36,7 +36,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, shared_values
-from .helpers.abstract import Abstract, Value, binop_dtype
+from .helpers.abstract import TO_FLOAT32, Abstract, Value, binop_dtype, to_float_dtype
 from .helpers.abstract import _dtype_name as dtype_name
 from .helpers.base import FunctionContext
 from .helpers.elements import tensor_shape
@@ -232,11 +232,28 @@ def _value(ctx: FunctionContext, expr: ast.expr, values: Abstract) -> Optional[V
     ):
         dtype = dtype_name(ctx.types, expr.args[0])
         return Value("tensor", dtype) if dtype is not None else None
+    operand = _to_float_operand(ctx, expr)
+    if operand is not None:  # `ops.sqrt(self.step)`, `self.step.sqrt()`
+        inner = _value(ctx, operand, values)
+        dtype = to_float_dtype(inner.dtype) if inner is not None else None
+        return Value("tensor", dtype) if dtype is not None else None
     if any(
         isinstance(n, ast.Attribute) and names.self_attribute(n) is not None for n in ast.walk(expr)
     ):
         return None  # an attribute the abstract values do not know
     return values.of(expr)
+
+
+def _to_float_operand(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """`t` of `ops.sqrt(t)` / `t.sqrt()` (or `reciprocal`), whose result is float32 for an int."""
+    if not isinstance(expr, ast.Call) or expr.keywords:
+        return None
+    func = expr.func
+    if not isinstance(func, ast.Attribute) or func.attr not in TO_FLOAT32:
+        return None
+    if len(expr.args) == 1 and names.is_ops_call(names.callee(ctx.fn.module, func)):
+        return expr.args[0]
+    return func.value if not expr.args and ctx.types.is_tensor(func.value) else None
 
 
 def _joined(left: Optional[Value], right: Optional[Value]) -> Optional[str]:

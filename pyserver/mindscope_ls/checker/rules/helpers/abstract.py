@@ -134,6 +134,19 @@ SAME_DTYPE_OPS = frozenset(
 )
 # Methods that keep a floating receiver's dtype (an integer one may widen, e.g. `sum` to int64).
 SAME_FLOAT_DTYPE = frozenset({"sum", "mean", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"})
+# `ops.sqrt(t)` / `t.sqrt()` and `reciprocal` of an int, uint or bool Tensor give float32, of a
+# float one its dtype (measured on CPU, PyNative and graph alike; `exp`, `log`, `rsqrt`, `sin`
+# of an int32 Tensor fail in both modes).
+TO_FLOAT32 = frozenset({"sqrt", "reciprocal"})
+
+
+def to_float_dtype(base: Optional[str]) -> Optional[str]:
+    """The dtype `sqrt`/`reciprocal` gives for a Tensor of dtype `base`."""
+    if base is None:
+        return None
+    return base if base.startswith(("float", "bfloat")) else "float32"
+
+
 # MindSpore's layers whose output is float32 when built without `dtype=` (their Parameters
 # are float32 and a float32 input is the only one they take): the positional arguments before
 # `dtype`.
@@ -345,6 +358,10 @@ class Abstract:
             return tensor_dtype(call)
         if op in SAME_DTYPE_OPS and call.args and self.types.is_tensor(call.args[0]):
             return self.dtype(call.args[0])
+        if op in TO_FLOAT32 and len(call.args) == 1 and self.types.is_tensor(call.args[0]):
+            return to_float_dtype(self.dtype(call.args[0]))
+        if method in TO_FLOAT32 and receiver is not None and self.types.is_tensor(receiver):
+            return to_float_dtype(self.dtype(receiver)) if not call.args else None
         if receiver is not None and method is not None and self.types.is_tensor(receiver):
             base = self.dtype(receiver)
             if base is not None and (
