@@ -64,7 +64,7 @@ Loop = Union[ast.For, ast.comprehension]
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls: list[ast.Call] = ctx.of(ast.Call)
-    if not any(_dynamic_call(ctx, c) for c in calls):
+    if not any(dynamic_call(ctx, c) for c in calls):
         return
     loops: list[Loop] = [*ctx.of(ast.For), *ctx.of(ast.comprehension)]
     for loop in loops:
@@ -144,13 +144,13 @@ def _collected_for_stack(
 def _source(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """The text of the run-time-length Tensor `expr` is: the call itself, or a name's one
     binding (`u = ops.masked_select(...)`, `u, _ = ops.unique(...)`)."""
-    if _dynamic_call(ctx, expr) == "masked_select":
+    if dynamic_call(ctx, expr) == "masked_select":
         return ast.unparse(expr)
     if not isinstance(expr, ast.Name):
         return None
     value = only_binding(ctx, expr)
     if value is not None:
-        return f"{expr.id} = {ast.unparse(value)}" if _dynamic_call(ctx, value) else None
+        return f"{expr.id} = {ast.unparse(value)}" if dynamic_call(ctx, value) else None
     unpacked = _unpacked_unique(ctx, expr.id)
     return f"{expr.id} = {ast.unparse(unpacked)}[0]" if unpacked is not None else None
 
@@ -167,13 +167,13 @@ def _unpacked_unique(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
             isinstance(target, (ast.Tuple, ast.List))
             and len(target.elts) == 2
             and target.elts[0] is stores[0]
-            and _dynamic_call(ctx, assign.value) == "unique"
+            and dynamic_call(ctx, assign.value) == "unique"
         ):
             return assign.value
     return None
 
 
-def _dynamic_call(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+def dynamic_call(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """ "masked_select" / "unique" when `expr` calls one of them."""
     if not isinstance(expr, ast.Call):
         return None
