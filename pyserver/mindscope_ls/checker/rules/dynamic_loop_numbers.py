@@ -23,11 +23,9 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names
 from .helpers.base import FunctionContext, cacheable, keyword_range
+from .helpers.dynamic_shapes import runtime_length
 from .helpers.flow import loads_after
-from .masked_iteration import dynamic_call
-from .tensor_views import only_binding
 
 NUMBER_CARRIED_THROUGH_DYNAMIC_LOOP = Rule(
     "MS1069",
@@ -56,8 +54,6 @@ NUMBER_CARRIED_THROUGH_DYNAMIC_LOOP = Rule(
         "AbstractScalar."
     ),
 )
-
-NONZERO = frozenset({"mindspore.ops.nonzero", "mindspore.mint.nonzero"})
 
 
 @cacheable
@@ -100,40 +96,7 @@ def _runtime_length(ctx: FunctionContext, it: ast.expr) -> Optional[str]:
             return None
     if not isinstance(it, ast.Name):
         return None
-    return it.id if _dynamic_value(ctx, it) else None
-
-
-def _dynamic_value(ctx: FunctionContext, name: ast.Name) -> bool:
-    """`name`'s one binding gives a Tensor of run-time length: `ops.masked_select(...)`,
-    `u, _ = ops.unique(...)`, `ops.nonzero(...)`, `x[x > 0]` (a mask computed in the graph)."""
-    value = only_binding(ctx, name)
-    if value is None:
-        return _unpacked_unique(ctx, name.id)
-    if dynamic_call(ctx, value) is not None:
-        return True
-    if isinstance(value, ast.Call) and names.callee(ctx.fn.module, value.func) in NONZERO:
-        return True
-    return (
-        isinstance(value, ast.Subscript)
-        and isinstance(value.slice, ast.Compare)
-        and ctx.types.is_tensor(value.value)
-        and ctx.types.is_tensor(value.slice)
-    )
-
-
-def _unpacked_unique(ctx: FunctionContext, name: str) -> bool:
-    stores = [n for n in ctx.of(ast.Name) if n.id == name and isinstance(n.ctx, ast.Store)]
-    if len(stores) != 1:
-        return False
-    assigns: list[ast.Assign] = ctx.of(ast.Assign)
-    return any(
-        len(a.targets) == 1
-        and isinstance(a.targets[0], ast.Tuple)
-        and a.targets[0].elts
-        and a.targets[0].elts[0] is stores[0]
-        and dynamic_call(ctx, a.value) == "unique"
-        for a in assigns
-    )
+    return it.id if runtime_length(ctx, it) is not None else None
 
 
 def _numbers_before(ctx: FunctionContext, loop: ast.For) -> dict[str, ast.expr]:

@@ -26,8 +26,9 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared
-from .helpers import names, receivers
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
+from .helpers.dynamic_shapes import dynamic_call, unpacked_unique
 from .tensor_views import only_binding
 
 ITERATED_DYNAMIC_LENGTH = Rule(
@@ -55,8 +56,6 @@ ITERATED_DYNAMIC_LENGTH = Rule(
     ),
 )
 
-MASKED_SELECT = frozenset({"mindspore.ops.masked_select", "mindspore.mint.masked_select"})
-UNIQUE = frozenset({"mindspore.ops.unique"})
 STACK = frozenset({"mindspore.ops.stack", "mindspore.ops.function.array_func.stack"})
 Loop = Union[ast.For, ast.comprehension]
 
@@ -64,7 +63,7 @@ Loop = Union[ast.For, ast.comprehension]
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     calls: list[ast.Call] = ctx.of(ast.Call)
-    if not any(dynamic_call(ctx, c) for c in calls):
+    if not any(_dynamic_call(ctx, c) for c in calls):
         return
     loops: list[Loop] = [*ctx.of(ast.For), *ctx.of(ast.comprehension)]
     for loop in loops:
@@ -144,50 +143,18 @@ def _collected_for_stack(
 def _source(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """The text of the run-time-length Tensor `expr` is: the call itself, or a name's one
     binding (`u = ops.masked_select(...)`, `u, _ = ops.unique(...)`)."""
-    if dynamic_call(ctx, expr) == "masked_select":
+    if _dynamic_call(ctx, expr) == "masked_select":
         return ast.unparse(expr)
     if not isinstance(expr, ast.Name):
         return None
     value = only_binding(ctx, expr)
     if value is not None:
-        return f"{expr.id} = {ast.unparse(value)}" if dynamic_call(ctx, value) else None
-    unpacked = _unpacked_unique(ctx, expr.id)
+        return f"{expr.id} = {ast.unparse(value)}" if _dynamic_call(ctx, value) else None
+    unpacked = unpacked_unique(ctx, expr.id)
     return f"{expr.id} = {ast.unparse(unpacked)}[0]" if unpacked is not None else None
 
 
-def _unpacked_unique(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
-    """`ops.unique(y)` when the function's one binding of `name` is `name, _ = ops.unique(y)`."""
-    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
-    if len(stores) != 1:
-        return None
-    assigns: list[ast.Assign] = ctx.of(ast.Assign)
-    for assign in assigns:
-        target = assign.targets[0] if len(assign.targets) == 1 else None
-        if (
-            isinstance(target, (ast.Tuple, ast.List))
-            and len(target.elts) == 2
-            and target.elts[0] is stores[0]
-            and dynamic_call(ctx, assign.value) == "unique"
-        ):
-            return assign.value
-    return None
-
-
-def dynamic_call(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
-    """ "masked_select" / "unique" when `expr` calls one of them."""
-    if not isinstance(expr, ast.Call):
-        return None
-    qualname = names.callee(ctx.fn.module, expr.func)
-    if qualname in MASKED_SELECT:
-        return "masked_select"
-    if qualname in UNIQUE:
-        return "unique"
-    func = expr.func
-    if (
-        isinstance(func, ast.Attribute)
-        and func.attr == "masked_select"
-        and len(expr.args) + len(expr.keywords) == 1
-        and receivers.tensor_or_parameter(ctx, func.value)
-    ):
-        return "masked_select"
-    return None
+def _dynamic_call(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """ "masked_select" / "unique" when `expr` calls one of them (`nonzero` iterated compiled)."""
+    found = dynamic_call(ctx, expr)
+    return found if found in ("masked_select", "unique") else None
