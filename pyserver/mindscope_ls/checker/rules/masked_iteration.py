@@ -13,8 +13,9 @@ x > k)` of a (4, 6) `x` and `u, _ = ops.unique(y)`:
 Left alone, because the verdict depends on the data: a plain `for v in u: s = s + v`, `list(u)`,
 `tuple(u)` (an index past the selected elements fails for 18 of 24 selected, not for 11),
 `list(enumerate(u))` unused (LAX compiles it), `ops.concat` of such a list (STRICT compiled it
-for `unique`). `len(u)`, `u.sum()`, `u.shape[0]`, `a, b = u[:2]` compile; `x[x > 3]` and
-`ops.nonzero(...)` iterated compiled, and `mint.unique` has no CPU kernel (PyNative fails too).
+for `unique`). `len(u)` (which reads a wrong number: MS372), `u.sum()`, `u.shape[0]`,
+`a, b = u[:2]` compile; `x[x > 3]` and `ops.nonzero(...)` iterated compiled, and
+`mint.unique` has no CPU kernel (PyNative fails too).
 """
 
 from __future__ import annotations
