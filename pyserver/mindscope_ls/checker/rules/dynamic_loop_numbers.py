@@ -23,6 +23,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.dynamic_shapes import runtime_length
 from .helpers.flow import loads_after
@@ -109,7 +110,7 @@ def _numbers_before(ctx: FunctionContext, loop: ast.For) -> dict[str, ast.expr]:
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1:
             target = stmt.targets[0]
             if isinstance(target, ast.Name):
-                if _number(stmt.value):
+                if names.is_number_literal(stmt.value):
                     found[target.id] = stmt.value
                 else:
                     found.pop(target.id, None)
@@ -127,16 +128,6 @@ def _block_of(fn: ast.AST, stmt: ast.stmt) -> list[ast.stmt]:
             if isinstance(block, list) and any(s is stmt for s in block):
                 return block
     return []
-
-
-def _number(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, (int, float))
-        and not isinstance(expr.value, bool)
-    )
 
 
 def _tensor_update(ctx: FunctionContext, loop: ast.For, name: str) -> Optional[ast.stmt]:

@@ -157,21 +157,11 @@ def _numpy_name(ctx: FunctionContext, func: ast.expr) -> Optional[str]:
     return rest if "." not in rest else None
 
 
-def _literal_number(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, (int, float))
-        and not isinstance(expr.value, bool)
-    )
-
-
 def _literal_data(expr: ast.expr) -> bool:
     """Numbers, or (nested) lists and tuples of them."""
     if isinstance(expr, (ast.List, ast.Tuple)):
         return bool(expr.elts) and all(_literal_data(e) for e in expr.elts)
-    return _literal_number(expr)
+    return names.is_number_literal(expr)
 
 
 class _Scalars:
@@ -259,13 +249,13 @@ class _Scalars:
             if not self._constant_array(call.args[0], depth):
                 return None
             return "int" if name in ("argmax", "argmin") else "float"
-        if name in _UNARY and len(call.args) == 1 and _literal_number(call.args[0]):
+        if name in _UNARY and len(call.args) == 1 and names.is_number_literal(call.args[0]):
             return "float"
         return None
 
     def _number_arg(self, expr: ast.expr) -> bool:
         """A Python number that is not read from a Tensor: a literal, a shape item."""
-        if _literal_number(expr):
+        if names.is_number_literal(expr):
             return True
         if isinstance(expr, ast.Subscript) and isinstance(expr.value, ast.Attribute):
             return expr.value.attr == "shape"
@@ -311,7 +301,7 @@ class _Scalars:
                 dtype_expr = expr.args[1]
             default = "float" if _has_float(data) else "int"
         elif name == "arange":
-            if not all(_literal_number(a) for a in expr.args[:3] if a is not dtype_expr):
+            if not all(names.is_number_literal(a) for a in expr.args[:3] if a is not dtype_expr):
                 return None
             rank = 1
             default = "float" if any(_has_float(a) for a in expr.args[:3]) else "int"
@@ -323,10 +313,10 @@ class _Scalars:
                     dtype_expr = expr.args[2]
             elif dtype_expr is None and len(expr.args) > 1:
                 dtype_expr = expr.args[1]
-            if _literal_number(data):
+            if names.is_number_literal(data):
                 rank = 1
             elif isinstance(data, (ast.Tuple, ast.List)) and all(
-                _literal_number(e) for e in data.elts
+                names.is_number_literal(e) for e in data.elts
             ):
                 rank = len(data.elts)
             else:

@@ -389,13 +389,13 @@ def _numpy_float_scalar(ctx: FunctionContext, expr: ast.expr, depth: int) -> Opt
     if not isinstance(expr, ast.Call) or expr.keywords:
         return None
     qualname = names.callee(module, expr.func) or ""
-    if qualname in _NUMPY_FLOATS and len(expr.args) == 1 and _python_number(expr.args[0]):
+    if qualname in _NUMPY_FLOATS and len(expr.args) == 1 and names.is_number_literal(expr.args[0]):
         return _NUMPY_FLOATS[qualname]
     if (
         qualname.startswith("numpy.")
         and qualname[len("numpy.") :] in _NUMPY_MATH
         and len(expr.args) == 1
-        and _python_number(expr.args[0])
+        and names.is_number_literal(expr.args[0])
     ):
         return "float64"
     if (
@@ -432,16 +432,6 @@ def _float_numbers(items: list[ast.expr]) -> bool:
     """Python numbers, one of them a float literal (NumPy makes a float64 array of them)."""
     return (
         bool(items)
-        and all(_python_number(e) for e in items)
+        and all(names.is_number_literal(e) for e in items)
         and any(isinstance(e, ast.Constant) and isinstance(e.value, float) for e in items)
-    )
-
-
-def _python_number(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, (int, float))
-        and not isinstance(expr.value, bool)
     )

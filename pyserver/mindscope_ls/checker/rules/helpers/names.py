@@ -178,6 +178,17 @@ def is_static_size(expr: ast.expr) -> bool:
     )
 
 
+def is_number_literal(expr: ast.expr) -> bool:
+    """An int or float written out, signed or not (`0`, `-1.0`); not a bool."""
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
+        expr = expr.operand
+    return (
+        isinstance(expr, ast.Constant)
+        and isinstance(expr.value, (int, float))
+        and not isinstance(expr.value, bool)
+    )
+
+
 def is_int_literal(expr: ast.expr) -> bool:
     """An int written out, negated or not (`3`, `-1`); not a bool."""
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
