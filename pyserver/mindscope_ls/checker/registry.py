@@ -78,6 +78,7 @@ from .rules import (
     function_attributes_strict,
     function_items,
     function_values,
+    grad_transforms,
     graph_syntax,
     identity_operands,
     ifexp_numbers,
@@ -180,6 +181,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     round_scalars,
     late_closures,
     function_values,
+    grad_transforms,
     divergence_inplace,
     divergence_inputs,
     divergence_returned_parameters,
@@ -410,6 +412,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     late_closures.check,
     late_closures.check_rebound,
     function_values.check,
+    grad_transforms.check,
     tensor_expand.check,
     cpu_overloads.check,
     cpu_overloads.check_mint,
@@ -487,6 +490,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     divergence_returned_parameters.check_module,
     divergence_stale.check_module,
     divergence_containers.check_module,
+    grad_transforms.check_module,
 )
 
 
