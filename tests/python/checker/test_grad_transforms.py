@@ -93,3 +93,25 @@ def test_a_bprop_returning_one_tensor() -> None:
     assert codes(cell.format("dout * 5,")) == []
     forward_only = cell.format("dout * 5").replace("ops.grad(Net())(x)", "Net()(x)")
     assert codes(forward_only) == []
+
+
+def test_a_python_number_as_sens() -> None:
+    sens = "ops.GradOperation(sens_param=True)"
+    assert codes(holder(sens, "self.grad(self.inner)(x, 1.0)")) == ["MS1057"]
+    assert codes(holder(sens, "self.grad(self.inner)(x, 1)")) == ["MS1057"]
+    assert codes(holder(sens, "self.grad(self.inner)(x, Tensor(1.0, ms.float32))")) == []
+    assert codes(holder("ops.GradOperation()", "self.grad(self.inner)(x, 1.0)")) == []
+
+
+def test_more_forms_of_left_out_defaults() -> None:
+    loop = (
+        "def f1(x):\n    return (x * x).sum()\n\n\ndef f2(x, s=3.0):\n    return (x * s).sum()"
+        "\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n        out = ()\n"
+        "        for fn in ({}):\n            out = out + (ms.grad(fn)(x),)\n        return out\n"
+    )
+    assert codes(loop.format("f1, f2")) == ["MS1059"]
+    assert codes(loop.format("f1, f1")) == []
+    star = fn_grad("*xs", "ms.grad(f)(*args)").replace("(x * 2)", "(xs[0] * 2)")
+    star = star.replace("        return", "        args = (x, x)\n        return")
+    assert codes(star) == ["MS1059"]
+    assert codes(star.replace("args = (x, x)", "args = (x,)")) == []

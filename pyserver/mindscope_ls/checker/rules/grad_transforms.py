@@ -8,7 +8,11 @@ modes apart):
   `self.grad` a `nn.TrainOneStepCell` subclass inherits) applied to the network alone,
   `self.grad(self.net)(x)`: graph mode fails ("For 'S_Prim_grad', the size of input should be
   2, but got 1"), PyNative returns the gradients. `self.grad(self.net, self.weights)(x)` and
-  `GradOperation()` / `get_by_list=False` applied alone compile.
+  `GradOperation()` / `get_by_list=False` applied alone compile. A `GradOperation(sens_param=
+  True)` (or the inherited `self.grad`) given a Python number as the sens, `self.grad(net)(x,
+  1.0)`, `1`, or `self.scale` set to `1024.0` in `__init__`, fails too ("Type Join Failed:
+  dtype1 = Float32, dtype2 = Any"); a Tensor sens (`Tensor(2.0, ms.float32)`,
+  `ops.ones_like(loss)`) compiles.
 - MS1058: a Cell's `bprop` returning one value rather than a tuple (`return dout * 5`,
   `return ops.zeros_like(x)`, `return [dout]`, `return dout`) fails as soon as graph mode
   differentiates the Cell ("For bprop function, output should be a tuple"): `ops.grad` of it
@@ -17,7 +21,9 @@ modes apart):
   a tuple, and the Cell run forward only compile.
 - MS1059: `ms.grad(f)(x)`, `ms.value_and_grad(f)(x)`, `ms.vmap(f)(x)` (inline, or bound to a
   local first) in compiled code, where `f` (a module function, nested `def`, lambda or method)
-  has a parameter with a default, `*args` or `**kwargs` that the call leaves out: graph mode
+  has a parameter with a default, `*args` or `**kwargs` that the call leaves out (a
+  `@staticmethod` through `self.loss`, each function of `for fn in (f1, f2)`, `*args` of a tuple
+  counted by its items): graph mode
   calls `f` with exactly the arguments given ("The parameters number of the function is 2, but
   the number of provided arguments is 1"). Passing every parameter (by keyword too), `*xs`
   given exactly one argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`,
@@ -51,28 +57,30 @@ from .helpers.call_targets import Bindings
 from .helpers.classes import ClassInfo
 from .helpers.walk import of_type
 
-GRAD_WITHOUT_WEIGHTS = Rule(
+GRAD_OPERATION_APPLICATION = Rule(
     "MS1057",
-    "grad-by-list-without-weights",
+    "grad-operation-application",
     Group.FAILS,
-    title="A `GradOperation(get_by_list=True)` applied to a network without its weights",
-    message=(
-        "`{call}` applies a `GradOperation(get_by_list=True)` to the network alone, which "
-        "graph mode rejects (the operation takes the network and its weights); pass the "
-        "weights, e.g. `{grad}({net}, self.weights)`."
+    title=(
+        "A `GradOperation` applied in compiled code without the weights it differentiates, or "
+        "given a Python number as its sens"
     ),
+    message="`{call}` {problem}, which graph mode rejects; {advice}.",
     why=(
         "With `get_by_list=True` the compiled `GradOperation` is a two-input operation (the "
-        "network and the ParameterTuple to differentiate); PyNative tolerates the missing "
-        "weights, graph mode does not."
+        "network and the ParameterTuple to differentiate), and with `sens_param=True` the last "
+        "input is the output's gradient, a Tensor; PyNative tolerates the missing weights and a "
+        "Python number, graph mode does not."
     ),
     remedy=(
         "Keep the weights in `__init__` (`self.weights = ParameterTuple(net.trainable_params())`"
-        ", or the `self.weights` of `nn.TrainOneStepCell`) and pass them as the second argument."
+        ", or the `self.weights` of `nn.TrainOneStepCell`) and pass them as the second argument;"
+        " give the sens as a Tensor (`ops.fill(loss.dtype, loss.shape, 1.0)`)."
     ),
     mindspore_says=(
         "RuntimeError: For 'S_Prim_grad', the size of input should be 2, but got 1. Please "
-        "check inputs of the operator."
+        "check inputs of the operator. (sens 1.0: TypeError: Type Join Failed: dtype1 = "
+        "Float32, dtype2 = Any)"
     ),
 )
 BPROP_NOT_TUPLE = Rule(
@@ -249,6 +257,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not module.mentions("grad") and not module.mentions("vmap") and not module.mentions("Grad"):
         return
     yield from _without_weights(ctx)
+    yield from _number_sens(ctx)
     yield from _defaults(ctx)
     if compiled_by_jit(ctx):
         return  # PyNative compiles `@jit` functions too: both modes agree there
@@ -263,12 +272,53 @@ def _without_weights(ctx: FunctionContext) -> Iterator[RawFinding]:
         made = _grad_operation(ctx, call.func)
         if (made is None or not _by_list(made)) and not _inherited_train_grad(ctx, call.func):
             continue
-        yield GRAD_WITHOUT_WEIGHTS.finding(
+        yield GRAD_OPERATION_APPLICATION.finding(
             call,
             call=ast.unparse(call),
-            grad=ast.unparse(call.func),
-            net=ast.unparse(call.args[0]),
+            problem="applies a `GradOperation(get_by_list=True)` to the network alone",
+            advice=f"pass the weights, e.g. `{ast.unparse(call.func)}("
+            f"{ast.unparse(call.args[0])}, self.weights)`",
         )
+
+
+def _sens_param(made: ast.Call) -> bool:
+    flag = names.keyword(made, "sens_param")
+    if flag is None and len(made.args) > 2:
+        flag = made.args[2]
+    return isinstance(flag, ast.Constant) and flag.value is True
+
+
+def _python_number(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """An int or float constant, or `self.<name>` the class sets to one."""
+    name = names.self_attribute(expr)
+    cls = ctx.fn.cls
+    if name is not None and cls is not None and not cls.attr_varies(name):
+        attr = cls.attr(name)
+        expr = attr.node if attr is not None and isinstance(attr.node, ast.expr) else expr
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        expr = expr.operand
+    return isinstance(expr, ast.Constant) and type(expr.value) in (int, float)
+
+
+def _number_sens(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`self.grad(net)(x, 1.0)` with a `GradOperation(sens_param=True)`: the sens must be a
+    Tensor (measured: "Type Join Failed: dtype1 = Float32, dtype2 = Any")."""
+    for call, made in _applications(ctx):
+        if not call.args or isinstance(call.args[-1], ast.Starred) or call.keywords:
+            continue
+        op = _grad_operation(ctx, made.func)
+        sens = op is not None and _sens_param(op)
+        if not sens and not _inherited_train_grad(ctx, made.func):
+            continue
+        last = call.args[-1]
+        if _python_number(ctx, last):
+            yield GRAD_OPERATION_APPLICATION.finding(
+                last,
+                call=ast.unparse(call),
+                problem=f"gives the Python number `{ast.unparse(last)}` as the sens of a "
+                "`GradOperation(sens_param=True)`",
+                advice="pass a Tensor, e.g. `ops.fill(loss.dtype, loss.shape, 1.0)`",
+            )
 
 
 # --- MS1059 ---------------------------------------------------------------------------
@@ -294,12 +344,12 @@ def _target_function(
     if name is None or cls is None or cls.attr(name) is not None:
         return None
     method = cls.find_method(name)
-    if method is None or any(
-        isinstance(d, ast.Name) and d.id in ("staticmethod", "classmethod", "property")
-        for d in method[1].decorator_list
-    ):
+    decorators = (
+        {d.id for d in method[1].decorator_list if isinstance(d, ast.Name)} if method else set()
+    )
+    if method is None or decorators & {"classmethod", "property"}:
         return None
-    return method[1], True
+    return method[1], "staticmethod" not in decorators
 
 
 def _all_args(args: ast.arguments) -> list[ast.arg]:
@@ -318,41 +368,97 @@ def _defaults(ctx: FunctionContext) -> Iterator[RawFinding]:
         if transform not in FUNCTIONAL:
             continue
         fn = made.args[0] if made.args else names.keyword(made, "fn")
-        if fn is None:
+        given = _given(ctx, call)
+        if fn is None or given is None:
             continue
-        if any(isinstance(a, ast.Starred) for a in call.args) or any(
-            k.arg is None for k in call.keywords
+        for target in _targets(ctx, fn):
+            found = _unfilled(call, fn, transform, target, given)
+            if found is not None:
+                loop_var = fn.id if isinstance(fn, ast.Name) else None
+                looped = _looped(ctx, loop_var) if loop_var is not None else None
+                if looped is not None:  # MindSpore names the loop
+                    found.related.append(ctx.related(looped, f"`{loop_var}` takes each function"))
+                yield found
+                break
+
+
+def _given(ctx: FunctionContext, call: ast.Call) -> Optional[int]:
+    """How many arguments a call passes: `*args` of a name bound once to a tuple display
+    counts its items; None when not known."""
+    if any(k.arg is None for k in call.keywords):
+        return None
+    given = len(call.keywords)
+    bindings: Optional[dict[str, ast.expr]] = None
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            given += 1
+            continue
+        value = arg.value
+        if isinstance(value, ast.Name):
+            if bindings is None:
+                bindings = Bindings.of(ctx.fn.node, ctx.fn.cls).single
+            value = bindings.get(value.id, value)
+        if not isinstance(value, (ast.Tuple, ast.List)) or any(
+            isinstance(e, ast.Starred) for e in value.elts
         ):
-            continue
-        target = _target_function(ctx, fn)
-        if target is None:
-            continue
-        node, bound = target
-        args = node.args
-        expected = len(_all_args(args)) - (1 if bound else 0)
-        given = len(call.args) + len(call.keywords)
-        variadic = args.vararg is not None or args.kwarg is not None
-        defaulted = bool(args.defaults) or any(d is not None for d in args.kw_defaults)
-        if given == expected or not (variadic or defaulted):
-            continue
-        if given > expected and not variadic:
-            continue  # too many for any call: PyNative fails as well
-        what = (
-            "its defaults"
-            if not variadic
-            else ("`*" + args.vararg.arg + "`" if args.vararg is not None else "")
-            + (" and " if args.vararg is not None and args.kwarg is not None else "")
-            + ("`**" + args.kwarg.arg + "`" if args.kwarg is not None else "")
-        )
-        yield GRAD_DEFAULTS_NOT_FILLED.finding(
-            call,
-            call=ast.unparse(call),
-            given=given,
-            fn=ast.unparse(fn) if not isinstance(fn, ast.Lambda) else "lambda",
-            expected=expected,
-            transform=f"`{transform}`",
-            what=what,
-        )
+            return None
+        given += len(value.elts)
+    return given
+
+
+def _looped(ctx: FunctionContext, name: str) -> Optional[ast.For]:
+    found = Bindings.of(ctx.fn.node, ctx.fn.cls).looped.get(name)
+    return found[0] if found is not None else None
+
+
+def _targets(
+    ctx: FunctionContext, fn: ast.expr
+) -> list[tuple[Union[FunctionNode, ast.Lambda], bool]]:
+    """The functions `fn` names; each item when it is the variable of a `for` over a tuple of
+    functions (`for fn in (f1, f2): ms.grad(fn)(x)` compiles both)."""
+    if isinstance(fn, ast.Name):
+        looped = Bindings.of(ctx.fn.node, ctx.fn.cls).looped.get(fn.id)
+        if looped is not None:
+            return [t for item in looped[1] if (t := _target_function(ctx, item)) is not None]
+    target = _target_function(ctx, fn)
+    return [target] if target is not None else []
+
+
+def _unfilled(
+    call: ast.Call,
+    fn: ast.expr,
+    transform: str,
+    target: tuple[Union[FunctionNode, ast.Lambda], bool],
+    given: int,
+) -> Optional[RawFinding]:
+    """The finding when `target` has more parameters than `given` (or `*args` and another
+    count) and some of them are defaulted or variadic."""
+    node, bound = target
+    args = node.args
+    expected = len(_all_args(args)) - (1 if bound else 0)
+    variadic = args.vararg is not None or args.kwarg is not None
+    defaulted = bool(args.defaults) or any(d is not None for d in args.kw_defaults)
+    if given == expected or not (variadic or defaulted):
+        return None
+    if given > expected and not variadic:
+        return None  # too many for any call: PyNative fails as well
+    what = (
+        "its defaults"
+        if not variadic
+        else ("`*" + args.vararg.arg + "`" if args.vararg is not None else "")
+        + (" and " if args.vararg is not None and args.kwarg is not None else "")
+        + ("`**" + args.kwarg.arg + "`" if args.kwarg is not None else "")
+    )
+    name = node.name if not isinstance(node, ast.Lambda) else "lambda"
+    return GRAD_DEFAULTS_NOT_FILLED.finding(
+        call,
+        call=ast.unparse(call),
+        given=given,
+        fn=ast.unparse(fn) if isinstance(fn, ast.Attribute) else name,
+        expected=expected,
+        transform=f"`{transform}`",
+        what=what,
+    )
 
 
 # --- MS376 ----------------------------------------------------------------------------
