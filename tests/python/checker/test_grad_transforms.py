@@ -115,3 +115,14 @@ def test_more_forms_of_left_out_defaults() -> None:
     star = star.replace("        return", "        args = (x, x)\n        return")
     assert codes(star) == ["MS1059"]
     assert codes(star.replace("args = (x, x)", "args = (x,)")) == []
+
+
+def test_jvp_through_a_while_on_a_tensor() -> None:
+    jvp = (
+        "def f(x):\n{}    return x\n\n\nclass Net(nn.Cell):\n    def construct(self, x):\n"
+        "        return ops.jvp(f, x, ops.ones_like(x))\n"
+    )
+    assert codes(jvp.format("    while x.sum() < 20:\n        x = x * 2\n")) == ["MS1059"]
+    counter = "    i = 0\n    while i < 3:\n        x = x * 2\n        i += 1\n"
+    assert codes(jvp.format(counter)) == []
+    assert codes(jvp.format("    if x.sum() > 0:\n        x = x * 2\n")) == []

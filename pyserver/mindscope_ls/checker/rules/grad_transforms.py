@@ -28,7 +28,11 @@ modes apart):
   the number of provided arguments is 1"). Passing every parameter (by keyword too), `*xs`
   given exactly one argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`,
   a Cell with defaulted `construct` inputs, and a grad function made in `__init__` or at module
-  level all compile.
+  level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone as well. Same message
+  for `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while`
+  on a condition reading its inputs ("... the function is 2, but the number of provided
+  arguments is 3"); an `if` on a Tensor, a `for` with `break`, a `while` on a Python counter,
+  `ops.vjp` and a top-level `ops.jvp` compile.
 - MS376: gradients with respect to a Parameter made with `requires_grad=False` (or set so in
   `__init__`), given as `weights` in a Cell's compiled code: PyNative returns zeros for it,
   graph mode the real gradient. Parameters left trainable, or set back to `requires_grad=True`,
@@ -105,25 +109,26 @@ BPROP_NOT_TUPLE = Rule(
 )
 GRAD_DEFAULTS_NOT_FILLED = Rule(
     "MS1059",
-    "transformed-function-defaults",
+    "transform-argument-count",
     Group.FAILS,
     title=(
-        "`ms.grad`/`value_and_grad`/`vmap` in compiled code of a function whose defaulted or "
-        "variadic parameters the call leaves out"
+        "A function transform in compiled code whose function graph mode calls with another "
+        "number of arguments: defaults or `*args` left out, or `ops.jvp` through a `while` on "
+        "a Tensor"
     ),
-    message=(
-        "`{call}` gives {given} argument(s) to `{fn}`, which has {expected} parameter(s): "
-        "{transform} in compiled code calls it without filling {what}; pass every parameter "
-        "explicitly."
-    ),
+    message="`{call}` {problem}; {advice}.",
     why=(
         "A `grad`, `value_and_grad` or `vmap` built in compiled code calls the function's graph "
         "with exactly the arguments given: parameter defaults are not filled in, and `*args` / "
-        "`**kwargs` count as one parameter each."
+        "`**kwargs` count as one parameter each. Forward-mode `ops.jvp` cannot carry its "
+        "tangents through the graph of a `while` loop on a Tensor, which then gets one argument "
+        "too many."
     ),
     remedy=(
         "Pass the defaulted parameters explicitly, or bind them first with a small wrapper "
-        "(`def loss(x): return f(x, 2.0)`), or build the grad function in `__init__`."
+        "(`def loss(x): return f(x, 2.0)`), or build the grad function in `__init__`; for "
+        "`ops.jvp`, loop over a constant `range` (with `break`) instead of `while`, or use "
+        "reverse mode (`ms.grad`, `ops.vjp`)."
     ),
     mindspore_says=(
         "TypeError: The parameters number of the function is 2, but the number of provided "
@@ -254,11 +259,12 @@ def _inherited_train_grad(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
-    if not module.mentions("grad") and not module.mentions("vmap") and not module.mentions("Grad"):
+    if not any(module.mentions(w) for w in ("grad", "Grad", "vmap", "jvp")):
         return
     yield from _without_weights(ctx)
     yield from _number_sens(ctx)
     yield from _defaults(ctx)
+    yield from _jvp_through_while(ctx)
     if compiled_by_jit(ctx):
         return  # PyNative compiles `@jit` functions too: both modes agree there
     yield from _frozen_weights(ctx)
@@ -382,6 +388,55 @@ def _defaults(ctx: FunctionContext) -> Iterator[RawFinding]:
                 break
 
 
+def _jvp_through_while(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`ops.jvp(f, x, v)` in compiled code where `f` (a function, method or held Cell's
+    `construct`) loops `while` on a condition reading its inputs (measured: "The parameters
+    number of the function is 2, but the number of provided arguments is 3"; an `if`, a `for`
+    with `break` and a `while` on a Python counter compile)."""
+    for call in ctx.of(ast.Call):
+        if not call.args or _mindspore_name(ctx.fn.module, call.func) != "jvp":
+            continue
+        target = _jvp_target(ctx, call.args[0])
+        if target is None:
+            continue
+        node, bound = target
+        params = {a.arg for a in _all_args(node.args)[1 if bound else 0 :]}
+        loop = next(
+            (
+                w
+                for w in of_type(node, ast.While)
+                if any(n.id in params for n in of_type(w.test, ast.Name))
+            ),
+            None,
+        )
+        if loop is None:
+            continue
+        yield GRAD_DEFAULTS_NOT_FILLED.finding(
+            call,
+            related=[ctx.related(loop, "the `while` loop on a Tensor")],
+            call=ast.unparse(call),
+            problem="runs forward-mode differentiation through a `while` loop on a Tensor, "
+            "whose graph MindSpore then calls with one argument too many",
+            advice="loop over a constant `range` with `break`, or use `ms.grad` / `ops.vjp`",
+        )
+
+
+def _jvp_target(
+    ctx: FunctionContext, fn: ast.expr
+) -> Optional[tuple[Union[FunctionNode, ast.Lambda], bool]]:
+    """The function `ops.jvp` differentiates: one `_target_function` finds, or the `construct`
+    of a Cell the class holds (`self.inner`)."""
+    name = names.self_attribute(fn)
+    cls = ctx.fn.cls
+    if name is not None and cls is not None and not cls.attr_varies(name):
+        attr = cls.attr(name)
+        if attr is not None and attr.kind == "cell":
+            held = ctx.classes.resolve(attr.class_qualname)
+            found = held.find_method("construct") if held is not None else None
+            return (found[1], True) if found is not None else None
+    return _target_function(ctx, fn)
+
+
 def _given(ctx: FunctionContext, call: ast.Call) -> Optional[int]:
     """How many arguments a call passes: `*args` of a name bound once to a tuple display
     counts its items; None when not known."""
@@ -416,6 +471,12 @@ def _targets(
 ) -> list[tuple[Union[FunctionNode, ast.Lambda], bool]]:
     """The functions `fn` names; each item when it is the variable of a `for` over a tuple of
     functions (`for fn in (f1, f2): ms.grad(fn)(x)` compiles both)."""
+    if (
+        isinstance(fn, ast.Call)
+        and fn.args
+        and _mindspore_name(ctx.fn.module, fn.func) in FUNCTIONAL
+    ):
+        return _targets(ctx, fn.args[0])  # `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone
     if isinstance(fn, ast.Name):
         looped = Bindings.of(ctx.fn.node, ctx.fn.cls).looped.get(fn.id)
         if looped is not None:
@@ -450,14 +511,13 @@ def _unfilled(
         + ("`**" + args.kwarg.arg + "`" if args.kwarg is not None else "")
     )
     name = node.name if not isinstance(node, ast.Lambda) else "lambda"
+    shown = ast.unparse(fn) if isinstance(fn, ast.Attribute) else name
     return GRAD_DEFAULTS_NOT_FILLED.finding(
         call,
         call=ast.unparse(call),
-        given=given,
-        fn=ast.unparse(fn) if isinstance(fn, ast.Attribute) else name,
-        expected=expected,
-        transform=f"`{transform}`",
-        what=what,
+        problem=f"gives {given} argument(s) to `{shown}`, which has {expected} parameter(s): "
+        f"`{transform}` in compiled code calls it without filling {what}",
+        advice="pass every parameter explicitly",
     )
 
 
