@@ -126,3 +126,11 @@ def test_jvp_through_a_while_on_a_tensor() -> None:
     counter = "    i = 0\n    while i < 3:\n        x = x * 2\n        i += 1\n"
     assert codes(jvp.format(counter)) == []
     assert codes(jvp.format("    if x.sum() > 0:\n        x = x * 2\n")) == []
+
+
+def test_a_repeated_tensor_only_when_both_parameters_are_read() -> None:
+    unused = "def f(a, b):\n    return a.sum()\n\n\nclass Net(nn.Cell):\n"
+    unused += "    def construct(self, x):\n        return ms.grad(f)(x, x)\n"
+    assert codes(unused) == []  # PyNative's sum adds nothing: b is not read
+    kw = unused.replace("a.sum()", "(a * b).sum()").replace("(x, x)", "(x, b=x)")
+    assert codes(kw) == ["MS377"]

@@ -730,11 +730,7 @@ def _argument_identity(ctx: FunctionContext) -> Iterator[RawFinding]:
             if (
                 isinstance(arg, ast.Name)
                 and ctx.types.is_tensor(arg)
-                and any(
-                    isinstance(o, ast.Name) and o.id == arg.id
-                    for j, o in enumerate(call.args)
-                    if j != i
-                )
+                and _read_twice(ctx, call, made, i, arg.id)
             ):
                 yield GRAD_ARGUMENT_IDENTITY.finding(
                     arg,
@@ -745,6 +741,29 @@ def _argument_identity(ctx: FunctionContext) -> Iterator[RawFinding]:
                     advice="pass a copy for one of them, or differentiate one position",
                 )
                 break
+
+
+def _read_twice(ctx: FunctionContext, call: ast.Call, made: ast.Call, at: int, name: str) -> bool:
+    """`name`, given at position `at`, is given again (by position or keyword) for a parameter
+    the differentiated function reads: only then does PyNative's sum differ."""
+    fn = made.args[0] if made.args else None
+    target = _jvp_target(ctx, fn) if fn is not None else None
+    if target is None:
+        return False
+    node, bound = target
+    params = [a.arg for a in (*node.args.posonlyargs, *node.args.args)][1 if bound else 0 :]
+    others = [
+        params[j]
+        for j, o in enumerate(call.args)
+        if j != at and j < len(params) and isinstance(o, ast.Name) and o.id == name
+    ]
+    others += [
+        k.arg
+        for k in call.keywords
+        if k.arg and isinstance(k.value, ast.Name) and k.value.id == name
+    ]
+    read = {n.id for n in of_type(node, ast.Name) if isinstance(n.ctx, ast.Load)}
+    return any(p in read for p in others)
 
 
 # --- MS1058 ---------------------------------------------------------------------------
