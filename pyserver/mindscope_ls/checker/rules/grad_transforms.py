@@ -10,7 +10,8 @@ modes apart):
   2, but got 1"), PyNative returns the gradients. `self.grad(self.net, self.weights)(x)` and
   `GradOperation()` / `get_by_list=False` applied alone compile. A `GradOperation(sens_param=
   True)` (or the inherited `self.grad`) given a Python number as the sens, `self.grad(net)(x,
-  1.0)`, `1`, or `self.scale` set to `1024.0` in `__init__`, fails too ("Type Join Failed:
+  1.0)`, `1`, `self.scale` set to `1024.0` in `__init__`, or the float `self.sens` a
+  `TrainOneStepCell` subclass inherits, fails too ("Type Join Failed:
   dtype1 = Float32, dtype2 = Any"); a Tensor sens (`Tensor(2.0, ms.float32)`,
   `ops.ones_like(loss)`) compiles.
 - MS1058: a Cell's `bprop` returning one value rather than a tuple (`return dout * 5`,
@@ -20,15 +21,16 @@ modes apart):
   PyNative accepts the single value. `return (dout * 5,)`, `return dout * 5,`, a name bound to
   a tuple, and the Cell run forward only compile.
 - MS1059: `ms.grad(f)(x)`, `ms.value_and_grad(f)(x)`, `ms.vmap(f)(x)` (inline, or bound to a
-  local first) in compiled code, where `f` (a module function, nested `def`, lambda or method)
+  local first) in compiled code, where `f` (a module function, nested `def`, lambda, method, or
+  a held Cell: `ms.grad(self.inner)(x)` with `construct(self, x, mask=None)`)
   has a parameter with a default, `*args` or `**kwargs` that the call leaves out (a
   `@staticmethod` through `self.loss`, each function of `for fn in (f1, f2)`, `*args` of a tuple
   counted by its items): graph mode
   calls `f` with exactly the arguments given ("The parameters number of the function is 2, but
   the number of provided arguments is 1"). Passing every parameter (by keyword too), `*xs`
   given exactly one argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`,
-  a Cell with defaulted `construct` inputs, and a grad function made in `__init__` or at module
-  level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone as well. Same message
+  a Cell with defaulted `construct` inputs under `GradOperation`, and a grad function made in
+  `__init__` or at module level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone as well. Same message
   for `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while`
   on a condition reading its inputs ("... the function is 2, but the number of provided
   arguments is 3"); an `if` on a Tensor, a `for` with `break`, a `while` on a Python counter,
@@ -239,11 +241,11 @@ def _by_list(made: ast.Call) -> bool:
     return isinstance(flag, ast.Constant) and flag.value is True
 
 
-def _inherited_train_grad(ctx: FunctionContext, expr: ast.expr) -> bool:
+def _inherited_train_grad(ctx: FunctionContext, expr: ast.expr, attr: str = "grad") -> bool:
     """`self.grad` of a subclass of `nn.TrainOneStepCell` that does not set it itself (MindSpore's
-    is `GradOperation(get_by_list=True, sens_param=True)`)."""
+    is `GradOperation(get_by_list=True, sens_param=True)`; its `self.sens` is a float)."""
     cls = ctx.fn.cls
-    if names.self_attribute(expr) != "grad" or cls is None or cls.attr("grad") is not None:
+    if names.self_attribute(expr) != attr or cls is None or cls.attr(attr) is not None:
         return False
     for info in cls.lineage():
         for base in info.node.bases:
@@ -317,7 +319,9 @@ def _number_sens(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not sens and not _inherited_train_grad(ctx, made.func):
             continue
         last = call.args[-1]
-        if _python_number(ctx, last):
+        if _python_number(ctx, last) or (
+            _inherited_train_grad(ctx, last, "sens") and _inherited_train_grad(ctx, made.func)
+        ):
             yield GRAD_OPERATION_APPLICATION.finding(
                 last,
                 call=ast.unparse(call),
@@ -481,7 +485,7 @@ def _targets(
         looped = Bindings.of(ctx.fn.node, ctx.fn.cls).looped.get(fn.id)
         if looped is not None:
             return [t for item in looped[1] if (t := _target_function(ctx, item)) is not None]
-    target = _target_function(ctx, fn)
+    target = _jvp_target(ctx, fn)  # a held Cell's `construct` too: `ms.grad(self.inner)(x)`
     return [target] if target is not None else []
 
 
