@@ -30,8 +30,8 @@ modes apart):
   the number of provided arguments is 1"). Passing every parameter (by keyword too), `*xs`
   given exactly one argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`,
   a Cell with defaulted `construct` inputs under `GradOperation`, and a grad function made in
-  `__init__` or at module level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone as well. Same message
-  for `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while`
+  `__init__` or at module level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x`
+  alone as well. Same message for `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while`
   on a condition reading its inputs ("... the function is 2, but the number of provided
   arguments is 3"); an `if` on a Tensor, a `for` with `break`, a `while` on a Python counter,
   `ops.vjp` and a top-level `ops.jvp` compile.
