@@ -6,35 +6,33 @@ modes apart):
 
 - MS1057: an `ops.GradOperation(get_by_list=True)` (written inline, held by the Cell, or the
   `self.grad` a `nn.TrainOneStepCell` subclass inherits) applied to the network alone,
-  `self.grad(self.net)(x)`: graph mode fails ("For 'S_Prim_grad', the size of input should be
-  2, but got 1"), PyNative returns the gradients. `self.grad(self.net, self.weights)(x)` and
-  `GradOperation()` / `get_by_list=False` applied alone compile. A `GradOperation(sens_param=
-  True)` (or the inherited `self.grad`) given a Python number as the sens, `self.grad(net)(x,
-  1.0)`, `1`, `self.scale` set to `1024.0` in `__init__`, or the float `self.sens` a
-  `TrainOneStepCell` subclass inherits, fails too ("Type Join Failed:
-  dtype1 = Float32, dtype2 = Any"); a Tensor sens (`Tensor(2.0, ms.float32)`,
-  `ops.ones_like(loss)`) compiles.
+  `self.grad(self.net)(x)`: graph mode fails ("For 'S_Prim_grad', the size of input should be 2, but
+  got 1"), PyNative returns the gradients. `self.grad(self.net, self.weights)(x)` and
+  `GradOperation()` / `get_by_list=False` applied alone compile. A `GradOperation(sens_param= True)`
+  (or the inherited `self.grad`) given a Python number as the sens, `self.grad(net)(x, 1.0)`, `1`,
+  `self.scale` set to `1024.0` in `__init__`, or the float `self.sens` a `TrainOneStepCell` subclass
+  inherits, fails too ("Type Join Failed: dtype1 = Float32, dtype2 = Any"); a Tensor sens
+  (`Tensor(2.0, ms.float32)`, `ops.ones_like(loss)`) compiles.
 - MS1058: a Cell's `bprop` returning one value rather than a tuple (`return dout * 5`,
   `return ops.zeros_like(x)`, `return [dout]`, `return dout`) fails as soon as graph mode
   differentiates the Cell ("For bprop function, output should be a tuple"): `ops.grad` of it
   in a `construct`, of an outer Cell calling it, at the top level, `nn.TrainOneStepCell`.
   PyNative accepts the single value. `return (dout * 5,)`, `return dout * 5,`, a name bound to
   a tuple, and the Cell run forward only compile.
-- MS1059: `ms.grad(f)(x)`, `ms.value_and_grad(f)(x)`, `ms.vmap(f)(x)` (inline, or bound to a
-  local first) in compiled code, where `f` (a module function, nested `def`, lambda, method, or
-  a held Cell: `ms.grad(self.inner)(x)` with `construct(self, x, mask=None)`)
-  has a parameter with a default, `*args` or `**kwargs` that the call leaves out (a
-  `@staticmethod` through `self.loss`, each function of `for fn in (f1, f2)`, `*args` of a tuple
-  counted by its items): graph mode
-  calls `f` with exactly the arguments given ("The parameters number of the function is 2, but
-  the number of provided arguments is 1"). Passing every parameter (by keyword too), `*xs`
-  given exactly one argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`,
-  a Cell with defaulted `construct` inputs under `GradOperation`, and a grad function made in
-  `__init__` or at module level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x`
-  alone as well. Same message for `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while`
-  on a condition reading its inputs ("... the function is 2, but the number of provided
-  arguments is 3"); an `if` on a Tensor, a `for` with `break`, a `while` on a Python counter,
-  `ops.vjp` and a top-level `ops.jvp` compile.
+- MS1059: `ms.grad(f)(x)`, `ms.value_and_grad(f)(x)`, `ms.vmap(f)(x)` (inline, or bound to a local
+  first) in compiled code, where `f` (a module function, nested `def`, lambda, method, or a held
+  Cell: `ms.grad(self.inner)(x)` with `construct(self, x, mask=None)`) has a parameter with a
+  default, `*args` or `**kwargs` that the call leaves out (a `@staticmethod` through `self.loss`,
+  each function of `for fn in (f1, f2)`, `*args` of a tuple counted by its items): graph mode calls
+  `f` with exactly the arguments given ("The parameters number of the function is 2, but the number
+  of provided arguments is 1"). Passing every parameter (by keyword too), `*xs` given exactly one
+  argument, `ops.GradOperation()(f)(x)`, `ops.jacrev`/`ops.jacfwd`/`ops.jvp`, a Cell with defaulted
+  `construct` inputs under `GradOperation`, and a grad function made in `__init__` or at module
+  level all compile. `ms.vmap(ms.grad(f))(x)` calls `f` with `x` alone as well. Same message for
+  `ops.jvp(f, x, v)` in compiled code when `f` (or a held Cell's `construct`) loops `while` on a
+  condition reading its inputs ("... the function is 2, but the number of provided arguments is 3");
+  an `if` on a Tensor, a `for` with `break`, a `while` on a Python counter, `ops.vjp` and a
+  top-level `ops.jvp` compile.
 - MS376: gradients with respect to a Parameter made with `requires_grad=False` (or set so in
   `__init__`), given as `weights` in a Cell's compiled code: PyNative returns zeros for it,
   graph mode the real gradient. Parameters left trainable, or set back to `requires_grad=True`,
