@@ -134,3 +134,23 @@ def test_a_repeated_tensor_only_when_both_parameters_are_read() -> None:
     assert codes(unused) == []  # PyNative's sum adds nothing: b is not read
     kw = unused.replace("a.sum()", "(a * b).sum()").replace("(x, x)", "(x, b=x)")
     assert codes(kw) == ["MS377"]
+
+
+def test_sens_forms_and_mutable_inputs() -> None:
+    pair = (
+        "class Inner(nn.Cell):\n    def construct(self, x, y):\n        return x * 2, y * 3\n\n\n"
+        "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+        "        self.inner = Inner()\n        self.grad = ops.GradOperation({})\n\n"
+        "    def construct(self, x):\n        return self.grad(self.inner)(x, x + 1{})\n"
+    )
+    sens = "get_all=True, sens_param=True"
+    tup = ", (ops.ones_like(x), ops.ones_like(x))"
+    assert codes(pair.format(sens, tup)) == []  # the sens is no differentiated input
+    assert codes(pair.format(sens, tup.replace("(ops", "[ops").replace("x))", "x)]"))) == ["MS1057"]
+    one = pair.replace("self.grad(self.inner)(x, x + 1{})", "self.grad(self.inner)({})")
+    one = one.replace(
+        "def construct(self, x, y):\n        return x * 2, y * 3",
+        "def construct(self, xs):\n        return xs[0] * xs[1]",
+    )
+    assert codes(one.format("", "ms.mutable([x, x * 2])")) == ["MS377"]
+    assert codes(one.format("", "[x, x * 2]")) == ["MS377"]

@@ -12,7 +12,9 @@ modes apart):
   (or the inherited `self.grad`) given a Python number as the sens, `self.grad(net)(x, 1.0)`, `1`,
   `self.scale` set to `1024.0` in `__init__`, or the float `self.sens` a `TrainOneStepCell` subclass
   inherits, fails too ("Type Join Failed: dtype1 = Float32, dtype2 = Any"); a Tensor sens
-  (`Tensor(2.0, ms.float32)`, `ops.ones_like(loss)`) compiles.
+  (`Tensor(2.0, ms.float32)`, `ops.ones_like(loss)`) compiles. A list as the sens of a two-output
+  Cell fails as well ("Type Join Failed: Abstract type AbstractList cannot join with
+  AbstractTuple"); a tuple compiles.
 - MS1058: a Cell's `bprop` returning one value rather than a tuple (`return dout * 5`,
   `return ops.zeros_like(x)`, `return [dout]`, `return dout`) fails as soon as graph mode
   differentiates the Cell ("For bprop function, output should be a tuple"): `ops.grad` of it
@@ -42,7 +44,10 @@ modes apart):
   items; or the same Tensor given at two positions (`ms.grad(f)(x, x)`,
   `GradOperation(get_all=True)(net)(x, x)`): PyNative adds both uses into each gradient, graph
   mode keeps them apart. A container or a repeated Tensor at positions not differentiated, and
-  distinct Tensors, agree.
+  distinct Tensors, agree. `mutable([x, y])` counts as a container, and `mutable(2)` at a
+  differentiated position gets a 0 in graph mode and no entry in PyNative; a plain int agrees.
+  The sens of a `GradOperation(sens_param=True)` is not a differentiated input (a tuple sens
+  agrees); `grad_position=pos` with `pos = 1` bound once is read as 1.
 """
 
 from __future__ import annotations
@@ -326,6 +331,13 @@ def _number_sens(ctx: FunctionContext) -> Iterator[RawFinding]:
                 problem=f"gives the Python number `{ast.unparse(last)}` as the sens of a "
                 "`GradOperation(sens_param=True)`",
                 advice="pass a Tensor, e.g. `ops.fill(loss.dtype, loss.shape, 1.0)`",
+            )
+        elif isinstance(last, ast.List):
+            yield GRAD_OPERATION_APPLICATION.finding(
+                last,
+                call=ast.unparse(call),
+                problem="gives a list as the sens of a `GradOperation(sens_param=True)`",
+                advice="pass a tuple with one Tensor per output",
             )
 
 
@@ -676,6 +688,8 @@ def _positions(ctx: FunctionContext, made: ast.Call) -> Optional[set[int]]:
             pos = made.args[1]
         if pos is None:
             return {0}
+        if isinstance(pos, ast.Name):  # `pos = 1` bound once before
+            pos = Bindings.of(ctx.fn.node, ctx.fn.cls).single.get(pos.id, pos)
         if isinstance(pos, ast.Constant) and type(pos.value) is int:
             return {pos.value}
         if isinstance(pos, ast.Tuple) and all(
@@ -692,15 +706,30 @@ def _positions(ctx: FunctionContext, made: ast.Call) -> Optional[set[int]]:
     get_all = names.keyword(op, "get_all")
     if get_all is None and op.args:
         get_all = op.args[0]
+    if _sens_param(op):
+        return None  # its last input is the sens: positions differ from `made`'s call
     if isinstance(get_all, ast.Constant) and get_all.value is True:
         return set(range(64))
     return None if _by_list(op) else {0}
+
+
+def _mutable_of(ctx: FunctionContext, arg: ast.expr) -> Optional[ast.expr]:
+    """`v` of `mutable(v)`."""
+    if (
+        isinstance(arg, ast.Call)
+        and len(arg.args) == 1
+        and _mindspore_name(ctx.fn.module, arg.func) == "mutable"
+    ):
+        return arg.args[0]
+    return None
 
 
 def _container(ctx: FunctionContext, arg: ast.expr, bindings: dict[str, ast.expr]) -> bool:
     if isinstance(arg, ast.Name):
         bound = bindings.get(arg.id)
         arg = bound if bound is not None else arg
+    inner = _mutable_of(ctx, arg)
+    arg = inner if inner is not None else arg
     if isinstance(arg, (ast.Tuple, ast.List)):
         return bool(arg.elts) and all(ctx.types.is_tensor(e) for e in arg.elts)
     if isinstance(arg, ast.Dict):
@@ -727,6 +756,17 @@ def _argument_identity(ctx: FunctionContext) -> Iterator[RawFinding]:
                     pynative="returns no gradient for it",
                     graph="the gradients of its items",
                     advice="pass its Tensors as separate arguments",
+                )
+                break
+            number = _mutable_of(ctx, arg)
+            if isinstance(number, ast.Constant) and type(number.value) in (int, float):
+                yield GRAD_ARGUMENT_IDENTITY.finding(
+                    arg,
+                    arg=ast.unparse(arg),
+                    problem="is a number made variable at a differentiated position",
+                    pynative="leaves it out of the gradients",
+                    graph="returns a 0 for it",
+                    advice="pass it at a position not differentiated, or as a plain constant",
                 )
                 break
             if (
