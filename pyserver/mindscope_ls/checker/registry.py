@@ -80,6 +80,7 @@ from .rules import (
     function_attributes_strict,
     function_items,
     function_values,
+    grad_transforms,
     graph_syntax,
     identity_operands,
     ifexp_numbers,
@@ -183,6 +184,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     round_scalars,
     late_closures,
     function_values,
+    grad_transforms,
     divergence_inplace,
     divergence_inputs,
     divergence_returned_parameters,
@@ -416,6 +418,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     late_closures.check,
     late_closures.check_rebound,
     function_values.check,
+    grad_transforms.check,
     tensor_expand.check,
     cpu_overloads.check,
     cpu_overloads.check_mint,
@@ -496,6 +499,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     divergence_returned_parameters.check_module,
     divergence_stale.check_module,
     divergence_containers.check_module,
+    grad_transforms.check_module,
 )
 
 

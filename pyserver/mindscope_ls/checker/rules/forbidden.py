@@ -9,7 +9,8 @@ MindSpore's deprecated dtype helpers (`ms.dtype_to_nptype`, `dtype_to_pytype`,
 graph mode refuses: measured on 2.10, `ms.dtype_to_nptype(x.dtype)` (also through `mstype.` and
 `ms.common.dtype.`, and inside `np.finfo(...)`) fails at LAX and STRICT with "the method or
 function 'mindspore.log.warning' is not supported" while PyNative runs it; the private
-`_dtype_to_nptype` compiles (`DEPRECATED_DTYPE_HELPERS`).
+`_dtype_to_nptype` compiles (`DEPRECATED_DTYPE_HELPERS`). `ParameterTuple(...)` built in
+compiled code fails at both levels too ("'type' object is not iterable", `PARAMETER_TUPLE`).
 MS137: NumPy reductions of a Tensor, which NumPy hands to the Tensor's own method with
 arguments it does not take."""
 
@@ -94,6 +95,16 @@ DEPRECATED_DTYPE_HELPERS = frozenset(
     f"{module}.{name}"
     for module in ("mindspore", "mindspore.common.dtype", "mindspore.dtype")
     for name in ("dtype_to_nptype", "dtype_to_pytype", "pytype_to_dtype", "get_py_obj_dtype")
+)
+# `ParameterTuple(...)` built in compiled code (measured on 2.10, LAX and STRICT, from a tuple or
+# list of `self.w` Parameters, as grad weights or indexed): "TypeError: 'type' object is not
+# iterable", no line named; PyNative builds it. Built in `__init__` it compiles.
+PARAMETER_TUPLE = frozenset(
+    {
+        "mindspore.ParameterTuple",
+        "mindspore.common.ParameterTuple",
+        "mindspore.common.parameter.ParameterTuple",
+    }
 )
 
 # The owner classes of forbidden methods, as the facts table names them, for each receiver kind.
@@ -207,7 +218,7 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
         target = FACTS.forbidden_function(qualname)
         if target is not None:
             return target.rsplit(".", 1)[-1] + "(...)"
-        if qualname in DEPRECATED_DTYPE_HELPERS:
+        if qualname in DEPRECATED_DTYPE_HELPERS or qualname in PARAMETER_TUPLE:
             return qualname.rsplit(".", 1)[-1] + "(...)"
     if isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES:
         return _forbidden_method(ctx, func)

@@ -74,7 +74,7 @@ def is_ops_call(qualname: Optional[str]) -> bool:
 
 # Primitives whose result is not a Tensor: `ops.Shape()(x)` is a tuple of ints, `ops.Rank()(x)`
 # an int, `ops.DType()(x)` a dtype (mindcv/mindocr code does `b, n = self.shape(x)`).
-NON_TENSOR_PRIMITIVES = frozenset({"Shape", "Rank", "DType"})
+NON_TENSOR_PRIMITIVES = frozenset({"Shape", "Rank", "DType", "GradOperation", "Partial"})
 
 
 def returns_non_tensor(qualname: Optional[str]) -> bool:
