@@ -1,0 +1,247 @@
+"""MS263, MS264, MS378: None in the tuple or list a Cell's `construct` returns, under STRICT.
+
+Measured with MindSpore 2.10 on CPU (round 33, `dv_`), each against PyNative: under STRICT a
+Cell's graph output that holds a Tensor drops the None items it holds. A None after which the
+output holds no more Tensor is dropped silently: `return x, None` gave `(x,)`, `x, None, 3`
+gave `(x, 3)`, `x, None, None` gave `(x,)`, `[x, None]` gave `[x]`, `(x, (x, None))` gave
+`(x, (x,))`, also through a local (`mask = None; return out, mask`; `out = (x, None); return
+out`), a `self.aux` set only to None, or a method returning `x + 1, None` (MS378). A None
+followed by a Tensor (`return None, x`, `x, None, x + 1`, `(x, None), x`, `[None, x]`,
+`self.aux, x`) fails when the graph runs: "The tensor data item size should be greater than 0"
+(no line named; MS263). When the caller unpacks the output into as many names as `construct`
+returns (`out, aux = net(x)` of `return y, None`), the dropped None makes that fail: "not
+enough values to unpack (expected 2, got 1)" (MS264, at the unpacking). LAX keeps every None,
+like PyNative, and so does an `@ms.jit` function at either level; an output without a Tensor
+(`None, 1`, `None, None`, `1, None`) and `return None` are kept at STRICT too, and so is a None
+in a nested tuple without a Tensor (`return x, (1, None)`, `(1, None), x`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..model import Group, RawFinding, SyntaxLevel
+from ..rule import Rule
+from .helpers import module_values, names, shared_values
+from .helpers.abstract import Abstract, Value
+from .helpers.base import FunctionContext, within
+from .helpers.flow import SCOPES
+
+NONE_BEFORE_TENSOR_STRICT = Rule(
+    "MS263",
+    "strict-none-before-tensor-output",
+    Group.STRICT,
+    title="A None before a Tensor in what a Cell's `construct` returns, under STRICT",
+    message=(
+        "Under STRICT the None in what `construct` returns is dropped from the graph's output "
+        "and the Tensor after it then fails when the graph runs; return the Tensors first, "
+        "leave the None out, or use LAX."
+    ),
+    why=(
+        "STRICT drops the None items of a Cell's output that holds Tensors; a Tensor placed "
+        "after a dropped None is read from an empty slot."
+    ),
+    remedy=(
+        "Return only Tensors (and numbers) from `construct`, put None items last, or build "
+        "the tuple with None outside the graph."
+    ),
+    mindspore_says=(
+        "RuntimeError: Failure info [The tensor data item size should be greater than 0.]"
+    ),
+)
+
+UNPACKED_OUTPUT_SHORT_STRICT = Rule(
+    "MS264",
+    "strict-unpacked-output-none-dropped",
+    Group.STRICT,
+    title="A Cell's output unpacked into as many names as `construct` returns, None included",
+    message=(
+        "Under STRICT `{shown}` comes back from the graph without its None, so unpacking it "
+        "into {count} names fails (not enough values); leave the None out of the output or "
+        "use LAX."
+    ),
+    why=(
+        "STRICT drops the None items of a Cell's output that holds Tensors, so the caller gets "
+        "fewer items than `construct` returns and `a, b = net(x)` raises."
+    ),
+    remedy="Return only the Tensors from `construct` and let the caller supply the None.",
+    mindspore_says="ValueError: not enough values to unpack (expected 2, got 1)",
+)
+
+TRAILING_NONE_DROPPED_STRICT = Rule(
+    "MS378",
+    "strict-output-none-dropped",
+    Group.DIVERGES,
+    title="STRICT drops a None from what a Cell's `construct` returns",
+    message=(
+        "Under STRICT the None in what `construct` returns is dropped from the graph's output "
+        "(`{shown}` comes back without it; PyNative and LAX keep it), so the caller gets "
+        "fewer items."
+    ),
+    why=(
+        "STRICT hands a Cell's output holding Tensors back without its None items: `return x, "
+        "None` gave (x,) in GRAPH_MODE where PyNative returned (x, None)."
+    ),
+    remedy="Leave the None out of the output (or use LAX) and let the caller supply it.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+Leaf = str  # "none", "tensor", "other", "unknown"
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    # Not cacheable: whether a construct is the graph's entry depends on its callers.
+    cls = ctx.fn.cls
+    if ctx.level != SyntaxLevel.STRICT or cls is None or not cls.is_cell:
+        return
+    if ctx.fn.caller is not None or ctx.fn.node.name != "construct" or ctx.fn.level is not None:
+        return
+    returns = [r for r in _own_returns(ctx) if isinstance(r.value, (ast.Tuple, ast.List, ast.Name))]
+    if not returns:
+        return
+    values = shared_values.abstract(ctx, module=True)
+    for ret in returns:
+        assert ret.value is not None
+        leaves: list[Leaf] = []
+        _flatten(ctx, values, ret.value, leaves)
+        if "none" not in leaves or "tensor" not in leaves:
+            continue
+        first_none = leaves.index("none")
+        if "tensor" in leaves[first_none:]:
+            yield NONE_BEFORE_TENSOR_STRICT.finding(ret)
+        elif "unknown" not in leaves[first_none:]:
+            shown = ast.unparse(ret.value)
+            count = _top_count(values, ret.value)
+            unpacked = _unpacked_calls(ctx, cls.name, count) if count else []
+            for assign in unpacked:
+                yield UNPACKED_OUTPUT_SHORT_STRICT.finding(assign, shown=shown, count=count)
+            if not unpacked:
+                yield TRAILING_NONE_DROPPED_STRICT.finding(ret, shown=shown)
+
+
+def _top_count(values: Abstract, expr: ast.expr) -> int:
+    """How many items the returned tuple or list has (0 when unknown)."""
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return len(expr.elts)
+    value = values.of(expr)
+    if value is not None and value.kind in ("tuple", "list") and value.items is not None:
+        return len(value.items)
+    return 0
+
+
+def _unpacked_calls(ctx: FunctionContext, entry: str, count: int) -> list[ast.Assign]:
+    """The module's `a, b = net(x)` of calls to the Cell `entry` unpacked into `count` names."""
+    found = module_values.table(ctx.fn.module)
+    sites = found.calls.get(entry) if found is not None else None
+    tree = ctx.fn.module.tree
+    if not sites or tree is None:
+        return []
+    calls = {id(call) for call, _ in sites}
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Assign)
+        and id(node.value) in calls
+        and len(node.targets) == 1
+        and isinstance(node.targets[0], (ast.Tuple, ast.List))
+        and len(node.targets[0].elts) == count
+        and not any(isinstance(e, ast.Starred) for e in node.targets[0].elts)
+    ]
+
+
+def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
+    found: list[ast.Return] = ctx.of(ast.Return)
+    nested = [n for n in ctx.of(*SCOPES) if n is not ctx.fn.node]
+    return [r for r in found if not any(within(n, [r]) for n in nested)]
+
+
+def _flatten(ctx: FunctionContext, values: Abstract, expr: ast.expr, out: list[Leaf]) -> None:
+    """The leaves of the output `expr` in order: a None item of a tuple or list that holds a
+    Tensor (at any depth) is "none" (dropped), one of a tuple without Tensors is kept ("other")."""
+    _mark(_shape(ctx, values, expr), out)
+
+
+Shape = Union[Leaf, list["Shape"]]
+
+
+def _shape(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Shape:
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        if any(isinstance(e, ast.Starred) for e in expr.elts):
+            return "unknown"
+        return [_shape(ctx, values, e) for e in expr.elts]
+    if isinstance(expr, ast.Constant) and expr.value is None:
+        return "none"
+    if isinstance(expr, ast.Attribute) and _none_attribute(ctx, expr):
+        return "none"
+    return _value_shape(values.of(expr))
+
+
+def _value_shape(value: Optional[Value]) -> Shape:
+    if value is None:
+        return "unknown"
+    if value.kind == "None":
+        return "none"
+    if value.kind == "tensor":
+        return "tensor"
+    if value.kind in ("tuple", "list"):
+        if value.op is not None:
+            return "tensor"
+        if value.items is None:
+            return "unknown"
+        return [_value_shape(item) for item in value.items]
+    if value.kind in ("scalar", "str"):
+        return "other"
+    return "unknown"
+
+
+def _holds_tensor(shape: Shape) -> bool:
+    if isinstance(shape, list):
+        return any(_holds_tensor(s) for s in shape)
+    return shape == "tensor"
+
+
+def _mark(shape: Shape, out: list[Leaf]) -> None:
+    if not isinstance(shape, list):
+        out.append(shape)
+        return
+    drops = _holds_tensor(shape)
+    for item in shape:
+        if isinstance(item, list):
+            _mark(item, out)
+        elif item == "none" and not drops:
+            out.append("other")
+        else:
+            out.append(item)
+
+
+def _none_attribute(ctx: FunctionContext, expr: ast.Attribute) -> bool:
+    """`self.<name>` that the Cell's own class assigns only None, in `__init__`."""
+    name = names.self_attribute(expr)
+    cls = ctx.types.cls
+    if name is None or cls is None or (cls.bases and any(b.attr(name) for b in cls.bases)):
+        return False
+    stores = [
+        n
+        for n in ast.walk(cls.node)
+        if isinstance(n, ast.Attribute)
+        and not isinstance(n.ctx, ast.Load)
+        and names.self_attribute(n) == name
+    ]
+    if not stores:
+        return False
+    for store in stores:
+        assign = _assign_of(cls.node, store)
+        if assign is None or not (
+            isinstance(assign.value, ast.Constant) and assign.value.value is None
+        ):
+            return False
+    return True
+
+
+def _assign_of(tree: ast.AST, target: ast.Attribute) -> Optional[ast.Assign]:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assign) and target in node.targets:
+            return node
+    return None
