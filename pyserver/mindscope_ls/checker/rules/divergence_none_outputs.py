@@ -5,15 +5,17 @@ Cell's graph output that holds a Tensor drops the None items it holds. A None af
 output holds no more Tensor is dropped silently: `return x, None` gave `(x,)`, `x, None, 3`
 gave `(x, 3)`, `x, None, None` gave `(x,)`, `[x, None]` gave `[x]`, `(x, (x, None))` gave
 `(x, (x,))`, also through a local (`mask = None; return out, mask`; `out = (x, None); return
-out`), a `self.aux` set only to None, or a method returning `x + 1, None` (MS378). A None
-followed by a Tensor (`return None, x`, `x, None, x + 1`, `(x, None), x`, `[None, x]`,
-`self.aux, x`) fails when the graph runs: "The tensor data item size should be greater than 0"
-(no line named; MS263). When the caller unpacks the output into as many names as `construct`
-returns (`out, aux = net(x)` of `return y, None`), the dropped None makes that fail: "not
-enough values to unpack (expected 2, got 1)" (MS264, at the unpacking). LAX keeps every None,
-like PyNative, and so does an `@ms.jit` function at either level; an output without a Tensor
-(`None, 1`, `None, None`, `1, None`) and `return None` are kept at STRICT too, and so is a None
-in a nested tuple without a Tensor (`return x, (1, None)`, `(1, None), x`).
+out`; `mask = None; if self.use_mask: mask = x > 0` with `self.use_mask = False`), or a
+`self.aux` set only to None (MS378; quiet when every caller reads only items before the None,
+`out[0]`). A None followed by a Tensor (`return None, x`, `x, None, x + 1`, `(x, None), x`,
+`[None, x]`, `self.aux, x`) fails when the graph runs: "The tensor data item size should be
+greater than 0" (no line named; MS263). When the caller unpacks the output into as many names
+as `construct` returns (`out, aux = net(x)` of `return y, None`), the dropped None makes that
+fail: "not enough values to unpack (expected 2, got 1)" (MS264, at the unpacking). LAX keeps
+every None, like PyNative, and so does an `@ms.jit` function at either level; an output
+without a Tensor (`None, 1`, `None, None`, `1, None`) and `return None` are kept at STRICT
+too, and so is a None in a nested tuple without a Tensor (`return x, (1, None)`,
+`(1, None), x`). Not modelled: a method returning `x + 1, None` returned by `construct`.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from .helpers import module_values, names, shared_values
+from .helpers import folded, module_values, names, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, within
 from .helpers.flow import SCOPES
@@ -117,8 +119,75 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             unpacked = _unpacked_calls(ctx, cls.name, count) if count else []
             for assign in unpacked:
                 yield UNPACKED_OUTPUT_SHORT_STRICT.finding(assign, shown=shown, count=count)
-            if not unpacked:
+            if not unpacked and not _read_before(
+                ctx, cls.name, _first_drop(ctx, values, ret.value)
+            ):
                 yield TRAILING_NONE_DROPPED_STRICT.finding(ret, shown=shown)
+
+
+def _first_drop(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> int:
+    """The index of the first item of the output that holds a dropped None."""
+    shape = _shape(ctx, values, expr)
+    if not isinstance(shape, list):
+        return 0
+    for index, item in enumerate(shape):
+        leaves: list[Leaf] = []
+        _mark(item if isinstance(item, list) else [item, "tensor"], leaves)
+        if "none" in leaves:
+            return index
+    return 0
+
+
+def _read_before(ctx: FunctionContext, entry: str, index: int) -> bool:
+    """Every call of the Cell `entry` in the module is read only through constant indexes
+    before `index` (`out = net(x); out[0]`, `net(x)[0]`): the caller never sees the None."""
+    found = module_values.table(ctx.fn.module)
+    sites = found.calls.get(entry) if found is not None else None
+    tree = ctx.fn.module.tree
+    if not sites or tree is None or index <= 0:
+        return False
+    calls = {id(call) for call, _ in sites}
+    parents: dict[int, ast.AST] = {}
+    scopes: dict[int, ast.AST] = {}
+    for scope in ast.walk(tree):
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Module)):
+            for node in ast.walk(scope):
+                for child in ast.iter_child_nodes(node):
+                    if id(child) in calls:
+                        parents[id(child)] = node
+                        scopes.setdefault(id(child), scope)
+    for call, _ in sites:
+        parent = parents.get(id(call))
+        if isinstance(parent, ast.Subscript) and _index_below(parent, index):
+            continue
+        if not (
+            isinstance(parent, ast.Assign)
+            and len(parent.targets) == 1
+            and isinstance(parent.targets[0], ast.Name)
+        ):
+            return False
+        held = parent.targets[0].id
+        scope = scopes[id(call)]
+        uses = [
+            n
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Name) and n.id == held and isinstance(n.ctx, ast.Load)
+        ]
+        reads = {
+            id(n.value): n
+            for n in ast.walk(scope)
+            if isinstance(n, ast.Subscript) and isinstance(n.value, ast.Name) and n.value.id == held
+        }
+        if not uses or any(
+            id(u) not in reads or not _index_below(reads[id(u)], index) for u in uses
+        ):
+            return False
+    return True
+
+
+def _index_below(subscript: ast.Subscript, index: int) -> bool:
+    key = subscript.slice
+    return isinstance(key, ast.Constant) and type(key.value) is int and 0 <= key.value < index
 
 
 def _top_count(values: Abstract, expr: ast.expr) -> int:
@@ -175,7 +244,28 @@ def _shape(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Shape:
         return "none"
     if isinstance(expr, ast.Attribute) and _none_attribute(ctx, expr):
         return "none"
+    if isinstance(expr, ast.Name) and _none_when_compiled(ctx, expr.id):
+        return "none"
     return _value_shape(values.of(expr))
+
+
+def _none_when_compiled(ctx: FunctionContext, name: str) -> bool:
+    """`name` bound to None, and every other binding sits under an `if` on a Cell attribute
+    that graph mode folds away (`mask = None; if self.use_mask: mask = x > 0` with
+    `self.use_mask = False`)."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)]
+    assigns = [
+        a
+        for a in ctx.of(ast.Assign)
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+    ]
+    if len(stores) < 2 or len(assigns) != len(stores):
+        return False
+    held = folded.guards(ctx)
+    live = [a for a in assigns if id(a) not in held or folded.taken(ctx, held[id(a)])]
+    return bool(live) and all(
+        isinstance(a.value, ast.Constant) and a.value.value is None for a in live
+    )
 
 
 def _value_shape(value: Optional[Value]) -> Shape:

@@ -12,7 +12,8 @@ holds a Tensor anywhere (`(x, 1.5, 2)`, `(1, 2.5, x)`: each item printed), numbe
 types after a str (`("loss", 1.5, 2)`, `(1, 's', 2.5)`), a nested tuple (`((1.5, 2), 3)`).
 Round 33 (`dv_`): the numbers before the first str or None are cast, so `(1, 2.5, 's')`,
 `(1.5, 2, 's')`, `(1, True, 's')`, `(1, 2.5, None)`, `[4, 0.1, 'adam']` and
-`self.cfg = (3, 0.5, 'relu')` printed fail; `(True, 1, 's')` prints. `x.shape[0]` and
+`self.cfg = (3, 0.5, 'relu')` printed fail, and so does one bool alone (`(True,)`, `[False]`);
+`(True, 1, 's')` prints. `x.shape[0]` and
 `len(...)` count as ints (`print((x.shape[0], self.ratio))` fails, `print((x.shape[0],
 x.shape[1]))` compiles); other unknown elements are left alone.
 """
@@ -62,7 +63,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in prints:
         for arg in call.args:
             types = _number_types(ctx, abstract, arg)
-            if types is None or len(types) < 2:
+            if types is None or not types or (len(types) < 2 and types != ["bool"]):
                 continue
             if len(set(types)) > 1 or (
                 set(types) == {"bool"} and len(types) == len(_elements(ctx, arg) or ())
