@@ -8,10 +8,13 @@ gave `(x, 3)`, `x, None, None` gave `(x,)`, `[x, None]` gave `[x]`, `(x, (x, Non
 out`; `mask = None; if self.use_mask: mask = x > 0` with `self.use_mask = False`), or a
 `self.aux` set only to None (MS378; quiet when every caller reads only items before the None,
 `out[0]`). A None followed by a Tensor (`return None, x`, `x, None, x + 1`, `(x, None), x`,
-`[None, x]`, `self.aux, x`) fails when the graph runs: "The tensor data item size should be
-greater than 0" (no line named; MS263). When the caller unpacks the output into as many names
-as `construct` returns (`out, aux = net(x)` of `return y, None`), the dropped None makes that
-fail: "not enough values to unpack (expected 2, got 1)" (MS264, at the unpacking). LAX keeps
+`[None, x]`, `self.aux, x`) is dropped the same way, and the Tensor's slot then holds no data:
+`len(out)` is 1, `out[0] is None` False, and printing the output fails with "The tensor data
+item size should be greater than 0" (the call itself does not fail; MS378). When the caller
+unpacks the output into as many names as `construct` returns (`out, aux = net(x)` of `return
+y, None`), the dropped None makes that fail: "not enough values to unpack (expected 2, got 1)"
+(MS264, at the unpacking); so does reading an item past the shortened output (`out[1]` of
+`return None, y`: "tuple index out of range"). A call whose result is not used agrees. LAX keeps
 every None, like PyNative, and so does an `@ms.jit` function at either level; an output
 without a Tensor (`None, 1`, `None, None`, `1, None`) and `return None` are kept at STRICT
 too, and so is a None in a nested tuple without a Tensor (`return x, (1, None)`,
@@ -31,29 +34,6 @@ from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, within
 from .helpers.flow import SCOPES
 
-NONE_BEFORE_TENSOR_STRICT = Rule(
-    "MS263",
-    "strict-none-before-tensor-output",
-    Group.STRICT,
-    title="A None before a Tensor in what a Cell's `construct` returns, under STRICT",
-    message=(
-        "Under STRICT the None in what `construct` returns is dropped from the graph's output "
-        "and the Tensor after it then fails when the graph runs; return the Tensors first, "
-        "leave the None out, or use LAX."
-    ),
-    why=(
-        "STRICT drops the None items of a Cell's output that holds Tensors; a Tensor placed "
-        "after a dropped None is read from an empty slot."
-    ),
-    remedy=(
-        "Return only Tensors (and numbers) from `construct`, put None items last, or build "
-        "the tuple with None outside the graph."
-    ),
-    mindspore_says=(
-        "RuntimeError: Failure info [The tensor data item size should be greater than 0.]"
-    ),
-)
-
 UNPACKED_OUTPUT_SHORT_STRICT = Rule(
     "MS264",
     "strict-unpacked-output-none-dropped",
@@ -72,6 +52,23 @@ UNPACKED_OUTPUT_SHORT_STRICT = Rule(
     mindspore_says="ValueError: not enough values to unpack (expected 2, got 1)",
 )
 
+INDEX_PAST_OUTPUT_STRICT = Rule(
+    "MS263",
+    "strict-output-index-past-dropped-none",
+    Group.STRICT,
+    title="An item read past a Cell's output that STRICT shortens by its None",
+    message=(
+        "Under STRICT `{shown}` comes back from the graph without its None ({kept} items), so "
+        "this index is out of range; leave the None out of the output or use LAX."
+    ),
+    why=(
+        "STRICT drops the None items of a Cell's output that holds Tensors, so an index that "
+        "reached the last item in PyNative is past the end in graph mode."
+    ),
+    remedy="Return only the Tensors from `construct` and index what is returned.",
+    mindspore_says="IndexError: tuple index out of range",
+)
+
 TRAILING_NONE_DROPPED_STRICT = Rule(
     "MS378",
     "strict-output-none-dropped",
@@ -79,8 +76,8 @@ TRAILING_NONE_DROPPED_STRICT = Rule(
     title="STRICT drops a None from what a Cell's `construct` returns",
     message=(
         "Under STRICT the None in what `construct` returns is dropped from the graph's output "
-        "(`{shown}` comes back without it; PyNative and LAX keep it), so the caller gets "
-        "fewer items."
+        "(`{shown}` comes back without it{after}; PyNative and LAX keep it), so the caller "
+        "gets fewer items."
     ),
     why=(
         "STRICT hands a Cell's output holding Tensors back without its None items: `return x, "
@@ -110,19 +107,24 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         _flatten(ctx, values, ret.value, leaves)
         if "none" not in leaves or "tensor" not in leaves:
             continue
+        shown = ast.unparse(ret.value)
+        count, dropped = _top_count(ctx, values, ret.value)
+        unpacked = _unpacked_calls(ctx, cls.name, count) if count and dropped else []
+        for assign in unpacked:
+            yield UNPACKED_OUTPUT_SHORT_STRICT.finding(assign, shown=shown, count=count)
+        past = _indexed_past(ctx, cls.name, count - dropped) if count and dropped else []
+        for subscript in past:
+            yield INDEX_PAST_OUTPUT_STRICT.finding(subscript, shown=shown, kept=count - dropped)
+        unpacked = [*unpacked, *past]
+        if unpacked or _read_before(ctx, cls.name, _first_drop(ctx, values, ret.value)):
+            continue
         first_none = leaves.index("none")
-        if "tensor" in leaves[first_none:]:
-            yield NONE_BEFORE_TENSOR_STRICT.finding(ret)
-        elif "unknown" not in leaves[first_none:]:
-            shown = ast.unparse(ret.value)
-            count = _top_count(values, ret.value)
-            unpacked = _unpacked_calls(ctx, cls.name, count) if count else []
-            for assign in unpacked:
-                yield UNPACKED_OUTPUT_SHORT_STRICT.finding(assign, shown=shown, count=count)
-            if not unpacked and not _read_before(
-                ctx, cls.name, _first_drop(ctx, values, ret.value)
-            ):
-                yield TRAILING_NONE_DROPPED_STRICT.finding(ret, shown=shown)
+        after = (
+            " and the Tensor after it reads an empty slot"
+            if "tensor" in leaves[first_none:]
+            else ""
+        )
+        yield TRAILING_NONE_DROPPED_STRICT.finding(ret, shown=shown, after=after)
 
 
 def _first_drop(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> int:
@@ -144,7 +146,7 @@ def _read_before(ctx: FunctionContext, entry: str, index: int) -> bool:
     found = module_values.table(ctx.fn.module)
     sites = found.calls.get(entry) if found is not None else None
     tree = ctx.fn.module.tree
-    if not sites or tree is None or index <= 0:
+    if not sites or tree is None:
         return False
     calls = {id(call) for call, _ in sites}
     parents: dict[int, ast.AST] = {}
@@ -158,6 +160,8 @@ def _read_before(ctx: FunctionContext, entry: str, index: int) -> bool:
                         scopes.setdefault(id(child), scope)
     for call, _ in sites:
         parent = parents.get(id(call))
+        if isinstance(parent, ast.Expr):
+            continue  # the result is not used
         if isinstance(parent, ast.Subscript) and _index_below(parent, index):
             continue
         if not (
@@ -185,19 +189,47 @@ def _read_before(ctx: FunctionContext, entry: str, index: int) -> bool:
     return True
 
 
+def _indexed_past(ctx: FunctionContext, entry: str, kept: int) -> list[ast.Subscript]:
+    """`net(x)[k]` / `out = net(x); out[k]` in the module with a constant `k >= kept`."""
+    found = module_values.table(ctx.fn.module)
+    sites = found.calls.get(entry) if found is not None else None
+    tree = ctx.fn.module.tree
+    if not sites or tree is None:
+        return []
+    calls = {id(call) for call, _ in sites}
+    held: set[str] = set()
+    past: list[ast.Subscript] = []
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Assign)
+            and id(node.value) in calls
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            held.add(node.targets[0].id)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Subscript) or not isinstance(node.ctx, ast.Load):
+            continue
+        base = node.value
+        if id(base) in calls or (isinstance(base, ast.Name) and base.id in held):
+            key = node.slice
+            if isinstance(key, ast.Constant) and type(key.value) is int and key.value >= kept:
+                past.append(node)
+    return past
+
+
 def _index_below(subscript: ast.Subscript, index: int) -> bool:
     key = subscript.slice
     return isinstance(key, ast.Constant) and type(key.value) is int and 0 <= key.value < index
 
 
-def _top_count(values: Abstract, expr: ast.expr) -> int:
-    """How many items the returned tuple or list has (0 when unknown)."""
-    if isinstance(expr, (ast.Tuple, ast.List)):
-        return len(expr.elts)
-    value = values.of(expr)
-    if value is not None and value.kind in ("tuple", "list") and value.items is not None:
-        return len(value.items)
-    return 0
+def _top_count(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> tuple[int, int]:
+    """How many items the returned tuple or list has, and how many of them are dropped Nones
+    ((0, 0) when unknown)."""
+    shape = _shape(ctx, values, expr)
+    if not isinstance(shape, list) or not _holds_tensor(shape):
+        return 0, 0
+    return len(shape), sum(1 for item in shape if item == "none")
 
 
 def _unpacked_calls(ctx: FunctionContext, entry: str, count: int) -> list[ast.Assign]:
