@@ -150,8 +150,8 @@ def _first_change(
                 found.append(((stmt.lineno, stmt.col_offset), stmt, ast.unparse(call.func.value)))
     if not found:
         return None
-    _, stmt, target = min(found, key=lambda f: f[0])
-    return stmt, target
+    _, first, shown = min(found, key=lambda f: f[0])
+    return first, shown
 
 
 def _read_after(ctx: FunctionContext, name: str, change: ast.stmt) -> bool:

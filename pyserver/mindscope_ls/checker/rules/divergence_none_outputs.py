@@ -115,8 +115,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         past = _indexed_past(ctx, cls.name, count - dropped) if count and dropped else []
         for subscript in past:
             yield INDEX_PAST_OUTPUT_STRICT.finding(subscript, shown=shown, kept=count - dropped)
-        unpacked = [*unpacked, *past]
-        if unpacked or _read_before(ctx, cls.name, _first_drop(ctx, values, ret.value)):
+        failing: list[ast.AST] = [*unpacked, *past]
+        if failing or _read_before(ctx, cls.name, _first_drop(ctx, values, ret.value)):
             continue
         first_none = leaves.index("none")
         after = (

@@ -216,8 +216,10 @@ def _folded(expr: ast.expr) -> Optional[float]:
 def _number(expr: ast.expr, depth: int) -> Optional[float]:
     if depth > 4:
         return None
-    if isinstance(expr, ast.Constant) and type(expr.value) in (int, float):
-        return expr.value  # type: ignore[no-any-return]
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (int, float)):
+        if isinstance(expr.value, bool):
+            return None
+        return expr.value
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = _number(expr.operand, depth + 1)
         return -inner if inner is not None else None
@@ -254,7 +256,7 @@ def _attribute_constant(ctx: FunctionContext, expr: ast.Attribute, kind: type) -
         for target in targets:
             if names.self_attribute(target) != name:
                 continue
-            value = node.value if not isinstance(node, ast.AugAssign) else None
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
             if isinstance(value, ast.Constant) and type(value.value) is kind:
                 found.append(value.value)
             else:
