@@ -101,8 +101,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not returns:
         return
     values = shared_values.abstract(ctx, module=True)
+    held = folded.guards(ctx)
     for ret in returns:
         assert ret.value is not None
+        if id(ret) in held and not folded.taken(ctx, held[id(ret)]):
+            continue  # under an `if` on a Cell attribute graph mode folds away
         leaves: list[Leaf] = []
         _flatten(ctx, values, ret.value, leaves)
         if "none" not in leaves or "tensor" not in leaves:
