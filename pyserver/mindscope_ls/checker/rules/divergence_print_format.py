@@ -6,14 +6,16 @@ A bool is written as an int (`print(True)` -> `1`, `print('training', self.train
 `training 0`, `print(n > 1)`, `print(len(layers) > 1)`, `print(x.dtype == ms.float32)`,
 `print(isinstance(x, Tensor))`, `print(not self.flag)`); a float as C's `%g` (`2.0` -> `2`,
 `-0.0` -> `-0`, `1 / 3` -> `0.333333`, `0.1 * 3` -> `0.3`, `3.14159265` -> `3.14159`); a list
-as a tuple (`[1, 2, 3]` -> `(1, 2, 3)`), a dict as the tuple of its values; a tuple holding a
-str, None, a Tensor or another tuple is written item by item without brackets (`('loss', 1.5)`
--> `loss 1.5`, `((1, 2), 3)` -> `1 2 3`, `(x, y)` -> `1 2`), a tuple of floats in exponent form
-(`(1.5, 2.5)` -> `( 1.50000000e+00, 2.50000000e+00)`). What prints the same: ints, strs, None,
-floats `%g` writes as Python does (`0.5`, `0.001`, `1e-05`), a tuple of ints (`(1, 2, 3)`,
-`x.shape` of two or more dims), a 0-d int Tensor, and an `@ms.jit` function (PyNative compiles
-it too). Tensors with dimensions print as `Tensor(shape=..., value=...)` as well, which this
-rule leaves alone.
+as a tuple (`[1, 2, 3]` -> `(1, 2, 3)`), a dict as the tuple of its values; a tuple or list
+holding a str, None, a Tensor or another tuple is written item by item without brackets
+(`('loss', 1.5)` -> `loss 1.5`, `['lr', 0.5, 3]` -> `lr 0.5 3`, `((1, 2), 3)` -> `1 2 3`,
+`(x, y)` -> `1 2`), a tuple of floats in exponent form (`(1.5, 2.5)` ->
+`( 1.50000000e+00, 2.50000000e+00)`). What prints the same: ints, strs, None, floats `%g`
+writes as Python does (`0.5`, `0.001`, `1e-05`), a tuple of ints (`(1, 2, 3)`, `x.shape` of
+two or more dims), a 0-d int Tensor, and an `@ms.jit` function (PyNative compiles it too).
+Tensors with dimensions print as `Tensor(shape=..., value=...)` as well, which this rule
+leaves alone. (Measured with the process's stdout: graph mode prints from C++, which
+`contextlib.redirect_stdout` does not see.)
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Iterator
-from typing import Optional
+from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -93,6 +95,14 @@ def _differs(ctx: FunctionContext, values: Abstract, arg: ast.expr) -> Optional[
         return "a list of Tensors item by item, without brackets", "the list"
     if isinstance(held, ast.Dict) and held.keys:
         return "a dict as the tuple of its values", "the dict"
+    if (
+        isinstance(held, ast.List)
+        and held.elts
+        and any(isinstance(e, ast.Constant) and isinstance(e.value, str) for e in held.elts)
+        and _tuple_flattened(ctx, values, held)
+    ):
+        text = ast.unparse(held)
+        return f"the list {text} item by item, without brackets", text
     if isinstance(held, ast.Tuple) and held.elts and _tuple_flattened(ctx, values, held):
         text = ast.unparse(held)
         return f"the tuple {text} item by item, without brackets", text
@@ -110,7 +120,9 @@ def _is_int(expr: ast.expr) -> bool:
     return isinstance(expr, ast.Constant) and type(expr.value) is int
 
 
-def _tuple_flattened(ctx: FunctionContext, values: Abstract, held: ast.Tuple) -> bool:
+def _tuple_flattened(
+    ctx: FunctionContext, values: Abstract, held: Union[ast.Tuple, ast.List]
+) -> bool:
     """A written-out tuple printed item by item (it holds a Tensor, another tuple, or a str /
     None after numbers of one type) or in exponent form (floats only); not one MS199 reports
     (numbers of two types before the first str)."""
