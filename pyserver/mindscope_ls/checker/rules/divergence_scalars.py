@@ -17,6 +17,10 @@ literal or float attribute is float32 too when a Cell's output also holds a Tens
 0.1` gave 0.10000000149011612; `return 0.1` alone, a dict value and `@jit` outputs gave 0.1),
 and beyond float32's range it is inf / 0.0 in any output (`1e39`, `1e-50`). `pow(2, 0.5)` is
 `2 ** 0.5` (1.4142135381698608 in GRAPH_MODE), and `float("inf")` is read as its value.
+Round 33 (`dv_`): the same for `sum` of a local tuple or list (`ratios = (0.1, 0.2);
+sum(ratios)`, `sum(vals) / len(vals)`) or of a repeated list (`sum([0.1] * 10)`), and for the
+names a shape is unpacked to (`h, w = x.shape; h / w` with a (1, 3) input gave
+0.3333333432674408); `h / w` of a (2, 4) input agrees.
 """
 
 from __future__ import annotations
@@ -375,7 +379,7 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
     shapes and lengths sampled; None when it is not such an expression or they agree."""
     if not (
         isinstance(expr, ast.BinOp)
-        or _sum_items(expr) is not None
+        or _sum_items(expr, ctx) is not None
         or _number_call(expr) is not None
         or _pow_call(expr)
         or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.BinOp))
@@ -462,12 +466,17 @@ def evaluate(
         return v, v, True
     if isinstance(expr, ast.Name):
         bound = _binding(ctx, expr, expr)
+        unpacked = _unpacked_shape_item(ctx, expr) if bound is None else None
+        if unpacked is not None:  # `h, w = x.shape`: the module's shape, else a sample
+            at, dim = unpacked
+            v = float(dim if dim >= 0 else sample + (at if spread else 0))
+            return v, v, False
         return (
             None
             if bound is None
             else evaluate(ctx, bound, sample, depth + 1, spread=spread, tensors=tensors)
         )
-    items = _sum_items(expr)
+    items = _sum_items(expr, ctx)
     if items is not None:  # `sum((0.1, 0.2, 0.3))`: Python adds in double, graph mode in float32
         total: tuple[float, float, bool] = (0.0, 0.0, False)
         for item in items:
@@ -502,18 +511,66 @@ def evaluate(
     return None
 
 
-def _sum_items(expr: ast.expr) -> Optional[list[ast.expr]]:
-    """The items of `sum((a, b, ...))` / `sum([a, b, ...])` without a start value."""
-    if (
+def _sum_items(expr: ast.expr, ctx: Optional[FunctionContext] = None) -> Optional[list[ast.expr]]:
+    """The items of `sum((a, b, ...))` / `sum([a, b, ...])` without a start value; with `ctx`
+    also of a local bound once to one (`ratios = (0.1, 0.2); sum(ratios)`) and of a repeated
+    list (`sum([0.1] * 10)`; round 33, `dv_`: 1.0000001192092896 in GRAPH_MODE where
+    PyNative gave 0.9999999999999999)."""
+    if not (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)
         and expr.func.id == "sum"
         and len(expr.args) == 1
         and not expr.keywords
-        and isinstance(expr.args[0], (ast.Tuple, ast.List))
-        and not any(isinstance(e, ast.Starred) for e in expr.args[0].elts)
     ):
-        return list(expr.args[0].elts)
+        return None
+    held = expr.args[0]
+    if ctx is not None and isinstance(held, ast.Name):
+        bound = _binding(ctx, held, expr)
+        if bound is None:
+            return None
+        held = bound
+    if (
+        ctx is not None
+        and isinstance(held, ast.BinOp)
+        and isinstance(held.op, ast.Mult)
+        and isinstance(held.left, ast.List)
+        and isinstance(held.right, ast.Constant)
+        and type(held.right.value) is int
+        and 0 < held.right.value <= 64
+        and not any(isinstance(e, ast.Starred) for e in held.left.elts)
+    ):
+        return list(held.left.elts) * held.right.value
+    if isinstance(held, (ast.Tuple, ast.List)) and not any(
+        isinstance(e, ast.Starred) for e in held.elts
+    ):
+        return list(held.elts)
+    return None
+
+
+def _unpacked_shape_item(ctx: FunctionContext, name: ast.Name) -> Optional[tuple[int, int]]:
+    """(position, static dim or -1) of `name` bound once by unpacking a Tensor's shape
+    (`h, w = x.shape`); None for anything else."""
+    stores = [n for n in ctx.of(ast.Name) if n.id == name.id and isinstance(n.ctx, ast.Store)]
+    if len(stores) != 1:
+        return None
+    for assign in ctx.of(ast.Assign):
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Tuple):
+            continue
+        elts = assign.targets[0].elts
+        at = next((i for i, e in enumerate(elts) if e is stores[0]), None)
+        if at is None:
+            continue
+        value = assign.value
+        if not (
+            isinstance(value, ast.Attribute)
+            and value.attr == "shape"
+            and ctx.types.is_tensor(value.value)
+        ):
+            return None
+        shape = shapes(ctx).of(value.value)
+        dim = shape[at] if shape is not None and len(shape) == len(elts) else None
+        return at, dim if isinstance(dim, int) else -1
     return None
 
 

@@ -8,10 +8,14 @@ value: 2, type: Int64Imm", no line named): `print((1.5, 2))`, `print([0.5, 3])`,
 a local `t = (1.5, 2)` printed. A tuple of bools alone fails as well (`print((True, False))`:
 "RealTupleGetItem ... does not support this kernel data type"). What compiles: numbers of one
 type (`(1, 2)`, `(1.5, 2.5)`), numbers as separate arguments (`print(1.5, 2)`), a tuple that
-also holds a str or a Tensor (`("loss", 1.5, 2)`, `(x, 1.5, 2)`), a nested tuple
-(`((1.5, 2), 3)`). `x.shape[0]` and `len(...)` count as ints (`print((x.shape[0],
-self.ratio))` fails, `print((x.shape[0], x.shape[1]))` compiles); other unknown elements are
-left alone.
+holds a Tensor anywhere (`(x, 1.5, 2)`, `(1, 2.5, x)`: each item printed), numbers of different
+types after a str (`("loss", 1.5, 2)`, `(1, 's', 2.5)`), a nested tuple (`((1.5, 2), 3)`).
+Round 33 (`dv_`): the numbers before the first str or None are cast, so `(1, 2.5, 's')`,
+`(1.5, 2, 's')`, `(1, True, 's')`, `(1, 2.5, None)`, `[4, 0.1, 'adam']` and
+`self.cfg = (3, 0.5, 'relu')` printed fail, and so does one bool alone (`(True,)`, `[False]`);
+`(True, 1, 's')` prints. `x.shape[0]` and
+`len(...)` count as ints (`print((x.shape[0], self.ratio))` fails, `print((x.shape[0],
+x.shape[1]))` compiles); other unknown elements are left alone.
 """
 
 from __future__ import annotations
@@ -59,9 +63,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in prints:
         for arg in call.args:
             types = _number_types(ctx, abstract, arg)
-            if types is None or len(types) < 2:
+            if types is None or not types or (len(types) < 2 and types != ["bool"]):
                 continue
-            if len(set(types)) > 1 or set(types) == {"bool"}:
+            if len(set(types)) > 1 or (
+                set(types) == {"bool"} and len(types) == len(_elements(ctx, arg) or ())
+            ):
                 kinds = list(dict.fromkeys(types))
                 shown = (
                     f"of different types ({', '.join(kinds)})"
@@ -80,12 +86,21 @@ def _number_types(ctx: FunctionContext, abstract: Abstract, arg: ast.expr) -> Op
     elts = _elements(ctx, arg)
     if elts is None:
         return None
-    types = []
+    types: list[str] = []
+    if any(ctx.types.is_tensor(e) for e in elts):
+        return None  # measured: `(1, 2.5, x)` prints each item
     for elt in elts:
         if _int_of_size(ctx, elt):
             types.append("int")
             continue
         value = abstract.of(elt)
+        if value is not None and value.kind in ("str", "None"):
+            # Round 33 (`dv_`): only the numbers before the first str or None are cast
+            # to the first one's type: `(1, 2.5, 's')`, `(1.5, 2, 's')`, `(1, True, 's')`,
+            # `(1, 2.5, None)` fail; `(1, 's', 2.5)`, `('s', 1, 2.5)`, `(True, 1, 's')` print.
+            if types and types[0] == "bool":
+                return None
+            return types
         if value is None or value.kind != "scalar" or value.dtype not in ("bool", "int", "float"):
             return None
         types.append(value.dtype)
