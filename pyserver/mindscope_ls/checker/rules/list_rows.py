@@ -83,13 +83,11 @@ def _repeats_a_list(ctx: FunctionContext, made: ast.BinOp) -> bool:
         if isinstance(row, ast.Name):
             bound = receivers.only_binding(ctx, row.id)
             row = bound if bound is not None else row
-        if isinstance(row, ast.List) or (
+        return isinstance(row, ast.List) or (
             isinstance(row, ast.BinOp)
             and isinstance(row.op, ast.Mult)
             and (isinstance(row.left, ast.List) or isinstance(row.right, ast.List))
-        ):
-            return True
-        return False
+        )
     return False
 
 
