@@ -31,7 +31,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import Group, RawFinding, SyntaxLevel
+from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.abstract import Abstract, Value
@@ -104,7 +104,6 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not compares:
         return
     values = abstract(ctx)
-    strict = ctx.level == SyntaxLevel.STRICT
     for node in compares:
         left = node.left
         for op, right in zip(node.ops, node.comparators):
@@ -114,7 +113,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     text = ast.unparse(node)
                     yield TENSOR_SEQUENCE_ORDER.finding(node, text=text, item=item)
                     break
-            elif strict and isinstance(op, _EQUAL):
+            elif isinstance(op, _EQUAL):
                 found = _mixed_sides(ctx, values, left, right)
                 if found is not None:
                     kind, tensor, other = found
