@@ -103,7 +103,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     ]
     if not compares:
         return
-    values = abstract(ctx)
+    values: Optional[Abstract] = None
     for node in compares:
         left = node.left
         for op, right in zip(node.ops, node.comparators):
@@ -113,7 +113,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     text = ast.unparse(node)
                     yield TENSOR_SEQUENCE_ORDER.finding(node, text=text, item=item)
                     break
-            elif isinstance(op, _EQUAL):
+            elif isinstance(op, _EQUAL) and (
+                _items(ctx, left) is not None or _items(ctx, right) is not None
+            ):
+                values = values or abstract(ctx)
                 found = _mixed_sides(ctx, values, left, right)
                 if found is not None:
                     kind, tensor, other = found
