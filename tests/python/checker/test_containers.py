@@ -83,6 +83,8 @@ def test_sequence_order_reaches_tensor(body: str, expected: bool) -> None:
         ("return (x.sum(),) == (6.0,)", False),
         ("return (x, x) == (x, x)", False),
         ("n = x.shape[0]\nreturn (n, 1) == (2, 1)", False),
+        ("n = y.size(1)\nreturn x.shape != (2, n)", False),  # a number (real-code zoo)
+        ("return (x.dim(), 1) == (2, 1)", False),
     ],
 )
 def test_mixed_sequence_equal_under_strict(body: str, expected: bool) -> None:

@@ -33,7 +33,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
@@ -142,9 +142,26 @@ def _items(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]]:
 def _order_item(ctx: FunctionContext, item: ast.expr) -> object:
     if isinstance(item, ast.Constant) and type(item.value) in (int, float, bool):
         return item.value
-    if ctx.types.is_tensor(item):
+    if ctx.types.is_tensor(item) and not _number_method(ctx, item):
         return _TENSOR
     return _UNKNOWN
+
+
+_NUMBER_METHODS = names.NON_TENSOR_ATTRS | names.NON_TENSOR_METHODS
+
+
+def _number_method(ctx: FunctionContext, item: ast.expr) -> bool:
+    """`t.size(1)` / `t.dim()` (directly or through a local bound once): a method that gives
+    a Python number in graph mode, which the light Tensor inference may take for a Tensor
+    (measured in the real-code zoo: `src_len = key_states.size(1)`)."""
+    if isinstance(item, ast.Name):
+        bound = receivers.only_binding(ctx, item.id)
+        item = bound if bound is not None else item
+    return (
+        isinstance(item, ast.Call)
+        and isinstance(item.func, ast.Attribute)
+        and item.func.attr in _NUMBER_METHODS
+    )
 
 
 def _reached_tensor(
@@ -183,6 +200,8 @@ def _mixed_sides(
         tensor = other = None
         for elt, item in zip(elts, value.items):
             if item is None:
+                continue
+            if item.kind == "tensor" and _number_method(ctx, elt):
                 continue
             if item.kind == "tensor" and tensor is None:
                 tensor = elt
