@@ -1,4 +1,4 @@
-"""Containers in compiled code (round 33): MS1065, MS1066, MS267, MS1067, MS384, MS385 and the
+"""Containers in compiled code (round 33): MS1065, MS1066, MS267, MS268, MS1067, MS384, MS385, the
 MS145 / MS206 / MS220 widenings.
 
 Each row is a variation of a program compiled with MindSpore 2.10 at LAX and STRICT (the verified
@@ -90,6 +90,23 @@ def test_sequence_order_reaches_tensor(body: str, expected: bool) -> None:
 def test_mixed_sequence_equal_under_strict(body: str, expected: bool) -> None:
     assert ("MS267" in error(body, "STRICT")) is expected
     assert "MS267" not in error(body, "LAX")
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        ("return (x.sum(), 1) in [(6.0, 1)]", True),
+        ("return (x.sum(),) not in ((1.0,),)", True),
+        ("return (1, 2) in [(x.sum(), 2)]", True),
+        ("pair = (x.max(), x.min())\nseen = [(1.0, 1.0)]\nreturn pair in seen", True),
+        ("n = x.shape[0]\nreturn (n, 3) in [(2, 3), (4, 4)]", False),
+        ("return x.shape in [(2, 3), (4, 4)]", False),
+        ("return x.sum() in [x.sum(), x.mean()]", False),
+    ],
+)
+def test_tensor_sequence_membership_under_strict(body: str, expected: bool) -> None:
+    assert ("MS268" in error(body, "STRICT")) is expected
+    assert "MS268" not in error(body, "LAX")
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""MS1066 / MS267: tuples or lists holding Tensors compared as sequences.
+"""MS1066 / MS267 / MS268: tuples or lists holding Tensors compared as sequences.
 
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (each ran in PyNative,
 where a 0-d Tensor item compares through its truth value):
@@ -23,6 +23,11 @@ x.sum())`, `(x.sum(), None) == ...`, a name bound to such a tuple, a Tensor para
 (`(x, x) == (x, x)`, `(x.sum(), x.sum()) == (1.0, 2.0)` -- each side all Tensors or all
 numbers), `(x.sum(),) == (6.0,)`, tuples of numbers; LAX compiles all of these (a `@ms.jit`
 function is judged at LAX).
+
+MS268: under STRICT, `in` / `not in` of a written-out tuple or list among written-out tuples or
+lists, when an item on either side is a Tensor, goes to the Python fallback and fails ("When
+handling script '__input_key_0__ in __input_key_1__ in graph mode', the inputs should be
+constant"); with shape ints only it compiles. LAX compiles them all.
 """
 
 from __future__ import annotations
@@ -88,7 +93,29 @@ MIXED_SEQUENCE_EQUAL_UNDER_STRICT = Rule(
     ),
 )
 
+SEQUENCE_IN_SEQUENCES_UNDER_STRICT = Rule(
+    "MS268",
+    "tensor-sequence-membership-under-strict",
+    Group.STRICT,
+    title="A tuple or list holding a Tensor tested with `in` against tuples, under STRICT",
+    message=(
+        "`{text}` looks a {kind} up among {kind}s with the Tensor item `{item}`; STRICT runs "
+        "such an `in` only on constants: compare the items one by one (`a[0] == b[0][0] and "
+        "...`), or use the default LAX level."
+    ),
+    why=(
+        "Graph mode hands `in` between sequences of sequences to its Python fallback, which "
+        "jit_syntax_level=STRICT runs only on constant inputs; a Tensor item is not one."
+    ),
+    remedy="Compare the items one by one, keep Tensors out of the tuples, or use LAX.",
+    mindspore_says=(
+        "ValueError: When handling script '__input_key_0__ in __input_key_1__ in graph mode', "
+        "the inputs should be constant, but found variable ... to be nonconstant."
+    ),
+)
+
 _ORDER = (ast.Lt, ast.LtE, ast.Gt, ast.GtE)
+_MEMBERSHIP = (ast.In, ast.NotIn)
 _EQUAL = (ast.Eq, ast.NotEq)
 _SEQUENCES = ("tuple", "list")
 _NON_TENSOR = frozenset({"scalar", "str", "None", "tuple"})
@@ -99,7 +126,9 @@ _UNKNOWN = object()
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     compares: list[ast.Compare] = [
-        c for c in ctx.of(ast.Compare) if any(isinstance(op, (*_ORDER, *_EQUAL)) for op in c.ops)
+        c
+        for c in ctx.of(ast.Compare)
+        if any(isinstance(op, (*_ORDER, *_EQUAL, *_MEMBERSHIP)) for op in c.ops)
     ]
     if not compares:
         return
@@ -112,6 +141,14 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 if item is not None:
                     text = ast.unparse(node)
                     yield TENSOR_SEQUENCE_ORDER.finding(node, text=text, item=item)
+                    break
+            elif isinstance(op, _MEMBERSHIP):
+                member = _member_tensor(ctx, left, right)
+                if member is not None:
+                    kind, item = member
+                    yield SEQUENCE_IN_SEQUENCES_UNDER_STRICT.finding(
+                        node, text=ast.unparse(node), kind=kind, item=item
+                    )
                     break
             elif isinstance(op, _EQUAL) and (
                 _items(ctx, left) is not None or _items(ctx, right) is not None
@@ -210,3 +247,32 @@ def _mixed_sides(
         if tensor is not None and other is not None:
             return value.kind, ast.unparse(tensor), ast.unparse(other)
     return None
+
+
+def _member_tensor(
+    ctx: FunctionContext, left: ast.expr, right: ast.expr
+) -> Optional[tuple[str, str]]:
+    """(kind, a Tensor item) of `left in right`, `left` a written-out tuple or list and
+    `right` one of such displays, when an item of either holds a Tensor (measured under
+    STRICT, round 33: `(x.sum(), 1) in [(6.0, 1)]`, `(x.sum(),) not in ((1.0,),)`, `(1, 2) in
+    [(x.sum(), 2)]`, `[x.sum()] in [[6.0]]`, names bound to them, fail; `(n, 3) in [(2, 3)]`
+    with `n = x.shape[0]` and `x.shape in [(2, 3)]` compile)."""
+    items = _items(ctx, left)
+    options = _items(ctx, right)
+    if items is None or not options:
+        return None
+    nested = [_items(ctx, o) for o in options]
+    if any(n is None for n in nested):
+        return None
+    kind = "tuple" if isinstance(_display(ctx, left), ast.Tuple) else "list"
+    for item in [*items, *(e for n in nested for e in n or ())]:
+        if ctx.types.is_tensor(item) and not _number_method(ctx, item):
+            return kind, ast.unparse(item)
+    return None
+
+
+def _display(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        return bound if bound is not None else expr
+    return expr
