@@ -327,6 +327,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             builtin[name] = name not in hidden and not _imported(ctx, name)
         if builtin[name]:
             yield from _builtin(ctx, values, call, name)
+    fromkeys = ctx.fn.module.mentions("fromkeys")
+    for call in ctx.of(ast.Call) if fromkeys else ():
+        if _fromkeys_of_tensor(ctx, call):
+            yield NEEDS_CONSTANT_UNDER_STRICT.finding(
+                call, name="dict.fromkeys()", what="the value it gives every key"
+            )
     for compare in ctx.of(ast.Compare):
         yield from _contains(ctx, compare)
     comprehensions: list[ast.ListComp | ast.GeneratorExp | ast.DictComp] = ctx.of(
@@ -455,6 +461,8 @@ def _builtin(
             or (by_name and _names_mutable_number(ctx, arg))
             or (name == "dict" and _dict_of_variables(ctx, values, arg))
             or (name in STR_OF_MUTABLE and _mutable(ctx, arg))
+            or (name in ORDERS_KEYS and _dict_of_variables(ctx, values, arg))
+            or (name in ORDERS_KEYS and _dynamic_mutable(ctx, arg))
             or _view_of_tensor_dict(ctx, values, arg)
         ):
             what = "this Tensor" if direct else "a value it is given"
@@ -595,6 +603,46 @@ def _number(expr: ast.expr) -> bool:
         and isinstance(expr.value, (int, float))
         and not isinstance(expr.value, bool)
     )
+
+
+# `sorted(d)` / `reversed(d)` of a local dict holding a Tensor computed in the graph, and of
+# a `mutable([...], True)` list, fail STRICT ("When handling script 'sorted(d) in graph mode',
+# the inputs should be constant"); of a dict of numbers, `list(d)` and `sorted(d.values())` of
+# numbers compile (measured on 2.10, round 33).
+ORDERS_KEYS = frozenset({"sorted", "reversed"})
+
+
+def _dynamic_mutable(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`mutable([...], True)` / `mutable(..., dynamic_len=True)` (or a local bound once to
+    it): a list of run-time length."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        expr = bound if bound is not None else expr
+    if not (isinstance(expr, ast.Call) and names.callee(ctx.fn.module, expr.func) in MUTABLE):
+        return False
+    flag = expr.args[1] if len(expr.args) > 1 else names.keyword(expr, "dynamic_len")
+    return isinstance(flag, ast.Constant) and flag.value is True
+
+
+def _fromkeys_of_tensor(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`dict.fromkeys(keys, v)` with `v` a Tensor or a written-out tuple or list holding one:
+    STRICT folds the call and refuses it (measured on 2.10: "When handling script
+    '__call_func_str__(...)' ... the inputs should be constant"); of a number, None or
+    `x.shape[0]` it compiles, and LAX compiles them all."""
+    func = call.func
+    if not (
+        isinstance(func, ast.Attribute)
+        and func.attr == "fromkeys"
+        and isinstance(func.value, ast.Name)
+        and func.value.id == "dict"
+        and len(call.args) == 2
+        and not call.keywords
+    ):
+        return False
+    value = call.args[1]
+    if isinstance(value, (ast.Tuple, ast.List)):
+        return any(ctx.types.is_tensor(e) for e in value.elts)
+    return ctx.types.is_tensor(value)
 
 
 def _mutable(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -154,6 +154,8 @@ def _read(
     ctx: FunctionContext, values: Abstract, shapes: _LazyShapes, node: ast.Subscript
 ) -> Iterator[RawFinding]:
     target = values.of(node.value)
+    if target is None and ctx.types.is_tensor(node.slice):
+        target = _self_sequence(ctx, node.value)
     if target is None:
         cls = object_class(ctx, node.value)
         if cls is not None and "__getitem__" not in instances.attributes(cls):
@@ -360,6 +362,38 @@ def not_all_0d(ctx: FunctionContext, values: Abstract, seq: ast.expr) -> bool:
         and not (isinstance(e, ast.Subscript) and not isinstance(e.slice, ast.Slice))
         for e in seq.elts
     )
+
+
+def _self_sequence(ctx: FunctionContext, expr: ast.expr) -> Optional[Value]:
+    """A `self.<attr>` that `__init__` assigns a written-out tuple or list of number constants
+    or of Tensors made there, or a `ParameterTuple`, as a value (measured under STRICT, round
+    33: `self.sizes[i]` of `[1, 2, 3]` or `(1, 2, 3)`, `self.ws[i]` of a list of `Tensor(...)`,
+    `self.ps[i]` of a ParameterTuple fail with a Tensor `i`; LAX compiles them)."""
+    held = receivers.self_attr(ctx, expr)
+    cls = ctx.fn.cls
+    if held is None or cls is None or cls.attr_varies(names.self_attribute(expr) or ""):
+        return None
+    node = held.node
+    if isinstance(node, ast.Call):
+        qualname = names.callee(cls.module, node.func) or ""
+        if qualname.rsplit(".", 1)[-1] == "ParameterTuple" and qualname.startswith("mindspore"):
+            return Value("tuple", items=(Value("tensor"),))
+        return None
+    if not isinstance(node, (ast.Tuple, ast.List)) or not node.elts:
+        return None
+    kind = "tuple" if isinstance(node, ast.Tuple) else "list"
+    items: list[Value] = []
+    for e in node.elts:
+        if isinstance(e, ast.Constant) and type(e.value) in (int, float, bool):
+            items.append(Value("scalar", type(e.value).__name__))
+        elif (
+            isinstance(e, ast.Call)
+            and (names.callee(cls.module, e.func) or "") in names.TENSOR_FACTORIES
+        ):
+            items.append(Value("tensor"))
+        else:
+            return None
+    return Value(kind, items=tuple(items))
 
 
 def _tensor_index_fails(
