@@ -1,4 +1,5 @@
-"""MS379: a list of lists (or dicts) made by `*`, one item changed in place, the list read after.
+"""MS379: a list of dicts made by `*`, one item changed in place, the list read after (a list of
+lists is MS385's, `list_rows.py`, measured on the same programs with more look-alikes).
 
 Measured with MindSpore 2.10 on CPU (round 33, `dv_`), LAX and STRICT alike, against PyNative:
 `[[0] * 2] * 2` (and `[[]] * 3`, `2 * [[0]]`, `[row] * 2` of a local list, `[{}] * 2`) is in
@@ -26,18 +27,18 @@ REPEATED_INNER_CHANGED = Rule(
     "MS379",
     "repeated-inner-list-changed",
     Group.DIVERGES,
-    title="A list of lists made by `*` with one inner list changed in place, in compiled code",
+    title="A list of dicts made by `*` with one inner dict changed in place, in compiled code",
     message=(
         "`{name}` repeats one inner {inner} with `*`, so in PyNative this change shows in "
         "every item of `{name}`, while graph mode changes only `{target}`; build the items "
-        "with a comprehension (`[[...] for _ in range(n)]`) to get one of each."
+        "with a comprehension (`[dict() for _ in range(n)]`) to get one of each."
     ),
     why=(
-        "Python's `[[0]] * n` holds the same inner list n times; graph mode builds each item "
-        "as its own value: after `grid[0][0] = 5` PyNative returned [[5], [5]] and GRAPH_MODE "
-        "returned [[5], [0]]."
+        "Python's `[{}] * n` holds the same inner dict n times; graph mode builds each item "
+        "as its own value: after `ds[0]['k'] = 1` PyNative's `ds[1]` had the key and "
+        "GRAPH_MODE's did not (`len(ds[1])` 1 against 0)."
     ),
-    remedy="Build the inner lists with a comprehension so each item is its own list.",
+    remedy="Build the inner dicts with a comprehension so each item is its own dict.",
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
@@ -64,8 +65,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         name = assign.targets[0].id
         inner = _repeated_inner(ctx, assign.value)
-        if inner is None or receivers.only_binding(ctx, name) is not assign.value:
-            continue
+        if inner != "dict" or receivers.only_binding(ctx, name) is not assign.value:
+            continue  # rows that are lists: MS385 (`list_rows.py`), which reads more look-alikes
         found = _first_change(ctx, name, assign)
         if found is None:
             continue
