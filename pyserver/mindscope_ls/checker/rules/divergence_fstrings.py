@@ -54,7 +54,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     joined = ctx.of(ast.JoinedStr)
     if not joined:
         return
-    quiet = _messages(ctx)
+    quiet = messages(ctx)
     for node in joined:
         if id(node) in quiet:
             continue
@@ -211,7 +211,7 @@ def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
     return found.pop()
 
 
-def _messages(ctx: FunctionContext) -> set[int]:
+def messages(ctx: FunctionContext) -> set[int]:
     """The ids of f-strings inside a `raise`, an `assert` or a print / logging call."""
     found: set[int] = set()
     holders: list[ast.AST] = [*ctx.of(ast.Raise), *ctx.of(ast.Assert)]

@@ -11,7 +11,8 @@ f-string with each candidate text in construct):
   `((a, 1), 2)`; `str(t)`, `"{}".format(t)` and `"%s" % (t,)` agree with PyNative;
 - a one-item tuple loses its comma: `f"{(n,)}"` and `f"{(1,)}"` gave `(1)` (PyNative `(1,)`).
 A field with a format spec is MS322's, bools and floats MS347's. As for MS347, an f-string in
-a `raise`, an `assert` or a print / logging call is left alone (a message, not a value).
+a `raise`, an `assert` or a print / logging call is left alone (a message, not a value), and
+so is a `@jit` function (PyNative compiles it too).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .decorated_helpers import compiled_by_jit
 from .divergence_fstrings import messages
 from .helpers import receivers, strs
 from .helpers.abstract import Abstract
@@ -35,19 +37,16 @@ FSTRING_PLAIN_TEXT = Rule(
     title="An f-string writes a str, or a tuple, without Python's quotes or comma",
     message=(
         "`{{{field}}}` in an f-string gives {graph} in graph mode where PyNative gives "
-        "{pynative}; build the text with `str(...)`, `repr(...)` or `\"{{!r}}\".format(...)`."
+        '{pynative}; build the text with `str(...)`, `repr(...)` or `"{{!r}}".format(...)`.'
     ),
     why=(
         "Graph mode writes an f-string's fields with its own formatter: a `!r` conversion of a "
         "str is ignored (`f\"{{s!r}}\"` gave `a`, not `'a'`), the strs inside a tuple or list "
         "lose their quotes (`f\"{{('a', 1)}}\"` gave `(a, 1)`) and a one-item tuple its comma "
-        "(`f\"{{(1,)}}\"` gave `(1)`); `str()`, `repr()`, `str.format` and `%` give Python's "
+        '(`f"{{(1,)}}"` gave `(1)`); `str()`, `repr()`, `str.format` and `%` give Python\'s '
         "text."
     ),
-    remedy=(
-        "Convert the value first: `f\"{{repr(s)}}\"`, `f\"{{str(t)}}\"`, or "
-        "`\"{{!r}}\".format(s)`."
-    ),
+    remedy=('Convert the value first: `f"{{repr(s)}}"`, `f"{{str(t)}}"`, or `"{{!r}}".format(s)`.'),
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
@@ -56,7 +55,7 @@ _CONVERSIONS = (ord("r"), ord("a"))
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     joined: list[ast.JoinedStr] = ctx.of(ast.JoinedStr)
-    if not joined:
+    if not joined or compiled_by_jit(ctx):
         return
     quiet = messages(ctx)
     values: Optional[Abstract] = None
@@ -117,9 +116,7 @@ def _display(ctx: FunctionContext, value: ast.expr) -> Optional[Union[ast.Tuple,
 def _assigned_in(ctx: FunctionContext, name: str) -> bool:
     """`self.<name>` assigned in the compiled function itself."""
     stores: list[ast.Attribute] = ctx.of(ast.Attribute)
-    return any(
-        isinstance(a.ctx, ast.Store) and receivers.self_attr_name(a) == name for a in stores
-    )
+    return any(isinstance(a.ctx, ast.Store) and receivers.self_attr_name(a) == name for a in stores)
 
 
 def _holds_str(
