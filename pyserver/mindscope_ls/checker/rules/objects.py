@@ -15,6 +15,7 @@ from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
 from .helpers.flow import blocks_of, loads_after
+from .helpers.module_values import parameters
 from .helpers.walk import of_type
 
 PARAMETER_IN_GRAPH = Rule(
@@ -84,6 +85,29 @@ WITH_RAISE = Rule(
         "NameError: The name 'x' is not defined, or not supported in graph mode. (ValueError: "
         "'boom' when nothing after the block reads a name)"
     ),
+)
+
+WITH_FUNCTION_CALL = Rule(
+    "MS1063",
+    "with-function-result",
+    Group.FAILS,
+    title="`with f():` on what a module-level function returns",
+    message=(
+        "`with {call}` takes its context manager from the function `{name}`: graph mode checks "
+        "a `with` call's name as a class and fails on a function; create the `@jit_class` "
+        "object directly (`with Ctx():`) or hold it in an attribute."
+    ),
+    why=(
+        "Graph mode looks the name a `with` statement calls up among the module's globals and "
+        "tests it with `issubclass` (for its stream contexts); a function there is not a class, "
+        "so compiling stops, even when the function returns a `@jit_class` object (measured on "
+        '2.10, LAX and STRICT: "issubclass() arg 1 must be a class", no line named).'
+    ),
+    remedy=(
+        "Call the `@jit_class` directly (`with Ctx(...):`), keep the object in an attribute "
+        "(`with self.ctx:`), or make the factory a method or a `@staticmethod`."
+    ),
+    mindspore_says="TypeError: issubclass() arg 1 must be a class",
 )
 
 TENSOR_DICT_KEY = Rule(
@@ -435,9 +459,16 @@ def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawF
         target = _class_of(ctx, item.context_expr)
         plain = plain or (target is not None and not target.is_jit_class)
         plain = plain or (target is None and _library_context(ctx, item.context_expr) is not None)
+        plain = plain or _module_function(ctx, item.context_expr) is not None
     if not plain:
         yield from _with_raise(ctx, node)
     for item in node.items:
+        function = _module_function(ctx, item.context_expr)
+        if function is not None:
+            yield WITH_FUNCTION_CALL.finding(
+                item.context_expr, call=ast.unparse(item.context_expr), name=function
+            )
+            continue
         cell = _cell_context(ctx, item.context_expr)
         if cell is not None:
             yield WITH_PLAIN_CLASS.finding(item.context_expr, name=cell)
@@ -455,6 +486,30 @@ def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawF
             related=[ctx.related(target.node, f"class `{target.name}` defined here")],
             name=target.name,
         )
+
+
+def _module_function(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """`make(...)` where `make` is a function defined at the module's top level (not bound in
+    the compiled function). Measured on 2.10, LAX and STRICT: `with make() as v:` and `with
+    guard():` fail ("issubclass() arg 1 must be a class") whether the function returns a
+    `@jit_class` object or a plain one, in construct or in a helper, and so does a
+    `@contextlib.contextmanager` function; `with self.make():`, `with Ctx.create():` (a
+    `@staticmethod`), a factory nested in construct and `make = Ctx` (a class) compile."""
+    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+        return None
+    name = expr.func.id
+    module = ctx.fn.module
+    if name not in module.functions or name in module.imports or name in module.classes:
+        return None
+    if name in parameters(ctx.fn.node):
+        return None
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    if any(n.id == name and isinstance(n.ctx, ast.Store) for n in stores):
+        return None
+    defs: list[ast.FunctionDef] = ctx.of(ast.FunctionDef)
+    if any(d.name == name for d in defs if d is not ctx.fn.node):
+        return None
+    return name
 
 
 def _with_raise(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawFinding]:
@@ -539,13 +594,20 @@ def _library_context(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
         name = expr.func.id
         if name in BUILTIN_CONTEXTS and builtin(ctx, name):
             return name
+        # `from contextlib import nullcontext` then `with nullcontext():` (measured: fails)
+        qualname = module.qualname(expr.func) if name in module.imports else None
+        if qualname is not None and "." in qualname and _from_library(ctx, qualname):
+            return None if qualname.rsplit(".", 1)[-1] in STREAM_CONTEXTS else name
         return None
     root: ast.expr = expr.func
     while isinstance(root, ast.Attribute):
         root = root.value
     if not isinstance(root, ast.Name) or root.id not in module.imports:
         return None
-    return ast.unparse(expr.func) if _from_library(ctx, module.qualname(expr.func)) else None
+    qualname = module.qualname(expr.func)
+    if qualname is not None and qualname.rsplit(".", 1)[-1] in STREAM_CONTEXTS:
+        return None  # graph mode's own stream contexts (`check_is_base_ctx` in its parser)
+    return ast.unparse(expr.func) if _from_library(ctx, qualname) else None
 
 
 def _from_library(ctx: FunctionContext, qualname: Optional[str]) -> bool:
@@ -558,6 +620,7 @@ def _from_library(ctx: FunctionContext, qualname: Optional[str]) -> bool:
 
 
 BUILTIN_CONTEXTS = frozenset({"open"})
+STREAM_CONTEXTS = frozenset({"StreamCtx", "StreamLimitCtx"})
 
 
 def _class_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
