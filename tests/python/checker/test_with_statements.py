@@ -129,7 +129,8 @@ def test_is_with_container_attributes() -> None:
     ] == ["MS1007"]
     for left in ("x", "m"):
         source = cell(
-            f"def construct(self, x, m=None):\n    if {left} is self.l:\n        return x\n    return x + 1\n"
+            f"def construct(self, x, m=None):\n    if {left} is self.l:\n"
+            "        return x\n    return x + 1\n"
         )
         assert codes(source) == [], left
 
@@ -151,11 +152,34 @@ def test_local_jit_class_attribute_written_then_read() -> None:
 def test_fstring_texts() -> None:
     for field in ("{self.mode!r}", "{self.names}", "{('a', 1)}", "{(x.shape[0],)}"):
         source = cell(
-            f'def construct(self, x):\n    if f"{field}" == "":\n        return x\n    return x + 1\n'
+            f'def construct(self, x):\n    if f"{field}" == "":\n'
+            "        return x\n    return x + 1\n"
         )
         assert [c for _, c in codes(source)] == ["MS382"], field
     for field in ("{repr(self.mode)}", "{(1, 2)}", "{x.shape[0]!r}", "{str(self.names)}"):
         source = cell(
-            f'def construct(self, x):\n    if f"{field}" == "":\n        return x\n    return x + 1\n'
+            f'def construct(self, x):\n    if f"{field}" == "":\n'
+            "        return x\n    return x + 1\n"
         )
         assert codes(source) == [], field
+
+
+def test_with_on_a_module_function_result() -> None:
+    factory = "def make():\n    return Ctx()\n\n\nclass Net(nn.Cell):"
+    source = HEAD.replace("class Net(nn.Cell):", factory, 1)
+    body = "        with {}:\n            y = x + 1\n        return y\n"
+    bad = source + "    def construct(self, x):\n" + body.format("make()")
+    assert [c for _, c in codes(bad)] == ["MS1063"]
+    for quiet in (
+        "    def construct(self, x):\n        make = Ctx\n" + body.format("make()"),
+        "    def construct(self, x):\n" + body.format("Ctx.make()"),
+    ):
+        assert "MS1063" not in [c for _, c in codes(source + quiet)], quiet
+
+
+def test_next_of_a_scalar_generator() -> None:
+    for gen in ("i * 2 for i in range(3)", "d for d in x.shape if d > 2", "i for i in (1, 4)"):
+        source = cell(f"def construct(self, x):\n    n = next({gen})\n    return x * n\n")
+        assert [c for _, c in codes(source)] == ["MS197"], gen
+    tensors = cell("def construct(self, x):\n    y = next(x * i for i in range(3))\n    return y\n")
+    assert [c for _, c in codes(tensors)] == ["MS337"]
