@@ -346,6 +346,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     divergence_bool_ints.check,
     divergence_fstrings.check,
     fstring_texts.check,
+    fstring_texts.check_none,
     divergence_float_compare.check,
     divergence_float_ints.check,
     divergence_str_case.check,

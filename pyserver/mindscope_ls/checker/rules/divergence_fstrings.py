@@ -175,6 +175,18 @@ def _number_texts(ctx: FunctionContext, item: ast.expr) -> Optional[tuple[str, s
 def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
     """The float `self.<attr>` holds when `__init__` alone stores a parameter in it whose
     default is a float literal, and every `Cls(...)` of the module passes that value or none."""
+    passed = init_passed(ctx, expr)
+    if passed is None:
+        return None
+    found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
+    if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
+        return None
+    return found.pop()
+
+
+def init_passed(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]]:
+    """What `self.<attr>` can hold when `__init__` alone stores a parameter in it: the
+    parameter's default and what every `Cls(...)` of the module passes for it."""
     attr = names.self_attribute(expr)
     cls = ctx.fn.cls
     tree = ctx.fn.module.tree
@@ -202,13 +214,7 @@ def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
         for c in of_type(tree, ast.Call)
         if isinstance(c.func, ast.Name) and c.func.id == cls.node.name
     )
-    passed = init_argument_values(constructions, init, assign.value.id)
-    if passed is None:
-        return None
-    found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
-    if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
-        return None
-    return found.pop()
+    return init_argument_values(constructions, init, assign.value.id)
 
 
 def messages(ctx: FunctionContext) -> set[int]:

@@ -1,4 +1,5 @@
-"""MS382: an f-string field whose text graph mode writes without Python's quotes or comma.
+"""MS382: an f-string field whose text graph mode writes without Python's quotes or comma
+(and MS1064: an f-string of `None` compared or used as a key, below).
 
 Measured with MindSpore 2.10 on CPU, LAX and STRICT alike, against PyNative (comparing the
 f-string with each candidate text in construct):
@@ -24,10 +25,11 @@ from typing import Optional, Union
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
-from .divergence_fstrings import messages
+from .divergence_fstrings import init_passed, messages
 from .helpers import receivers, strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
+from .helpers.module_values import parameters
 from .helpers.shared_values import abstract
 
 FSTRING_PLAIN_TEXT = Rule(
@@ -129,3 +131,115 @@ def _holds_str(
         elif strs.is_str(ctx, values, item):
             return True
     return False
+
+
+FSTRING_NONE_COMPARED = Rule(
+    "MS1064",
+    "fstring-of-none-compared",
+    Group.FAILS,
+    title="An f-string holding `None`, compared or used as a dict key",
+    message=(
+        "`{text}` formats `None`, which graph mode cannot fold into a str: comparing it or "
+        "keying a dict with it fails; test the value itself (`{field} is None`) or use "
+        "`str({field})`."
+    ),
+    why=(
+        "Graph mode builds an f-string whose field is `None` as a value it only knows at run "
+        'time, not a constant str: `==` / `!=` on it has no kernel ("Failed to infer for '
+        'primitive:string_eq") and a dict refuses it as a key ("make_dict evaluator key only '
+        'supports string, ... but got ValueAny"), at LAX and STRICT (measured on 2.10). '
+        "`str(None) == 'None'` and an f-string left unused compile."
+    ),
+    remedy="Compare the value with `is None`, or build the text with `str(value)`.",
+    mindspore_says=(
+        "RuntimeError: Failed to infer for primitive:string_eq in node:Default/string_eq-op0"
+    ),
+)
+
+
+def check_none(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS1064: `f"{m}" == "None"` with `m = None`, `key = f"act={self.act}"` (`self.act = None`)
+    then `key == ...`, `{f"{m}": 1}`: each failed at LAX and STRICT on 2.10, naming the compare
+    or the dict; `str(m) == "None"` and an unused `s = f"{m}"` compiled."""
+    joined: list[ast.JoinedStr] = ctx.of(ast.JoinedStr)
+    holding = [j for j in joined if any(_is_none(ctx, p) for p in j.values)]
+    if not holding:
+        return
+    texts = {id(j) for j in holding}
+    bound: dict[str, ast.JoinedStr] = {}
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    for a in assigns:
+        value = a.value
+        if not isinstance(value, ast.JoinedStr) or id(value) not in texts:
+            continue
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+            name = a.targets[0].id
+            if receivers.only_binding(ctx, name) is value:
+                bound[name] = value
+
+    def fstring_of(expr: ast.expr) -> Optional[ast.JoinedStr]:
+        if isinstance(expr, ast.JoinedStr) and id(expr) in texts:
+            return expr
+        if isinstance(expr, ast.Name) and isinstance(expr.ctx, ast.Load):
+            return bound.get(expr.id)
+        return None
+
+    compares: list[ast.Compare] = ctx.of(ast.Compare)
+    for compare in compares:
+        if not all(isinstance(op, (ast.Eq, ast.NotEq)) for op in compare.ops):
+            continue
+        for operand in (compare.left, *compare.comparators):
+            found = fstring_of(operand)
+            if found is not None:
+                yield FSTRING_NONE_COMPARED.finding(
+                    compare, text=_short(found), field=_none_field(ctx, found)
+                )
+                break
+    dicts: list[ast.Dict] = ctx.of(ast.Dict)
+    for display in dicts:
+        for key in display.keys:
+            found = fstring_of(key) if key is not None else None
+            if key is not None and found is not None:
+                yield FSTRING_NONE_COMPARED.finding(
+                    key, text=_short(found), field=_none_field(ctx, found)
+                )
+                break
+
+
+def _is_none(ctx: FunctionContext, part: ast.expr) -> bool:
+    if not isinstance(part, ast.FormattedValue):
+        return False
+    value = part.value
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    if isinstance(value, ast.Name):
+        if value.id in parameters(ctx.fn.node):
+            return False
+        bound = receivers.only_binding(ctx, value.id)
+        return isinstance(bound, ast.Constant) and bound.value is None
+    name = receivers.self_attr_name(value)
+    if name is None:
+        return False
+    held = receivers.self_attr(ctx, value)
+    cls = ctx.fn.cls
+    if held is None or cls is None or cls.attr_varies(name) or _assigned_in(ctx, name):
+        return False
+    if isinstance(held.node, ast.Name):  # `self.act = act` of `act=None`, never passed
+        passed = init_passed(ctx, value)
+        return bool(passed) and all(
+            isinstance(v, ast.Constant) and v.value is None for v in passed or []
+        )
+    return isinstance(held.node, ast.Constant) and held.node.value is None
+
+
+def _none_field(ctx: FunctionContext, joined: ast.JoinedStr) -> str:
+    for part in joined.values:
+        if _is_none(ctx, part):
+            assert isinstance(part, ast.FormattedValue)
+            return ast.unparse(part.value)
+    return "value"
+
+
+def _short(joined: ast.JoinedStr) -> str:
+    text = ast.unparse(joined)
+    return text if len(text) <= 40 else text[:37] + "..."
