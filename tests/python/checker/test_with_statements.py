@@ -183,3 +183,19 @@ def test_next_of_a_scalar_generator() -> None:
         assert [c for _, c in codes(source)] == ["MS197"], gen
     tensors = cell("def construct(self, x):\n    y = next(x * i for i in range(3))\n    return y\n")
     assert [c for _, c in codes(tensors)] == ["MS337"]
+
+
+def test_fstring_of_none_compared() -> None:
+    for body in (
+        "m = None\n    if f'a{m}' == 'aNone':\n        return x\n    return x + 1\n",
+        "m = None\n    d = {f'{m}': 1}\n    return x * len(d)\n",
+    ):
+        source = cell("def construct(self, x):\n    " + body)
+        assert [c for _, c in codes(source)] == ["MS1064"], body
+    for body in (
+        "m = None\n    s = f'{m}'\n    return x\n",
+        "m = None\n    if str(m) == 'None':\n        return x\n    return x + 1\n",
+        "m = 1\n    if f'{m}' == '1':\n        return x\n    return x + 1\n",
+    ):
+        source = cell("def construct(self, x):\n    " + body)
+        assert codes(source) == [], body
