@@ -85,25 +85,30 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             left = right
 
 
-def _known_left(ctx: FunctionContext, left: ast.expr) -> bool:
-    """A left operand known to be neither a Tensor nor None: a constant, a local bound once, or
-    a `self.<attr>` set in `__init__` (measured: `x is not self.l` of a Tensor `x` and `m is
-    self.l` of a parameter `m=None` compiled)."""
-    if ctx.types.is_tensor(left):
+def _known_left(ctx: FunctionContext, left: ast.expr, depth: int = 0) -> bool:
+    """A left operand known to be neither a Tensor nor None: a constant or a display, a local
+    bound once to one (or to such an attribute), or a `self.<attr>` set in `__init__` to one
+    (measured: `x is not self.l` of a Tensor `x` and `m is self.l` of a parameter `m=None`
+    compiled, so a value that may be None is left alone)."""
+    if depth > 2 or ctx.types.is_tensor(left):
         return False
-    value: Optional[ast.AST] = left
+    if isinstance(left, ast.Constant):
+        return left.value is not None
+    if isinstance(left, (ast.List, ast.Tuple, ast.Dict)):
+        return True
     if isinstance(left, ast.Name):
-        value = receivers.only_binding(ctx, left.id)
-    elif receivers.self_attr_name(left) is not None:
-        held = receivers.self_attr(ctx, left)
-        if held is None or held.kind in ("tensor", "const_tensor"):
-            return False
-        value = held.node
-    elif not isinstance(left, ast.Constant):
+        bound = receivers.only_binding(ctx, left.id)
+        return bound is not None and _known_left(ctx, bound, depth + 1)
+    name = receivers.self_attr_name(left)
+    if name is None or ctx.fn.cls is None or ctx.fn.cls.attr_varies(name):
         return False
-    if value is None or (isinstance(value, ast.Constant) and value.value is None):
+    held = receivers.self_attr(ctx, left)
+    if held is None or not isinstance(held.node, ast.expr):
         return False
-    return not (isinstance(value, ast.expr) and ctx.types.is_tensor(value))
+    node = held.node
+    return isinstance(node, (ast.List, ast.Tuple, ast.Dict)) or (
+        isinstance(node, ast.Constant) and node.value is not None
+    )
 
 
 def _held_container(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
