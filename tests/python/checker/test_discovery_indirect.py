@@ -174,8 +174,10 @@ def test_with_on_a_library_context_manager_fails(expr: str) -> None:
     assert [code for _, code in found] == ["MS116"], found
 
 
-def test_with_on_a_workspace_factory_is_left_alone() -> None:
-    # a function of the workspace may return a @jit_class object: not known to fail
+def test_with_on_a_workspace_factory_fails() -> None:
+    # a module-level function returning a @jit_class object: measured on 2.10, this fails at
+    # LAX and STRICT ("issubclass() arg 1 must be a class", round33 st_with_factory_no_as), so
+    # it is MS1063's (not MS116's: the object would be a jit_class)
     source = textwrap.dedent(
         """
         import mindspore as ms
@@ -199,7 +201,7 @@ def test_with_on_a_workspace_factory_is_left_alone() -> None:
                 return y
         """
     )
-    assert [f.code for f in check_source(source, "m.py")] == []
+    assert [f.code for f in check_source(source, "m.py")] == ["MS1063"]
 
 
 CHOSEN = """

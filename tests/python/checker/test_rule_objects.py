@@ -97,8 +97,8 @@ def test_a_crashing_function_check_is_logged_and_hides_no_other_rule(
         after = check_source(BAD, "crash.py")
     crash = [f for f in after if f.code == "MS001"]
     assert len(crash) == 1 and "ZeroDivisionError" in crash[0].message
-    assert "objects rules (MS115-MS117, MS121)" in crash[0].message
+    assert "objects rules (MS1062-MS1063, MS115-MS117, MS121)" in crash[0].message
     assert {f.code for f in after} == before | {"MS001"}
     logged = [r for r in caplog.records if r.exc_info is not None]
     assert logged and "crash.py" in logged[0].getMessage()
-    assert "MS115-MS117, MS121" in logged[0].getMessage()
+    assert "MS1062-MS1063, MS115-MS117, MS121" in logged[0].getMessage()

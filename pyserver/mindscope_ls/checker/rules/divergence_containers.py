@@ -13,7 +13,8 @@ called on:
     return len(feats)               # PyNative 1, GRAPH_MODE 0
 
 The same with an alias in one function: `b = a; b.append(v); len(a)` gave 2 in PyNative, 1 in
-graph mode. Returning the container (`feats = collect(feats, x)`) or reading only the name that
+graph mode, and so did a chained `a = b = []` (each name got its own list). Returning the container
+(`feats = collect(feats, x)`) or reading only the name that
 was changed gives the same result in both modes.
 
 A Tensor given to a helper that writes one of its items behaves alike (measured the same way):
@@ -131,7 +132,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                     arg.id,
                     "by the caller after the call",
                 )
-        yield from _aliases(module, fn, containers, seen)
+        yield from _aliases(module, fn, containers, seen, cls is not None)
 
 
 def _aliases(
@@ -139,9 +140,15 @@ def _aliases(
     fn: FunctionNode,
     containers: dict[str, str],
     seen: set[tuple[int, int]],
+    in_cell: bool,
 ) -> Iterator[RawFinding]:
-    """`b = a` with `a` a local list/dict, then `b` changed in place, then `a` read."""
+    """`b = a` with `a` a local list/dict, then `b` changed in place, then `a` read; or
+    `a = b = []` (one display bound to both), then either changed and the other read."""
     for assign in of_type(fn, ast.Assign):
+        if len(assign.targets) > 1:
+            if in_cell:  # an `@ms.jit` function compiles in PyNative too (measured: the same)
+                yield from _chained(module, fn, assign, seen)
+            continue
         if not (
             len(assign.targets) == 1
             and isinstance(assign.targets[0], ast.Name)
@@ -167,6 +174,37 @@ def _aliases(
             source,
             "afterwards",
         )
+
+
+def _chained(
+    module: ModuleInfo, fn: FunctionNode, assign: ast.Assign, seen: set[tuple[int, int]]
+) -> Iterator[RawFinding]:
+    """`a = b = []` / `a = b = {}`: Python binds one container to both names; graph mode gave
+    each its own (measured on 2.10, LAX and STRICT: `a = b = []; a.append(1); len(b)` was 0
+    where PyNative gave 1, and so for `a["k"] = 1` on `a = b = {}`)."""
+    kind = _kind(assign.value)
+    targets = [t.id for t in assign.targets if isinstance(t, ast.Name)]
+    if kind is None or len(targets) != len(assign.targets) or len(set(targets)) != len(targets):
+        return
+    for alias in targets:
+        write = _first_write(fn, alias, after=assign)
+        if write is None:
+            continue
+        for other in targets:
+            read = loads_after(fn, other, write) if other != alias else None
+            if read is not None:
+                yield from _report(
+                    module,
+                    seen,
+                    write,
+                    (assign, f"`{' = '.join(targets)} = ...` binds one {kind} here"),
+                    read,
+                    kind,
+                    alias,
+                    other,
+                    "afterwards",
+                )
+                break
 
 
 def _report(

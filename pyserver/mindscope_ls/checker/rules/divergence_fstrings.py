@@ -54,7 +54,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     joined = ctx.of(ast.JoinedStr)
     if not joined:
         return
-    quiet = _messages(ctx)
+    quiet = messages(ctx)
     for node in joined:
         if id(node) in quiet:
             continue
@@ -175,6 +175,18 @@ def _number_texts(ctx: FunctionContext, item: ast.expr) -> Optional[tuple[str, s
 def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
     """The float `self.<attr>` holds when `__init__` alone stores a parameter in it whose
     default is a float literal, and every `Cls(...)` of the module passes that value or none."""
+    passed = init_passed(ctx, expr)
+    if passed is None:
+        return None
+    found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
+    if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
+        return None
+    return found.pop()
+
+
+def init_passed(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]]:
+    """What `self.<attr>` can hold when `__init__` alone stores a parameter in it: the
+    parameter's default and what every `Cls(...)` of the module passes for it."""
     attr = names.self_attribute(expr)
     cls = ctx.fn.cls
     tree = ctx.fn.module.tree
@@ -202,16 +214,10 @@ def _init_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
         for c in of_type(tree, ast.Call)
         if isinstance(c.func, ast.Name) and c.func.id == cls.node.name
     )
-    passed = init_argument_values(constructions, init, assign.value.id)
-    if passed is None:
-        return None
-    found = {v.value for v in passed if isinstance(v, ast.Constant) and type(v.value) is float}
-    if len(found) != 1 or not all(isinstance(v, ast.Constant) for v in passed):
-        return None
-    return found.pop()
+    return init_argument_values(constructions, init, assign.value.id)
 
 
-def _messages(ctx: FunctionContext) -> set[int]:
+def messages(ctx: FunctionContext) -> set[int]:
     """The ids of f-strings inside a `raise`, an `assert` or a print / logging call."""
     found: set[int] = set()
     holders: list[ast.AST] = [*ctx.of(ast.Raise), *ctx.of(ast.Assert)]

@@ -2,7 +2,9 @@
 
 Measured with MindSpore 2.10 on CPU, against PyNative: in `construct`, `self.box.value = 2` on a
 `@jit_class` instance compiles at LAX, but the graph keeps reading the compile-time value (x * 1
-where PyNative gives x * 2; the object holds 2 afterwards); `self.obj.d['k'] = 2` on a dict
+where PyNative gives x * 2; the object holds 2 afterwards); so does `self.box.value += 1`, and
+`c.value = 5` / `c.value += 1` on a local `c = Box()` of a `@jit_class`, read after the write
+(x * 1 where PyNative gave x * 5); `self.obj.d['k'] = 2` on a dict
 attribute of a plain object is lost at both levels (the dict still holds 1 afterwards, and the
 graph reads 1). Writing a plain object's attribute (`self.obj.value = 2`) and the Cell's own
 dict (`self.d['k'] = 2`) behave as in PyNative at LAX, so they are left alone.
@@ -70,9 +72,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     cls = ctx.fn.cls
     if cls is None or not cls.is_cell:
         return
-    writes: list[ast.Assign] = ctx.of(ast.Assign)
+    writes: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
     for node in writes:
-        for target in node.targets:
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
             found = _unseen(ctx, node, target)
             if found is not None:
                 yield OBJECT_WRITE_UNSEEN.finding(
@@ -80,12 +82,17 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 )
 
 
-def _unseen(ctx: FunctionContext, node: ast.Assign, target: ast.expr) -> Optional[tuple[str, str]]:
+def _unseen(
+    ctx: FunctionContext, node: ast.Assign | ast.AugAssign, target: ast.expr
+) -> Optional[tuple[str, str]]:
     if isinstance(target, ast.Attribute):
-        # Under STRICT the write fails instead (MS210).
-        if ctx.level == SyntaxLevel.STRICT or receivers.self_attr_name(target.value) is None:
+        # Under STRICT the write fails instead (MS210, MS251).
+        if ctx.level == SyntaxLevel.STRICT:
             return None
-        if receivers.kind_of(ctx, target.value) != receivers.JIT_CLASS:
+        if receivers.self_attr_name(target.value) is not None:
+            if receivers.kind_of(ctx, target.value) != receivers.JIT_CLASS:
+                return None
+        elif not _local_jit_object(ctx, target.value, target.attr):
             return None
         if not _read_after(ctx, target, node):
             return None
@@ -107,6 +114,22 @@ def _unseen(ctx: FunctionContext, node: ast.Assign, target: ast.expr) -> Optiona
             return None
         return "an item of a plain object's dict", "graph mode loses the write"
     return None
+
+
+def _local_jit_object(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:
+    """A local bound once to `Cls(...)` of a workspace `@jit_class` (measured at LAX: `c =
+    Acc(); c.n = 5` or `c.n += 1`, then `x * c.n`, read the value `__init__` set, x * 1 where
+    PyNative gave x * 5; STRICT fails, MS251). A plain class's object is MS233's, and an
+    attribute the class never sets MS194's (the read fails at every level)."""
+    if not isinstance(expr, ast.Name) or expr.id == "self":
+        return False
+    bound = receivers.only_binding(ctx, expr.id)
+    if not isinstance(bound, ast.Call):
+        return False
+    info = ctx.classes.resolve(ctx.fn.module.qualname(bound.func))
+    if info is None or not info.is_jit_class or info.is_cell:
+        return False
+    return any(attr in each.attrs for each in info.lineage())
 
 
 def _read_after(ctx: FunctionContext, target: ast.Attribute, node: ast.stmt) -> bool:

@@ -14,7 +14,8 @@ Measured with MindSpore 2.10 on CPU, against LAX and PyNative (both run these):
   assigning `self.<attr>` fails under STRICT ("In JIT
   strict mode, if need to modify a member attribute of a class with self.scale, the member
   attribute must be of the Parameter type", naming the write and the call; reported at the
-  call, in the compiled function). `__init__` run by
+  call, in the compiled function); so does `with obj:` when `__enter__` or `__exit__` assigns
+  one (reported at the `with`'s object). `__init__` run by
   `Stats()` in compiled code sets its attributes fine; a method only reading them compiles.
 """
 
@@ -89,6 +90,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         ast.Assign, ast.AugAssign, ast.AnnAssign
     )
     yield from _method_writes(ctx)
+    yield from _with_writes(ctx)
     reported: set[str] = set()
     for node in writes:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
@@ -145,6 +147,36 @@ def _method_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
                 call, cls=found.name, method=where, name=name
             )
+
+
+def _with_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`with obj:` / `with Ctx():` on a `@jit_class` object of this module whose `__enter__` or
+    `__exit__` assigns a non-Parameter `self.<attr>`: graph mode calls both, and STRICT refuses
+    the write as for an explicit method call (measured on 2.10, `with self.ctx:`, `with c:` of a
+    local and `with Ctx() as c:`: "In JIT strict mode, if need to modify a member attribute of
+    a class with self.n, ...", naming the write and the `with`; LAX compiles). Reported at the
+    `with`'s object."""
+    withs: list[ast.With] = ctx.of(ast.With)
+    for node in withs:
+        for item in node.items:
+            expr = item.context_expr
+            found = _jit_object(ctx, expr)
+            if found is None and isinstance(expr, ast.Call):
+                found = ctx.classes.resolve(ctx.fn.module.qualname(expr.func))
+                if found is not None and (not found.is_jit_class or found.is_cell):
+                    found = None
+            if found is None or found.module is not ctx.fn.module:
+                continue
+            for method in ("__enter__", "__exit__"):
+                if found.own_method(method) is None:
+                    continue
+                write = _self_write(found, method)
+                if write is not None:
+                    _, name, where = write
+                    yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
+                        expr, cls=found.name, method=where, name=name
+                    )
+                    break
 
 
 def _jit_object(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:

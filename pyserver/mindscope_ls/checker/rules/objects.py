@@ -14,7 +14,8 @@ from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
-from .helpers.flow import loads_after
+from .helpers.flow import blocks_of, loads_after
+from .helpers.module_values import parameters
 from .helpers.walk import of_type
 
 PARAMETER_IN_GRAPH = Rule(
@@ -56,6 +57,57 @@ WITH_PLAIN_CLASS = Rule(
     mindspore_says=(
         "TypeError: Only support jit_class instance, but got PythonObject(type: <class 'Ctx'>, ...)"
     ),
+)
+
+WITH_RAISE = Rule(
+    "MS1062",
+    "with-raise-not-suppressed",
+    Group.FAILS,
+    title="`raise` in a `with` block that `__exit__` suppresses in Python",
+    message=(
+        "Graph mode does not let `__exit__` swallow the exception raised in this `with` block: "
+        "the raise fails compilation or cuts off the code after the block ({what}); move the "
+        "`raise` out of compiled code or return a flag instead."
+    ),
+    why=(
+        "In Python a context manager whose `__exit__` returns True suppresses the exception "
+        "and execution goes on after the block. Graph mode compiles `with` as a call of "
+        "`__enter__`, the body and a call of `__exit__`, never as a handler: a `raise` as the "
+        "block's own statement ends the graph there, so names read after the block are "
+        "undefined (\"The name 'x' is not defined\"), or the constant exception itself is "
+        "raised while compiling (measured on 2.10, LAX and STRICT)."
+    ),
+    remedy=(
+        "Do not rely on `__exit__` to swallow exceptions in compiled code: check the condition "
+        "and return (or compute a flag) instead of raising inside the `with` block."
+    ),
+    mindspore_says=(
+        "NameError: The name 'x' is not defined, or not supported in graph mode. (ValueError: "
+        "'boom' when nothing after the block reads a name)"
+    ),
+)
+
+WITH_FUNCTION_CALL = Rule(
+    "MS1063",
+    "with-function-result",
+    Group.FAILS,
+    title="`with f():` on what a module-level function returns",
+    message=(
+        "`with {call}` takes its context manager from the function `{name}`: graph mode checks "
+        "a `with` call's name as a class and fails on a function; create the `@jit_class` "
+        "object directly (`with Ctx():`) or hold it in an attribute."
+    ),
+    why=(
+        "Graph mode looks the name a `with` statement calls up among the module's globals and "
+        "tests it with `issubclass` (for its stream contexts); a function there is not a class, "
+        "so compiling stops, even when the function returns a `@jit_class` object (measured on "
+        '2.10, LAX and STRICT: "issubclass() arg 1 must be a class", no line named).'
+    ),
+    remedy=(
+        "Call the `@jit_class` directly (`with Ctx(...):`), keep the object in an attribute "
+        "(`with self.ctx:`), or make the factory a method or a `@staticmethod`."
+    ),
+    mindspore_says="TypeError: issubclass() arg 1 must be a class",
 )
 
 TENSOR_DICT_KEY = Rule(
@@ -401,7 +453,26 @@ def _is_dict_method(call: ast.Call, dicts: dict[str, ast.expr]) -> bool:
 
 
 def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawFinding]:
+    plain = False
     for item in node.items:
+        plain = plain or _cell_context(ctx, item.context_expr) is not None
+        target = _class_of(ctx, item.context_expr)
+        plain = plain or (target is not None and not target.is_jit_class)
+        plain = plain or (target is None and _library_context(ctx, item.context_expr) is not None)
+        plain = plain or _module_function(ctx, item.context_expr) is not None
+    if not plain:
+        yield from _with_raise(ctx, node)
+    for item in node.items:
+        function = _module_function(ctx, item.context_expr)
+        if function is not None:
+            yield WITH_FUNCTION_CALL.finding(
+                item.context_expr, call=ast.unparse(item.context_expr), name=function
+            )
+            continue
+        cell = _cell_context(ctx, item.context_expr)
+        if cell is not None:
+            yield WITH_PLAIN_CLASS.finding(item.context_expr, name=cell)
+            continue
         target = _class_of(ctx, item.context_expr)
         if target is None:
             library = _library_context(ctx, item.context_expr)
@@ -417,6 +488,99 @@ def _with(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawF
         )
 
 
+def _module_function(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """`make(...)` where `make` is a function defined at the module's top level (not bound in
+    the compiled function). Measured on 2.10, LAX and STRICT: `with make() as v:` and `with
+    guard():` fail ("issubclass() arg 1 must be a class") whether the function returns a
+    `@jit_class` object or a plain one, in construct or in a helper, and so does a
+    `@contextlib.contextmanager` function; `with self.make():`, `with Ctx.create():` (a
+    `@staticmethod`), a factory nested in construct and `make = Ctx` (a class) compile."""
+    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Name):
+        return None
+    name = expr.func.id
+    module = ctx.fn.module
+    if name not in module.functions or name in module.imports or name in module.classes:
+        return None
+    if name in parameters(ctx.fn.node):
+        return None
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    if any(n.id == name and isinstance(n.ctx, ast.Store) for n in stores):
+        return None
+    defs: list[ast.FunctionDef] = ctx.of(ast.FunctionDef)
+    if any(d.name == name for d in defs if d is not ctx.fn.node):
+        return None
+    return name
+
+
+def _with_raise(ctx: FunctionContext, node: ast.With | ast.AsyncWith) -> Iterator[RawFinding]:
+    """MS1062: a `raise` as a statement of the `with` block itself (a PyNative program runs it
+    only when `__exit__` suppresses it). Measured on 2.10 with `@jit_class` context managers
+    whose `__exit__` returns True (constant or `self.quiet`), in construct, LAX and STRICT:
+    `with C(): raise E(...)` then `return x` fails "The name 'x' is not defined" (an
+    UnboundLocalError when the `with` ends an `if` branch), naming the read after the block;
+    with nothing read after it (`return 1`), the constant exception is raised while compiling,
+    naming the `raise`. Reported at the first name the next statement reads, else at the
+    `raise`. A `raise` under an `if` in the block is not reported (a false condition compiles;
+    measured: `if x.shape[0] == 3: raise` under `__exit__` returning False); nor is a `with`
+    in a loop (MindSpore named a statement of the block) or in a helper (it named the call in
+    construct): only compiled entry points (construct, `@jit` functions)."""
+    raised = next((s for s in node.body if isinstance(s, ast.Raise)), None)
+    if raised is None or ctx.fn.caller is not None or _in_loop(ctx, node):
+        return
+    end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+    statements: list[ast.stmt] = [
+        s for block in blocks_of(ctx.fn.node) for s in block if (s.lineno, s.col_offset) >= end
+    ]
+    after = min(statements, key=lambda s: (s.lineno, s.col_offset), default=None)
+    read = _first_read(after) if after is not None else None
+    if read is not None:
+        yield WITH_RAISE.finding(read, what=f"`{read.id}` is undefined after it")
+    else:
+        yield WITH_RAISE.finding(raised, what="the exception is raised while compiling")
+
+
+def _in_loop(ctx: FunctionContext, node: ast.stmt) -> bool:
+    loops: list[ast.For | ast.While] = ctx.of(ast.For, ast.While)
+    return any(node in of_type(loop, ast.With) for loop in loops)
+
+
+def _first_read(stmt: ast.stmt) -> Optional[ast.Name]:
+    """The first name a statement reads in its own expressions (a compound statement's test
+    or iterable, not its body)."""
+    parts: list[ast.AST]
+    if isinstance(stmt, (ast.If, ast.While)):
+        parts = [stmt.test]
+    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
+        parts = [stmt.iter]
+    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
+        parts = [item.context_expr for item in stmt.items]
+    elif isinstance(stmt, (ast.Return, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Expr)):
+        parts = [stmt]
+    else:
+        return None
+    loads = [
+        n
+        for part in parts
+        for n in ast.walk(part)
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+    ]
+    return min(loads, key=lambda n: (n.lineno, n.col_offset), default=None)
+
+
+def _cell_context(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """`with self.block:`, `with self.blocks[0]:`, `with self:` in a Cell's method, or `with
+    Block():` of a workspace Cell: a Cell is never a `@jit_class` (`jit_class` refuses Cells),
+    so even one defining `__enter__`/`__exit__` fails, LAX and STRICT (measured on 2.10: "Only
+    support jit_class instance, but got ValueAny", or "got ClassMember" for `self`)."""
+    if receivers.kind_of(ctx, expr) == receivers.CELL:
+        return ast.unparse(expr)
+    if isinstance(expr, ast.Call):
+        info = ctx.classes.resolve(ctx.fn.module.qualname(expr.func))
+        if info is not None and info.is_cell:
+            return info.name
+    return None
+
+
 def _library_context(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     """`with contextlib.suppress(E):`, `with np.errstate(...)`, `with open(p)`, even MindSpore's
     `with ms._no_grad():`: a context manager made by a library, never a `@jit_class`. Measured on
@@ -430,13 +594,20 @@ def _library_context(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
         name = expr.func.id
         if name in BUILTIN_CONTEXTS and builtin(ctx, name):
             return name
+        # `from contextlib import nullcontext` then `with nullcontext():` (measured: fails)
+        qualname = module.qualname(expr.func) if name in module.imports else None
+        if qualname is not None and "." in qualname and _from_library(ctx, qualname):
+            return None if qualname.rsplit(".", 1)[-1] in STREAM_CONTEXTS else name
         return None
     root: ast.expr = expr.func
     while isinstance(root, ast.Attribute):
         root = root.value
     if not isinstance(root, ast.Name) or root.id not in module.imports:
         return None
-    return ast.unparse(expr.func) if _from_library(ctx, module.qualname(expr.func)) else None
+    qualname = module.qualname(expr.func)
+    if qualname is not None and qualname.rsplit(".", 1)[-1] in STREAM_CONTEXTS:
+        return None  # graph mode's own stream contexts (`check_is_base_ctx` in its parser)
+    return ast.unparse(expr.func) if _from_library(ctx, qualname) else None
 
 
 def _from_library(ctx: FunctionContext, qualname: Optional[str]) -> bool:
@@ -449,6 +620,7 @@ def _from_library(ctx: FunctionContext, qualname: Optional[str]) -> bool:
 
 
 BUILTIN_CONTEXTS = frozenset({"open"})
+STREAM_CONTEXTS = frozenset({"StreamCtx", "StreamLimitCtx"})
 
 
 def _class_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:

@@ -149,7 +149,9 @@ class ClassTable:
             if resolved is not None:
                 info.bases.append(resolved)
                 info.is_cell = info.is_cell or resolved.is_cell
-        info.is_jit_class = local.is_jit_class
+        # `@jit_class` sets `__ms_class__` on the class, and graph mode tests it with `hasattr`:
+        # a subclass of one is one too (measured: `with Sub():` compiles).
+        info.is_jit_class = local.is_jit_class or any(b.is_jit_class for b in info.bases)
         for name, attr, qualname, value in local.attrs:
             if attr is None:
                 # Deeper too: a chain of Cells held in attributes recurses as bases do.
