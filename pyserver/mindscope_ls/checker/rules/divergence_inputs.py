@@ -31,6 +31,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
+from ..incremental.memo import NodeMemo
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
@@ -86,6 +87,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name not in jits
     ]
     seen: set[tuple[int, int]] = set()
+    helpers = _Helpers(tree)
     writes: dict[int, dict[str, list[tuple[ast.stmt, str]]]] = {}  # per compiled function
     for caller in callers:
         calls = _calls(caller)
@@ -101,7 +103,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                 params = params[1:]
             if id(target) not in writes:
                 writes[id(target)] = _input_writes(target, params)
-                _helper_writes(tree, target, params, writes[id(target)])
+                _helper_writes(helpers, target, params, writes[id(target)])
             for arg, param in zip(call.args, params):
                 written = writes[id(target)].get(param)
                 if not written or not isinstance(arg, ast.Name):
@@ -200,7 +202,18 @@ def _bound_classes(caller: ast.AST) -> dict[str, Optional[str]]:
     return out
 
 
-def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[ast.stmt, str]]]:
+Writes = dict[str, list[tuple[ast.stmt, str]]]
+# Kept on the function's node: a keystroke elsewhere re-checks the module, not this function.
+_WRITES: NodeMemo[Writes] = NodeMemo()
+
+
+def _input_writes(fn: FunctionNode, params: list[str]) -> Writes:
+    """A copy of `_walk_input_writes` (callers add a helper's writes to it)."""
+    kept = _WRITES.get(fn, tuple(params), lambda: _walk_input_writes(fn, params))
+    return {param: list(found) for param, found in kept.items()}
+
+
+def _walk_input_writes(fn: FunctionNode, params: list[str]) -> Writes:
     """Per parameter, `param += ...` and `param[...] = ...` while `param` still holds the input
     (before its first plain assignment). One walk of the function for all of them."""
     rebound: dict[str, tuple[int, int]] = {}
@@ -228,8 +241,38 @@ def _input_writes(fn: FunctionNode, params: list[str]) -> dict[str, list[tuple[a
     return out
 
 
+class _Helpers:
+    """The module's functions and each method's class, read once per check (a module has one
+    `construct` per Cell, and each asks)."""
+
+    def __init__(self, tree: ast.Module):
+        self.tree = tree
+        self._functions: Optional[dict[str, FunctionNode]] = None
+        self._owners: Optional[dict[int, ast.ClassDef]] = None
+
+    @property
+    def functions(self) -> dict[str, FunctionNode]:
+        if self._functions is None:
+            self._functions = {
+                s.name: s
+                for s in self.tree.body
+                if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        return self._functions
+
+    def owner(self, fn: FunctionNode) -> Optional[ast.ClassDef]:
+        if self._owners is None:
+            self._owners = {
+                id(item): c
+                for c in self.tree.body
+                if isinstance(c, ast.ClassDef)
+                for item in c.body
+            }
+        return self._owners.get(id(fn))
+
+
 def _helper_writes(
-    tree: ast.Module,
+    helpers: _Helpers,
     fn: FunctionNode,
     params: list[str],
     found: dict[str, list[tuple[ast.stmt, str]]],
@@ -245,17 +288,8 @@ def _helper_writes(
     ]
     if not calls:
         return
-    functions = {
-        s.name: s for s in tree.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
-    }
-    owner = next(
-        (
-            c
-            for c in tree.body
-            if isinstance(c, ast.ClassDef) and any(item is fn for item in c.body)
-        ),
-        None,
-    )
+    functions = helpers.functions
+    owner = helpers.owner(fn)
     rebound = {
         n.id: node_position(n)
         for n in of_type(fn, ast.Name)
