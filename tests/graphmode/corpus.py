@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Optional
@@ -130,20 +131,26 @@ def compile_all(
     if timeout is None:
         timeout = 600 + SECONDS_PER_CASE * len(cases)
     files = [str(p) for p in materialize(cases, folder)]
-    procs = {
-        level: subprocess.Popen(
-            [sys.executable, str(RUNNER), "--level", str(level), *files],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            cwd=folder,  # MindSpore writes rank_0/ here on failed compiles
-        )
-        for level in levels
-    }
+    # Each runner writes to a file, not a pipe: read one pipe after the other and the second
+    # runner stops at its first 64 KB of results (a failure's message runs to 6,000 characters)
+    # until the first has finished, which made the two levels compile one after the other.
+    outputs = {level: folder / f"results-{level}.jsonl" for level in levels}
+    procs = {}
+    for level in levels:
+        with outputs[level].open("w") as out:
+            procs[level] = subprocess.Popen(
+                [sys.executable, str(RUNNER), "--level", str(level), *files],
+                stdout=out,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                cwd=folder,  # MindSpore writes rank_0/ here on failed compiles
+            )
+    deadline = time.monotonic() + timeout
     results: dict[str, dict[str, dict[str, Any]]] = {}
     for level, proc in procs.items():
-        out, _ = proc.communicate(timeout=timeout)
-        rows = [json.loads(line) for line in out.splitlines() if line.strip()]
+        proc.wait(timeout=max(1.0, deadline - time.monotonic()))
+        lines = outputs[level].read_text().splitlines()
+        rows = [json.loads(line) for line in lines if line.strip()]
         results[level] = {Path(row["file"]).stem: row for row in rows}
     return results
 
