@@ -139,14 +139,9 @@ def _method_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
             found, method = _jit_object(ctx, func.value), func.attr
         if found is None or found.module is not ctx.fn.module:
             continue
-        if found.own_method(method) is None:
-            continue
-        write = _self_write(found, method)
-        if write is not None:
-            _, name, where = write
-            yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
-                call, cls=found.name, method=where, name=name
-            )
+        finding = _method_write(found, method, call)
+        if finding is not None:
+            yield finding
 
 
 def _with_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -168,14 +163,9 @@ def _with_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
             if found is None or found.module is not ctx.fn.module:
                 continue
             for method in ("__enter__", "__exit__"):
-                if found.own_method(method) is None:
-                    continue
-                write = _self_write(found, method)
-                if write is not None:
-                    _, name, where = write
-                    yield JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
-                        expr, cls=found.name, method=where, name=name
-                    )
+                finding = _method_write(found, method, expr)
+                if finding is not None:
+                    yield finding
                     break
 
 
@@ -192,6 +182,19 @@ def _jit_object(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
     if info is None or not info.is_jit_class or info.is_cell:
         return None
     return info
+
+
+def _method_write(found: ClassInfo, method: str, node: ast.AST) -> Optional[RawFinding]:
+    """The finding at `node` when `found`'s own `method` writes an attribute of `self`."""
+    if found.own_method(method) is None:
+        return None
+    write = _self_write(found, method)
+    if write is None:
+        return None
+    _, name, where = write
+    return JIT_CLASS_METHOD_WRITE_UNDER_STRICT.finding(
+        node, cls=found.name, method=where, name=name
+    )
 
 
 def _self_write(info: ClassInfo, root: str) -> Optional[tuple[ast.expr, str, str]]:
