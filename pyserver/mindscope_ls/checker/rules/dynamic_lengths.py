@@ -1,11 +1,12 @@
 """MS372: `len()` of a Tensor of run-time length, which graph mode reads wrong.
 
-Measured with MindSpore 2.10 on CPU (GRAPH_MODE, LAX and STRICT alike, against PyNative), with
-`x` of 5 elements, 4 of them positive: `len(ops.nonzero(x > 0))` returned 4294967300 where
-PyNative gives 4, and `x * len(u)` for `u = ops.masked_select(x, x > 0)` or
-`u, _ = ops.unique(x)` scaled by 4294967300 (2**32 + 4); `x + len(idx)` the same. The upper
-half of the 64-bit length is not cleared. `u.shape[0]` gave 4, and `len(x[x > 0])` too: left
-alone. Nothing fails, so only the printed numbers show it.
+Measured with MindSpore 2.10 on CPU (GRAPH_MODE, LAX and STRICT alike, against PyNative): the
+length is written as 32 bits into a 64-bit slot, so its upper half is whatever the memory pool
+held. A fresh process's first call reads zeroed memory and gets it right by luck; every later
+call of the same Cell, or any graph compiled after another one, read stale bits: `x * len(u)`
+for `u = ops.masked_select(x, x > 0)` scaled by 4629700416936869890 where PyNative uses 2, and
+`len(ops.nonzero(x))` / `len(u)` of `u, _ = ops.unique(x)` gave 2**32 + n. `u.shape[0]` and
+`len(x[x > 0])` were right on every call: left alone. Nothing fails, so only the numbers show it.
 """
 
 from __future__ import annotations
@@ -25,17 +26,22 @@ LEN_OF_DYNAMIC_LENGTH = Rule(
     Group.DIVERGES,
     title="`len()` of a `unique`/`masked_select`/`nonzero` result",
     message=(
-        "`len({name})` of a Tensor whose length is known only when it runs reads a wrong "
-        "number in graph mode (measured: 4294967300 where PyNative gives 4); use "
-        "`{name}.shape[0]`."
+        "`len({name})` of a Tensor whose length is known only when it runs reads stale "
+        "bits above 2**32 in graph mode (measured on a second call: 4294967300 where "
+        "PyNative gives 4); use `{name}.shape[0]`."
     ),
     why=(
         "Graph mode computes the length of a dynamic-shape Tensor at run time and reads it as "
-        "a 64-bit int whose upper half is not set: `len(ops.nonzero(x > 0))` gave 2**32 + 4 "
-        "for 4 rows, at LAX and STRICT, while `u.shape[0]` gave 4."
+        "a 64-bit int whose upper half is never written, so it holds whatever the memory pool "
+        "held: a fresh process's first call happens to read zeros, every later step reads "
+        "stale bits (`len(ops.nonzero(x > 0))` gave 2**32 + 4 for 4 rows; `x * len(u)` "
+        "scaled by 4.6e18), at LAX and STRICT, while `u.shape[0]` gave 4 on every call."
     ),
     remedy="Read the length as `u.shape[0]`.",
-    mindspore_says="(nothing: the graph computes with 4294967300 where PyNative uses 4)",
+    mindspore_says=(
+        "(nothing: from the second call on, the graph computes with 4294967300 where "
+        "PyNative uses 4)"
+    ),
 )
 
 DYNAMIC_KINDS = frozenset({"unique", "masked_select", "nonzero"})
