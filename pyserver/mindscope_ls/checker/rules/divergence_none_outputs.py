@@ -194,12 +194,9 @@ def _read_before(ctx: FunctionContext, entry: str, index: int) -> bool:
 
 def _indexed_past(ctx: FunctionContext, entry: str, kept: int) -> list[ast.Subscript]:
     """`net(x)[k]` / `out = net(x); out[k]` in the module with a constant `k >= kept`."""
-    found = module_values.table(ctx.fn.module)
-    sites = found.calls.get(entry) if found is not None else None
-    tree = ctx.fn.module.tree
-    if not sites or tree is None:
+    tree, calls = _calls_of(ctx, entry)
+    if tree is None:
         return []
-    calls = {id(call) for call, _ in sites}
     held: set[str] = set()
     past: list[ast.Subscript] = []
     for node in ast.walk(tree):
@@ -235,14 +232,21 @@ def _top_count(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> tuple[
     return len(shape), sum(1 for item in shape if item == "none")
 
 
-def _unpacked_calls(ctx: FunctionContext, entry: str, count: int) -> list[ast.Assign]:
-    """The module's `a, b = net(x)` of calls to the Cell `entry` unpacked into `count` names."""
+def _calls_of(ctx: FunctionContext, entry: str) -> tuple[Optional[ast.Module], set[int]]:
+    """The module's tree and the ids of its calls to the Cell `entry` (no tree: none found)."""
     found = module_values.table(ctx.fn.module)
     sites = found.calls.get(entry) if found is not None else None
     tree = ctx.fn.module.tree
     if not sites or tree is None:
+        return None, set()
+    return tree, {id(call) for call, _ in sites}
+
+
+def _unpacked_calls(ctx: FunctionContext, entry: str, count: int) -> list[ast.Assign]:
+    """The module's `a, b = net(x)` of calls to the Cell `entry` unpacked into `count` names."""
+    tree, calls = _calls_of(ctx, entry)
+    if tree is None:
         return []
-    calls = {id(call) for call, _ in sites}
     return [
         node
         for node in ast.walk(tree)
