@@ -79,6 +79,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         assigned = not isinstance(_statement(fn, call), ast.Expr)
         if not assigned and loads_after(fn, name, call) is None:
             continue  # `d.pop(k)` whose dict is never read again changes nothing seen
+        if objects.dead_pop(fn, name, call):
+            continue  # `v = d.pop(k)`, neither read again: dropped as dead code
         what = (
             f"the value gets the Tensor's second row and `{name}` its first"
             if assigned

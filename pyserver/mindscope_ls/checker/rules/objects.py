@@ -139,7 +139,9 @@ DICT_POP_SETDEFAULT = Rule(
     why=(
         "Graph mode's dict does not implement `pop` and `setdefault` with Python's semantics: "
         "`pop` hands back the value where a `(dict, value)` pair is expected (popping a number "
-        "fails; under STRICT the method does not exist) and `setdefault` fails on a missing key."
+        "fails, a popped None or str becomes the dict; under STRICT the method does not exist) "
+        "and `setdefault` fails on a missing key. A `v = d.pop(k)` whose `v` and `d` are never "
+        "read again is dropped as dead code and compiles."
     ),
     remedy=(
         "Read the value with `d[key]` (or `d.get(key, default)`) and build a new dict without the"
@@ -155,6 +157,8 @@ DICT_TRAPS = frozenset({"pop", "setdefault"})
 # What `d.pop(k)` may give for graph mode's `(dict, value)` unpacking to fail (a Tensor or a
 # sequence unpacks into its first two items instead).
 UNPACKS_FAIL = frozenset({"scalar"})
+# Popped values the dict's name is rebound to (or to their first item) without failing there.
+REBOUND_TO_VALUE = frozenset({"None", "str", "tuple", "list"})
 
 
 @cacheable
@@ -262,9 +266,11 @@ def _fails_at(
       `d.get(k)`) afterwards: `return d`, `v = d.setdefault(k, x); return v` and a dict of
       scalars compile (docs/checker-realcode.md)."""
     assert isinstance(call.func, ast.Attribute) and isinstance(call.func.value, ast.Name)
+    name = call.func.value.id
+    if dead_pop(ctx.fn.node, name, call):
+        return False
     if ctx.level == SyntaxLevel.STRICT:
         return True
-    name = call.func.value.id
     display = dicts[name]
     if call.func.attr == "pop":
         popped = _popped(values, display, call)
@@ -272,6 +278,14 @@ def _fails_at(
             return False
         if popped.kind in UNPACKS_FAIL:
             return True
+        if popped.kind in REBOUND_TO_VALUE and rebinds_dict(ctx.fn.node, call):
+            # The dict's name is rebound to the popped None (or the str, or the sequence's
+            # first item): measured at LAX, `d["a"]`, `len(d)`, `return d` after
+            # `v = d.pop("b", None)` fail ("'NoneType' object is not subscriptable"), and
+            # `d["a"]` after popping "z" or (1, 2) ("string indices must be integers").
+            if popped.kind == "None":
+                return loads_after(ctx.fn.node, name, call) is not None
+            return _read_by_key_after(ctx.fn.node, name, call)
         # A popped Tensor unpacks into its rows: the dict's name is rebound to the first row
         # (measured: `v = d.pop("a")` then `d["b"]` or `d.get("b")` fails at LAX, "Unsupported
         # Python object type received: <class 'str'>"); a dict comprehension has no `pop` at LAX
@@ -369,6 +383,22 @@ def _number_or_tensor(ctx: FunctionContext, value: Optional[ast.expr]) -> bool:
     return isinstance(value, ast.Call) and names.callee(ctx.fn.module, value.func) in (
         names.TENSOR_FACTORIES
     )
+
+
+def dead_pop(fn: ast.AST, name: str, call: ast.Call) -> bool:
+    """`v = d.pop(...)` with neither `v` nor `d` read afterwards: the graph drops it as dead code
+    and both levels compile (measured: STRICT, which has no `dict.pop`, and LAX popping a number
+    alike); `d.pop(...)` as a statement is kept and fails STRICT."""
+    assigns: list[ast.Assign] = of_type(fn, ast.Assign)
+    for node in assigns:
+        if node.value is call:
+            target = node.targets[0] if len(node.targets) == 1 else None
+            return (
+                isinstance(target, ast.Name)
+                and loads_after(fn, target.id, call) is None
+                and loads_after(fn, name, call) is None
+            )
+    return False
 
 
 def _assigned_to_name(fn: ast.AST, call: ast.Call) -> bool:
