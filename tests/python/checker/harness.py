@@ -66,6 +66,7 @@ class Outcome:
     out: Optional[str] = None
     type: Optional[str] = None
     msg: Optional[str] = None
+    printed: Optional[str] = None  # what `run()` wrote to stdout (graph mode prints from C++)
 
 
 def start(files: list[Path], level: str = "LAX", mode: str = "graph") -> subprocess.Popen[str]:

@@ -10,10 +10,14 @@ every case in one process lost the rest of its cases once, and the test saw a Ke
 from __future__ import annotations
 
 import argparse
+import ctypes
 import importlib.util
 import json
 import os
 import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -32,6 +36,31 @@ def _describe(value: Any) -> str:
     return repr(value)[:300]
 
 
+@contextmanager
+def _printed() -> Iterator[Callable[[], str]]:
+    """What the process writes to its stdout meanwhile: graph mode's `print` writes from C++,
+    which `contextlib.redirect_stdout` does not see, so fd 1 itself goes to a file."""
+    saved = os.dup(1)
+    with tempfile.TemporaryFile() as file:
+        sys.stdout.flush()
+        os.dup2(file.fileno(), 1)
+        try:
+            yield lambda: _read(file)
+        finally:
+            sys.stdout.flush()
+            ctypes.CDLL(None).fflush(None)  # C stdio buffers too
+            os.dup2(saved, 1)
+            os.close(saved)
+
+
+def _read(file: Any) -> str:
+    sys.stdout.flush()
+    ctypes.CDLL(None).fflush(None)
+    file.seek(0)
+    text: str = file.read().decode(errors="replace")
+    return text[-2000:]
+
+
 def _run_one(index: int, path: str) -> dict[str, Any]:
     name = f"mindscope_case_{index}"
     result: dict[str, Any] = {"file": path}
@@ -41,7 +70,9 @@ def _run_one(index: int, path: str) -> dict[str, Any]:
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module  # MindSpore looks the module up to parse its source
         spec.loader.exec_module(module)
-        result["out"] = _describe(module.run())
+        with _printed() as printed:
+            result["out"] = _describe(module.run())
+            result["printed"] = printed()
         result["ok"] = True
     except BaseException as error:  # report everything, including SystemExit from the case
         result["ok"] = False
@@ -66,7 +97,7 @@ def main() -> None:
     ms.set_context(mode=mode, jit_syntax_level=getattr(ms, args.level))
     for index, path in enumerate(args.files):
         result = in_fork(partial(_run_one, index, path), TIMEOUT, 800)
-        result = {k: result.get(k) for k in ("ok", "out", "type", "msg")}
+        result = {k: result.get(k) for k in ("ok", "out", "printed", "type", "msg")}
         result["file"] = path  # a child that died reports none
         print(json.dumps(result), file=out, flush=True)
 
