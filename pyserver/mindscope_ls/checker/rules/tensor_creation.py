@@ -44,10 +44,10 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
-from .helpers import names, receivers
+from .helpers import names, receivers, shared_values
 from .helpers.base import FunctionContext, cacheable
 from .helpers.default_dtypes import numpy_default_dtype
-from .helpers.module_values import global_binding
+from .helpers.module_values import global_binding, parameters
 from .mutable_scalars import mutable_number, mutable_parameters
 
 TUPLE_TO_ARRAY_ARGUMENT = Rule(
@@ -273,7 +273,11 @@ def _tuple_to_array(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding
     seq: Optional[ast.expr] = arg
     if isinstance(arg, ast.Name):
         seq = receivers.only_binding(ctx, arg.id)
-    if isinstance(seq, (ast.List, ast.ListComp)) or _list_attribute(ctx, arg):
+    if (
+        isinstance(seq, (ast.List, ast.ListComp))
+        or _list_attribute(ctx, arg)
+        or _passed_list(ctx, arg)
+    ):
         yield TUPLE_TO_ARRAY_ARGUMENT.finding(
             call, arg=ast.unparse(arg), what="a list", instead="a tuple (`tuple(...)`)"
         )
@@ -289,6 +293,14 @@ def _tuple_to_array(ctx: FunctionContext, call: ast.Call) -> Iterator[RawFinding
             what=f"a tuple mixing {' and '.join(sorted(known))} items",
             instead="numbers of one type (e.g. all floats)",
         )
+
+
+def _passed_list(ctx: FunctionContext, arg: ast.expr) -> bool:
+    """A helper's parameter every call gives a list display (`self.make([2, 3])`)."""
+    if not isinstance(arg, ast.Name) or arg.id not in parameters(ctx.fn.node):
+        return False
+    value = shared_values.abstract(ctx, module=True).of(arg)
+    return value is not None and value.kind == "list"
 
 
 def _list_attribute(ctx: FunctionContext, arg: ast.expr) -> bool:
@@ -314,6 +326,9 @@ def _number_kind(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
         return "int"
     if isinstance(expr, ast.Attribute) and expr.attr == "ndim" and ctx.types.is_tensor(expr.value):
         return "int"
+    if isinstance(expr, ast.Name) and expr.id in parameters(ctx.fn.node):
+        passed = shared_values.abstract(ctx, module=True).of(expr)  # what every caller passes
+        return passed.dtype if passed is not None and passed.kind == "scalar" else None
     if (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)

@@ -14,7 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import names
-from .helper_arguments import helper_dtypes, helper_signatures
+from .helper_arguments import helper_dtypes, helper_signatures, helper_values
 from .instances import init_argument_values
 from .module_values import (
     argument_dtypes,
@@ -603,14 +603,20 @@ class Abstract:
         return [v for v in passed if isinstance(v, ast.Dict)]
 
     def _passed_value(self, name: str) -> Optional[Value]:
-        """The Python value every call of this entry point in the module passes for parameter
-        `name`, when each call writes out one of the same kind (`grow(x.shape, x)`: a tuple).
-        Only values that mean the same in any scope: literals, displays, `.shape`."""
+        """The Python value every call of this entry point (or of this helper, in compiled
+        code) passes for parameter `name`, when each call writes out one of the same kind
+        (`grow(x.shape, x)`: a tuple; `self.make([2, 3])`: a list). Only values that mean the
+        same in any scope: literals, displays, `.shape`."""
         if self._passed is None:
             self._argument_dtypes()  # reads the call lines
             entry = self._entry()
             params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
-            found = argument_values(self.types.module, entry, params) if entry else None
+            if entry:
+                found = argument_values(self.types.module, entry, params)
+            elif self.lines is not None:
+                found = helper_values(self.types.module, self._owner(), self.fn, self.lines)
+            else:
+                found = None
             self._passed = found or {}
         values = {_scope_free(v) for v in self._passed.get(name) or [None]}
         value = values.pop() if len(values) == 1 else None
@@ -802,6 +808,14 @@ def _scope_free(expr: Optional[ast.expr]) -> Optional[Value]:
         return Value("str")
     if isinstance(expr, ast.Attribute) and expr.attr == "shape":
         return Value("tuple")
+    if (isinstance(expr, ast.Attribute) and expr.attr == "ndim") or (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and isinstance(expr.slice, ast.Constant)
+        and type(expr.slice.value) is int
+    ):
+        return Value("scalar", "int")  # `x.shape[1]`, `x.ndim`
     return None
 
 

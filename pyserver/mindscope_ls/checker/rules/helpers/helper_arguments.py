@@ -71,6 +71,20 @@ def helper_signatures(
     return found
 
 
+def helper_values(
+    module: ModuleInfo, cls: Optional[ast.ClassDef], fn: FunctionNode, lines: Lines
+) -> dict[str, list[Optional[ast.expr]]]:
+    """Parameter name -> what each call of helper `fn` writes out for it (None where a call
+    leaves it to its default or hides it in `*args`); {} when other uses may pass others."""
+    sites, params, _ = _calls(module, cls, fn)
+    passed: dict[str, list[Optional[ast.expr]]] = {p: [] for p in params} if sites else {}
+    for call, caller in sites or ():
+        _read_function(lines, caller)
+        for index, param in enumerate(params):
+            passed[param].append(passed_expression(call, index, param))
+    return passed
+
+
 SiteDtypes = list[dict[str, Optional[str]]]  # per call: parameter -> the dtype it passes
 
 
