@@ -236,7 +236,7 @@ def _call(ctx: FunctionContext, values: Abstract, call: ast.Call) -> Iterator[Ra
             return
     if not isinstance(func, ast.Attribute) or func.attr not in RECEIVER_METHODS:
         return  # e.g. a Tensor method: no str/list/tuple/dict has it, no receiver to infer
-    receiver = _kind(ctx, values, func.value)
+    receiver = receiver_value(ctx, values, func.value)
     if receiver is None:
         return
     method = func.attr
@@ -346,7 +346,7 @@ def _tuple_write(values: Abstract, node: ast.Assign | ast.AugAssign) -> Iterator
             yield TUPLE_ITEM_ASSIGNMENT.finding(node, name=root.id)
 
 
-def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Value]:
+def receiver_value(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Value]:
     """The receiver's value when the source shows it: a literal, a local bound to one, or a
     `self.<attr>` the Cell sets to a str constant."""
     value = values.of(expr)
@@ -356,7 +356,7 @@ def _kind(ctx: FunctionContext, values: Abstract, expr: ast.expr) -> Optional[Va
         return Value("str")
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
-        return _kind(ctx, values, bound) if isinstance(bound, ast.Attribute) else None
+        return receiver_value(ctx, values, bound) if isinstance(bound, ast.Attribute) else None
     attr_name = names.self_attribute(expr)
     if attr_name is None or ctx.fn.cls is None:
         return None
