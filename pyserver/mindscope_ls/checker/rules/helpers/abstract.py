@@ -689,16 +689,31 @@ class Abstract:
             )
             if not all(i is not None and i.kind == "scalar" for i in items):
                 return None
+            # `self.l.append(2.0)` in `__init__` grows the literal before anything compiles
+            # (measured: `x == self.l` then fails STRICT as for `[0.0, 1.0, 2.0]`)
+            growth = _growth(init, name) if isinstance(value, ast.List) else []
+            grown = {id(func) for func, _ in growth}
+            for func, _ in growth:
+                self._read_line(func.lineno)
             held: list[ast.Attribute | ast.Subscript] = of_type(
                 cls.node, ast.Attribute, ast.Subscript
             )
             if any(
                 names.self_attribute(n.value) == name
                 and (isinstance(n, ast.Attribute) or not isinstance(n.ctx, ast.Load))
+                and id(n) not in grown
                 for n in held
             ):
                 return None  # `self.l.append(...)`, `self.l[0] = ...`: not what was written
-            return Value("list" if isinstance(value, ast.List) else "tuple", items=items)
+            appended = tuple(
+                _constant(e.value) if isinstance(e, ast.Constant) else None
+                for _, added in growth
+                for e in added
+            )
+            if not all(i is not None and i.kind == "scalar" for i in appended):
+                return None
+            kind = "list" if isinstance(value, ast.List) else "tuple"
+            return Value(kind, items=items + appended)
         if not isinstance(value, ast.Name):
             return None
         return self._init_number(cls.node, init, value.id)
@@ -792,6 +807,27 @@ def _simple_bindings(fn: FunctionNode) -> dict[str, list[ast.expr]]:
         for name, bound in found.items()
         if name not in params and stores.get(name) == len(bound)
     }
+
+
+def _growth(init: FunctionNode, name: str) -> list[tuple[ast.Attribute, list[ast.expr]]]:
+    """`self.<name>.append(v)` / `.extend([...])` statements at the top of `__init__`'s body,
+    each with the values it adds (an `extend` of anything but a list or tuple display: none)."""
+    found: list[tuple[ast.Attribute, list[ast.expr]]] = []
+    for statement in init.body:
+        call = statement.value if isinstance(statement, ast.Expr) else None
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute):
+            continue
+        func = call.func
+        if func.attr not in ("append", "extend") or names.self_attribute(func.value) != name:
+            continue
+        if call.keywords or len(call.args) != 1:
+            continue
+        arg = call.args[0]
+        if func.attr == "append":
+            found.append((func, [arg]))
+        elif isinstance(arg, (ast.List, ast.Tuple)):
+            found.append((func, list(arg.elts)))
+    return found
 
 
 def _scope_free(expr: Optional[ast.expr]) -> Optional[Value]:
