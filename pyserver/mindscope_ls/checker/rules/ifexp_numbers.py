@@ -13,6 +13,8 @@ does the same join written as `if` / `else` statements (`number_joins`).
 Returned inside a tuple or list (`return x, s`, `return [s]`) it compiles at both levels, but
 comes back as a 0-d Tensor (`Tensor(1, Int64)`, `Tensor(True, Bool)`) where PyNative returns
 the Python number (MS375); the `if`/`else` statement form fails to join there instead (MS112).
+Both follow the number into a helper (round 34, `sh_`): `self.twice(s)` whose `v * 2` fails
+STRICT at the call, and `return x, self.keep(s)` of a helper returning `v` diverges alike.
 """
 
 from __future__ import annotations
@@ -21,12 +23,15 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, number_joins
 from .helpers.base import FunctionContext, cacheable
 from .helpers.kinds import SCALARS, Clash, clash
+from .helpers.module_values import note_read
 from .helpers.shared_values import abstract
+from .helpers.walk import of_type
 from .joins import runtime_test
 
 MIXED_NUMBER_OPERATOR_UNDER_STRICT = Rule(
@@ -101,13 +106,24 @@ def _mixed_numbers(ctx: FunctionContext) -> Iterator[tuple[ast.IfExp, Optional[s
 def _returned_in_display(
     ctx: FunctionContext, node: ast.IfExp, bound: Optional[str], found: Clash
 ) -> Iterator[RawFinding]:
-    for ret in ctx.of(ast.Return):
+    returns: list[ast.Return] = ctx.of(ast.Return)
+    if not any(isinstance(r.value, (ast.Tuple, ast.List)) for r in returns):
+        return
+    # `return x, self.keep(s)` of a helper that returns `s` as it is: measured the same
+    passed_back = (
+        {id(c) for c, h, p in _helper_calls(ctx, bound) if _returns_param(h, p)}
+        if bound is not None
+        else set()
+    )
+    for ret in returns:
         value = ret.value
         if not isinstance(value, (ast.Tuple, ast.List)):
             continue
         for item in value.elts:
-            if item is node or (
-                bound is not None and isinstance(item, ast.Name) and item.id == bound
+            if (
+                item is node
+                or (bound is not None and isinstance(item, ast.Name) and item.id == bound)
+                or id(item) in passed_back
             ):
                 yield NUMBER_RETURNED_AS_TENSOR.finding(
                     item,
@@ -123,6 +139,8 @@ def _python_use(
     ctx: FunctionContext, node: ast.IfExp, bound: Optional[str], found: Clash
 ) -> Iterator[RawFinding]:
     use = number_joins.first_python_use(ctx.fn.node, node, bound)
+    if use is None and bound is not None:
+        use = next((c for c, h, p in _helper_calls(ctx, bound) if _operator_on(h, p)), None)
     if use is not None:
         yield MIXED_NUMBER_OPERATOR_UNDER_STRICT.finding(
             use,
@@ -132,6 +150,52 @@ def _python_use(
             left=found.left,
             right=found.right,
         )
+
+
+def _helper_calls(ctx: FunctionContext, name: str) -> Iterator[tuple[ast.Call, FunctionNode, str]]:
+    """Calls in the function that pass `name` to a helper (a method called through `self`, a
+    module function), with the helper and the parameter that receives it."""
+    for call in ctx.of(ast.Call):
+        index = next(
+            (i for i, a in enumerate(call.args) if isinstance(a, ast.Name) and a.id == name), None
+        )
+        helper = _helper(ctx, call.func) if index is not None else None
+        if helper is None or index is None or helper.args.vararg is not None:
+            continue
+        params = [a.arg for a in helper.args.args][1 if _is_method(call.func) else 0 :]
+        if index < len(params):
+            for line in range(helper.lineno, (helper.end_lineno or helper.lineno) + 1):
+                note_read(ctx.lines, line)  # the finding depends on the helper's text too
+            yield call, helper, params[index]
+
+
+def _is_method(func: ast.expr) -> bool:
+    return names.self_attribute(func) is not None
+
+
+def _helper(ctx: FunctionContext, func: ast.expr) -> Optional[FunctionNode]:
+    method = names.self_attribute(func)
+    if method is not None:
+        return ctx.fn.cls.own_method(method) if ctx.fn.cls is not None else None
+    return ctx.fn.module.functions.get(func.id) if isinstance(func, ast.Name) else None
+
+
+def _operator_on(helper: FunctionNode, param: str) -> bool:
+    """The helper applies a Python operator to its parameter `param` (never rebound there):
+    measured at STRICT, `self.twice(s)` whose `v * 2` (`v > 0.7`, `self.k * v`) refuses the
+    joined number, and MindSpore names the call; LAX compiles."""
+    reads = [n for n in of_type(helper, ast.Name) if n.id == param]
+    if not reads or any(not isinstance(n.ctx, ast.Load) for n in reads):
+        return False
+    return number_joins.first_python_use(helper, reads[0], param) is not None
+
+
+def _returns_param(helper: FunctionNode, param: str) -> bool:
+    """Every `return` of the helper gives its parameter `param` as it is."""
+    returns: list[ast.Return] = of_type(helper, ast.Return)
+    return bool(returns) and all(
+        isinstance(r.value, ast.Name) and r.value.id == param for r in returns
+    )
 
 
 def _bound_name(ctx: FunctionContext, node: ast.IfExp) -> Optional[str]:

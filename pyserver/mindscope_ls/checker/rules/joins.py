@@ -8,7 +8,6 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import NamedTuple, Optional
 
-from ..index.module import FunctionNode
 from ..model import Group, RawFinding, Related, SyntaxLevel
 from ..rule import Rule, node_range
 from .calls_shared import assigned_any
@@ -27,7 +26,6 @@ from .helpers.flow import (
 )
 from .helpers.helper_arguments import helper_calls
 from .helpers.kinds import SCALARS, Clash, clash, join_clash
-from .helpers.module_values import note_read
 from .helpers.walk import of_type
 
 BRANCHES_JOIN_DIFFERENT_TYPES = Rule(
@@ -489,13 +487,6 @@ def _if_exp(ctx: FunctionContext, values: Abstract, node: ast.IfExp) -> Iterator
     if found is None or _unread(ctx, node):
         return  # measured: an unread `s = <IfExp>` is dropped before anything is joined
     if {found.left, found.right} <= SCALARS:
-        call = _passed_to_operator(ctx, node) if ctx.level == SyntaxLevel.STRICT else None
-        if call is not None:
-            # measured at STRICT: `s = 1 if t else 0.5`, then `self.twice(s)` whose
-            # `v * 2` (or `v > 0`, `Tensor(v)`) refuses the unjoined number; LAX compiles,
-            # and MindSpore names the call
-            yield _report(ctx, found, "This conditional expression gives", call, node.orelse, node)
-            return
         if not _if_exp_returned(ctx, node):
             return  # measured: numbers of two types fail to join only when returned as they are
     elif ctx.level == SyntaxLevel.STRICT and not found.strict_only:
@@ -519,42 +510,6 @@ def _if_exp_returned(ctx: FunctionContext, node: ast.IfExp) -> bool:
     return bound is not None and "name" in number_joins.return_forms(
         ctx.fn.node, bound[0], bound[1]
     )
-
-
-def _passed_to_operator(ctx: FunctionContext, node: ast.IfExp) -> Optional[ast.Call]:
-    """`s = <IfExp>` whose first read is an argument of a call to a helper (a method called
-    through `self`, a module or nested function) that applies a Python operator to it."""
-    bound = _bound_to(ctx, node)
-    read = any_uses.next_read(ctx.fn.node, bound[1]) if bound is not None else None
-    if read is None:
-        return None
-    call = next((c for c in ctx.of(ast.Call) if read in c.args), None)
-    helper = _helper(ctx, call.func) if call is not None else None
-    if call is None or helper is None:
-        return None
-    for line in range(helper.lineno, (helper.end_lineno or helper.lineno) + 1):
-        note_read(ctx.lines, line)  # the cached finding depends on the helper's text too
-    params = [a.arg for a in helper.args.args]
-    if isinstance(call.func, ast.Attribute):
-        params = params[1:]  # self
-    index = call.args.index(read)
-    if index >= len(params) or helper.args.vararg is not None:
-        return None
-    name = params[index]
-    uses = [n for n in of_type(helper, ast.Name) if n.id == name]
-    if any(not isinstance(n.ctx, ast.Load) for n in uses) or not uses:
-        return None
-    return call if any_uses.python_use(helper, uses[0]) is not None else None
-
-
-def _helper(ctx: FunctionContext, func: ast.expr) -> Optional[FunctionNode]:
-    """The function `self.name` / `name` calls: a method of the Cell, a module function."""
-    method = names.self_attribute(func)
-    if method is not None and ctx.fn.cls is not None:
-        return ctx.fn.cls.own_method(method)
-    if isinstance(func, ast.Name):
-        return ctx.fn.module.functions.get(func.id)
-    return None
 
 
 def _unread(ctx: FunctionContext, node: ast.IfExp) -> bool:

@@ -41,7 +41,7 @@ def python_use(caller: FunctionNode, value: ast.expr) -> Optional[ast.expr]:
             node = parent
             continue
         if isinstance(parent, ast.Assign) and parent.value is node:
-            read = next_read(caller, parent)
+            read = _next_read(caller, parent)
             if read is None:
                 return None
             node = read
@@ -59,7 +59,7 @@ def _ops_call(call: ast.Call) -> bool:
     )
 
 
-def next_read(caller: FunctionNode, assign: ast.Assign) -> Optional[ast.Name]:
+def _next_read(caller: FunctionNode, assign: ast.Assign) -> Optional[ast.Name]:
     """The first read of `name = value`'s name after it, when the function binds it once."""
     if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
         return None
