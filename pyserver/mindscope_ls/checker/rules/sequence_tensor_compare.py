@@ -137,7 +137,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         left = node.left
         for op, right in zip(node.ops, node.comparators):
             if isinstance(op, _ORDER):
-                item = _reached_tensor(ctx, _items(ctx, left), _items(ctx, right))
+                item = _reached_tensor(ctx, written_items(ctx, left), written_items(ctx, right))
                 if item is not None:
                     text = ast.unparse(node)
                     yield TENSOR_SEQUENCE_ORDER.finding(node, text=text, item=item)
@@ -151,10 +151,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     )
                     break
             elif isinstance(op, _EQUAL) and (
-                _items(ctx, left) is not None or _items(ctx, right) is not None
+                written_items(ctx, left) is not None or written_items(ctx, right) is not None
             ):
                 values = values or abstract(ctx)
-                found = _mixed_sides(ctx, values, left, right)
+                found = mixed_sides(ctx, values, left, right)
                 if found is not None:
                     kind, tensor, other = found
                     yield MIXED_SEQUENCE_EQUAL_UNDER_STRICT.finding(
@@ -164,7 +164,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             left = right
 
 
-def _items(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]]:
+def written_items(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]]:
     """The items of a written-out tuple or list, directly or through a local bound once."""
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
@@ -222,7 +222,7 @@ def _sequence(values: Abstract, expr: ast.expr) -> Optional[Value]:
     return value if value is not None and value.kind in _SEQUENCES else None
 
 
-def _mixed_sides(
+def mixed_sides(
     ctx: FunctionContext, values: Abstract, left: ast.expr, right: ast.expr
 ) -> Optional[tuple[str, str, str]]:
     """(kind, a Tensor item, a non-Tensor item) of a side of `left == right` that mixes them,
@@ -231,7 +231,7 @@ def _mixed_sides(
     if a is None or b is None:
         return None
     for side, value in ((left, a), (right, b)):
-        elts = _items(ctx, side)
+        elts = written_items(ctx, side)
         if elts is None or value.items is None or len(elts) != len(value.items):
             continue
         tensor = other = None
@@ -257,21 +257,21 @@ def _member_tensor(
     STRICT, round 33: `(x.sum(), 1) in [(6.0, 1)]`, `(x.sum(),) not in ((1.0,),)`, `(1, 2) in
     [(x.sum(), 2)]`, `[x.sum()] in [[6.0]]`, names bound to them, fail; `(n, 3) in [(2, 3)]`
     with `n = x.shape[0]` and `x.shape in [(2, 3)]` compile)."""
-    items = _items(ctx, left)
-    options = _items(ctx, right)
+    items = written_items(ctx, left)
+    options = written_items(ctx, right)
     if items is None or not options:
         return None
-    nested = [_items(ctx, o) for o in options]
+    nested = [written_items(ctx, o) for o in options]
     if any(n is None for n in nested):
         return None
-    kind = "tuple" if isinstance(_display(ctx, left), ast.Tuple) else "list"
+    kind = "tuple" if isinstance(display_of(ctx, left), ast.Tuple) else "list"
     for item in [*items, *(e for n in nested for e in n or ())]:
         if ctx.types.is_tensor(item) and not _number_method(ctx, item):
             return kind, ast.unparse(item)
     return None
 
 
-def _display(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
+def display_of(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
         return bound if bound is not None else expr
