@@ -79,7 +79,8 @@ def start(files: list[Path], level: str = "LAX", mode: str = "graph") -> subproc
     )
 
 
-def finish(proc: subprocess.Popen[str], timeout: float = 300) -> tuple[dict[str, Outcome], str]:
+def finish(proc: subprocess.Popen[str], timeout: float = 900) -> tuple[dict[str, Outcome], str]:
+    # A batch of ~350 cases takes ~2 minutes alone; on a shared, loaded machine it passed 300 s.
     out, err = proc.communicate(timeout=timeout)
     results = {}
     for line in out.splitlines():
