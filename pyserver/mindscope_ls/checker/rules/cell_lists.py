@@ -93,11 +93,15 @@ CELL_DICT = "mindspore.nn.CellDict"  # `pop` fails (LAX: no line named; STRICT: 
 CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
 # Builtins graph mode runs in its Python fallback, and the containers that fail there when read
 # inside their argument (`reversed(range(len(self.seq)))` of a SequentialCell compiles).
-FALLBACK_CALLS = frozenset({"reversed", "sorted"})
+FALLBACK_CALLS = frozenset({"reversed", "sorted", "any", "all", "dict", "type"})
 IN_FALLBACK = {"mindspore.nn.CellList": "CellList", "mindspore.nn.CellDict": "CellDict"}
 FALLBACK_ADVICE = {
     "reversed": "count down with `range(len(self.{name}) - 1, -1, -1)` instead",
     "sorted": "sort the keys once in `__init__` (`self.order = sorted(...)`) and loop over that",
+    "any": "work the answer out once in `__init__` and keep it in an attribute",
+    "all": "work the answer out once in `__init__` and keep it in an attribute",
+    "dict": "index the CellDict itself (`self.{name}[key]`)",
+    "type": "test the class once in `__init__` and keep the answer in an attribute",
 }
 
 

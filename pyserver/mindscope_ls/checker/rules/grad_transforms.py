@@ -136,6 +136,27 @@ BPROP_READS_PARAMETER = Rule(
         "support using Parameter."
     ),
 )
+BPROP_VARARGS = Rule(
+    "MS1089",
+    "bprop-varargs",
+    Group.FAILS,
+    title="A Cell's custom `bprop` takes `*args`",
+    message=(
+        "`{cls}.bprop` takes `*{vararg}`: graph mode needs a custom bprop to name each input "
+        "of `construct` and then `out` and `dout` as its parameters, and fails when it "
+        "differentiates `{cls}` (at every level); write them out: `{signature}`."
+    ),
+    why=(
+        "Graph mode matches a custom bprop's parameters with the inputs of `construct` plus "
+        "`out` and `dout` by counting named parameters; PyNative calls it with Python's "
+        "argument passing, where `*args` takes them all."
+    ),
+    remedy="Name the parameters: `def bprop(self, x, y, out, dout):`.",
+    mindspore_says=(
+        "TypeError: The params of function 'bprop' of Primitive or Cell requires the forward "
+        "inputs as well as the 'out' and 'dout'."
+    ),
+)
 GRAD_DEFAULTS_NOT_FILLED = Rule(
     "MS1059",
     "transform-argument-count",
@@ -852,6 +873,16 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         construct = next(
             s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "construct"
         )
+        if bprop.args.vararg is not None and _may_differentiate(module, tree, cls.name):
+            inputs = [a.arg for a in (*construct.args.posonlyargs, *construct.args.args)][1:]
+            col = bprop.col_offset
+            yield BPROP_VARARGS.finding(
+                Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
+                cls=cls.name,
+                vararg=bprop.args.vararg.arg,
+                signature=f"def bprop(self, {', '.join([*inputs, 'out', 'dout'])}):",
+            )
+            continue
         read = _parameter_read(module, cls, bprop)
         if read is not None and _may_differentiate(module, tree, cls.name):
             col = bprop.col_offset
