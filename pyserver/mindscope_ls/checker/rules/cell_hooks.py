@@ -8,8 +8,13 @@ parameters number of the function is 4, but the number of provided arguments is 
 the hook and the sub-Cell's call in `construct`). Measured to fail:
 `self.relu.register_forward_hook(hook, with_kwargs=True)` and
 `register_forward_pre_hook(hook, with_kwargs=True)` in `__init__`, on a MindSpore layer or a
-workspace Cell. Compiles: the same with `with_kwargs=False` or left out (the hook runs, and
-its result replaces the output as in PyNative).
+workspace Cell, a method of the Cell as the hook, the sub-Cell called from a helper method,
+`self.block.act` (a sub-Cell of a sub-Cell), `self` itself, and `net.act` registered on the
+instance before it is called; MindSpore names the hook's `def` line and the outermost
+call in `construct` (reported there). Compiles: the same with
+`with_kwargs=False` or left out (the hook runs, and its result replaces the output as in
+PyNative), a hook taking `*args`, or defaults for the extra parameters. MS394: a forward
+hook on a Cell reached through a SequentialCell, CellList or CellDict is not run at all.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ HOOK_WITH_KWARGS = Rule(
     Group.FAILS,
     title="A hook registered with `with_kwargs=True` on a sub-Cell that compiled code calls",
     message=(
-        "`self.{name}` has a hook registered with `with_kwargs=True`: graph mode calls its "
+        "`{name}` has a hook registered with `with_kwargs=True`: graph mode calls its "
         "hooks without the keyword arguments, so the hook gets one argument fewer than it "
         "takes (fails at every level); register it without `with_kwargs`."
     ),
@@ -66,37 +71,40 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     reported: set[str] = set()
     calls: list[ast.Call] = ctx.of(ast.Call)
-    helpers = {names.self_attribute(c.func) for c in calls} - {None}
-    elsewhere = {  # what the methods `construct` calls call
-        names.self_attribute(c.func)
-        for method in cls.node.body
-        if isinstance(method, ast.FunctionDef)
-        and method.name in helpers
-        and method.name not in ("__init__", "construct")
-        for c in ast.walk(method)
-        if isinstance(c, ast.Call)
-    }
-    for name, hook in hooked.items():
-        direct = [c for c in calls if name and names.self_attribute(c.func) == name]
-        if isinstance(hook, ast.FunctionDef) and (not name or direct or name in elsewhere):
-            # MindSpore names the hook's `def` line (and the outermost call)
+    callers: dict[str, set[str]] = {}  # sub-Cell -> the methods (besides construct) calling it
+    for method in cls.node.body:
+        if isinstance(method, ast.FunctionDef) and method.name not in ("__init__", "construct"):
+            for c in ast.walk(method):
+                if isinstance(c, ast.Call):
+                    name = names.self_attribute(c.func)
+                    if name is not None:
+                        callers.setdefault(name, set()).add(method.name)
+    for name, (hook, target) in hooked.items():
+        # MindSpore names the hook's `def` line and the outermost call in `construct`: the
+        # sub-Cell's, or that of the helper method calling it
+        via = {name} | callers.get(name, set()) if name else set()
+        sites = [c for c in calls if names.self_attribute(c.func) in via]
+        if sites:
+            at: ast.AST | Range = min(sites, key=lambda c: (c.lineno, c.col_offset))
+        elif not name and isinstance(hook, ast.FunctionDef):
             col = hook.col_offset
-            at: ast.AST | Range = Range(hook.lineno, col, hook.lineno, col + 4 + len(hook.name))
-        elif direct:
-            at = min(direct, key=lambda c: (c.lineno, c.col_offset))
+            at = Range(hook.lineno, col, hook.lineno, col + 4 + len(hook.name))
         else:
             continue
         if name not in reported:
             reported.add(name)
-            yield HOOK_WITH_KWARGS.finding(at, name=f"self.{name}" if name else "self")
+            yield HOOK_WITH_KWARGS.finding(at, name=target)
 
 
-def _hooked(module: ast.Module, cls: ast.ClassDef) -> dict[str, ast.FunctionDef | ast.Lambda]:
-    """The sub-Cell attribute (`""` for the Cell itself) -> the hook, for each
+def _hooked(
+    module: ast.Module, cls: ast.ClassDef
+) -> dict[str, tuple[ast.FunctionDef | ast.Lambda, str]]:
+    """The sub-Cell attribute (`""` for the Cell itself) -> (the hook, what it is registered
+    on), for each
     `self.<name>[.<more>].register_forward_hook(hook, with_kwargs=True)` in the class's
     `__init__`, and `net.<name>....register_forward_hook(...)` in a module-level function
     that binds `net = Cls(...)`."""
-    found: dict[str, ast.FunctionDef | ast.Lambda] = {}
+    found: dict[str, tuple[ast.FunctionDef | ast.Lambda, str]] = {}
     places: list[tuple[ast.FunctionDef, str]] = [
         (m, "self") for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"
     ]
@@ -131,7 +139,8 @@ def _hooked(module: ast.Module, cls: ast.ClassDef) -> dict[str, ast.FunctionDef 
             ):
                 hook = _hook(module, cls, node)
                 if hook is not None:
-                    found[name] = hook
+                    target = "self" + ast.unparse(node.func.value)[len(owner) :]
+                    found[name] = (hook, target)
     return found
 
 
@@ -214,9 +223,11 @@ def check_container_items(ctx: FunctionContext) -> Iterator[RawFinding]:
     ([nn.ReLU(), nn.Tanh()])` leaves `self.seq(x)` without the hook (0.76 where PyNative
     gives 0.96); the same for a pre-hook, the last item, a CellList item called by index or
     in a `for`, a CellDict item, `for l in self.layers: l.register_forward_hook(hook)`, and a
-    Cell hooked before it is put in the SequentialCell. Run alike: a hook on the container
-    itself, on a sub-Cell attribute (`self.act`), on a sub-Cell of a sub-Cell
-    (`self.block.act`)."""
+    Cell hooked before it is put in the SequentialCell (not reported: a local), a named Cell
+    of a SequentialCell (`self.seq.act`), an item of a plain list of Cells, a container run in
+    a helper method `construct` calls. Run alike: a hook on the container itself, on a
+    sub-Cell attribute (`self.act`), on a sub-Cell of a sub-Cell (`self.block.act`). A hook
+    returning None (only printing or recording) is left alone: the Cell's results agree."""
     cls = ctx.fn.cls
     if cls is None or not cls.is_cell or ctx.fn.node.name != "construct":
         return

@@ -26,6 +26,11 @@ zip(self.blocks, self.acts)` and `[b(x) for b in self.blocks]` fail too (reporte
 `range(1)` loop (one Cell) and Cells without Parameters compile.
 Left alone too (measured to compile): an `__init__` that registers the Cells itself
 (`setattr(self, f"block{i}", b)`, `insert_child_to_cell`, `update_parameters_name`).
+Round 34 (`cl_`): a list or tuple indexed by a Tensor (`self.experts[i](x)`, `i` an int32
+Tensor) compiles to `switch_layer`, which gathers the Parameters of every Cell in it: two
+`nn.Dense` fail as above even though one is called (reported at the item); a tuple of Cells
+without Parameters, and sub-Cell attributes gathered in a tuple (`(self.a, self.b)[i]`),
+compile.
 """
 
 from __future__ import annotations

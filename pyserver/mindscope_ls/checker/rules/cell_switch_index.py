@@ -12,7 +12,8 @@ an `ops.argmax(...)` result, `argmax(...) % 2`, `(cond).astype(ms.int64)`, `Tens
 same with an int32 index (`.astype(ms.int32)`, `ops.argmin`, `Tensor(1, ms.int32)`,
 `ops.cast(..., ms.int32)`), a Python int or `mutable(1)` index, `int(t)`, a dict of Cells, and a
 tuple of Tensors indexed by an int64 Tensor (no switch). An index of unknown dtype is left
-alone.
+alone. Round 34: a tuple written out of sub-Cell attributes, `(self.a, self.b)[i](x)`, fails
+the same way with an int64 `i` and compiles with an int32 one.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ def _callables(ctx: FunctionContext, seq: ast.expr) -> Optional[str]:
             kind = _callable(ctx, module, node.elt)
             return None if kind is None else ("Cells" if kind == "cell" else "functions")
         return None
+    if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) > 1:
+        # `(self.a, self.b)[i]`: sub-Cell attributes gathered where they are indexed (round 34)
+        kinds = {receivers.kind_of(ctx, e) if names.self_attribute(e) else None for e in seq.elts}
+        return "Cells" if kinds == {receivers.CELL} else None
     if isinstance(seq, ast.Name):
         bound = receivers.only_binding(ctx, seq.id)
         if isinstance(bound, (ast.Tuple, ast.List)) and bound.elts:

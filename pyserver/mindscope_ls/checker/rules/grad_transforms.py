@@ -878,6 +878,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             col = bprop.col_offset
             yield BPROP_VARARGS.finding(
                 Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
+                related=_bprop_related(module, tree, bprop),
                 cls=cls.name,
                 vararg=bprop.args.vararg.arg,
                 signature=f"def bprop(self, {', '.join([*inputs, 'out', 'dout'])}):",
@@ -888,7 +889,10 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             col = bprop.col_offset
             yield BPROP_READS_PARAMETER.finding(
                 Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
-                related=[Related(module.path, node_range(read), "the Parameter read here")],
+                related=[
+                    Related(module.path, node_range(read), "the Parameter read here"),
+                    *_bprop_related(module, tree, bprop),
+                ],
                 cls=cls.name,
                 param=ast.unparse(read),
             )
@@ -901,6 +905,20 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                 yield BPROP_NOT_TUPLE.finding(
                     ret.value, related=related, cls=cls.name, value=ast.unparse(ret.value)
                 )
+
+
+def _bprop_related(module: ModuleInfo, tree: ast.Module, bprop: ast.FunctionDef) -> list[Related]:
+    """Where MindSpore's message may point besides the `def bprop` line: the bprop's last
+    return and the module's differentiating calls (`ms.grad(...)`)."""
+    related: list[Related] = []
+    returns = [r for r in _returns(bprop)]
+    if returns:
+        last = max(returns, key=lambda r: (r.lineno, r.col_offset))
+        related.append(Related(module.path, node_range(last), "the bprop returns here"))
+    for call in of_type(tree, ast.Call):
+        if _mindspore_name(module, call.func) in DIFFERENTIATING:
+            related.append(Related(module.path, node_range(call), "differentiated here"))
+    return related
 
 
 def _may_differentiate(module: ModuleInfo, tree: ast.Module, cls_name: str) -> bool:
