@@ -824,12 +824,13 @@ class _Evidence:
         no Tensor)."""
         if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
             return False
+        kinds = set()
         for cls_node in self.module.classes.values():
             info = self.discovery.classes.info(self.module, cls_node)
-            held = info.attr(expr.attr) if info.is_cell else None
-            if held is not None and held.kind == "cell":
-                return True
-        return False
+            held = info.attr(expr.attr)
+            if held is not None:
+                kinds.add(held.kind if info.is_cell else None)
+        return kinds == {"cell"}  # every class of the module that sets it holds a Cell there
 
     def _imported_or_defined(self, expr: ast.Name | ast.Attribute) -> bool:
         """A function or class the module defines (`f(x, relu)`, `f(x, Head)`), or a name of
