@@ -873,7 +873,14 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         construct = next(
             s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "construct"
         )
-        if bprop.args.vararg is not None and _may_differentiate(module, tree, cls.name):
+        generic = construct.args.vararg is not None or any(
+            isinstance(m, ast.FunctionDef) and m.name == "__call__" for m in cls.body
+        )  # a wrapper (mindtorch's autograd Function): its own `__call__` runs it in Python
+        if (
+            bprop.args.vararg is not None
+            and not generic
+            and _may_differentiate(module, tree, cls.name)
+        ):
             inputs = [a.arg for a in (*construct.args.posonlyargs, *construct.args.args)][1:]
             col = bprop.col_offset
             yield BPROP_VARARGS.finding(
@@ -885,7 +892,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
             )
             continue
         read = _parameter_read(module, cls, bprop)
-        if read is not None and _may_differentiate(module, tree, cls.name):
+        if read is not None and not generic and _may_differentiate(module, tree, cls.name):
             col = bprop.col_offset
             yield BPROP_READS_PARAMETER.finding(
                 Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
@@ -985,7 +992,9 @@ def _parameter_read(
     MindSpore layer the class holds) that `bprop` itself reads. Measured on 2.10 (both
     levels, `ms.grad`, `GradOperation`, the Cell differentiated alone or inside another):
     `dout * self.w`, `self.w.value()`, `ops.matmul(dout, self.fc.weight)` fail, MindSpore
-    naming the `def bprop` line (also a Parameter a base class in the module sets); the
+    naming the `def bprop` line (also a Parameter a base class in the module sets). Left
+    alone (MS1086 and MS1089): a class whose `construct` takes `*args` or that defines its own
+    `__call__` (mindtorch's autograd `Function` runs its bprop from Python); the
     same read in a method the bprop calls
     (`self.scale(dout)`), a sub-Cell called (`self.fc(dout)`), a Tensor or number attribute,
     and a Cell never differentiated compile."""
