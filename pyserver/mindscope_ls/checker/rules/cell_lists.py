@@ -23,6 +23,12 @@ and fails at every level: `reversed(range(len(self.blocks)))` (a U-Net decoder's
 `sorted(self.heads)`, `sorted(self.heads.keys())` (LAX: "Unsupported element type[unknown]";
 STRICT: "found variable 'self.blocks'", at the call). `reversed(range(len(self.seq)))` of a
 SequentialCell, `range(len(self.blocks) - 1, -1, -1)` and `sorted()` of a plain dict compile.
+Round 34 (`cl_`, measured the same way): `any()`, `all()`, `dict()` and `type()` go to the same
+fallback: `any(isinstance(l, nn.ReLU) for l in self.layers)`, `all([len(self.layers) > 1,
+True])`, `any(... for l in self.heads.values())`, `dict(self.heads)`, `dict(self.heads.items())`,
+`type(self.heads["a"]).__name__` fail at both levels; the same over a SequentialCell
+(`type(self.seq[0])`, `any(... for l in self.seq)`), `isinstance(l, nn.ReLU)` in a `for` over a
+CellList, `type(self.act)` of a sub-Cell attribute and `max(len(self.layers), 1)` compile.
 """
 
 from __future__ import annotations
@@ -63,7 +69,8 @@ CELL_LIST_REVERSED = Rule(
     Group.FAILS,
     title=(
         "`reversed()` of a CellList or SequentialCell, a CellList zipped with `reversed()`, or "
-        "a CellList/CellDict read inside `reversed()`/`sorted()`, in compiled code"
+        "a CellList/CellDict read inside `reversed()`/`sorted()`/`any()`/`all()`/`dict()`/"
+        "`type()`, in compiled code"
     ),
     message=(
         "`{call}` cannot be compiled: graph mode {problem} (LAX fails to build its elements, "
@@ -93,11 +100,15 @@ CELL_DICT = "mindspore.nn.CellDict"  # `pop` fails (LAX: no line named; STRICT: 
 CELL_LIST = "mindspore.nn.CellList"  # zipped with reversed(): a SequentialCell compiles
 # Builtins graph mode runs in its Python fallback, and the containers that fail there when read
 # inside their argument (`reversed(range(len(self.seq)))` of a SequentialCell compiles).
-FALLBACK_CALLS = frozenset({"reversed", "sorted"})
+FALLBACK_CALLS = frozenset({"reversed", "sorted", "any", "all", "dict", "type"})
 IN_FALLBACK = {"mindspore.nn.CellList": "CellList", "mindspore.nn.CellDict": "CellDict"}
 FALLBACK_ADVICE = {
     "reversed": "count down with `range(len(self.{name}) - 1, -1, -1)` instead",
     "sorted": "sort the keys once in `__init__` (`self.order = sorted(...)`) and loop over that",
+    "any": "work the answer out once in `__init__` and keep it in an attribute",
+    "all": "work the answer out once in `__init__` and keep it in an attribute",
+    "dict": "index the CellDict itself (`self.{name}[key]`)",
+    "type": "test the class once in `__init__` and keep the answer in an attribute",
 }
 
 

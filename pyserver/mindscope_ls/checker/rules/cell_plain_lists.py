@@ -26,6 +26,11 @@ zip(self.blocks, self.acts)` and `[b(x) for b in self.blocks]` fail too (reporte
 `range(1)` loop (one Cell) and Cells without Parameters compile.
 Left alone too (measured to compile): an `__init__` that registers the Cells itself
 (`setattr(self, f"block{i}", b)`, `insert_child_to_cell`, `update_parameters_name`).
+Round 34 (`cl_`): a list or tuple indexed by a Tensor (`self.experts[i](x)`, `i` an int32
+Tensor) compiles to `switch_layer`, which gathers the Parameters of every Cell in it: two
+`nn.Dense` fail as above even though one is called (reported at the item); a tuple of Cells
+without Parameters, and sub-Cell attributes gathered in a tuple (`(self.a, self.b)[i]`),
+compile.
 """
 
 from __future__ import annotations
@@ -124,6 +129,16 @@ def _indexed_calls(
         assert isinstance(sub, ast.Subscript)
         name = names.self_attribute(sub.value)
         index = sub.slice
+        if name is not None and name not in reported and _switch_index(ctx, index):
+            found = elements(name)
+            if found is not None and found[0] in ("list", "tuple"):
+                param = _shared(found[1], found[2])
+                if param is not None:
+                    reported.add(name)
+                    yield PLAIN_CELL_LIST.finding(
+                        sub.value, name=name, kind=found[0], param=param, wrapper=_fix(found[0])
+                    )
+            continue
         if (
             name is None
             or name in reported
@@ -155,6 +170,12 @@ def _indexed_calls(
                 )
                 break
         seen.setdefault(name, []).append(i)
+
+
+def _switch_index(ctx: FunctionContext, index: ast.expr) -> bool:
+    """`index` is a Tensor: graph mode compiles the call to `switch_layer`, which gathers the
+    Parameters of every Cell of the sequence."""
+    return not isinstance(index, (ast.Constant, ast.Slice)) and ctx.types.is_tensor(index)
 
 
 def _fix(kind: str) -> str:

@@ -12,7 +12,8 @@ an `ops.argmax(...)` result, `argmax(...) % 2`, `(cond).astype(ms.int64)`, `Tens
 same with an int32 index (`.astype(ms.int32)`, `ops.argmin`, `Tensor(1, ms.int32)`,
 `ops.cast(..., ms.int32)`), a Python int or `mutable(1)` index, `int(t)`, a dict of Cells, and a
 tuple of Tensors indexed by an int64 Tensor (no switch). An index of unknown dtype is left
-alone.
+alone. Round 34: a tuple written out of sub-Cell attributes, `(self.a, self.b)[i](x)`, fails
+the same way with an int64 `i` and compiles with an int32 one.
 """
 
 from __future__ import annotations
@@ -99,6 +100,10 @@ def _callables(ctx: FunctionContext, seq: ast.expr) -> Optional[str]:
             kind = _callable(ctx, module, node.elt)
             return None if kind is None else ("Cells" if kind == "cell" else "functions")
         return None
+    if isinstance(seq, (ast.Tuple, ast.List)) and len(seq.elts) > 1:
+        # `(self.a, self.b)[i]`: sub-Cell attributes gathered where they are indexed (round 34)
+        kinds = {receivers.kind_of(ctx, e) if names.self_attribute(e) else None for e in seq.elts}
+        return "Cells" if kinds == {receivers.CELL} else None
     if isinstance(seq, ast.Name):
         bound = receivers.only_binding(ctx, seq.id)
         if isinstance(bound, (ast.Tuple, ast.List)) and bound.elts:
@@ -122,3 +127,248 @@ def _callable(ctx: FunctionContext, module: object, elt: ast.expr) -> Optional[s
         if names.is_ops_call(qualname):
             return "function"
     return None
+
+
+SWITCH_BRANCHES_DISAGREE = Rule(
+    "MS1087",
+    "cell-switch-branches-disagree",
+    Group.FAILS,
+    title="Cells picked by a Tensor index that take different arguments or return different kinds",
+    message=(
+        "`{item}` picks one of the Cells with the Tensor `{index}`: graph mode compiles every "
+        "one of them as a branch of `switch_layer`, and {problem} (fails at every level); "
+        "make the Cells agree, or index with a Python int."
+    ),
+    why=(
+        "Graph mode turns a tuple or list of Cells indexed by a Tensor into `switch_layer`: "
+        "each Cell is called with the same arguments and their results must join into one "
+        "type; PyNative calls only the Cell the index picks."
+    ),
+    remedy=(
+        "Give every Cell the same `construct` parameters and make each return the same kind "
+        "of value (all Tensors, or tuples), or pick the Cell with a Python int."
+    ),
+    mindspore_says=(
+        "TypeError: The parameters number of the function is 2, but the number of provided "
+        "arguments is 1. / TypeError: Cannot join the return values of different branches, "
+        "perhaps you need to make them equal."
+    ),
+)
+
+# MindSpore layers whose `construct(x)` returns one Tensor
+_TENSOR_LAYERS = frozenset(
+    {
+        "ReLU",
+        "ReLU6",
+        "Tanh",
+        "Sigmoid",
+        "GELU",
+        "SiLU",
+        "Softmax",
+        "LogSoftmax",
+        "LeakyReLU",
+        "ELU",
+        "Identity",
+        "Flatten",
+        "Dense",
+        "Conv1d",
+        "Conv2d",
+        "Conv3d",
+    }
+)
+_ARITH = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Pow, ast.MatMult, ast.Mod)
+
+
+def check_branches(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS1087. Measured on 2.10 (LAX and STRICT alike; PyNative calls only the Cell picked):
+    `self.layers[i](x)` with `self.layers = (A(), B())` (or a list) and `i` an int32 Tensor
+    fails when one Cell's `construct` takes more (or fewer) positional parameters than the
+    call gives ("The parameters number of the function is 2, but the number of provided
+    arguments is 1", naming that `construct` and the call), and when one returns a tuple
+    (or a list, or a number) where another returns a Tensor ("Cannot join the return values
+    of different branches", naming the returns). Compiles: a parameter with a default or
+    `*rest`, tuples of different lengths, Tensors of different shapes or ranks, Cells that
+    agree. `return None` against a Tensor fails only under STRICT (not reported here)."""
+    calls = [
+        c
+        for c in ctx.of(ast.Call)
+        if isinstance(c.func, ast.Subscript)
+        and isinstance(c.func.ctx, ast.Load)
+        and not isinstance(c.func.slice, (ast.Slice, ast.Constant))
+    ]
+    if not calls:
+        return
+    for call in calls:
+        sub = call.func
+        assert isinstance(sub, ast.Subscript)
+        if not ctx.types.is_tensor(sub.slice):
+            continue
+        branches = _branches(ctx, sub.value)
+        if branches is None:
+            continue
+        problem, at = _disagreement(ctx, call, branches)
+        if problem is None:
+            continue
+        yield SWITCH_BRANCHES_DISAGREE.finding(
+            at if at is not None else call,
+            item=ast.unparse(sub),
+            index=ast.unparse(sub.slice),
+            problem=problem,
+        )
+
+
+Branch = tuple[str, Optional[ast.FunctionDef]]
+
+
+def _branches(ctx: FunctionContext, seq: ast.expr) -> Optional[list[Branch]]:
+    """(class name, its workspace `construct` or None for a MindSpore layer) for each Cell of
+    a tuple or list attribute written out in `__init__`; None unless all are known Cells."""
+    held = receivers.self_attr(ctx, seq)
+    if held is None or held.kind == "cell":
+        return None
+    node = held.node
+    if not isinstance(node, (ast.Tuple, ast.List)) or len(node.elts) < 2:
+        return None
+    module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
+    found: list[Branch] = []
+    for elt in node.elts:
+        if not isinstance(elt, ast.Call):
+            return None
+        qualname = names.callee(module, elt)
+        if qualname is None:
+            return None
+        if qualname.startswith("mindspore.") and names.is_cell_qualname(qualname):
+            found.append((qualname.rsplit(".", 1)[-1], None))
+            continue
+        info = ctx.classes.resolve(qualname)
+        if info is None or not info.is_cell:
+            return None
+        method = info.find_method("construct")
+        if method is None or not isinstance(method[1], ast.FunctionDef):
+            return None
+        found.append((info.name, method[1]))
+    return found
+
+
+def _disagreement(
+    ctx: FunctionContext, call: ast.Call, branches: list[Branch]
+) -> tuple[Optional[str], Optional[ast.AST]]:
+    if not call.keywords and not any(isinstance(a, ast.Starred) for a in call.args):
+        given = len(call.args)
+        for name, fn in branches:
+            if fn is None:
+                continue
+            args = fn.args
+            positional = [*args.posonlyargs, *args.args][1:]
+            required = len(positional) - len(args.defaults)
+            if given < required or (args.vararg is None and given > len(positional)):
+                takes = len(positional)
+                return (
+                    f"`{name}.construct` takes {takes} argument{'s' if takes != 1 else ''} "
+                    f"where the call gives {given}",
+                    None,
+                )
+    kinds: list[tuple[str, Optional[ast.AST]]] = []
+    for name, fn in branches:
+        if fn is None:
+            if name in _TENSOR_LAYERS:
+                kinds.append(("a Tensor", None))
+            else:
+                return None, None
+            continue
+        kind = _returns_kind(ctx, fn, call)
+        if kind is None:
+            return None, None
+        kinds.append(kind)
+    if len({k for k, _ in kinds}) < 2:
+        return None, None
+    first = next((k for k in kinds if k[1] is not None), None)
+    if first is None:
+        return None, None
+    others = sorted({k for k, _ in kinds if k != first[0]})
+    return (
+        f"their results cannot join: one returns {first[0]}, another {others[0]}",
+        first[1],
+    )
+
+
+def _returns_kind(
+    ctx: FunctionContext, fn: ast.FunctionDef, call: ast.Call
+) -> Optional[tuple[str, ast.AST]]:
+    """What every `return` of `fn` gives: "a tuple", "a list", "a number" or "a Tensor" (an
+    `ops` call, arithmetic on a parameter, or a parameter the call gives a Tensor for), with
+    the first return's value; None if mixed or unknown."""
+    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][1:]
+    params = set(positional)
+    tensors = {
+        name
+        for name, arg in zip(positional, call.args)
+        if not isinstance(arg, ast.Starred) and ctx.types.is_tensor(arg)
+    }
+    module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
+    values: list[ast.expr] = []
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            if node.value is None:
+                return None
+            values.append(node.value)
+        elif not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            todo.extend(ast.iter_child_nodes(node))
+    if not values:
+        return None
+    kinds = {
+        "a Tensor"
+        if isinstance(v, ast.Name) and v.id in tensors
+        else _value_kind(module, params, v)
+        for v in values
+    }
+    if len(kinds) != 1 or None in kinds:
+        return None
+    first = min(values, key=lambda v: (v.lineno, v.col_offset))
+    kind = kinds.pop()
+    assert kind is not None
+    return kind, first
+
+
+def _value_kind(module: object, params: set[str], value: ast.expr) -> Optional[str]:
+    if isinstance(value, ast.Tuple):
+        return "a tuple"
+    if isinstance(value, ast.List):
+        return "a list"
+    if isinstance(value, ast.Constant):
+        if isinstance(value.value, (int, float)):
+            return "a number"
+        return None
+    if isinstance(value, ast.Call):
+        qualname = names.callee(module, value)  # type: ignore[arg-type]
+        if (
+            qualname is not None
+            and names.is_ops_call(qualname)
+            and qualname.rsplit(".", 1)[-1] not in _TUPLE_OPS
+        ):
+            return "a Tensor"
+        return None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, _ARITH):
+        sides = (value.left, value.right)
+        if any(
+            isinstance(s, (ast.Tuple, ast.List, ast.Constant)) and not _number(s) for s in sides
+        ):
+            return None
+        if any(isinstance(s, ast.Name) and s.id in params for s in sides) and all(
+            _number(s) or (isinstance(s, ast.Name) and s.id in params) for s in sides
+        ):
+            return None if all(isinstance(s, ast.Name) for s in sides) else "a Tensor"
+    return None
+
+
+def _number(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and type(node.value) in (int, float)
+
+
+_TUPLE_OPS = frozenset(
+    {"topk", "sort", "split", "unique", "chunk", "unbind", "meshgrid", "max", "min"}
+)

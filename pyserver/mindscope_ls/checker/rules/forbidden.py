@@ -11,6 +11,9 @@ graph mode refuses: measured on 2.10, `ms.dtype_to_nptype(x.dtype)` (also throug
 function 'mindspore.log.warning' is not supported" while PyNative runs it; the private
 `_dtype_to_nptype` compiles (`DEPRECATED_DTYPE_HELPERS`). `ParameterTuple(...)` built in
 compiled code fails at both levels too ("'type' object is not iterable", `PARAMETER_TUPLE`).
+`self.h.remove()` of the `HookHandle` a hook registration in `__init__` returned fails at both
+levels too (round 34; `_hook_handle`), in `construct` or a helper it calls; removed in
+`__init__` it compiles.
 MS137: NumPy reductions of a Tensor, which NumPy hands to the Tensor's own method with
 arguments it does not take."""
 
@@ -220,9 +223,36 @@ def _forbidden(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
             return target.rsplit(".", 1)[-1] + "(...)"
         if qualname in DEPRECATED_DTYPE_HELPERS or qualname in PARAMETER_TUPLE:
             return qualname.rsplit(".", 1)[-1] + "(...)"
+    if isinstance(func, ast.Attribute) and func.attr == "remove" and _hook_handle(ctx, func.value):
+        return "HookHandle.remove()"
     if isinstance(func, ast.Attribute) and func.attr in METHOD_NAMES:
         return _forbidden_method(ctx, func)
     return None
+
+
+HOOK_REGISTRATIONS = frozenset(
+    {
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "register_backward_hook",
+        "register_backward_pre_hook",
+    }
+)
+
+
+def _hook_handle(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`self.h` that `__init__` set to what `<cell>.register_forward_hook(...)` (or another
+    hook registration) returned: a `HookHandle`, whose `remove` is forbidden in graph mode
+    (measured on 2.10: `self.h.remove()` in `construct` or a helper it calls fails at both
+    levels, "the method or function 'mindspore.common.hook_handle.HookHandle.remove' is not
+    supported")."""
+    held = receivers.self_attr(ctx, expr)
+    node = held.node if held is not None else None
+    return (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in HOOK_REGISTRATIONS
+    )
 
 
 def _cell_method_fails(ctx: FunctionContext, name: str) -> bool:

@@ -57,13 +57,14 @@ from collections.abc import Iterator
 from typing import Optional, Union
 
 from ..index.module import FunctionNode, ModuleInfo
-from ..model import Group, RawFinding, Related
+from ..model import Group, Range, RawFinding, Related
 from ..rule import Rule, node_range
 from .decorated_helpers import compiled_by_jit
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.call_targets import Bindings
 from .helpers.classes import ClassInfo
+from .helpers.receivers import LAYER_PARAMETERS
 from .helpers.walk import of_type
 
 GRAD_OPERATION_APPLICATION = Rule(
@@ -110,6 +111,50 @@ BPROP_NOT_TUPLE = Rule(
     mindspore_says=(
         "TypeError: For bprop function, output should be a tuple, but got AbstractTensor(shape: "
         "(2, 3), ...)"
+    ),
+)
+BPROP_READS_PARAMETER = Rule(
+    "MS1086",
+    "bprop-reads-parameter",
+    Group.FAILS,
+    title="A Cell's custom `bprop` reads one of the Cell's Parameters",
+    message=(
+        "`{cls}.bprop` reads the Parameter `{param}`: graph mode refuses a user-defined bprop "
+        "that uses a Parameter when it differentiates `{cls}` (fails at every level); pass the "
+        "value in as an input of `construct`, or compute it in a method the bprop calls."
+    ),
+    why=(
+        "Graph mode builds a custom `bprop` into the backward graph on its own and does not let "
+        "it capture the Cell's Parameters; PyNative calls it as a plain Python method."
+    ),
+    remedy=(
+        "Read the Parameter in `construct` and hand the value over through `out` or an input, "
+        "or move the read into a helper method of the Cell that the bprop calls."
+    ),
+    mindspore_says=(
+        "RuntimeError: The user defined 'bprop' function in scope Default/sub-Sub does not "
+        "support using Parameter."
+    ),
+)
+BPROP_VARARGS = Rule(
+    "MS1089",
+    "bprop-varargs",
+    Group.FAILS,
+    title="A Cell's custom `bprop` takes `*args`",
+    message=(
+        "`{cls}.bprop` takes `*{vararg}`: graph mode needs a custom bprop to name each input "
+        "of `construct` and then `out` and `dout` as its parameters, and fails when it "
+        "differentiates `{cls}` (at every level); write them out: `{signature}`."
+    ),
+    why=(
+        "Graph mode matches a custom bprop's parameters with the inputs of `construct` plus "
+        "`out` and `dout` by counting named parameters; PyNative calls it with Python's "
+        "argument passing, where `*args` takes them all."
+    ),
+    remedy="Name the parameters: `def bprop(self, x, y, out, dout):`.",
+    mindspore_says=(
+        "TypeError: The params of function 'bprop' of Primitive or Cell requires the forward "
+        "inputs as well as the 'out' and 'dout'."
     ),
 )
 GRAD_DEFAULTS_NOT_FILLED = Rule(
@@ -828,6 +873,36 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         construct = next(
             s for s in cls.body if isinstance(s, ast.FunctionDef) and s.name == "construct"
         )
+        generic = construct.args.vararg is not None or any(
+            isinstance(m, ast.FunctionDef) and m.name == "__call__" for m in cls.body
+        )  # a wrapper (mindtorch's autograd Function): its own `__call__` runs it in Python
+        if (
+            bprop.args.vararg is not None
+            and not generic
+            and _may_differentiate(module, tree, cls.name)
+        ):
+            inputs = [a.arg for a in (*construct.args.posonlyargs, *construct.args.args)][1:]
+            col = bprop.col_offset
+            yield BPROP_VARARGS.finding(
+                Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
+                related=_bprop_related(module, tree, bprop),
+                cls=cls.name,
+                vararg=bprop.args.vararg.arg,
+                signature=f"def bprop(self, {', '.join([*inputs, 'out', 'dout'])}):",
+            )
+            continue
+        read = _parameter_read(module, cls, bprop)
+        if read is not None and not generic and _may_differentiate(module, tree, cls.name):
+            col = bprop.col_offset
+            yield BPROP_READS_PARAMETER.finding(
+                Range(bprop.lineno, col, bprop.lineno, col + len("def bprop")),
+                related=[
+                    Related(module.path, node_range(read), "the Parameter read here"),
+                    *_bprop_related(module, tree, bprop),
+                ],
+                cls=cls.name,
+                param=ast.unparse(read),
+            )
         for ret in _returns(bprop):
             if ret.value is not None and _single_value(module, bprop, construct, ret.value):
                 related = [
@@ -837,6 +912,140 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                 yield BPROP_NOT_TUPLE.finding(
                     ret.value, related=related, cls=cls.name, value=ast.unparse(ret.value)
                 )
+
+
+def _bprop_related(module: ModuleInfo, tree: ast.Module, bprop: ast.FunctionDef) -> list[Related]:
+    """Where MindSpore's message may point besides the `def bprop` line: the bprop's last
+    return and the module's differentiating calls (`ms.grad(...)`)."""
+    related: list[Related] = []
+    returns = [r for r in _returns(bprop)]
+    if returns:
+        last = max(returns, key=lambda r: (r.lineno, r.col_offset))
+        related.append(Related(module.path, node_range(last), "the bprop returns here"))
+    for call in of_type(tree, ast.Call):
+        if _mindspore_name(module, call.func) in DIFFERENTIATING:
+            related.append(Related(module.path, node_range(call), "differentiated here"))
+    return related
+
+
+def _may_differentiate(module: ModuleInfo, tree: ast.Module, cls_name: str) -> bool:
+    """Some differentiation in the module may reach a `cls_name` Cell: False only when every
+    one is `ms.grad(...)` / `value_and_grad(...)` of a Cell whose class is known (`Net()`,
+    `self.net`, a name bound once to `Net()`) and neither it nor a Cell it holds (through
+    `self.x = Cls(...)`, transitively) is a `cls_name` (measured: a Cell whose bprop reads a
+    Parameter compiles when only another Cell of the module is differentiated)."""
+    made: dict[str, set[str]] = {}
+    held: dict[str, set[str]] = {}
+    for holder in of_type(tree, ast.ClassDef):
+        for assign in of_type(holder, ast.Assign):
+            value = assign.value
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                continue
+            for target in assign.targets:
+                name = names.self_attribute(target)
+                if name is not None:
+                    made.setdefault("self." + name, set()).add(value.func.id)
+                    held.setdefault(holder.name, set()).add(value.func.id)
+    for assign in of_type(tree, ast.Assign):
+        value = assign.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            for target in assign.targets:
+                if isinstance(target, ast.Name):
+                    made.setdefault(target.id, set()).add(value.func.id)
+    targets: set[str] = set()
+    for node in of_type(tree, ast.Attribute, ast.Name):
+        last = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
+        if (
+            last in DIFFERENTIATING
+            and last not in ("grad", "value_and_grad")
+            and _mindspore_name(module, node) in DIFFERENTIATING
+        ):
+            return True
+    for call in of_type(tree, ast.Call):
+        if _mindspore_name(module, call.func) not in ("grad", "value_and_grad"):
+            continue
+        fn = call.args[0] if call.args else None
+        if isinstance(fn, ast.Call) and isinstance(fn.func, ast.Name):
+            targets.add(fn.func.id)
+            continue
+        key = ast.unparse(fn) if isinstance(fn, (ast.Name, ast.Attribute)) else None
+        classes = made.get(key) if key is not None else None
+        if not classes or len(classes) != 1:
+            return True
+        targets |= classes
+    todo = list(targets)
+    seen: set[str] = set()
+    while todo:
+        name = todo.pop()
+        if name == cls_name:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo.extend(held.get(name, ()))
+    return False
+
+
+def _parameter_read(
+    module: ModuleInfo, cls: ast.ClassDef, bprop: ast.FunctionDef
+) -> Optional[ast.Attribute]:
+    """The first `self.w` (a Parameter the class sets) or `self.fc.weight` (a Parameter of a
+    MindSpore layer the class holds) that `bprop` itself reads. Measured on 2.10 (both
+    levels, `ms.grad`, `GradOperation`, the Cell differentiated alone or inside another):
+    `dout * self.w`, `self.w.value()`, `ops.matmul(dout, self.fc.weight)` fail, MindSpore
+    naming the `def bprop` line (also a Parameter a base class in the module sets). Left
+    alone (MS1086 and MS1089): a class whose `construct` takes `*args` or that defines its own
+    `__call__` (mindtorch's autograd `Function` runs its bprop from Python); the
+    same read in a method the bprop calls
+    (`self.scale(dout)`), a sub-Cell called (`self.fc(dout)`), a Tensor or number attribute,
+    and a Cell never differentiated compile."""
+    params: set[str] = set()
+    layers: dict[str, tuple[str, ...]] = {}
+    lineage = [cls]  # and the module's own classes it derives from (`class Sub(Base)`)
+    tree = module.tree
+    local = {c.name: c for c in of_type(tree, ast.ClassDef)} if tree is not None else {}
+    while len(lineage) < 8:
+        bases = [
+            local[b.id] for b in lineage[-1].bases if isinstance(b, ast.Name) and b.id in local
+        ]
+        if not bases or bases[0] in lineage:
+            break
+        lineage.append(bases[0])
+    methods = [m for c in lineage for m in c.body]
+    for method in methods:
+        if not isinstance(method, ast.FunctionDef):
+            continue
+        for assign in of_type(method, ast.Assign):
+            if not isinstance(assign.value, ast.Call) or len(assign.targets) != 1:
+                continue
+            name = names.self_attribute(assign.targets[0])
+            qualname = names.callee(module, assign.value)
+            if name is None or qualname is None:
+                continue
+            if qualname in names.PARAMETER:
+                params.add(name)
+            elif qualname.startswith("mindspore.") and names.is_cell_qualname(qualname):
+                found = LAYER_PARAMETERS.get(qualname.rsplit(".", 1)[-1])
+                if found:
+                    layers[name] = found
+    if not params and not layers:
+        return None
+    todo: list[ast.AST] = list(bprop.body)
+    reads: list[ast.Attribute] = []
+    while todo:
+        node = todo.pop()
+        if isinstance(node, SCOPES):
+            continue
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load):
+            name = names.self_attribute(node)
+            if name in params:
+                reads.append(node)
+                continue
+            inner = names.self_attribute(node.value)
+            if inner is not None and node.attr in layers.get(inner, ()):
+                reads.append(node)
+                continue
+        todo.extend(ast.iter_child_nodes(node))
+    return min(reads, key=lambda n: (n.lineno, n.col_offset)) if reads else None
 
 
 def _call_sites(tree: ast.Module, cls_name: str) -> list[ast.Call]:

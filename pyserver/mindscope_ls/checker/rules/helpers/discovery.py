@@ -800,6 +800,8 @@ class _Evidence:
             return True
         if isinstance(expr, (ast.Name, ast.Attribute)) and self._imported_or_defined(expr):
             return True
+        if isinstance(expr, ast.Attribute) and self._sub_cell(expr):
+            return True
         if isinstance(expr, ast.Call):
             func = expr.func
             if isinstance(func, ast.Name) and func.id in PYTHON_VALUE_CALLS:
@@ -815,6 +817,20 @@ class _Evidence:
                 info = self.discovery.classes.info(self.module, self.module.classes[func.id])
                 return not info.is_cell and _plain_object(info)
         return False
+
+    def _sub_cell(self, expr: ast.Attribute) -> bool:
+        """`self.act`, a sub-Cell attribute of a Cell of the module: measured (round 34), a
+        `construct` passing `self.act` to a jit function that calls it compiles (the Cell is
+        no Tensor)."""
+        if not (isinstance(expr.value, ast.Name) and expr.value.id == "self"):
+            return False
+        kinds = set()
+        for cls_node in self.module.classes.values():
+            info = self.discovery.classes.info(self.module, cls_node)
+            held = info.attr(expr.attr)
+            if held is not None:
+                kinds.add(held.kind if info.is_cell else None)
+        return kinds == {"cell"}  # every class of the module that sets it holds a Cell there
 
     def _imported_or_defined(self, expr: ast.Name | ast.Attribute) -> bool:
         """A function or class the module defines (`f(x, relu)`, `f(x, Head)`), or a name of
