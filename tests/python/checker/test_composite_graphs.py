@@ -143,3 +143,30 @@ def test_primitive_methods_and_writes() -> None:
     assert "MS1052" not in codes(net("self.op = ops.Add()\n        return x", init))
     # not a Primitive method
     assert "MS1052" not in codes(net("return self.op(x, 0)", init))
+
+
+def test_primitive_named_through_explicit_init() -> None:
+    source = net("return self.op(x)", "self.op = Twice()") + textwrap.dedent(
+        """
+        from mindspore.ops import Primitive
+
+
+        class Twice(Primitive):
+            def __init__(self):
+                Primitive.__init__(self, "Twice")
+
+            def __call__(self, a):
+                return a * 2
+        """
+    )
+    assert "MS1072" in codes(source)
+
+
+def test_stored_ops_partial_under_strict() -> None:
+    local = "p = ops.partial(_add, 2.0)\n        return p(x)"
+    init = "self.p = ops.partial(_add, 2.0)\n                self.hm = ops.HyperMap()"
+    assert "MS207" in codes(net("return self.p(x)", "self.p = ops.partial(_add, 2.0)"), "STRICT")
+    assert "MS207" in codes(net("return self.hm(self.p, (x, x))", init), "STRICT")
+    assert "MS207" not in codes(net("return self.hm(self.p, (x, x))", init), "LAX")
+    # built in construct: compiles
+    assert "MS207" not in codes(net(local), "STRICT")

@@ -376,15 +376,16 @@ def _kernel_name(ctx: FunctionContext, cls_name: str) -> Optional[str]:
     ):
         return cls_name
     for n in ast.walk(init):
-        if (
+        if not (
             isinstance(n, ast.Call)
             and isinstance(n.func, ast.Attribute)
             and n.func.attr == "__init__"
-            and n.args
-            and isinstance(n.args[0], ast.Constant)
-            and isinstance(n.args[0].value, str)
         ):
-            return n.args[0].value
+            continue
+        # `super().__init__("Name")` or `Primitive.__init__(self, "Name")`
+        given = n.args[1:] if isinstance(n.func.value, ast.Name) else n.args
+        if given and isinstance(given[0], ast.Constant) and isinstance(given[0].value, str):
+            return given[0].value
     return None
 
 

@@ -53,10 +53,10 @@ from typing import Optional
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import objects, stdlib_calls
+from . import composite_graphs, objects, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
-from .helpers import module_values, names
+from .helpers import module_values, names, shared_values
 from .helpers.base import FunctionContext
 from .helpers.instances import init_argument_values
 from .helpers.walk import of_type
@@ -683,6 +683,9 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
         elif attr in attrs:
             label = f"self.{attr}"
         else:
+            mapped = _mapped_partial(ctx, call, attrs)
+            if mapped is not None:
+                yield mapped
             continue
         for arg in [*call.args, *(k.value for k in call.keywords)]:
             if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
@@ -690,6 +693,26 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
                     call, func=label, arg=ast.unparse(arg)
                 )
                 break
+
+
+def _mapped_partial(ctx: FunctionContext, call: ast.Call, attrs: set[str]) -> Optional[RawFinding]:
+    """`self.hm(self.p, (x, y))`: HyperMap / Map calling the stored partial on each Tensor
+    (measured, round 34: fails under STRICT like a direct call, "__call_func_str__")."""
+    if not call.args or call.keywords:
+        return None
+    attr = names.self_attribute(call.args[0])
+    if attr not in attrs:
+        return None
+    built = composite_graphs._constructor(ctx, call.func)
+    if built is None or built.args or built.keywords:
+        return None
+    values = shared_values.abstract(ctx)
+    for seq in call.args[1:]:
+        if composite_graphs._holds_tensor(values.of(seq)):
+            return stdlib_calls.STDLIB_ON_GRAPH_VALUE.finding(
+                call, func=f"self.{attr}", arg=ast.unparse(seq)
+            )
+    return None
 
 
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
