@@ -170,3 +170,31 @@ def test_stored_ops_partial_under_strict() -> None:
     assert "MS207" not in codes(net("return self.hm(self.p, (x, x))", init), "LAX")
     # built in construct: compiles
     assert "MS207" not in codes(net(local), "STRICT")
+
+
+def test_registered_functions_are_compiled() -> None:
+    body = """
+    f = ops.MultitypeFuncGraph("f")
+
+
+    @f.register({types})
+    def _f(v):
+        try:
+            return v * 2
+        except ValueError:
+            return v
+    """
+    single = textwrap.dedent(body.format(types='"Tensor"'))
+    assert "MS101" in codes(net("return f(x)") + single)
+    # never used in compiled code: PyNative only
+    assert "MS101" not in codes(net("return x") + single)
+    # one overload among several, not for Tensors only: it may never be picked
+    other = textwrap.dedent(
+        """
+        @f.register("Tensor")
+        def _g(v):
+            return v
+        """
+    )
+    numbers = textwrap.dedent(body.format(types='"Number"'))
+    assert "MS101" not in codes(net("return f(x)") + numbers + other)
