@@ -25,7 +25,12 @@ MS1072: calling an instance of the module's own `Primitive` / `PrimitiveWithInfe
 `PrimitiveWithCheck` subclass whose Python `__call__` PyNative runs: graph mode looks for a
 kernel of that name ("Kernel select failed: Unsupported op [MyAdd] on CPU", or "Operator
 'Twice' is invalid, or no matching evaluator could be found" for a plain `Primitive`), at both
-levels. Compiles alike: a subclass named like a MindSpore kernel (`class ReLU(...)`, whose
+levels (the name is the class's under `@prim_attr_register`, else the string given to
+`super().__init__("Twice")` / `Primitive.__init__(self, "Twice")`). MS386 instead when the class
+is a `PrimitiveWithInfer` defining no `infer_shape` / `infer_dtype` / `infer_value` /
+`__infer__`: the call compiles and gives None (PyNative: `__call__`'s value); with `infer_shape`
+alone it fails ("Python evaluator return invalid shape or type"). Compiles alike: a subclass
+named like a MindSpore kernel (`class ReLU(...)`, whose
 kernel graph mode then runs), one created in `__init__` but never called in compiled code.
 
 MS1073: `ops.Custom(func, out_shape=..., out_dtype=..., func_type="pyfunc")` built in compiled
@@ -33,6 +38,11 @@ code with a function for `out_shape` or `out_dtype` (a lambda, a module function
 When creating an instance of 'Custom', all arguments are required to be constants, but input 1
 is a variable", at both levels. Compiles alike: the same with `out_shape=(3,)` and
 `out_dtype=ms.float32`, and the Custom op built in `__init__` with functions.
+
+MS387: `construct` returning what HyperMap / Map made from lists (`return self.hm(sq, [a, b])`,
+through a local bound once to it, `ops.Map`, and `ops.clip_by_global_norm([a, b], 1.0)`, which
+maps with HyperMap): a list in graph mode, a tuple in PyNative, at both levels. Alike (no
+warning): the result indexed (`r[0] + r[1]`), tuples mapped.
 
 MS269 (STRICT): a module-level MultitypeFuncGraph called with arguments no registration takes
 (`add(x, 2)` with only `("Tensor", "Tensor")`, `f((x, x))` with only `("Tensor",)`, `f([x, x])`

@@ -34,7 +34,9 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
   Likewise a module-level `DOUBLE = functools.partial(ops.mul, 2)` (or `partial(scale, k=2)`)
   called from `construct` with its Tensor input (measured, round 31); `DOUBLE(3)` of a number
-  compiles under STRICT. Round 34: `ops.partial(...)` kept the same ways fails alike.
+  compiles under STRICT. Round 34: `ops.partial(...)` kept the same ways fails alike, and so
+  does a stored partial given to HyperMap as its function (`self.hm(self.p, (x, x))`); an
+  `ops.partial(f, 2.0)` built in `construct` and given to HyperMap compiles.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
