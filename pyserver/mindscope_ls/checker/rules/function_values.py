@@ -34,7 +34,9 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   '__input_0__'"); LAX runs it, and a partial built inside `construct` compiles at both.
   Likewise a module-level `DOUBLE = functools.partial(ops.mul, 2)` (or `partial(scale, k=2)`)
   called from `construct` with its Tensor input (measured, round 31); `DOUBLE(3)` of a number
-  compiles under STRICT.
+  compiles under STRICT. Round 34: `ops.partial(...)` kept the same ways fails alike, and so
+  does a stored partial given to HyperMap as its function (`self.hm(self.p, (x, x))`); an
+  `ops.partial(f, 2.0)` built in `construct` and given to HyperMap compiles.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
@@ -53,10 +55,10 @@ from typing import Optional
 from ..index.module import FunctionNode
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import objects, stdlib_calls
+from . import composite_graphs, objects, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
-from .helpers import module_values, names
+from .helpers import module_values, names, shared_values
 from .helpers.base import FunctionContext
 from .helpers.instances import init_argument_values
 from .helpers.walk import of_type
@@ -604,6 +606,22 @@ def _check_constexpr(ctx: FunctionContext) -> Iterator[RawFinding]:
 # ---- MS207 (widened): a `functools.partial` object kept as a Cell attribute
 
 
+def _is_partial(qualname: Optional[str]) -> bool:
+    """`functools.partial`, and `ops.partial` (measured, round 34: `self.p = ops.partial(f, 2.0)`
+    in `__init__` of a MultitypeFuncGraph, a module function or `ops.mul`, and a module-level
+    `SCALE2 = ops.partial(f, 2.0)`, called from `construct` with its Tensor input fail under
+    STRICT alike: "When handling script '__call_func_str__(__input_0__,) in graph mode', the
+    inputs should be constant"; `ops.partial(f, 2.0)` built in `construct` compiles)."""
+    if qualname == "functools.partial":
+        return True
+    return bool(qualname) and qualname in OPS_PARTIAL
+
+
+OPS_PARTIAL = frozenset(
+    {"mindspore.ops.partial", "mindspore.ops.functional.partial", "mindspore.ops.composite.partial"}
+)
+
+
 def _partial_attrs(ctx: FunctionContext) -> set[str]:
     found: set[str] = set()
     cls = ctx.fn.cls
@@ -620,7 +638,7 @@ def _partial_attrs(ctx: FunctionContext) -> set[str]:
             func = stmt.value.func
             if not isinstance(func, (ast.Name, ast.Attribute)):
                 continue
-            if module.qualname(func) != "functools.partial":
+            if not _is_partial(module.qualname(func)):
                 continue
             found.update(a for a in map(names.self_attribute, stmt.targets) if a is not None)
     return found
@@ -641,7 +659,7 @@ def _module_partials(ctx: FunctionContext) -> set[str]:
             and isinstance(stmt.targets[0], ast.Name)
             and isinstance(stmt.value, ast.Call)
             and isinstance(stmt.value.func, (ast.Name, ast.Attribute))
-            and ctx.fn.module.qualname(stmt.value.func) == "functools.partial"
+            and _is_partial(ctx.fn.module.qualname(stmt.value.func))
         ):
             continue
         name = stmt.targets[0].id
@@ -667,6 +685,9 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
         elif attr in attrs:
             label = f"self.{attr}"
         else:
+            mapped = _mapped_partial(ctx, call, attrs)
+            if mapped is not None:
+                yield mapped
             continue
         for arg in [*call.args, *(k.value for k in call.keywords)]:
             if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
@@ -674,6 +695,26 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
                     call, func=label, arg=ast.unparse(arg)
                 )
                 break
+
+
+def _mapped_partial(ctx: FunctionContext, call: ast.Call, attrs: set[str]) -> Optional[RawFinding]:
+    """`self.hm(self.p, (x, y))`: HyperMap / Map calling the stored partial on each Tensor
+    (measured, round 34: fails under STRICT like a direct call, "__call_func_str__")."""
+    if not call.args or call.keywords:
+        return None
+    attr = names.self_attribute(call.args[0])
+    if attr not in attrs:
+        return None
+    built = composite_graphs._constructor(ctx, call.func)
+    if built is None or built.args or built.keywords:
+        return None
+    values = shared_values.abstract(ctx)
+    for seq in call.args[1:]:
+        if composite_graphs._holds_tensor(values.of(seq)):
+            return stdlib_calls.STDLIB_ON_GRAPH_VALUE.finding(
+                call, func=f"self.{attr}", arg=ast.unparse(seq)
+            )
+    return None
 
 
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`

@@ -12,7 +12,14 @@ of `ops.MatMul(transpose_b=True)`, `.axis` of `ops.Softmax(axis=-1)` / `ops.Conc
 name '__py_exec_index1_getattr__' is not defined"). Compile alike: calling the Primitive,
 `type(self.op).__name__`, the attribute read in `__init__` (`self.n = self.op.name`) or in a
 `@property` getter construct reads (`return self.op.transpose_b`).
-Method calls on a Primitive (`self.op.shard(...)`) are left alone (not measured here).
+Round 34 widened it to the methods `Primitive` defines and to attribute writes, measured at
+both levels: `self.op.add_prim_attr("primitive_target", "CPU")`, `ops.Add().add_prim_attr(...)`,
+`self.op.set_prim_instance_name(...)`, `self.op.del_prim_attr(...)` and
+`self.op.init_prim_io_names(...)` fail as reads do ("'Function' object has no attribute
+'add_prim_attr'"); `self.op.keep_dims = True` of `ops.ReduceSum()`, `op.foo = 1` of a local
+`op = ops.Add()`, `self.op.axis = 0` in a helper method fail with "RuntimeError: Illegal
+DoSignaturePrimitive 'S_Prim_ReduceSum' in the graph". Other method calls on a Primitive are
+left alone.
 `getattr(self.op, 'transpose_b')` fails alike (MS1052), and so does `self.op.k` of the module's
 own `class MyOp(PrimitiveWithInfer)`.
 
@@ -40,18 +47,20 @@ PRIMITIVE_ATTRIBUTE = Rule(
     "MS1052",
     "primitive-attribute-in-graph",
     Group.FAILS,
-    title="An attribute of a Primitive instance read in compiled code",
+    title="An attribute of a Primitive instance read, set or called in compiled code",
     message=(
-        "`{text}` reads `.{attr}` of the Primitive `{prim}` ({cls}), which graph mode holds as "
-        "a function node without Python attributes, and it fails at every level; read it in "
-        "`__init__` and keep it as a Cell attribute (`self.{keep} = {base}.{attr}`)."
+        "`{text}` {verb} `.{attr}` of the Primitive `{prim}` ({cls}), which graph mode holds as "
+        "a function node without Python attributes, and it fails at every level; {change}."
     ),
     why=(
         "In the graph a Primitive is a callable node: its Python attributes (`name`, the "
         "arguments it was built with, `attrs`) are not carried over, so LAX's fallback finds a "
         "'Function' object without them and STRICT cannot get them."
     ),
-    remedy="Read the Primitive's attribute in `__init__` and use that constant in `construct`.",
+    remedy=(
+        "Read the Primitive's attribute in `__init__` and use that constant in `construct`; "
+        "set its attributes (`add_prim_attr`, `op.axis = 0`) in `__init__`."
+    ),
     mindspore_says="AttributeError: 'Function' object has no attribute 'name'",
 )
 
@@ -76,6 +85,24 @@ PRIMITIVE_ATTRIBUTE_MISSING = Rule(
         "(no error: `hasattr(self.op, 'transpose_b')` of `ops.MatMul(transpose_b=True)` was "
         "False in graph mode and True in PyNative)"
     ),
+)
+
+# The methods `mindspore.ops.Primitive` defines (2.10): called on a Primitive in compiled code,
+# each reads an attribute the function node lacks (measured: `add_prim_attr`, `del_prim_attr`,
+# `set_prim_instance_name`, `init_prim_io_names` fail at both levels).
+PRIMITIVE_METHODS = frozenset(
+    {
+        "add_prim_attr",
+        "check_elim",
+        "del_prim_attr",
+        "init_prim_io_names",
+        "place",
+        "recompute",
+        "set_device",
+        "set_prim_instance_name",
+        "set_stage",
+        "shard",
+    }
 )
 
 # attributes every Primitive has in Python (besides the keyword arguments it was built with)
@@ -206,11 +233,11 @@ def _probes(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield PRIMITIVE_ATTRIBUTE.finding(
                 call,
                 text=ast.unparse(call),
+                verb="reads",
                 attr=attr,
                 prim=text,
                 cls=cls,
-                keep=f"{text.rsplit('.', 1)[-1]}_{attr.strip('_')}",
-                base=text,
+                change=_read_fix(text, attr),
             )
             continue
         if func.id == "hasattr" and len(call.args) == 3:
@@ -232,30 +259,51 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     called = {id(c.func) for c in ctx.of(ast.Call)}
     held: dict[tuple[str, str], Optional[str]] = {}
     for node in ctx.of(ast.Attribute):
-        if not isinstance(node.ctx, ast.Load) or id(node) in called:
+        if isinstance(node.ctx, ast.Del):
             continue
+        verb = "reads"
+        if isinstance(node.ctx, ast.Store):
+            verb = "sets"
+        elif id(node) in called:
+            if node.attr not in PRIMITIVE_METHODS:
+                continue
+            verb = "calls"
         base = node.value
-        if not (isinstance(base, ast.Name) or names.self_attribute(base) is not None):
+        if isinstance(base, ast.Call) and verb == "calls":
+            # `ops.Add().add_prim_attr("k", 1)` (measured: fails at both levels alike)
+            prim = _primitive(names.callee(ctx.fn.module, base))
+        elif not (
+            (isinstance(base, ast.Name) and base.id != "self")
+            or names.self_attribute(base) is not None
+        ):
             continue
-        if isinstance(base, ast.Name) and base.id == "self":
-            continue
-        key = (
-            ("name", base.id)
-            if isinstance(base, ast.Name)
-            else ("self", names.self_attribute(base) or "")
-        )
-        if key not in held:
-            held[key] = _held(ctx, base)
-        prim = held[key]
+        else:
+            key = (
+                ("name", base.id)
+                if isinstance(base, ast.Name)
+                else ("self", names.self_attribute(base) or "")
+            )
+            if key not in held:
+                held[key] = _held(ctx, base)
+            prim = held[key]
         if prim is None:
             continue
         text = ast.unparse(base)
         yield PRIMITIVE_ATTRIBUTE.finding(
             node,
             text=ast.unparse(node),
+            verb=verb,
             attr=node.attr,
             prim=text,
             cls=prim if prim in ctx.fn.module.classes else f"ops.{prim}",
-            keep=f"{text.rsplit('.', 1)[-1]}_{node.attr.strip('_')}",
-            base=text,
+            change=(
+                _read_fix(text, node.attr)
+                if verb == "reads"
+                else "configure the Primitive in `__init__`, where it is a Python object"
+            ),
         )
+
+
+def _read_fix(text: str, attr: str) -> str:
+    keep = f"{text.rsplit('.', 1)[-1]}_{attr.strip('_')}"
+    return f"read it in `__init__` and keep it as a Cell attribute (`self.{keep} = {text}.{attr}`)"

@@ -264,6 +264,40 @@ class Discovery:
             )
             if isinstance(plan.node, ast.Call):
                 self._passed_functions(fn, plan.node, callee_node, params)
+        if fn.module.mentions("MultitypeFuncGraph"):
+            self._registered_functions(fn)
+
+    def _registered_functions(self, fn: CompiledFunction) -> None:
+        """The functions registered in a module-level MultitypeFuncGraph the compiled function
+        names (calls it, or gives it to HyperMap / Map) are compiled with it (measured on 2.10:
+        a `try` or `del` in the registered function fails at both levels, `.asnumpy()` under
+        STRICT). Only a MultitypeFuncGraph's single registration, or one taking Tensors only
+        (the overload graph mode picks for Tensors), is followed: another overload may never be
+        picked. The parameters registered as "Tensor" hold Tensors."""
+        registered = multitype_registrations(fn.module)
+        if not registered:
+            return
+        stored = {n.id for n in of_type(fn.node, ast.Name) if not isinstance(n.ctx, ast.Load)}
+        stored |= set(_param_names(fn.node, skip_self=False))
+        for read in of_type(fn.node, ast.Name):
+            entries = registered.get(read.id)
+            if not entries or read.id in stored or not isinstance(read.ctx, ast.Load):
+                continue
+            for types, node in entries:
+                if len(entries) > 1 and any(t != "Tensor" for t in types):
+                    continue
+                params = _param_names(node, skip_self=False)
+                tensor_params = {p for p, t in zip(params, types) if t == "Tensor"}
+                caller = Caller(
+                    fn.module.path,
+                    read,
+                    f"registered in `{read.id}`, which compiled {fn.qualname} uses",
+                )
+                self._add(
+                    CompiledFunction(
+                        fn.module, node, None, caller.description, fn.level, tensor_params, caller
+                    )
+                )
 
     def _passed_functions(
         self, fn: CompiledFunction, call: ast.Call, callee: FunctionNode, params: list[str]
@@ -520,6 +554,70 @@ def _target_of(
     if "." not in qualname:  # a builtin or a local: no module of the workspace to look in
         return None
     return ("global", qualname)
+
+
+_REGISTRATIONS: NodeMemo[dict[str, list[tuple[tuple[str, ...], FunctionNode]]]] = NodeMemo()
+
+
+def multitype_registrations(
+    module: ModuleInfo,
+) -> dict[str, list[tuple[tuple[str, ...], FunctionNode]]]:
+    """Module-level `name = ops.MultitypeFuncGraph(...)` -> the module functions registered in
+    it with `@name.register("Tensor", ...)` (or `name.register(...)(fn)`), with their type
+    names ("?" for a type not written as a string)."""
+    tree = module.tree
+    if tree is None:
+        return {}
+    return _REGISTRATIONS.get(tree, None, partial(_registrations, module, tree))
+
+
+def _registrations(
+    module: ModuleInfo, tree: ast.Module
+) -> dict[str, list[tuple[tuple[str, ...], FunctionNode]]]:
+    found: dict[str, list[tuple[tuple[str, ...], FunctionNode]]] = {}
+    for stmt in tree.body:
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+            and (module.qualname(stmt.value.func) or "").startswith("mindspore.ops.")
+            and (module.qualname(stmt.value.func) or "").endswith(".MultitypeFuncGraph")
+        ):
+            found[stmt.targets[0].id] = []
+
+    def register(call: ast.expr) -> Optional[tuple[str, tuple[str, ...]]]:
+        if (
+            isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Attribute)
+            and call.func.attr == "register"
+            and isinstance(call.func.value, ast.Name)
+            and call.func.value.id in found
+        ):
+            types = tuple(
+                a.value if isinstance(a, ast.Constant) and isinstance(a.value, str) else "?"
+                for a in call.args
+            )
+            return call.func.value.id, types
+        return None
+
+    for stmt in tree.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for deco in stmt.decorator_list:
+                item = register(deco)
+                if item is not None:
+                    found[item[0]].append((item[1], stmt))
+        elif (
+            isinstance(stmt, ast.Expr)
+            and isinstance(stmt.value, ast.Call)
+            and len(stmt.value.args) == 1
+            and isinstance(stmt.value.args[0], ast.Name)
+            and stmt.value.args[0].id in module.functions
+        ):
+            item = register(stmt.value.func)
+            if item is not None:
+                found[item[0]].append((item[1], module.functions[stmt.value.args[0].id]))
+    return {name: entries for name, entries in found.items() if entries}
 
 
 def nested_functions(node: FunctionNode) -> dict[str, FunctionNode]:
