@@ -25,6 +25,7 @@ in a Cell's construct at LAX and STRICT (a `@jit` function compiles in PyNative 
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from typing import Optional
 
@@ -198,7 +199,7 @@ _EQUALITY = (ast.Eq, ast.NotEq)
 def check_divergence(ctx: FunctionContext) -> Iterator[RawFinding]:
     """MS392, in a Cell's construct and what it calls (a `@jit` function compiles in PyNative
     too, so the two modes agree there)."""
-    if compiled_by_jit(ctx):
+    if not _has_bytes(ctx) or compiled_by_jit(ctx):
         return
     candidates = [
         *ctx.of(ast.Return),
@@ -274,6 +275,22 @@ def _diverging(ctx: FunctionContext, node: ast.AST) -> Optional[tuple[ast.expr, 
             ):
                 return one.value, "compares an item of bytes with an int", "a str item", "an int"
     return None
+
+
+_BYTES_LITERAL = re.compile(r"(?<![\w.])(?:[bB][rR]?|[rR][bB])['\"]")
+_SCANNED: dict[int, tuple[str, bool]] = {}
+
+
+def _has_bytes(ctx: FunctionContext) -> bool:
+    """The module's text holds a bytes literal (one scan per module text)."""
+    source = ctx.fn.module.source or ""
+    seen = _SCANNED.get(id(source))
+    if seen is None or seen[0] is not source:
+        if len(_SCANNED) > 64:
+            _SCANNED.clear()
+        seen = (source, _BYTES_LITERAL.search(source) is not None)
+        _SCANNED[id(source)] = seen
+    return seen[1]
 
 
 def _bound_here(ctx: FunctionContext, name: str) -> bool:
