@@ -10,7 +10,11 @@ f-string with each candidate text in construct):
 - a tuple or list holding strs loses their quotes: `f"{t}"` with `t = ("a", 1)` gave `(a, 1)`,
   `f"{['a']}"` `[a]`, `f"{self.names}"` of `["a", "b"]` `[a, b]`, a nested `((s, 1), 2)`
   `((a, 1), 2)`; `str(t)`, `"{}".format(t)` and `"%s" % (t,)` agree with PyNative;
-- a one-item tuple loses its comma: `f"{(n,)}"` and `f"{(1,)}"` gave `(1)` (PyNative `(1,)`).
+- a one-item tuple loses its comma: `f"{(n,)}"` and `f"{(1,)}"` gave `(1)` (PyNative `(1,)`);
+- at LAX a `!r` (or `!a`) conversion of a Tensor is ignored too: `f"{x!r}"` of a (2, 3) Tensor
+  gave `[[1. 1. 1.]\n [1. 1. 1.]]` (its `str()`), PyNative `Tensor(shape=[2, 3], dtype=Float32,
+  value=...)`, in construct and in a helper, `f"{x.sum()!r}"` alike; `f"{x}"` and `f"{x!s}"`
+  agree with PyNative; under STRICT a Tensor f-string is MS309's.
 A field with a format spec is MS322's, bools and floats MS347's. As for MS347, an f-string in
 a `raise`, an `assert` or a print / logging call is left alone (a message, not a value), and
 so is a `@jit` function (PyNative compiles it too).
@@ -22,7 +26,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional, Union
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
 from .divergence_fstrings import init_passed, messages
@@ -36,7 +40,10 @@ FSTRING_PLAIN_TEXT = Rule(
     "MS382",
     "fstring-str-quotes-lost",
     Group.DIVERGES,
-    title="An f-string writes a str, or a tuple, without Python's quotes or comma",
+    title=(
+        "An f-string writes a str, or a tuple, without Python's quotes or comma (a Tensor's "
+        "`!r` as its `str()`)"
+    ),
     message=(
         "`{{{field}}}` in an f-string gives {graph} in graph mode where PyNative gives "
         '{pynative}; build the text with `str(...)`, `repr(...)` or `"{{!r}}".format(...)`.'
@@ -45,8 +52,9 @@ FSTRING_PLAIN_TEXT = Rule(
         "Graph mode writes an f-string's fields with its own formatter: a `!r` conversion of a "
         "str is ignored (`f\"{{s!r}}\"` gave `a`, not `'a'`), the strs inside a tuple or list "
         "lose their quotes (`f\"{{('a', 1)}}\"` gave `(a, 1)`) and a one-item tuple its comma "
-        '(`f"{{(1,)}}"` gave `(1)`); `str()`, `repr()`, `str.format` and `%` give Python\'s '
-        "text."
+        '(`f"{{(1,)}}"` gave `(1)`); at LAX `f"{{x!r}}"` of a Tensor gives its values as '
+        "`str(x)` writes them, not `Tensor(shape=..., dtype=..., value=...)`; `str()`, `repr()`, "
+        "`str.format` and `%` give Python's text."
     ),
     remedy=('Convert the value first: `f"{{repr(s)}}"`, `f"{{str(t)}}"`, or `"{{!r}}".format(s)`.'),
     mindspore_says="(compiles; result differs from PyNative)",
@@ -79,6 +87,12 @@ def _texts(
     ctx: FunctionContext, values: Abstract, part: ast.FormattedValue
 ) -> Optional[tuple[str, str]]:
     value = part.value
+    if (
+        part.conversion in _CONVERSIONS
+        and ctx.level != SyntaxLevel.STRICT
+        and ctx.types.is_tensor(value)
+    ):
+        return "the Tensor's values as `str()` writes them", "`Tensor(shape=..., value=...)`"
     if part.conversion in _CONVERSIONS and strs.is_str(ctx, values, value):
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             return f"`{value.value}`", f"`{value.value!r}`"

@@ -32,6 +32,7 @@ from ..rule import Rule
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.classes import ClassInfo
+from .strict import flat_targets
 
 NEW_ATTRIBUTE_UNDER_STRICT = Rule(
     "MS245",
@@ -115,7 +116,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     reported: set[str] = set()
     for node in writes:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
-        for target in targets:
+        for target in flat_targets(targets):  # `self.q, y = 1, x` alike (measured)
             name = names.self_attribute(target)
             if name is None or name in reported:
                 continue
