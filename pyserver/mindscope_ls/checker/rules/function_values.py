@@ -1,4 +1,5 @@
-"""MS1042, MS1043: functions held as values in compiled code (lambdas sharing a line, callable()).
+"""MS1042, MS1043, MS1074, MS1075, MS272: functions held as values in compiled code (lambdas
+sharing a line, callable(), recursive lambdas, functions stored on `self`, cache wrappers).
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs in PyNative.
 
@@ -35,6 +36,20 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   Likewise a module-level `DOUBLE = functools.partial(ops.mul, 2)` (or `partial(scale, k=2)`)
   called from `construct` with its Tensor input (measured, round 31); `DOUBLE(3)` of a number
   compiles under STRICT.
+- MS1074 (round 34): a local lambda calling itself by the name it is bound to
+  (`fact = lambda n: ... fact(n - 1)`) fails at both levels, called or not ("NameError: The
+  name 'fact' is not defined"); a nested `def` that recurses, a module-level recursive lambda
+  and a lambda calling another local lambda compile.
+- MS1075 (round 34): `self.fn = <function>` (a lambda, nested def, module function, `ops.relu`,
+  `self.method`) in a Cell's compiled code followed by `self.fn(...)` fails at LAX ("TypeError:
+  'int' object is not callable"); STRICT fails on the store (MS245 / MS202). The store alone,
+  numbers stored and read back and local function aliases compile at LAX.
+- MS272 (round 34, STRICT only): a module function decorated `@functools.lru_cache` /
+  `@functools.cache` (or `self.f = functools.lru_cache()(g)`) called from a Cell's compiled
+  code with a Tensor computed in the graph fails ("the inputs should be constant"); given a
+  shape item, a str or an int it compiles, and so does an lru_cache-decorated Cell method.
+  (Measured: an `@ms.jit` function calling the same cached helper compiled under STRICT, so
+  the rule keeps to Cells.)
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
@@ -50,10 +65,10 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Optional
 
-from ..index.module import FunctionNode
+from ..index.module import FunctionNode, ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import objects, stdlib_calls
+from . import objects, returns, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
 from .helpers import module_values, names
@@ -104,6 +119,63 @@ CALLABLE_OF_LOCAL = Rule(
     ),
     remedy="Drop the test (the value is known when the code is written) or test `self.<attr>`.",
     mindspore_says="NameError: name 'f' is not defined",
+)
+
+CACHED_FUNCTION_UNDER_STRICT = Rule(
+    "MS272",
+    "cached-function-on-graph-value-under-strict",
+    Group.STRICT,
+    title="A `functools.lru_cache` / `functools.cache` function given a Tensor, under STRICT",
+    message=(
+        "`{func}` is wrapped by a `functools` cache, which graph mode calls through its Python "
+        "fallback, and STRICT allows that only on constants while `{arg}` is computed in the "
+        "graph; drop the cache decorator (or use LAX)."
+    ),
+    why=(
+        "A cache wrapper is not a Python function graph mode can parse: it is called through "
+        "the Python fallback, which STRICT refuses for values computed in the graph."
+    ),
+    remedy="Remove `@functools.lru_cache` / `@functools.cache` from functions compiled code calls.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
+RECURSIVE_LAMBDA = Rule(
+    "MS1074",
+    "recursive-lambda",
+    Group.FAILS,
+    title="A lambda that calls itself through the local name it is bound to",
+    message=(
+        "The lambda bound to `{name}` calls `{name}`, which graph mode does not see from inside "
+        "the lambda; write it as a nested `def {name}(...)`, which may call itself."
+    ),
+    why=(
+        "Graph mode parses a lambda as its own function whose free names are looked up in the "
+        "enclosing function before the assignment binds the lambda, so the lambda's own name "
+        "is not defined inside it."
+    ),
+    remedy="Use a nested `def` (it may recurse) or compute the value outside compiled code.",
+    mindspore_says=("NameError: The name 'fact' is not defined, or not supported in graph mode."),
+)
+
+FUNCTION_STORED_ON_SELF = Rule(
+    "MS1075",
+    "function-stored-on-self",
+    Group.FAILS,
+    title="Compiled code stores a function on `self` and then calls it",
+    message=(
+        "`self.{attr} = {value}` stores {what} on the Cell in compiled code, and graph mode "
+        "cannot call it back through `self.{attr}`; call the function directly or set "
+        "`self.{attr}` in `__init__`."
+    ),
+    why=(
+        "An attribute written in compiled code holds a graph value; a function is not one, so "
+        "the later `self.attr(...)` reads a placeholder that cannot be called."
+    ),
+    remedy="Call the function itself (keep it in a local), or choose it in `__init__`.",
+    mindspore_says="TypeError: 'int' object is not callable",
 )
 
 CONSTEXPR_OF_TENSOR = Rule(
@@ -676,6 +748,165 @@ def _check_partials(ctx: FunctionContext) -> Iterator[RawFinding]:
                 break
 
 
+# ---- MS272: a function wrapped by `functools.lru_cache` / `functools.cache`
+
+CACHE_WRAPPERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _cache_wrapped(module: ModuleInfo, expr: ast.expr) -> bool:
+    """`functools.cache`, `lru_cache`, `functools.lru_cache(maxsize=8)`: a decorator (or the
+    wrapper `functools.lru_cache()(f)` is built with) that makes a cache wrapper object."""
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    return isinstance(expr, (ast.Name, ast.Attribute)) and module.qualname(expr) in CACHE_WRAPPERS
+
+
+def _cached_functions(ctx: FunctionContext) -> set[str]:
+    """Module functions decorated with a cache wrapper, not rebound elsewhere."""
+    module = ctx.fn.module
+    return {
+        name
+        for name, node in module.functions.items()
+        if any(_cache_wrapped(module, d) for d in node.decorator_list)
+    }
+
+
+def _cached_attrs(ctx: FunctionContext) -> set[str]:
+    """`self.f = functools.lru_cache()(g)` (or `functools.cache(g)`) in `__init__`."""
+    found: set[str] = set()
+    cls = ctx.fn.cls
+    module = ctx.fn.module
+    for info in cls.lineage() if cls is not None else ():
+        init = info.own_method("__init__")
+        for stmt in of_type(init, ast.Assign) if init is not None else ():
+            value = stmt.value
+            if isinstance(value, ast.Call) and value.args and _cache_wrapped(module, value.func):
+                found.update(a for a in map(names.self_attribute, stmt.targets) if a is not None)
+    return found
+
+
+def _check_caches(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if (
+        ctx.level != SyntaxLevel.STRICT
+        or cls is None
+        or not cls.is_cell
+        or not ctx.fn.module.mentions("cache")
+    ):
+        return
+    cached = _cached_functions(ctx)
+    attrs = _cached_attrs(ctx)
+    if not cached and not attrs:
+        return
+    own = local_names(ctx.fn.node) if cached else set()
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in cached and func.id not in own:
+            label = func.id
+        elif names.self_attribute(func) in attrs:
+            label = ast.unparse(func)
+        else:
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
+                yield CACHED_FUNCTION_UNDER_STRICT.finding(call, func=label, arg=ast.unparse(arg))
+                break
+
+
+# ---- MS1074: a lambda calling itself by its local name
+
+
+def _check_recursive_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`fact = lambda n: 1 if n <= 1 else n * fact(n - 1)` in compiled code, then `fact(4)`
+    (measured on 2.10, construct, a helper method and an `@jit` function alike: "NameError: The
+    name 'fact' is not defined", naming the lambda's line), even when nothing calls it. Compile:
+    a nested `def fact(n)` that
+    calls itself, a module-level recursive lambda, a lambda calling another local lambda, and
+    `f = lambda t, g=f: g(t) + 1` (the default reads the earlier `f`)."""
+    lambdas: list[ast.Lambda] = ctx.of(ast.Lambda)
+    if not lambdas:
+        return
+    for assign in ctx.of(ast.Assign):
+        value = assign.value
+        if not (
+            isinstance(value, ast.Lambda)
+            and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)
+        ):
+            continue
+        name = assign.targets[0].id
+        args = value.args
+        own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        if name not in own and _calls_name(value.body, name):
+            yield RECURSIVE_LAMBDA.finding(value, name=name)
+
+
+def _calls_name(expr: ast.expr, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+        for n in ast.walk(expr)
+    )
+
+
+# ---- MS1075: a function stored on `self` in compiled code, then called
+
+
+def _check_stored_functions(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`self.fn = ops.relu` (a lambda, a nested `def`, `self.act`, ...) in a Cell's compiled
+    code, then `self.fn(x)` later in the same function (measured on 2.10 at LAX: "TypeError:
+    'int' object is not callable", no line named, in construct and in a helper method, whether
+    or not `__init__` set `self.fn`; STRICT fails on the store itself, MS245 / MS202). Compile
+    at LAX: the store alone (never called back), a number stored and read back, a local
+    `fn = ops.relu; fn(x)`, and `self.fn = lambda ...` in `__init__`."""
+    cls = ctx.fn.cls
+    if cls is None or not cls.is_cell or ctx.level == SyntaxLevel.STRICT:
+        return  # STRICT refuses the store itself: MS245 / MS202
+    stores: dict[str, ast.Assign] = {}
+    for assign in ctx.of(ast.Assign):
+        if len(assign.targets) != 1:
+            continue
+        attr = names.self_attribute(assign.targets[0])
+        if attr is not None and attr not in stores:
+            stores[attr] = assign
+    if not stores:
+        return
+    for call in ctx.of(ast.Call):
+        attr = names.self_attribute(call.func)
+        if attr is None or attr not in stores:
+            continue
+        stored = stores[attr]
+        if call.lineno <= (stored.end_lineno or stored.lineno):
+            continue
+        what = _stored_function(ctx, stored.value)
+        if what is not None:
+            yield FUNCTION_STORED_ON_SELF.finding(
+                stored, attr=attr, value=ast.unparse(stored.value)[:40], what=what
+            )
+            del stores[attr]
+
+
+def _stored_function(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    if isinstance(value, ast.Lambda):
+        return "a lambda"
+    if isinstance(value, ast.Name):
+        nested = [d for d in ctx.of(ast.FunctionDef) if d.name == value.id and d is not ctx.fn.node]
+        if nested:
+            return f"the nested function `{value.id}`"
+        if value.id in ctx.fn.module.functions and value.id not in local_names(ctx.fn.node):
+            return f"the function `{value.id}`"
+        return None
+    method = names.self_attribute(value)
+    cls = ctx.fn.cls
+    if method is not None and cls is not None:
+        found = cls.find_method(method)
+        if found is not None and not found[1].decorator_list and cls.attr(method) is None:
+            return f"the method `self.{method}`"
+        return None
+    if isinstance(value, ast.Attribute):
+        return returns.library_function(ctx, value)
+    return None
+
+
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
 
 
@@ -755,6 +986,9 @@ def _pops_number(ctx: FunctionContext, call: ast.Call) -> bool:
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _check_kwargs_pop(ctx)
     yield from _check_partials(ctx)
+    yield from _check_caches(ctx)
+    yield from _check_recursive_lambdas(ctx)
+    yield from _check_stored_functions(ctx)
     yield from _check_lambdas(ctx)
     yield from _check_callable(ctx)
     yield from _check_constexpr(ctx)
