@@ -179,3 +179,23 @@ def test_function_returned_by_a_call_is_not_its_factory() -> None:
 )
 def test_folded_constants_under_strict(body: str, fires: bool) -> None:
     assert ("MS206" in codes(construct(body), "STRICT")) is fires
+
+
+COUNTED = (
+    "def counted(fn):\n    calls = 0\n{wraps}    def wrapper(*args):\n        nonlocal calls\n"
+    "        calls += 1\n        return fn(*args)\n    return wrapper\n\n"
+    "@counted\ndef helper(t):\n    return t * 2\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("wraps", "body", "fires"),
+    [
+        ("", "return helper(x)", True),
+        ("    @functools.wraps(fn)\n", "return helper(x)", False),
+        ("", "return x", False),
+    ],
+)
+def test_nonlocal_in_a_decorators_wrapper(wraps: str, body: str, fires: bool) -> None:
+    src = construct(body, pre=COUNTED.format(wraps=wraps))
+    assert ("MS104" in codes(src)) is fires
