@@ -199,3 +199,43 @@ COUNTED = (
 def test_nonlocal_in_a_decorators_wrapper(wraps: str, body: str, fires: bool) -> None:
     src = construct(body, pre=COUNTED.format(wraps=wraps))
     assert ("MS104" in codes(src)) is fires
+
+
+LOOP = "out = x\nfor k in (1.0, 2.0):\n{inner}\nreturn out"
+
+
+@pytest.mark.parametrize(
+    ("inner", "code"),
+    [
+        ("    f = lambda t: t * k\n    out = out + f(x)", "MS388"),
+        ("    out = out + (lambda t: t * k)(x)", "MS388"),
+        ("    s = sorted((3, 1), key=lambda v: -v)\n    out = out + s[0]", "MS388"),
+        ("    if k > 1.5:\n        f = lambda t: t * k\n        out = out + f(x)", "MS1077"),
+        ("    def f(t):\n        return t * k\n    out = out + f(x)", None),
+        ("    out = out + x * k", None),
+    ],
+)
+def test_lambda_in_for_body(inner: str, code: str | None) -> None:
+    found = {
+        f.code
+        for f in check_source(HEAD + construct(LOOP.format(inner=inner)), "m.py", level="LAX")
+    }
+    assert found & {"MS388", "MS1077"} == ({code} if code else set())
+
+
+HELPER = (
+    "def acc(self, x):\n    out = x\n    for k in (1.0, 2.0):\n"
+    "        f = lambda t: t * 2\n        out = out + f(x)\n    return out\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("body", "fires"),
+    [
+        ("return self.acc(x) * 1.0", True),
+        ("y = self.acc(x)\nreturn y + 1", True),
+        ("return self.acc(x)", False),
+    ],
+)
+def test_helper_with_lambda_in_for_body(body: str, fires: bool) -> None:
+    assert ("MS1076" in codes(construct(body, HELPER))) is fires

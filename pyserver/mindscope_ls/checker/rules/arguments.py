@@ -237,7 +237,9 @@ def _defaults(
         reading = [r for r in reading if r[3] is not None]
         if not reading:
             continue
-        if loop is not None:
+        if loop is not None and not isinstance(scope, ast.Lambda):
+            # a lambda collected in a loop with `k=k` compiles, to other values (MS304); called
+            # by name in its loop it fails as a def does (measured)
             yield from _collected(ctx, name, reading, own, calls)
         for call in calls:
             if not (isinstance(call.func, ast.Name) and call.func.id == name):
@@ -263,10 +265,7 @@ def _defaults(
 
 
 def _enclosing_loop(scope: Scope, loops: list[ast.For]) -> Optional[ast.For]:
-    """The innermost `for` whose body holds the nested `def` `scope` (lambdas are MS304's:
-    a lambda collected in a loop with `k=k` compiles, to other values)."""
-    if not isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
-        return None
+    """The innermost `for` whose body holds the nested `def` or lambda `scope`."""
     found: Optional[ast.For] = None
     for loop in loops:
         inside = any(n is scope for stmt in loop.body for n in ast.walk(stmt))

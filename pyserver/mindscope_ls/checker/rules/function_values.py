@@ -178,6 +178,63 @@ FUNCTION_STORED_ON_SELF = Rule(
     mindspore_says="TypeError: 'int' object is not callable",
 )
 
+LAMBDA_IN_LOOP_RETURNS_NONE = Rule(
+    "MS388",
+    "lambda-in-for-body-returns-none",
+    Group.DIVERGES,
+    title="A lambda written inside a `for` loop's body makes the graph return None",
+    message=(
+        "A lambda inside this `for` body makes graph mode drop `{name}`'s return value (the "
+        "graph gives None); define the lambda before the loop or use a nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 builds a `for` body holding a lambda so that the function's own "
+        "`return` is lost: the compiled function hands back None while PyNative returns the "
+        "computed value."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says="(no error: the Cell returns None)",
+)
+
+LAMBDA_IN_LOOP_RESULT_USED = Rule(
+    "MS1076",
+    "lambda-in-for-body-result-used",
+    Group.FAILS,
+    title="A helper whose `for` body holds a lambda, its result used in compiled code",
+    message=(
+        "`{name}` writes a lambda inside a `for` body, so graph mode makes it return None, "
+        "and this call's result is computed with; define the lambda before the loop or use a "
+        "nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 loses the `return` of a function whose `for` body holds a lambda (it "
+        "gives None); arithmetic on that None fails (LAX when it runs, STRICT when compiling)."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says=(
+        "TypeError: unsupported operand type(s) for *: 'NoneType' and 'float' (STRICT: "
+        "ValueError: When handling script '__input_key_0__ * __input_key_1__ in graph mode', "
+        "the inputs should be constant)"
+    ),
+)
+
+LAMBDA_IN_LOOP_BRANCH = Rule(
+    "MS1077",
+    "lambda-in-for-body-branch",
+    Group.FAILS,
+    title="A lambda inside an `if` in a `for` loop's body",
+    message=(
+        "A lambda inside an `if` in a `for` body fails to compile in graph mode; define it "
+        "before the loop or use a nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 builds a `for` body holding a lambda without the function's `return`; "
+        "inside an `if` branch the graph it builds is refused."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says="RuntimeError: Failure: have return node!",
+)
+
 CONSTEXPR_OF_TENSOR = Rule(
     "MS354",
     "constexpr-of-tensor-input",
@@ -907,6 +964,137 @@ def _stored_function(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     return None
 
 
+# ---- MS388, MS1076, MS1077: a lambda inside a `for` body
+#
+# Measured on 2.10, LAX and STRICT alike: a lambda anywhere in a `for` body of construct (bound
+# to a name and called, called inline, `sorted(key=lambda ...)`, `map(lambda ...)`, over a
+# tuple, a `range` or a CellList) makes construct return None where PyNative returns the
+# value; in a helper method or module function the None fails where the caller computes with
+# it (`self.helper(x) * 1.0`, `y = self.helper(x); y + 1`: LAX "unsupported operand type(s)",
+# no line; STRICT names the caller's line). Inside an `if` in the loop: "Failure: have return
+# node!" naming the lambda. Compile alike: the lambda bound before or after the loop, a
+# `while` body, a nested `def` in the loop. Lambdas collected in the loop are MS304's.
+
+
+def _loop_lambdas(fn: FunctionNode) -> list[tuple[ast.Lambda, bool]]:
+    """The lambdas in the `for` bodies of `fn` itself (not in nested defs), and whether each
+    sits in an `if` inside that loop."""
+    found: list[tuple[ast.Lambda, bool]] = []
+
+    def walk(node: ast.AST, in_for: bool, in_if: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(child, ast.Lambda):
+                if in_for:
+                    found.append((child, in_if))
+                continue
+            if isinstance(child, ast.For):
+                for stmt in child.body:
+                    walk_stmt(stmt, True, in_if)
+                for stmt in child.orelse:
+                    walk_stmt(stmt, in_for, in_if)
+                continue
+            if isinstance(child, ast.While):
+                for stmt in [*child.body, *child.orelse]:
+                    walk_stmt(stmt, False, False)
+                continue
+            walk(child, in_for, in_if or (in_for and isinstance(child, ast.If)))
+
+    def walk_stmt(stmt: ast.stmt, in_for: bool, in_if: bool) -> None:
+        holder = ast.Module(body=[stmt], type_ignores=[])
+        walk(holder, in_for, in_if)
+
+    for stmt in fn.body:
+        walk_stmt(stmt, False, False)
+    return found
+
+
+def _collected_lambda(fn: FunctionNode, lam: ast.Lambda) -> bool:
+    """A lambda appended, stored in an item or written in a display or comprehension: MS304
+    reports those."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and any(a is lam for a in node.args):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("append", "insert", "extend"):
+                return True
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and any(
+            e is lam for e in (node.values if isinstance(node, ast.Dict) else node.elts)
+        ):
+            return True
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)) and any(
+            n is lam for n in ast.walk(node)
+        ):
+            return True
+        if (
+            isinstance(node, ast.Assign)
+            and node.value is lam
+            and any(isinstance(t, ast.Subscript) for t in node.targets)
+        ):
+            return True
+    return False
+
+
+def _check_loop_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if not ctx.of(ast.Lambda) or not ctx.of(ast.For):
+        return
+    fn = ctx.fn.node
+    lambdas = [(lam, in_if) for lam, in_if in _loop_lambdas(fn) if not _collected_lambda(fn, lam)]
+    for lam, in_if in lambdas:
+        if in_if:
+            yield LAMBDA_IN_LOOP_BRANCH.finding(lam)
+            return
+    entry = ctx.fn.caller is None and ctx.fn.cls is not None and not compiled_by_jit(ctx)
+    if lambdas and entry and _returns_value(fn):
+        yield LAMBDA_IN_LOOP_RETURNS_NONE.finding(lambdas[0][0], name=fn.name)
+
+
+def _returns_value(fn: FunctionNode) -> bool:
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
+
+
+def _check_loop_lambda_callers(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The call of a helper (a method through `self`, a module function) whose `for` body
+    holds a lambda, where the call's result is an operand of arithmetic, directly or through a
+    local bound once to it."""
+    if not ctx.of(ast.BinOp):
+        return
+    module = ctx.fn.module
+    cls = ctx.fn.cls
+    used: dict[int, ast.BinOp] = {}  # the call -> the arithmetic on its result
+    for op in ctx.of(ast.BinOp):
+        for side in (op.left, op.right):
+            if isinstance(side, ast.Call):
+                used.setdefault(id(side), op)
+            elif isinstance(side, ast.Name):
+                bound = [
+                    a.value
+                    for a in ctx.of(ast.Assign)
+                    if len(a.targets) == 1
+                    and isinstance(a.targets[0], ast.Name)
+                    and a.targets[0].id == side.id
+                ]
+                if len(bound) == 1 and isinstance(bound[0], ast.Call):
+                    used.setdefault(id(bound[0]), op)
+    for call in ctx.of(ast.Call):
+        if id(call) not in used:
+            continue
+        target: Optional[FunctionNode] = None
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in module.functions:
+            target = module.functions[func.id]
+        elif cls is not None and isinstance(func, ast.Attribute):
+            name = names.self_attribute(func)
+            found = cls.find_method(name) if name is not None else None
+            target = found[1] if found is not None and not found[1].decorator_list else None
+        if target is None or target is ctx.fn.node or not _returns_value(target):
+            continue
+        loop = [lam for lam, in_if in _loop_lambdas(target) if not in_if]
+        if any(not _collected_lambda(target, lam) for lam in loop):
+            # STRICT names the arithmetic (measured: `y = self.helper(x)`, then `y + 1`)
+            yield LAMBDA_IN_LOOP_RESULT_USED.finding(used[id(call)], name=ast.unparse(func))
+
+
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
 
 
@@ -989,6 +1177,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _check_caches(ctx)
     yield from _check_recursive_lambdas(ctx)
     yield from _check_stored_functions(ctx)
+    yield from _check_loop_lambdas(ctx)
+    yield from _check_loop_lambda_callers(ctx)
     yield from _check_lambdas(ctx)
     yield from _check_callable(ctx)
     yield from _check_constexpr(ctx)
