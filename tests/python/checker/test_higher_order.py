@@ -239,3 +239,17 @@ HELPER = (
 )
 def test_helper_with_lambda_in_for_body(body: str, fires: bool) -> None:
     assert ("MS1076" in codes(construct(body, HELPER))) is fires
+
+
+@pytest.mark.parametrize(
+    ("partial", "fires"),
+    [
+        ("functools.partial(ops.mul, y=s)", True),
+        ("functools.partial(ops.mul, s)", False),
+        ("functools.partial(ops.mul, y=2.0)", False),
+    ],
+)
+def test_partial_keyword_of_loop_variable(partial: str, fires: bool) -> None:
+    body = f"out = x\nfor s in (1.0, 2.0):\n    f = {partial}\n    out = out + f(x)\nreturn out"
+    found = check_source(HEAD + construct(body), "m.py", level="LAX")
+    assert ("MS389" in {f.code for f in found}) is fires

@@ -1,5 +1,6 @@
-"""MS1042, MS1043, MS1074, MS1075, MS272: functions held as values in compiled code (lambdas
-sharing a line, callable(), recursive lambdas, functions stored on `self`, cache wrappers).
+"""MS1042, MS1043, MS1074-MS1077, MS272, MS388, MS389: functions held as values in compiled
+code (lambdas sharing a line, callable(), recursive lambdas, functions stored on `self`,
+lambdas in `for` bodies, cache wrappers, partials built in loops).
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs in PyNative.
 
@@ -50,6 +51,9 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   shape item, a str or an int it compiles, and so does an lru_cache-decorated Cell method.
   (Measured: an `@ms.jit` function calling the same cached helper compiled under STRICT, so
   the rule keeps to Cells.)
+- MS388 / MS1076 / MS1077 (round 34): a lambda in a `for` body drops the function's return
+  (see the section below); MS389: `functools.partial(f, s=s)` built in a `for` body binds the
+  loop's last value.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
@@ -233,6 +237,23 @@ LAMBDA_IN_LOOP_BRANCH = Rule(
     ),
     remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
     mindspore_says="RuntimeError: Failure: have return node!",
+)
+
+PARTIAL_KEYWORD_IN_LOOP = Rule(
+    "MS389",
+    "partial-keyword-of-loop-variable",
+    Group.DIVERGES,
+    title="`functools.partial(f, k=v)` built in a `for` body with the loop's variable",
+    message=(
+        "`functools.partial(..., {keyword}={value})` built in this `for` body binds the loop's "
+        "last value in graph mode, not this iteration's; pass `{keyword}=` at the call instead."
+    ),
+    why=(
+        "Graph mode resolves a partial's keyword arguments when the loop is compiled, so every "
+        "iteration's partial sees the same (last) value of the loop variable."
+    ),
+    remedy="Call the function directly with the keyword (`f(x, s=s)`), or bind it positionally.",
+    mindspore_says="(no error: a different value)",
 )
 
 CONSTEXPR_OF_TENSOR = Rule(
@@ -1095,6 +1116,36 @@ def _check_loop_lambda_callers(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield LAMBDA_IN_LOOP_RESULT_USED.finding(used[id(call)], name=ast.unparse(func))
 
 
+# ---- MS389: a partial's keyword bound to the loop variable
+
+
+def _check_partial_keywords_in_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """Measured on 2.10 (LAX and STRICT): `for s in (1.0, 2.0): f = functools.partial(scale,
+    s=s); out = out + f(x)` gave 5 where PyNative gave 4 (each partial used s=2.0), for a module
+    function and a method, called at once or through a local. Right: the value bound
+    positionally (`partial(scale, s)`, `partial(ops.mul, s)`), and a constant keyword."""
+    if not ctx.fn.module.mentions("partial"):
+        return
+    module = ctx.fn.module
+    for loop in ctx.of(ast.For):
+        targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        for stmt in loop.body:
+            for call in ast.walk(stmt):
+                if not (
+                    isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute))
+                ):
+                    continue
+                if module.qualname(call.func) != "functools.partial":
+                    continue
+                for kw in call.keywords:
+                    reads = {n.id for n in ast.walk(kw.value) if isinstance(n, ast.Name)}
+                    if kw.arg is not None and reads & targets:
+                        yield PARTIAL_KEYWORD_IN_LOOP.finding(
+                            call, keyword=kw.arg, value=ast.unparse(kw.value)
+                        )
+                        break
+
+
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
 
 
@@ -1179,6 +1230,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _check_stored_functions(ctx)
     yield from _check_loop_lambdas(ctx)
     yield from _check_loop_lambda_callers(ctx)
+    yield from _check_partial_keywords_in_loops(ctx)
     yield from _check_lambdas(ctx)
     yield from _check_callable(ctx)
     yield from _check_constexpr(ctx)
