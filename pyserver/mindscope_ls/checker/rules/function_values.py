@@ -69,6 +69,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Optional
 
+from ..incremental.memo import NodeMemo
 from ..index.module import FunctionNode, ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
@@ -1078,42 +1079,59 @@ def _check_loop_lambda_callers(ctx: FunctionContext) -> Iterator[RawFinding]:
     """The call of a helper (a method through `self`, a module function) whose `for` body
     holds a lambda, where the call's result is an operand of arithmetic, directly or through a
     local bound once to it."""
-    if not ctx.of(ast.BinOp):
-        return
     module = ctx.fn.module
+    tree = module.tree
+    if not ctx.of(ast.BinOp) or tree is None:
+        return
+    named = _LOOP_LAMBDA_FUNCTIONS.get(tree, None, lambda: _loop_lambda_functions(tree))
+    if not named:
+        return
     cls = ctx.fn.cls
-    used: dict[int, ast.BinOp] = {}  # the call -> the arithmetic on its result
-    for op in ctx.of(ast.BinOp):
-        for side in (op.left, op.right):
-            if isinstance(side, ast.Call):
-                used.setdefault(id(side), op)
-            elif isinstance(side, ast.Name):
-                bound = [
-                    a.value
-                    for a in ctx.of(ast.Assign)
-                    if len(a.targets) == 1
-                    and isinstance(a.targets[0], ast.Name)
-                    and a.targets[0].id == side.id
-                ]
-                if len(bound) == 1 and isinstance(bound[0], ast.Call):
-                    used.setdefault(id(bound[0]), op)
+    helpers: dict[int, str] = {}  # call -> the helper's name, for helpers with a loop lambda
     for call in ctx.of(ast.Call):
-        if id(call) not in used:
-            continue
         target: Optional[FunctionNode] = None
         func = call.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if called not in named:
+            continue
         if isinstance(func, ast.Name) and func.id in module.functions:
             target = module.functions[func.id]
         elif cls is not None and isinstance(func, ast.Attribute):
             name = names.self_attribute(func)
             found = cls.find_method(name) if name is not None else None
             target = found[1] if found is not None and not found[1].decorator_list else None
-        if target is None or target is ctx.fn.node or not _returns_value(target):
+        if target is None or target is ctx.fn.node:
             continue
+        if not of_type(target, ast.Lambda) or not of_type(target, ast.For):
+            continue  # the cheap test, from the node index
         loop = [lam for lam, in_if in _loop_lambdas(target) if not in_if]
-        if any(not _collected_lambda(target, lam) for lam in loop):
-            # STRICT names the arithmetic (measured: `y = self.helper(x)`, then `y + 1`)
-            yield LAMBDA_IN_LOOP_RESULT_USED.finding(used[id(call)], name=ast.unparse(func))
+        if _returns_value(target) and any(not _collected_lambda(target, lam) for lam in loop):
+            helpers[id(call)] = ast.unparse(func)
+    if not helpers:
+        return
+    single: dict[str, list[ast.expr]] = {}
+    for a in ctx.of(ast.Assign):
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+            single.setdefault(a.targets[0].id, []).append(a.value)
+    for op in ctx.of(ast.BinOp):
+        for side in (op.left, op.right):
+            if isinstance(side, ast.Name):
+                bound = single.get(side.id, [])
+                side = bound[0] if len(bound) == 1 else side
+            name = helpers.pop(id(side), None)
+            if name is not None:
+                # STRICT names the arithmetic (measured: `y = self.helper(x)`, then `y + 1`)
+                yield LAMBDA_IN_LOOP_RESULT_USED.finding(op, name=name)
+
+
+# Per module: the names of the functions (at any depth) that hold both a lambda and a `for`.
+_LOOP_LAMBDA_FUNCTIONS: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+def _loop_lambda_functions(tree: ast.Module) -> frozenset[str]:
+    defs: list[FunctionNode] = of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)
+    found = {d.name for d in defs if of_type(d, ast.Lambda)}
+    return frozenset(d.name for d in defs if d.name in found and of_type(d, ast.For))
 
 
 # ---- MS389: a partial's keyword bound to the loop variable
