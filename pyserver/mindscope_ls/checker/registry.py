@@ -458,6 +458,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     cpu_overloads.check_scalar_cast,
     map_closures.check,
     decorated_helpers.check,
+    decorated_helpers.check_nonlocal_wrapper,
     decorated_helpers.check_nested,
     decorated_helpers.check_method_wrapper,
     function_attributes_strict.check,

@@ -7,7 +7,10 @@ docs/checker-errors.md):
   that reads the enclosing function's inputs (a parameter, or a local computed from one) is a
   node of the other graph, and a call that leaves that argument out fails ("Illegal AnfNode for
   evaluating, node: ...:param_x"). Constant locals (`n = 2`), `self.<attr>` and module names
-  compile; a call that passes the argument compiles.
+  compile; a call that passes the argument compiles. Round 34: the value of a `for` loop's
+  variable is the loop graph's, so `def g(y, k=k)` written in `for k in (1, 2):` fails the same
+  way when called without `k`, by name or from the list it is appended to (`fs[1](x)`, `for f
+  in fs: f(x)`); a lambda collected so compiles (to other values: MS304).
 - MS171: the builtins the graph translates into its own functions
   (`graph/_parse/resources.py` `convert_object_map`) take the keywords of those functions only:
   `ms_max(*data)`, `ms_min(*data)`, `ms_sum(*data)`, `ms_zip(*data)` take none (`key=`,
@@ -221,16 +224,23 @@ def _defaults(
     if not scopes:
         return
     graph = _graph_names(fn, own)
+    loops = [n for n in own if isinstance(n, ast.For)]
     for scope in scopes:
         if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)) and scope.decorator_list:
             continue
         name = _bound_name(scope, own)
         if name is None or _bindings(name, own) != 1:
             continue
-        reading = [(p, pos, d, _reads(d, graph)) for p, pos, d in _defaulted(scope)]
+        loop = _enclosing_loop(scope, loops)
+        seen = graph | _targets(loop) if loop is not None else graph
+        reading = [(p, pos, d, _reads(d, seen)) for p, pos, d in _defaulted(scope)]
         reading = [r for r in reading if r[3] is not None]
         if not reading:
             continue
+        if loop is not None and not isinstance(scope, ast.Lambda):
+            # a lambda collected in a loop with `k=k` compiles, to other values (MS304); called
+            # by name in its loop it fails as a def does (measured)
+            yield from _collected(ctx, name, reading, own, calls)
         for call in calls:
             if not (isinstance(call.func, ast.Name) and call.func.id == name):
                 continue
@@ -252,6 +262,94 @@ def _defaults(
                     source=source,
                 )
                 break
+
+
+def _enclosing_loop(scope: Scope, loops: list[ast.For]) -> Optional[ast.For]:
+    """The innermost `for` whose body holds the nested `def` or lambda `scope`."""
+    found: Optional[ast.For] = None
+    for loop in loops:
+        inside = any(n is scope for stmt in loop.body for n in ast.walk(stmt))
+        if inside and (found is None or loop.lineno > found.lineno):
+            found = loop
+    return found
+
+
+def _targets(loop: ast.For) -> set[str]:
+    return {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+
+
+def _collected(
+    ctx: FunctionContext,
+    name: str,
+    reading: list[tuple[str, int, ast.expr, Optional[str]]],
+    own: list[ast.AST],
+    calls: list[ast.Call],
+) -> Iterator[RawFinding]:
+    """A `def g(y, k=k)` written in a `for k in ...` body (the loop's value is the loop
+    graph's, as an input is), collected into a list
+    (`fs.append(g)`) and called from it without `k` (`fs[1](x)`, `for f in fs: f(x)`):
+    measured on 2.10, "Illegal AnfNode for evaluating, node: @g:param_k", MindSpore naming
+    the `for` and the call; `fs[1](x, 5)` compiles. A call by name is `_defaults`' own."""
+    lists = {
+        c.func.value.id
+        for c in calls
+        if isinstance(c.func, ast.Attribute)
+        and c.func.attr == "append"
+        and isinstance(c.func.value, ast.Name)
+        and len(c.args) == 1
+        and isinstance(c.args[0], ast.Name)
+        and c.args[0].id == name
+    }
+    if not lists:
+        return
+    through = {
+        n.target.id: n
+        for n in own
+        if isinstance(n, ast.For)
+        and isinstance(n.iter, ast.Name)
+        and n.iter.id in lists
+        and isinstance(n.target, ast.Name)
+    }
+    for call in calls:
+        func = call.func
+        picked = (
+            isinstance(func, ast.Subscript)
+            and isinstance(func.value, ast.Name)
+            and func.value.id in lists
+        )
+        looped = through.get(func.id) if isinstance(func, ast.Name) else None
+        if not picked and looped is None:
+            continue
+        if any(isinstance(a, ast.Starred) for a in call.args) or call.keywords:
+            continue
+        param, pos, default, source = reading[0]
+        if 0 <= pos < len(call.args):
+            continue
+        related = [ctx.related(default, f"the default of `{param}` reads `{source}`")]
+        # MindSpore names the `for f in fs:` a looped call is in, else the call
+        where = (
+            ast.For(  # the loop's header only, not its body
+                target=looped.target,
+                iter=looped.iter,
+                body=[],
+                orelse=[],
+                lineno=looped.lineno,
+                col_offset=looped.col_offset,
+                end_lineno=looped.iter.end_lineno,
+                end_col_offset=looped.iter.end_col_offset,
+            )
+            if looped is not None
+            else call
+        )
+        yield DEFAULT_READS_GRAPH_VALUE.finding(
+            where,
+            related=related,
+            name=name,
+            param=param,
+            default=ast.unparse(default),
+            source=source,
+        )
+        return
 
 
 def _bindings(name: str, own: list[ast.AST]) -> int:

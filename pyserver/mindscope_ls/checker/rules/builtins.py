@@ -111,8 +111,8 @@ TRUTH_OF_TENSORS = Rule(
     Group.FAILS,
     title="`any()` / `all()` / `sorted()` over Tensors of several elements",
     message=(
-        "`{name}()` runs in Python at LAX, where a Tensor with several elements has no truth "
-        "value; {advice}."
+        "`{name}()` runs in Python (LAX's fallback, or STRICT's folding of constants), where a "
+        "Tensor with several elements has no truth value; {advice}."
     ),
     why=(
         "`any`, `all` and `sorted` have no graph translation: LAX runs them in the interpreter, "
@@ -414,7 +414,20 @@ def _builtin(
         and ctx.level in limit.levels
         and _shape_refused(ctx, call)
     )
-    if limit is not None and ctx.level in limit.levels and (shaped or _breaks(values, limit, call)):
+    # STRICT folds `any`/`all`/`sorted` of constants, and a folded Tensor of several elements
+    # has no truth value there either (measured: `any(ops.zeros((2, 2)))` fails STRICT with
+    # "The tensor should have only one element"; `sorted(ops.zeros((1, 4)))` compiles)
+    folded = (
+        limit is not None
+        and limit.rule is TRUTH_OF_TENSORS
+        and ctx.level not in limit.levels
+        and _all_folded(values, call)
+    )
+    if (
+        limit is not None
+        and (ctx.level in limit.levels or folded)
+        and (shaped or _breaks(values, limit, call))
+    ):
         what = "these elements are Tensors"
         shape = "has several elements"
         if limit.test == "argument" and not values.several(call.args[0]):
@@ -696,6 +709,15 @@ def _breaks(values: Elements, limit: Limit, call: ast.Call) -> bool:
     if limit.test == "elements":
         return any(values.types.is_tensor(e) for e in items)
     return any(values.several(e) for e in items)
+
+
+def _all_folded(values: Elements, call: ast.Call) -> bool:
+    """Every value the call's one argument holds is a Tensor known when compiling."""
+    if len(call.args) != 1:
+        return False
+    items = values.items(call.args[0])
+    items = items if items is not None else [call.args[0]]
+    return bool(items) and all(values.folded_constant(e) for e in items)
 
 
 def _contains(ctx: FunctionContext, compare: ast.Compare) -> Iterator[RawFinding]:

@@ -22,6 +22,7 @@ from typing import Optional, Union
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import statements
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.walk import of_type
@@ -172,6 +173,40 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield WRAPPER_SKIPPED.finding(
                 deco, decorator=ast.unparse(deco), name=node.name, wrapper=wrapper.name, how=how
             )
+
+
+# ---- MS104 (widened): a decorator's wrapper with `nonlocal`
+
+
+def check_nonlocal_wrapper(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """A call in compiled code of a function (a module function, or a method through `self`)
+    decorated with the module's own decorator whose wrapper, not marked by `functools.wraps`,
+    declares `nonlocal` (a call counter): graph mode compiles the wrapper (measured on 2.10,
+    "Unsupported statement 'Nonlocal'", naming the call in `construct`). With `wraps` graph mode
+    compiles the wrapped function instead (MS330), and a wrapper keeping its state in a dict
+    (`cache[n] = fn(n)`) compiles."""
+    module = ctx.fn.module
+    if not module.mentions("nonlocal"):
+        return
+    cls = ctx.fn.cls
+    for call in ctx.of(ast.Call):
+        func = call.func
+        target: Optional[FunctionNode] = None
+        if isinstance(func, ast.Name) and func.id in module.functions:
+            target = module.functions[func.id]
+        elif cls is not None and names.self_attribute(func) is not None:
+            found = cls.find_method(func.attr)  # type: ignore[attr-defined]
+            target = found[1] if found is not None else None
+        if target is None or not target.decorator_list:
+            continue
+        for deco in target.decorator_list:
+            outer = _decorator_function(module, deco)
+            wrapper = _returned_function(outer) if outer is not None else None
+            if outer is None or wrapper is None or _wraps_marked(module, outer, wrapper):
+                continue
+            if of_type(wrapper, ast.Nonlocal):
+                yield statements.NONLOCAL_IN_GRAPH.finding(call)
+                break
 
 
 # ---- MS1051

@@ -1,4 +1,6 @@
-"""MS1042, MS1043: functions held as values in compiled code (lambdas sharing a line, callable()).
+"""MS1042, MS1043, MS1074-MS1077, MS272, MS388, MS389: functions held as values in compiled
+code (lambdas sharing a line, callable(), recursive lambdas, functions stored on `self`,
+lambdas in `for` bodies, cache wrappers, partials built in loops).
 
 Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs in PyNative.
 
@@ -37,6 +39,23 @@ Measured with MindSpore 2.10 on CPU, at LAX and STRICT alike; each program runs 
   compiles under STRICT. Round 34: `ops.partial(...)` kept the same ways fails alike, and so
   does a stored partial given to HyperMap as its function (`self.hm(self.p, (x, x))`); an
   `ops.partial(f, 2.0)` built in `construct` and given to HyperMap compiles.
+- MS1074 (round 34): a local lambda calling itself by the name it is bound to
+  (`fact = lambda n: ... fact(n - 1)`) fails at both levels, called or not ("NameError: The
+  name 'fact' is not defined"); a nested `def` that recurses, a module-level recursive lambda
+  and a lambda calling another local lambda compile.
+- MS1075 (round 34): `self.fn = <function>` (a lambda, nested def, module function, `ops.relu`,
+  `self.method`) in a Cell's compiled code followed by `self.fn(...)` fails at LAX ("TypeError:
+  'int' object is not callable"); STRICT fails on the store (MS245 / MS202). The store alone,
+  numbers stored and read back and local function aliases compile at LAX.
+- MS272 (round 34, STRICT only): a module function decorated `@functools.lru_cache` /
+  `@functools.cache` (or `self.f = functools.lru_cache()(g)`) called from a Cell's compiled
+  code with a Tensor computed in the graph fails ("the inputs should be constant"); given a
+  shape item, a str or an int it compiles, and so does an lru_cache-decorated Cell method.
+  (Measured: an `@ms.jit` function calling the same cached helper compiled under STRICT, so
+  the rule keeps to Cells.)
+- MS388 / MS1076 / MS1077 (round 34): a lambda in a `for` body drops the function's return
+  (see the section below); MS389: `functools.partial(f, s=s)` built in a `for` body binds the
+  loop's last value.
 - MS121 (widened): `kw.pop('s', 1)` of the function's own `**kw` fails under STRICT when the
   callers pass `s=` (the graph's dict has no `pop`; an empty `**kw` compiles), and at LAX
   when `v = kw.pop(...)` pops a number (the callers pass `s=2`, or never pass `s` and the
@@ -52,10 +71,11 @@ from collections.abc import Callable, Iterator
 from functools import partial
 from typing import Optional
 
-from ..index.module import FunctionNode
+from ..incremental.memo import NodeMemo
+from ..index.module import FunctionNode, ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
-from . import composite_graphs, objects, stdlib_calls
+from . import composite_graphs, objects, returns, stdlib_calls
 from .calls_shared import builtin, local_names
 from .decorated_helpers import compiled_by_jit
 from .helpers import module_values, names, shared_values
@@ -106,6 +126,137 @@ CALLABLE_OF_LOCAL = Rule(
     ),
     remedy="Drop the test (the value is known when the code is written) or test `self.<attr>`.",
     mindspore_says="NameError: name 'f' is not defined",
+)
+
+CACHED_FUNCTION_UNDER_STRICT = Rule(
+    "MS272",
+    "cached-function-on-graph-value-under-strict",
+    Group.STRICT,
+    title="A `functools.lru_cache` / `functools.cache` function given a Tensor, under STRICT",
+    message=(
+        "`{func}` is wrapped by a `functools` cache, which graph mode calls through its Python "
+        "fallback, and STRICT allows that only on constants while `{arg}` is computed in the "
+        "graph; drop the cache decorator (or use LAX)."
+    ),
+    why=(
+        "A cache wrapper is not a Python function graph mode can parse: it is called through "
+        "the Python fallback, which STRICT refuses for values computed in the graph."
+    ),
+    remedy="Remove `@functools.lru_cache` / `@functools.cache` from functions compiled code calls.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
+RECURSIVE_LAMBDA = Rule(
+    "MS1074",
+    "recursive-lambda",
+    Group.FAILS,
+    title="A lambda that calls itself through the local name it is bound to",
+    message=(
+        "The lambda bound to `{name}` calls `{name}`, which graph mode does not see from inside "
+        "the lambda; write it as a nested `def {name}(...)`, which may call itself."
+    ),
+    why=(
+        "Graph mode parses a lambda as its own function whose free names are looked up in the "
+        "enclosing function before the assignment binds the lambda, so the lambda's own name "
+        "is not defined inside it."
+    ),
+    remedy="Use a nested `def` (it may recurse) or compute the value outside compiled code.",
+    mindspore_says=("NameError: The name 'fact' is not defined, or not supported in graph mode."),
+)
+
+FUNCTION_STORED_ON_SELF = Rule(
+    "MS1075",
+    "function-stored-on-self",
+    Group.FAILS,
+    title="Compiled code stores a function on `self` and then calls it",
+    message=(
+        "`self.{attr} = {value}` stores {what} on the Cell in compiled code, and graph mode "
+        "cannot call it back through `self.{attr}`; call the function directly or set "
+        "`self.{attr}` in `__init__`."
+    ),
+    why=(
+        "An attribute written in compiled code holds a graph value; a function is not one, so "
+        "the later `self.attr(...)` reads a placeholder that cannot be called."
+    ),
+    remedy="Call the function itself (keep it in a local), or choose it in `__init__`.",
+    mindspore_says="TypeError: 'int' object is not callable",
+)
+
+LAMBDA_IN_LOOP_RETURNS_NONE = Rule(
+    "MS388",
+    "lambda-in-for-body-returns-none",
+    Group.DIVERGES,
+    title="A lambda written inside a `for` loop's body makes the graph return None",
+    message=(
+        "A lambda inside this `for` body makes graph mode drop `{name}`'s return value (the "
+        "graph gives None); define the lambda before the loop or use a nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 builds a `for` body holding a lambda so that the function's own "
+        "`return` is lost: the compiled function hands back None while PyNative returns the "
+        "computed value."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says="(no error: the Cell returns None)",
+)
+
+LAMBDA_IN_LOOP_RESULT_USED = Rule(
+    "MS1076",
+    "lambda-in-for-body-result-used",
+    Group.FAILS,
+    title="A helper whose `for` body holds a lambda, its result used in compiled code",
+    message=(
+        "`{name}` writes a lambda inside a `for` body, so graph mode makes it return None, "
+        "and this call's result is computed with; define the lambda before the loop or use a "
+        "nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 loses the `return` of a function whose `for` body holds a lambda (it "
+        "gives None); arithmetic on that None fails (LAX when it runs, STRICT when compiling)."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says=(
+        "TypeError: unsupported operand type(s) for *: 'NoneType' and 'float' (STRICT: "
+        "ValueError: When handling script '__input_key_0__ * __input_key_1__ in graph mode', "
+        "the inputs should be constant)"
+    ),
+)
+
+LAMBDA_IN_LOOP_BRANCH = Rule(
+    "MS1077",
+    "lambda-in-for-body-branch",
+    Group.FAILS,
+    title="A lambda inside an `if` in a `for` loop's body",
+    message=(
+        "A lambda inside an `if` in a `for` body fails to compile in graph mode; define it "
+        "before the loop or use a nested `def`."
+    ),
+    why=(
+        "MindSpore 2.10 builds a `for` body holding a lambda without the function's `return`; "
+        "inside an `if` branch the graph it builds is refused."
+    ),
+    remedy="Bind the lambda once before the loop, or write a nested `def` instead.",
+    mindspore_says="RuntimeError: Failure: have return node!",
+)
+
+PARTIAL_KEYWORD_IN_LOOP = Rule(
+    "MS389",
+    "partial-keyword-of-loop-variable",
+    Group.DIVERGES,
+    title="`functools.partial(f, k=v)` built in a `for` body with the loop's variable",
+    message=(
+        "`functools.partial(..., {keyword}={value})` built in this `for` body binds the loop's "
+        "last value in graph mode, not this iteration's; pass `{keyword}=` at the call instead."
+    ),
+    why=(
+        "Graph mode resolves a partial's keyword arguments when the loop is compiled, so every "
+        "iteration's partial sees the same (last) value of the loop variable."
+    ),
+    remedy="Call the function directly with the keyword (`f(x, s=s)`), or bind it positionally.",
+    mindspore_says="(no error: a different value)",
 )
 
 CONSTEXPR_OF_TENSOR = Rule(
@@ -717,6 +868,343 @@ def _mapped_partial(ctx: FunctionContext, call: ast.Call, attrs: set[str]) -> Op
     return None
 
 
+# ---- MS272: a function wrapped by `functools.lru_cache` / `functools.cache`
+
+CACHE_WRAPPERS = frozenset({"functools.lru_cache", "functools.cache"})
+
+
+def _cache_wrapped(module: ModuleInfo, expr: ast.expr) -> bool:
+    """`functools.cache`, `lru_cache`, `functools.lru_cache(maxsize=8)`: a decorator (or the
+    wrapper `functools.lru_cache()(f)` is built with) that makes a cache wrapper object."""
+    if isinstance(expr, ast.Call):
+        expr = expr.func
+    return isinstance(expr, (ast.Name, ast.Attribute)) and module.qualname(expr) in CACHE_WRAPPERS
+
+
+def _cached_functions(ctx: FunctionContext) -> set[str]:
+    """Module functions decorated with a cache wrapper, not rebound elsewhere."""
+    module = ctx.fn.module
+    return {
+        name
+        for name, node in module.functions.items()
+        if any(_cache_wrapped(module, d) for d in node.decorator_list)
+    }
+
+
+def _cached_attrs(ctx: FunctionContext) -> set[str]:
+    """`self.f = functools.lru_cache()(g)` (or `functools.cache(g)`) in `__init__`."""
+    found: set[str] = set()
+    cls = ctx.fn.cls
+    module = ctx.fn.module
+    for info in cls.lineage() if cls is not None else ():
+        init = info.own_method("__init__")
+        for stmt in of_type(init, ast.Assign) if init is not None else ():
+            value = stmt.value
+            if isinstance(value, ast.Call) and value.args and _cache_wrapped(module, value.func):
+                found.update(a for a in map(names.self_attribute, stmt.targets) if a is not None)
+    return found
+
+
+def _check_caches(ctx: FunctionContext) -> Iterator[RawFinding]:
+    cls = ctx.fn.cls
+    if (
+        ctx.level != SyntaxLevel.STRICT
+        or cls is None
+        or not cls.is_cell
+        or not ctx.fn.module.mentions("cache")
+    ):
+        return
+    cached = _cached_functions(ctx)
+    attrs = _cached_attrs(ctx)
+    if not cached and not attrs:
+        return
+    own = local_names(ctx.fn.node) if cached else set()
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if isinstance(func, ast.Name) and func.id in cached and func.id not in own:
+            label = func.id
+        elif names.self_attribute(func) in attrs:
+            label = ast.unparse(func)
+        else:
+            continue
+        for arg in [*call.args, *(k.value for k in call.keywords)]:
+            if ctx.types.is_tensor(arg) and not ctx.types.is_constant_tensor(arg):
+                yield CACHED_FUNCTION_UNDER_STRICT.finding(call, func=label, arg=ast.unparse(arg))
+                break
+
+
+# ---- MS1074: a lambda calling itself by its local name
+
+
+def _check_recursive_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`fact = lambda n: 1 if n <= 1 else n * fact(n - 1)` in compiled code, then `fact(4)`
+    (measured on 2.10, construct, a helper method and an `@jit` function alike: "NameError: The
+    name 'fact' is not defined", naming the lambda's line), even when nothing calls it. Compile:
+    a nested `def fact(n)` that
+    calls itself, a module-level recursive lambda, a lambda calling another local lambda, and
+    `f = lambda t, g=f: g(t) + 1` (the default reads the earlier `f`)."""
+    lambdas: list[ast.Lambda] = ctx.of(ast.Lambda)
+    if not lambdas:
+        return
+    for assign in ctx.of(ast.Assign):
+        value = assign.value
+        if not (
+            isinstance(value, ast.Lambda)
+            and len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)
+        ):
+            continue
+        name = assign.targets[0].id
+        args = value.args
+        own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+        if name not in own and _calls_name(value.body, name):
+            yield RECURSIVE_LAMBDA.finding(value, name=name)
+
+
+def _calls_name(expr: ast.expr, name: str) -> bool:
+    return any(
+        isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == name
+        for n in ast.walk(expr)
+    )
+
+
+# ---- MS1075: a function stored on `self` in compiled code, then called
+
+
+def _check_stored_functions(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`self.fn = ops.relu` (a lambda, a nested `def`, `self.act`, ...) in a Cell's compiled
+    code, then `self.fn(x)` later in the same function (measured on 2.10 at LAX: "TypeError:
+    'int' object is not callable", no line named, in construct and in a helper method, whether
+    or not `__init__` set `self.fn`; STRICT fails on the store itself, MS245 / MS202). Compile
+    at LAX: the store alone (never called back), a number stored and read back, a local
+    `fn = ops.relu; fn(x)`, and `self.fn = lambda ...` in `__init__`."""
+    cls = ctx.fn.cls
+    if cls is None or not cls.is_cell or ctx.level == SyntaxLevel.STRICT:
+        return  # STRICT refuses the store itself: MS245 / MS202
+    stores: dict[str, ast.Assign] = {}
+    for assign in ctx.of(ast.Assign):
+        if len(assign.targets) != 1:
+            continue
+        attr = names.self_attribute(assign.targets[0])
+        if attr is not None and attr not in stores:
+            stores[attr] = assign
+    if not stores:
+        return
+    for call in ctx.of(ast.Call):
+        attr = names.self_attribute(call.func)
+        if attr is None or attr not in stores:
+            continue
+        stored = stores[attr]
+        if call.lineno <= (stored.end_lineno or stored.lineno):
+            continue
+        what = _stored_function(ctx, stored.value)
+        if what is not None:
+            yield FUNCTION_STORED_ON_SELF.finding(
+                stored, attr=attr, value=ast.unparse(stored.value)[:40], what=what
+            )
+            del stores[attr]
+
+
+def _stored_function(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    if isinstance(value, ast.Lambda):
+        return "a lambda"
+    if isinstance(value, ast.Name):
+        nested = [d for d in ctx.of(ast.FunctionDef) if d.name == value.id and d is not ctx.fn.node]
+        if nested:
+            return f"the nested function `{value.id}`"
+        if value.id in ctx.fn.module.functions and value.id not in local_names(ctx.fn.node):
+            return f"the function `{value.id}`"
+        return None
+    method = names.self_attribute(value)
+    cls = ctx.fn.cls
+    if method is not None and cls is not None:
+        found = cls.find_method(method)
+        if found is not None and not found[1].decorator_list and cls.attr(method) is None:
+            return f"the method `self.{method}`"
+        return None
+    if isinstance(value, ast.Attribute):
+        return returns.library_function(ctx, value)
+    return None
+
+
+# ---- MS388, MS1076, MS1077: a lambda inside a `for` body
+#
+# Measured on 2.10, LAX and STRICT alike: a lambda anywhere in a `for` body of construct (bound
+# to a name and called, called inline, `sorted(key=lambda ...)`, `map(lambda ...)`, over a
+# tuple, a `range` or a CellList) makes construct return None where PyNative returns the
+# value; in a helper method or module function the None fails where the caller computes with
+# it (`self.helper(x) * 1.0`, `y = self.helper(x); y + 1`: LAX "unsupported operand type(s)",
+# no line; STRICT names the caller's line). Inside an `if` in the loop: "Failure: have return
+# node!" naming the lambda. Compile alike: the lambda bound before or after the loop, a
+# `while` body, a nested `def` in the loop. Lambdas collected in the loop are MS304's.
+
+
+def _loop_lambdas(fn: FunctionNode) -> list[tuple[ast.Lambda, bool]]:
+    """The lambdas in the `for` bodies of `fn` itself (not in nested defs), and whether each
+    sits in an `if` inside that loop."""
+    found: list[tuple[ast.Lambda, bool]] = []
+
+    def walk(node: ast.AST, in_for: bool, in_if: bool) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                continue
+            if isinstance(child, ast.Lambda):
+                if in_for:
+                    found.append((child, in_if))
+                continue
+            if isinstance(child, ast.For):
+                for stmt in child.body:
+                    walk_stmt(stmt, True, in_if)
+                for stmt in child.orelse:
+                    walk_stmt(stmt, in_for, in_if)
+                continue
+            if isinstance(child, ast.While):
+                for stmt in [*child.body, *child.orelse]:
+                    walk_stmt(stmt, False, False)
+                continue
+            walk(child, in_for, in_if or (in_for and isinstance(child, ast.If)))
+
+    def walk_stmt(stmt: ast.stmt, in_for: bool, in_if: bool) -> None:
+        holder = ast.Module(body=[stmt], type_ignores=[])
+        walk(holder, in_for, in_if)
+
+    for stmt in fn.body:
+        walk_stmt(stmt, False, False)
+    return found
+
+
+def _collected_lambda(fn: FunctionNode, lam: ast.Lambda) -> bool:
+    """A lambda appended, stored in an item or written in a display or comprehension: MS304
+    reports those."""
+    for node in ast.walk(fn):
+        if isinstance(node, ast.Call) and any(a is lam for a in node.args):
+            func = node.func
+            if isinstance(func, ast.Attribute) and func.attr in ("append", "insert", "extend"):
+                return True
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set, ast.Dict)) and any(
+            e is lam for e in (node.values if isinstance(node, ast.Dict) else node.elts)
+        ):
+            return True
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.DictComp)) and any(
+            n is lam for n in ast.walk(node)
+        ):
+            return True
+        if (
+            isinstance(node, ast.Assign)
+            and node.value is lam
+            and any(isinstance(t, ast.Subscript) for t in node.targets)
+        ):
+            return True
+    return False
+
+
+def _check_loop_lambdas(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if not ctx.of(ast.Lambda) or not ctx.of(ast.For):
+        return
+    fn = ctx.fn.node
+    lambdas = [(lam, in_if) for lam, in_if in _loop_lambdas(fn) if not _collected_lambda(fn, lam)]
+    for lam, in_if in lambdas:
+        if in_if:
+            yield LAMBDA_IN_LOOP_BRANCH.finding(lam)
+            return
+    entry = ctx.fn.caller is None and ctx.fn.cls is not None and not compiled_by_jit(ctx)
+    if lambdas and entry and _returns_value(fn):
+        yield LAMBDA_IN_LOOP_RETURNS_NONE.finding(lambdas[0][0], name=fn.name)
+
+
+def _returns_value(fn: FunctionNode) -> bool:
+    return any(isinstance(n, ast.Return) and n.value is not None for n in ast.walk(fn))
+
+
+def _check_loop_lambda_callers(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """The call of a helper (a method through `self`, a module function) whose `for` body
+    holds a lambda, where the call's result is an operand of arithmetic, directly or through a
+    local bound once to it."""
+    module = ctx.fn.module
+    tree = module.tree
+    if not ctx.of(ast.BinOp) or tree is None:
+        return
+    named = _LOOP_LAMBDA_FUNCTIONS.get(tree, None, lambda: _loop_lambda_functions(tree))
+    if not named:
+        return
+    cls = ctx.fn.cls
+    helpers: dict[int, str] = {}  # call -> the helper's name, for helpers with a loop lambda
+    for call in ctx.of(ast.Call):
+        target: Optional[FunctionNode] = None
+        func = call.func
+        called = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if called not in named:
+            continue
+        if isinstance(func, ast.Name) and func.id in module.functions:
+            target = module.functions[func.id]
+        elif cls is not None and isinstance(func, ast.Attribute):
+            name = names.self_attribute(func)
+            found = cls.find_method(name) if name is not None else None
+            target = found[1] if found is not None and not found[1].decorator_list else None
+        if target is None or target is ctx.fn.node:
+            continue
+        if not of_type(target, ast.Lambda) or not of_type(target, ast.For):
+            continue  # the cheap test, from the node index
+        loop = [lam for lam, in_if in _loop_lambdas(target) if not in_if]
+        if _returns_value(target) and any(not _collected_lambda(target, lam) for lam in loop):
+            helpers[id(call)] = ast.unparse(func)
+    if not helpers:
+        return
+    single: dict[str, list[ast.expr]] = {}
+    for a in ctx.of(ast.Assign):
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name):
+            single.setdefault(a.targets[0].id, []).append(a.value)
+    for op in ctx.of(ast.BinOp):
+        for side in (op.left, op.right):
+            if isinstance(side, ast.Name):
+                bound = single.get(side.id, [])
+                side = bound[0] if len(bound) == 1 else side
+            name = helpers.pop(id(side), None)
+            if name is not None:
+                # STRICT names the arithmetic (measured: `y = self.helper(x)`, then `y + 1`)
+                yield LAMBDA_IN_LOOP_RESULT_USED.finding(op, name=name)
+
+
+# Per module: the names of the functions (at any depth) that hold both a lambda and a `for`.
+_LOOP_LAMBDA_FUNCTIONS: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+def _loop_lambda_functions(tree: ast.Module) -> frozenset[str]:
+    defs: list[FunctionNode] = of_type(tree, ast.FunctionDef, ast.AsyncFunctionDef)
+    found = {d.name for d in defs if of_type(d, ast.Lambda)}
+    return frozenset(d.name for d in defs if d.name in found and of_type(d, ast.For))
+
+
+# ---- MS389: a partial's keyword bound to the loop variable
+
+
+def _check_partial_keywords_in_loops(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """Measured on 2.10 (LAX and STRICT): `for s in (1.0, 2.0): f = functools.partial(scale,
+    s=s); out = out + f(x)` gave 5 where PyNative gave 4 (each partial used s=2.0), for a module
+    function and a method, called at once or through a local. Right: the value bound
+    positionally (`partial(scale, s)`, `partial(ops.mul, s)`), and a constant keyword."""
+    if not ctx.fn.module.mentions("partial"):
+        return
+    module = ctx.fn.module
+    for loop in ctx.of(ast.For):
+        targets = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)}
+        for stmt in loop.body:
+            for call in ast.walk(stmt):
+                if not (
+                    isinstance(call, ast.Call) and isinstance(call.func, (ast.Name, ast.Attribute))
+                ):
+                    continue
+                if module.qualname(call.func) != "functools.partial":
+                    continue
+                for kw in call.keywords:
+                    reads = {n.id for n in ast.walk(kw.value) if isinstance(n, ast.Name)}
+                    if kw.arg is not None and reads & targets:
+                        yield PARTIAL_KEYWORD_IN_LOOP.finding(
+                            call, keyword=kw.arg, value=ast.unparse(kw.value)
+                        )
+                        break
+
+
 # ---- MS121 (widened): `kwargs.pop(...)` of the function's own `**kwargs`
 
 
@@ -796,6 +1284,12 @@ def _pops_number(ctx: FunctionContext, call: ast.Call) -> bool:
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _check_kwargs_pop(ctx)
     yield from _check_partials(ctx)
+    yield from _check_caches(ctx)
+    yield from _check_recursive_lambdas(ctx)
+    yield from _check_stored_functions(ctx)
+    yield from _check_loop_lambdas(ctx)
+    yield from _check_loop_lambda_callers(ctx)
+    yield from _check_partial_keywords_in_loops(ctx)
     yield from _check_lambdas(ctx)
     yield from _check_callable(ctx)
     yield from _check_constexpr(ctx)

@@ -1,5 +1,11 @@
 """MS135, MS212: values a graph cannot return to Python (functions, Cells; objects under STRICT).
 
+Round 34 widened MS135 (measured on 2.10, "Function in output is not supported"): library
+functions (`ops.relu`, `ops.functional.relu`, `ms.mint.add`, the builtin `len`), a
+`functools.partial(...)`, a primitive (`ops.Add()`, `self.add` set to one), a `@classmethod`
+through `self`, a local bound once to a function or to a tuple holding one. `return x,
+ms.float32`, `return x, ops.relu(x)` and `return x, "name"` compile.
+
 Only the graph's own output counts: the return of a Cell's `construct` or an `@jit` function
 that nothing compiled calls (`fn.caller is None`). A helper may return a function to its caller.
 """
@@ -7,6 +13,8 @@ that nothing compiled calls (`fn.caller is None`). A helper may return a functio
 from __future__ import annotations
 
 import ast
+import builtins as python_builtins
+import inspect
 from collections.abc import Iterator
 from typing import Optional
 
@@ -69,7 +77,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         return  # several returns are joined first: a mismatch is the joins rules' finding
     for ret in returns:
         assert ret.value is not None
-        outputs = list(_outputs(ret.value))
+        outputs = list(_outputs(ret.value, ctx))
         for value in outputs:
             what = _function_like(ctx, value)
             if what is not None:
@@ -116,8 +124,13 @@ def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
     return found
 
 
-def _outputs(value: ast.expr) -> Iterator[ast.expr]:
-    """The values a return hands out: the elements of a tuple or list display, or itself."""
+def _outputs(value: ast.expr, ctx: Optional[FunctionContext] = None) -> Iterator[ast.expr]:
+    """The values a return hands out: the elements of a tuple or list display (or of a local
+    bound once to one: `out = (x, inner); return out`), or itself."""
+    if isinstance(value, ast.Name) and ctx is not None:
+        bound = receivers.only_binding(ctx, value.id)
+        if isinstance(bound, (ast.Tuple, ast.List)):
+            value = bound
     if isinstance(value, (ast.Tuple, ast.List)):
         for element in value.elts:
             yield from _outputs(element)
@@ -125,10 +138,63 @@ def _outputs(value: ast.expr) -> Iterator[ast.expr]:
         yield value
 
 
+# Names under `mindspore.ops` / `mindspore.mint` that are modules, not functions.
+_OPS_MODULES = frozenset(
+    {"operations", "functional", "composite", "primitive", "function", "auto_generate", "nn"}
+)
+
+
+def library_function(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
+    """`ops.relu`, `ops.functional.relu`, `mint.add`, a builtin function such as `len`, or a
+    `functools.partial(...)`: functions a graph cannot hand out (measured on 2.10: `return x,
+    ops.relu`, `return [x, ops.relu]`, `return x, ms.mint.add`, `return x, len`, `return x,
+    functools.partial(ops.add, 1)` fail with "Function in output is not supported"; `return x,
+    ms.float32` and `return x, ops.relu(x)` compile)."""
+    module = ctx.fn.module
+    if isinstance(value, ast.Call):
+        qualname = names.callee(module, value.func)
+        if qualname == "functools.partial":
+            return "a `functools.partial`"
+        if names.is_primitive_class(qualname) and isinstance(value.func, (ast.Name, ast.Attribute)):
+            return f"the primitive `{ast.unparse(value)}`"  # measured: `return x, ops.Add()`
+        return None
+    if isinstance(value, ast.Name) and _local(ctx, value.id):
+        return None
+    if isinstance(value, ast.Name) and value.id in module.functions:
+        return None
+    qualname = module.qualname(value) if isinstance(value, (ast.Name, ast.Attribute)) else None
+    if qualname is None:
+        return None
+    parts = qualname.split(".")
+    last = parts[-1]
+    if (
+        qualname.startswith(("mindspore.ops.", "mindspore.mint."))
+        and last[:1].islower()
+        and not last.startswith("_")
+        and last not in _OPS_MODULES
+        and len(parts) <= 4
+    ):
+        return f"the function `{ast.unparse(value)}`"
+    if (
+        isinstance(value, ast.Name)
+        and qualname == value.id
+        and inspect.isbuiltin(getattr(python_builtins, value.id, None))
+    ):
+        return f"the builtin function `{value.id}`"
+    return None
+
+
 def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     module = ctx.fn.module
     if isinstance(value, ast.Lambda):
         return "a lambda"
+    if isinstance(value, ast.Name) and not _nested_def(ctx, value.id):
+        bound = receivers.only_binding(ctx, value.id)
+        if isinstance(bound, (ast.Lambda, ast.Attribute)):
+            return _function_like(ctx, bound)  # `f = ops.relu; return x, f`
+    library = library_function(ctx, value)
+    if library is not None:
+        return library
     if isinstance(value, ast.Name) and value.id in module.functions and not _local(ctx, value.id):
         return f"the function `{value.id}`"
     if isinstance(value, ast.Name) and _nested_def(ctx, value.id):
@@ -138,11 +204,26 @@ def _function_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
     name = names.self_attribute(value)
     if name is not None and ctx.fn.cls is not None:
         found = ctx.fn.cls.find_method(name)
-        if found is not None and not found[1].decorator_list:  # not a property
+        decorators = found[1].decorator_list if found is not None else []
+        if found is not None and (not decorators or _classmethod(decorators)):
+            # not a property; measured: `return x, self.cm` of a `@classmethod` fails
             return f"the method `self.{name}`"
         if receivers.kind_of(ctx, value) == receivers.CELL:
             return f"the Cell `self.{name}`"
+        held = ctx.fn.cls.attr(name)
+        if (
+            held is not None
+            and held.kind == "cell"
+            and names.is_primitive_class(held.class_qualname)
+            and isinstance(held.node, ast.Call)
+        ):
+            # measured: `self.add = ops.Add()`, then `return x, self.add` fails as a function
+            return f"the primitive `self.{name}`"
     return None
+
+
+def _classmethod(decorators: list[ast.expr]) -> bool:
+    return len(decorators) == 1 and ast.unparse(decorators[0]) == "classmethod"
 
 
 def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
