@@ -10,7 +10,11 @@
   instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
   LAX and STRICT). An int power beyond int64 is cast to int64's minimum first (MS345), so
   `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
-  number x: -9223372036854775808, y: 1"), though their Python values may fit.
+  number x: -9223372036854775808, y: 1"), though their Python values may fit. Round 34
+  (`sc_`): `sys.maxsize` is int64's maximum (`sys.maxsize + 1`, `-sys.maxsize - 2`,
+  `(sys.maxsize + 10) % 7` fail; `sys.maxsize - 1`, `-sys.maxsize - 1` compile), and `<<` is
+  checked too: `1 << 63` and `(1 << 64) - 1` fail with "Arithmetic left shift causes int64
+  integer overflow", and `a = 1 << 62; a * 2` overflows the `*` (`a + 1` compiles).
 - MS176: a `@classmethod` of the Cell called through `self` (`type(self)`, `self.__class__`,
   the class's name), or of another workspace class called through that class, an object of it
   held in `self.<attr>` or a local bound to one (round31 `ob_cm_*`: plain classes,
@@ -77,7 +81,7 @@ CLASSMETHOD_THROUGH_SELF = Rule(
 )
 
 INT64 = (-(2**63), 2**63 - 1)
-CHECKED = (ast.Add, ast.Sub, ast.Mult)
+CHECKED = (ast.Add, ast.Sub, ast.Mult, ast.LShift)
 MAX_BITS = 4096  # never fold anything bigger (`10 ** 10 ** 10`)
 
 
@@ -231,6 +235,8 @@ def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     if isinstance(expr, ast.Name) and expr.id in constants:
         return fold_int(constants[expr.id], {}, depth + 1)
+    if _sys_maxsize(expr):
+        return INT64[1]
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         inner = fold_int(expr.operand, constants, depth + 1)
         return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
@@ -252,7 +258,21 @@ def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
         return left // right if isinstance(expr.op, ast.FloorDiv) else left % right
     if isinstance(expr.op, ast.Pow) and right >= 0 and left.bit_length() * right <= MAX_BITS:
         return int(left**right)
+    if isinstance(expr.op, ast.LShift) and 0 <= right <= MAX_BITS:
+        return left << right
     return None
+
+
+def _sys_maxsize(expr: ast.expr) -> bool:
+    """`sys.maxsize`: int64's maximum on the 64-bit platforms MindSpore runs on (round 34,
+    `sc_`: `sys.maxsize + 1` and `sys.maxsize * 2` failed with "Overflow of the sum of two
+    signed number x: 9223372036854775807, y: 1" at LAX and STRICT; PyNative's ints grow)."""
+    return (
+        isinstance(expr, ast.Attribute)
+        and expr.attr == "maxsize"
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "sys"
+    )
 
 
 def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:
