@@ -3,7 +3,8 @@
 Measured with MindSpore 2.10 on CPU at LAX and STRICT against PyNative (round 34, `sc_`; a
 Cell's `construct`): graph mode's `range` (`make_range`) takes int scalars only, and a bool is
 not one, though Python's `range` takes it as 0 or 1: `range(True, 3)`, `range(True)`,
-`range(0, 4, True)`, `range(flag, 4)` with `flag = True`, `skip = not True; range(skip, 3)`
+`range(0, 4, True)`, `range(flag, 4)` with `flag = True`, `skip = not True; range(skip, 3)`,
+`range(bool(1), 3)`, `range(isinstance(x, Tensor), 3)`, `range(hasattr(self, 'w'), 3)`
 and `range(x.shape[0] > 2, 4)` failed at both levels with "For 'make_range', the 0th input
 should be a int scalar but got AbstractScalar(Type: Bool ...)". `range(int(flag), 4)` and
 `range(True + 0, 3)` compile.
@@ -68,6 +69,10 @@ def _bool(ctx: FunctionContext, expr: ast.expr, depth: int) -> bool:
         return bound is not None and _bool(ctx, bound, depth + 1)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.Not):  # `not True` (measured)
         return _bool(ctx, expr.operand, depth + 1) or _plain(expr.operand)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        # `bool(1)`, `isinstance(x, Tensor)`, `hasattr(self, 'w')` (measured)
+        name = expr.func.id
+        return name in ("bool", "isinstance", "hasattr") and builtin(ctx, name)
     if isinstance(expr, ast.Compare) and not any(
         isinstance(op, (ast.In, ast.NotIn, ast.Is, ast.IsNot)) for op in expr.ops
     ):
