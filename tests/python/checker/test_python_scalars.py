@@ -9,7 +9,8 @@ from mindscope_ls.checker import check_source
 from mindscope_ls.checker.rules.divergence_int_division import _divide
 
 HEAD = (
-    "import sys\nimport numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn\n\n\n"
+    "import math\nimport sys\nimport numpy as np\nimport mindspore as ms\n"
+    "from mindspore import Tensor, nn\n\n\n"
 )
 RUN = "\n\ndef run():\n    return Net()(Tensor(np.ones((4,), np.float32)))\n"
 
@@ -85,3 +86,12 @@ def test_sum_of_a_long_constant_range_is_unrolled() -> None:
     assert codes("return x * sum(range(480))") == []
     assert codes("return x * sum(range(0, 3000, 10))") == []  # 300 items
     assert codes("return x * len(range(100000))") == []
+
+
+def test_math_of_ints_beyond_int64() -> None:
+    assert codes("return math.factorial(21)") == ["MS175"]
+    assert codes("return float(math.comb(100, 50))") == ["MS175"]
+    assert codes("return sum([2 ** 62, 2 ** 62])") == ["MS175"]
+    assert codes("return max(1 << 62, 3) * 2") == ["MS175"]
+    assert codes("return math.factorial(20), math.comb(30, 15)") == []
+    assert codes("return sum([2 ** 61, 2 ** 61])") == []
