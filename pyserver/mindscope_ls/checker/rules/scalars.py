@@ -185,6 +185,8 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
         if call.keywords:
             continue
         if isinstance(func, ast.Attribute):
+            if func.attr not in _MATH_NAMES:
+                continue
             if constants is None:
                 constants = constant_int_locals(ctx)
             value = _math_int(ctx, call, constants)
@@ -213,6 +215,7 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 # `math` functions of ints Python runs while compiling, and the largest first argument folded
 _MATH_INTS = {"math.factorial": 1000, "math.comb": 10000, "math.perm": 10000}
+_MATH_NAMES = frozenset({"factorial", "comb", "perm", "lcm", "prod"})
 
 
 def _math_int(
