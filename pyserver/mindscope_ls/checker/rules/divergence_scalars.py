@@ -305,6 +305,9 @@ def held_float(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
         sign, expr = -1.0, expr.operand
     if isinstance(expr, ast.Constant) and type(expr.value) is float:
         return sign * expr.value
+    constant = _math_constant(ctx, expr)
+    if constant is not None:  # `return x, math.pi` gave 3.1415927410125732 (round 34)
+        return sign * constant
     attr = names.self_attribute(expr)
     if attr is not None and ctx.fn.cls is not None:
         held = _float_attribute(ctx.fn.cls.node, attr)
@@ -383,6 +386,7 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
         or _number_call(expr) is not None
         or _pow_call(expr)
         or (isinstance(expr, ast.UnaryOp) and isinstance(expr.operand, ast.BinOp))
+        or _float64_float(ctx, expr)
     ):
         return None
     for sample in INT_SAMPLES:
@@ -420,15 +424,22 @@ def evaluate(
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
         return None if inner is None else (-inner[0], -inner[1], inner[2])
+    if isinstance(expr, ast.Attribute) and expr.attr in ("size", "ndim"):
+        if not ctx.types.is_tensor(expr.value):
+            return None
+        shape = shapes(ctx).of(expr.value)  # `x.size / 3` (round 34: 1.3333333730697632)
+        if shape is None:
+            return float(sample), float(sample), False
+        v = float(len(shape) if expr.attr == "ndim" else math.prod(shape))
+        return v, v, False
     if names.is_static_size(expr):
         dim = _static_dim(ctx, expr)  # the module's one input shape, else a sample
         v = float(dim if dim is not None else sample + (_offset(expr) if spread else 0))
         return v, v, False
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
-        qualname = ctx.fn.module.qualname(expr) or ""
-        if qualname in ("math.pi", "math.e", "math.inf"):
-            v = {"math.pi": math.pi, "math.e": math.e, "math.inf": math.inf}[qualname]
-            return v, _f32(v), True
+        v_const = _math_constant(ctx, expr)
+        if v_const is not None:
+            return v_const, _f32(v_const), True
     attr = names.self_attribute(expr)
     if attr is not None and ctx.fn.cls is not None:
         held = _float_attribute(ctx.fn.cls.node, attr)
@@ -462,6 +473,8 @@ def evaluate(
             return float(sample), float(sample), False  # `t.item()` of an int32 `t`: an int
         if _integer_item(ctx, expr.args[0] if expr.args else expr):
             return float(sample), float(sample), True  # `float(t.item())` of it: exact
+        if _float64_float(ctx, expr):
+            return TENSOR_SAMPLE, _f32(TENSOR_SAMPLE), True
         v = _f32(TENSOR_SAMPLE)
         return v, v, True
     if isinstance(expr, ast.Name):
@@ -494,7 +507,9 @@ def evaluate(
             return None
         is_float = left[2] or right[2] or isinstance(expr.op, ast.Div)
         if isinstance(expr.op, ast.Pow) and not is_float:
-            return None  # int ** int: MS319's, or an int
+            if 0 <= right[0] <= 64 and abs(left[0]) ** right[0] < 2.0**53:
+                return left[0] ** right[0], left[0] ** right[0], False  # an int: `n ** 2 / 7`
+            return None  # int ** -int: MS319's; beyond a double: MS345's
         if isinstance(expr.op, ast.Pow) and _sampled(ctx, expr, sample, depth):
             return None  # `d ** -0.5` of a shape: exact for the usual powers of two
         wide = _apply(expr.op, left[0], right[0])
@@ -774,6 +789,32 @@ def _apply(op: ast.operator, a: Any, b: Any) -> Any:
     return a**b
 
 
+MATH_CONSTANTS = {"math.pi": math.pi, "math.e": math.e, "math.tau": math.tau, "math.inf": math.inf}
+
+
+def _math_constant(ctx: FunctionContext, expr: ast.expr) -> Optional[float]:
+    """`math.pi`, `math.e`, `math.tau`, `math.inf`."""
+    if not (isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name)):
+        return None
+    return MATH_CONSTANTS.get(ctx.fn.module.qualname(expr) or "")
+
+
+def _float64_float(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`float(t)` of a float64 Tensor: float32 in graph mode (round 34, `sc_`: `float(t)` of
+    `Tensor(0.1, ms.float64)` returned 0.10000000149011612, PyNative 0.1; `t.item()` of it
+    returned 0.1 in both modes)."""
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == "float"
+        and len(expr.args) == 1
+        and not expr.keywords
+        and ctx.types.is_tensor(expr.args[0])
+    ):
+        return False
+    return abstract(ctx, module=True).dtype(expr.args[0]) == "float64"
+
+
 def _tensor_number(call: ast.Call) -> bool:
     """`float(t)` / `t.item()`: a float32 Tensor's value as a Python float."""
     func = call.func
@@ -789,10 +830,25 @@ def _integer_item(ctx: FunctionContext, call: ast.expr) -> bool:
     func = call.func if isinstance(call, ast.Call) else None
     if not (isinstance(func, ast.Attribute) and func.attr == "item"):
         return False
-    dtype = (
-        abstract(ctx, module=True).dtype(func.value) if ctx.types.is_tensor(func.value) else None
-    )
+    tensor = func.value
+    dtype = abstract(ctx, module=True).dtype(tensor) if ctx.types.is_tensor(tensor) else None
+    if dtype is None and _integer_reduction(tensor):
+        # `x.sum().item()` of an int32 `x`: an int (round 34: `v = -x.sum().item(); v % 3`
+        # returned 2 in both modes)
+        inner = tensor.func.value  # type: ignore[attr-defined]
+        dtype = abstract(ctx, module=True).dtype(inner) if ctx.types.is_tensor(inner) else None
     return dtype is not None and dtype.startswith(("int", "uint", "bool"))
+
+
+def _integer_reduction(expr: ast.expr) -> bool:
+    """`x.sum()`, `x.max()`, `x.min()` without arguments: the dtype of `x` (ints stay ints)."""
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Attribute)
+        and expr.func.attr in ("sum", "max", "min")
+        and not expr.args
+        and not expr.keywords
+    )
 
 
 def _float_attribute(cls: ast.ClassDef, attr: str) -> Optional[float]:

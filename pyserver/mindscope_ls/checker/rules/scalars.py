@@ -10,7 +10,11 @@
   instance of type <class 'int'> to C++ type 'long'" (`int(1e20)`, `abs(-2 ** 63)`, measured at
   LAX and STRICT). An int power beyond int64 is cast to int64's minimum first (MS345), so
   `2 ** 63 - 1` and `2 ** 64 * 2` fail too (measured at LAX: "Overflow of the sub of two signed
-  number x: -9223372036854775808, y: 1"), though their Python values may fit.
+  number x: -9223372036854775808, y: 1"), though their Python values may fit. Round 34
+  (`sc_`): `sys.maxsize` is int64's maximum (`sys.maxsize + 1`, `-sys.maxsize - 2`,
+  `(sys.maxsize + 10) % 7` fail; `sys.maxsize - 1`, `-sys.maxsize - 1` compile), and `<<` is
+  checked too: `1 << 63` and `(1 << 64) - 1` fail with "Arithmetic left shift causes int64
+  integer overflow", and `a = 1 << 62; a * 2` overflows the `*` (`a + 1` compiles).
 - MS176: a `@classmethod` of the Cell called through `self` (`type(self)`, `self.__class__`,
   the class's name), or of another workspace class called through that class, an object of it
   held in `self.<attr>` or a local bound to one (round31 `ob_cm_*`: plain classes,
@@ -78,7 +82,7 @@ CLASSMETHOD_THROUGH_SELF = Rule(
 )
 
 INT64 = (-(2**63), 2**63 - 1)
-CHECKED = (ast.Add, ast.Sub, ast.Mult)
+CHECKED = (ast.Add, ast.Sub, ast.Mult, ast.LShift)
 MAX_BITS = 4096  # never fold anything bigger (`10 ** 10 ** 10`)
 
 
@@ -173,16 +177,33 @@ def cast_power_overflows(
 
 
 def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """`int(<float literal>)` and `abs(<int expression>)` beyond int64."""
+    """`int(<float literal>)`, `int(<str literal>)`, `abs(<int expression>)`, `sum()` of int
+    expressions and the `math` functions of ints Python runs while compiling, beyond int64."""
     calls: list[ast.Call] = ctx.of(ast.Call)
+    constants: Optional[dict[str, ast.expr]] = None
     for call in calls:
         func = call.func
-        if not isinstance(func, ast.Name) or func.id not in ("int", "abs") or call.keywords:
+        if call.keywords:
             continue
-        if len(call.args) != 1 or not builtin(ctx, func.id):
+        if isinstance(func, ast.Attribute):
+            if func.attr not in _MATH_NAMES:
+                continue
+            if constants is None:
+                constants = constant_int_locals(ctx)
+            value = _math_int(ctx, call, constants)
+        elif isinstance(func, ast.Name) and func.id == "sum" and builtin(ctx, "sum"):
+            if constants is None:
+                constants = constant_int_locals(ctx)
+            value = _int_sum(call, constants)
+        elif (
+            not isinstance(func, ast.Name)
+            or func.id not in ("int", "abs")
+            or len(call.args) != 1
+            or not builtin(ctx, func.id)
+        ):
             continue
-        value: Optional[int] = None
-        if func.id == "int":
+        elif func.id == "int":
+            value = _int_text(call.args[0])
             number = _float_literal(call.args[0])
             if number is not None and math.isfinite(number):
                 value = int(number)
@@ -191,6 +212,75 @@ def _converted(ctx: FunctionContext) -> Iterator[RawFinding]:
             value = None if folded is None else abs(folded)
         if value is not None and not INT64[0] <= value <= INT64[1]:
             yield INT64_OVERFLOW.finding(call, expr=names.short(call), value=_magnitude(value))
+
+
+# `math` functions of ints Python runs while compiling, and the largest first argument folded
+_MATH_INTS = {"math.factorial": 1000, "math.comb": 10000, "math.perm": 10000}
+_MATH_NAMES = frozenset({"factorial", "comb", "perm", "lcm", "prod"})
+
+
+def _math_int(
+    ctx: FunctionContext, call: ast.Call, constants: dict[str, ast.expr]
+) -> Optional[int]:
+    """`math.factorial(21)`, `math.comb(100, 50)`, `math.perm(..)`, `math.lcm(..)`,
+    `math.prod([..])` of ints the source fixes (round 34, `sc_`: beyond int64 they fail at LAX
+    and STRICT with "Unable to cast Python instance of type <class 'int'> to C++ type 'long'",
+    even inside `float(...)`; `math.factorial(20)` and `math.comb(30, 15)` compile)."""
+    qualname = ctx.fn.module.qualname(call.func) or ""
+    if qualname == "math.prod" and len(call.args) == 1:
+        items = call.args[0]
+        if not isinstance(items, (ast.List, ast.Tuple)):
+            return None
+        args = list(items.elts)
+    elif qualname in _MATH_INTS or qualname == "math.lcm":
+        args = list(call.args)
+    else:
+        return None
+    values = [fold_int(a, constants) for a in args]
+    if not values or any(v is None or v < 0 for v in values):
+        return None
+    ints = [v for v in values if v is not None]
+    if qualname in _MATH_INTS and ints[0] > _MATH_INTS[qualname]:
+        return None
+    if sum(v.bit_length() for v in ints) > MAX_BITS:
+        return None
+    if qualname == "math.prod":
+        return math.prod(ints)
+    if qualname == "math.lcm":
+        return math.lcm(*ints)
+    try:
+        if qualname == "math.factorial" and len(ints) == 1:
+            return math.factorial(ints[0])
+        if qualname == "math.comb" and len(ints) == 2:
+            return math.comb(ints[0], ints[1])
+        if qualname == "math.perm" and len(ints) in (1, 2):
+            return math.perm(*ints)
+    except ValueError:
+        return None
+    return None
+
+
+def _int_sum(call: ast.Call, constants: dict[str, ast.expr]) -> Optional[int]:
+    """`sum([a, b, ...])` of ints the source fixes (round 34: `sum([2 ** 62, 2 ** 62])` failed
+    with "Overflow of the sum of two signed number"; `sum([2 ** 61, 2 ** 61])` compiles)."""
+    if not 1 <= len(call.args) <= 2 or not isinstance(call.args[0], (ast.List, ast.Tuple)):
+        return None
+    items = [*call.args[0].elts, *call.args[1:]]
+    values = [fold_int(item, constants) for item in items]
+    if any(v is None or not INT64[0] <= v <= INT64[1] for v in values):
+        return None
+    return sum(v for v in values if v is not None)
+
+
+def _int_text(expr: ast.expr) -> Optional[int]:
+    """`int('99999999999999999999')`: Python converts the str while compiling (round 34:
+    beyond int64 it fails with "Unable to cast Python instance")."""
+    if not (isinstance(expr, ast.Constant) and isinstance(expr.value, str)):
+        return None
+    text = expr.value.strip()
+    if not text.lstrip("+-").isdigit() or len(text) > 400:
+        return None
+    return int(text)
 
 
 def _float_literal(expr: ast.expr) -> Optional[float]:
@@ -232,6 +322,20 @@ def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     if isinstance(expr, ast.Name) and expr.id in constants:
         return fold_int(constants[expr.id], {}, depth + 1)
+    if _sys_maxsize(expr):
+        return INT64[1]
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("max", "min")
+        and len(expr.args) >= 2
+        and not expr.keywords
+    ):  # `max(1 << 62, 3) * 2` (round 34: the `*` overflows)
+        values = [fold_int(a, constants, depth + 1) for a in expr.args]
+        if any(v is None for v in values):
+            return None
+        ints = [v for v in values if v is not None]
+        return max(ints) if expr.func.id == "max" else min(ints)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, (ast.USub, ast.UAdd)):
         inner = fold_int(expr.operand, constants, depth + 1)
         return None if inner is None else (-inner if isinstance(expr.op, ast.USub) else inner)
@@ -253,7 +357,21 @@ def fold_int(expr: ast.expr, constants: dict[str, ast.expr], depth: int = 0) -> 
         return left // right if isinstance(expr.op, ast.FloorDiv) else left % right
     if isinstance(expr.op, ast.Pow) and right >= 0 and left.bit_length() * right <= MAX_BITS:
         return int(left**right)
+    if isinstance(expr.op, ast.LShift) and 0 <= right <= MAX_BITS:
+        return left << right
     return None
+
+
+def _sys_maxsize(expr: ast.expr) -> bool:
+    """`sys.maxsize`: int64's maximum on the 64-bit platforms MindSpore runs on (round 34,
+    `sc_`: `sys.maxsize + 1` and `sys.maxsize * 2` failed with "Overflow of the sum of two
+    signed number x: 9223372036854775807, y: 1" at LAX and STRICT; PyNative's ints grow)."""
+    return (
+        isinstance(expr, ast.Attribute)
+        and expr.attr == "maxsize"
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id == "sys"
+    )
 
 
 def _classmethods(ctx: FunctionContext) -> Iterator[RawFinding]:

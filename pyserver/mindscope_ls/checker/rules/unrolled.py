@@ -10,7 +10,8 @@ source fixes (literals, module constants bound once) are read.
 A `while` whose condition compares a Python int counter with a constant (`i = 0`, `while i <
 600:`, `i += 1` in the body) is unrolled the same way, its condition being known at compile time:
 measured, 490 iterations compile and 499 (or `n = 1000; while n > 0: n -= 1`) exceed the limit,
-at LAX and STRICT, with MindSpore naming the `while`.
+at LAX and STRICT, with MindSpore naming the `while`. `sum` / `max` / `min` of a constant
+`range` unroll the same way (round 34: `sum(range(499))` fails, `sum(range(480))` compiles).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .calls_shared import builtin
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.module_values import WHOLE_MODULE, global_binding, note_read
 
@@ -64,6 +66,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield FOR_UNROLLED_PAST_LIMIT.finding(
                 keyword_range(loop, "for"), loop="for", count=count, over="a constant `range`"
             )
+    yield from _reduced_ranges(ctx)
     whiles: list[ast.While] = ctx.of(ast.While)
     found = False
     for wloop in whiles:
@@ -88,6 +91,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             count=total,
             over="constant ranges, counting the loops nested in it and after it",
         )
+
+
+def _reduced_ranges(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`sum` / `max` / `min` of a constant `range`: unrolled like a `for` over it (round 34,
+    `sc_`, at LAX and STRICT: `sum(range(480))` compiles, `sum(range(499))`,
+    `sum(range(520), 0.5)`, `min(range(1, 500))` and `max(range(5000))` exceed the call-depth
+    limit; `sum(range(0, 3000, 10))`, 300 items, compiles, as do `len(range(100000))` and
+    `tuple(range(3000))`)."""
+    calls: list[ast.Call] = ctx.of(ast.Call)
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Name) and func.id in ("sum", "max", "min")) or not call.args:
+            continue
+        if len(call.args) > (2 if func.id == "sum" else 1) or call.keywords:
+            continue
+        if not builtin(ctx, func.id):
+            continue
+        count = _range_count(ctx, call.args[0])
+        if count is not None and count >= LIMIT:
+            yield FOR_UNROLLED_PAST_LIMIT.finding(
+                call, loop=f"{func.id}()", count=count, over="a constant `range`"
+            )
 
 
 def _unrolled(ctx: FunctionContext, block: list[ast.stmt]) -> tuple[int, Optional[ast.For]]:
