@@ -28,7 +28,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
 from .divergence_scalars import _entry
-from .helpers import receivers
+from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
 
 COMPLEX_OUTPUT_UNDER_STRICT = Rule(
@@ -125,16 +125,8 @@ def _abs_of_complex(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
     if isinstance(expr, ast.Name):
         bound = receivers.only_binding(ctx, expr.id)
         return None if bound is None else _abs_of_complex(ctx, bound)
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "abs"
-        and len(expr.args) == 1
-        and not expr.keywords
-        and _complex(ctx, expr.args[0], 0)
-    ):
-        return expr.args[0]
-    return None
+    inner = names.builtin_argument(expr, "abs")
+    return inner if inner is not None and _complex(ctx, inner, 0) else None
 
 
 def _complex(ctx: FunctionContext, expr: ast.expr, depth: int) -> bool:

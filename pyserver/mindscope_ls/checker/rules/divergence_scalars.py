@@ -531,15 +531,9 @@ def _sum_items(expr: ast.expr, ctx: Optional[FunctionContext] = None) -> Optiona
     also of a local bound once to one (`ratios = (0.1, 0.2); sum(ratios)`) and of a repeated
     list (`sum([0.1] * 10)`; round 33, `dv_`: 1.0000001192092896 in GRAPH_MODE where
     PyNative gave 0.9999999999999999)."""
-    if not (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "sum"
-        and len(expr.args) == 1
-        and not expr.keywords
-    ):
+    held = names.builtin_argument(expr, "sum")
+    if held is None:
         return None
-    held = expr.args[0]
     if ctx is not None and isinstance(held, ast.Name):
         bound = _binding(ctx, held, expr)
         if bound is None:
@@ -803,16 +797,10 @@ def _float64_float(ctx: FunctionContext, expr: ast.expr) -> bool:
     """`float(t)` of a float64 Tensor: float32 in graph mode (round 34, `sc_`: `float(t)` of
     `Tensor(0.1, ms.float64)` returned 0.10000000149011612, PyNative 0.1; `t.item()` of it
     returned 0.1 in both modes)."""
-    if not (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "float"
-        and len(expr.args) == 1
-        and not expr.keywords
-        and ctx.types.is_tensor(expr.args[0])
-    ):
+    tensor = names.builtin_argument(expr, "float")
+    if tensor is None or not ctx.types.is_tensor(tensor):
         return False
-    return abstract(ctx, module=True).dtype(expr.args[0]) == "float64"
+    return abstract(ctx, module=True).dtype(tensor) == "float64"
 
 
 def _tensor_number(call: ast.Call) -> bool:

@@ -393,16 +393,8 @@ def _type_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
 
 def _builtin_of_one(ctx: FunctionContext, expr: ast.expr, name: str) -> Optional[ast.expr]:
     """The argument of `name(arg)` when `name` is the builtin (nothing here rebinds it)."""
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == name
-        and len(expr.args) == 1
-        and not expr.keywords
-        and builtin(ctx, name)
-    ):
-        return expr.args[0]
-    return None
+    arg = names.builtin_argument(expr, name)
+    return arg if arg is not None and builtin(ctx, name) else None
 
 
 def _cell_class(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -34,7 +34,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared, divergence_scalars
-from .helpers import receivers, shared_values
+from .helpers import names, receivers, shared_values
 from .helpers.base import FunctionContext
 
 ROUND_IN_GRAPH = Rule(
@@ -171,14 +171,9 @@ def _rounded_value(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Opti
         if bound is None or isinstance(bound, ast.Name):
             return None
         return _rounded_value(ctx, bound, depth + 1)
-    if (
-        isinstance(expr, ast.Call)
-        and isinstance(expr.func, ast.Name)
-        and expr.func.id == "abs"
-        and len(expr.args) == 1
-        and not expr.keywords
-    ):
-        return _rounded_value(ctx, expr.args[0], depth + 1)  # measured: `abs(r)` too
+    inner = names.builtin_argument(expr, "abs")
+    if inner is not None:
+        return _rounded_value(ctx, inner, depth + 1)  # measured: `abs(r)` too
     return _rounded_float(ctx, expr)
 
 

@@ -115,6 +115,21 @@ def imports_package(module: ModuleInfo, packages: frozenset[str]) -> bool:
     return any(target.split(".")[0] in packages for target in module.imports.values())
 
 
+def builtin_argument(expr: ast.expr, name: str) -> Optional[ast.expr]:
+    """The one argument of `name(arg)` written as a plain call (`abs(r)`, `float(t)`), without
+    keywords; else None. (Whether `name` is shadowed is the caller's concern.)"""
+    if (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id == name
+        and len(expr.args) == 1
+        and not expr.keywords
+        and not isinstance(expr.args[0], ast.Starred)
+    ):
+        return expr.args[0]
+    return None
+
+
 def keyword(call: ast.Call, name: str) -> Optional[ast.expr]:
     for kw in call.keywords:
         if kw.arg == name:
