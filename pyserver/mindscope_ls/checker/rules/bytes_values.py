@@ -19,7 +19,10 @@ in a Cell's construct at LAX and STRICT (a `@jit` function compiles in PyNative 
 `(b'a', 1)` `('a', 1)`; `f"{self.tag}"` and `str(b'ab')` gave `v1` / `ab` (PyNative `b'v1'`,
 `b'ab'`); `b == 'ab'` was True and `b != 'ab'` False (PyNative the reverse);
 `isinstance(b, bytes)` False; `b[0] == 97` False. What agreed: `b'a' in b'abc'`,
-`self.tag == b'v1'`, `len(b)` at LAX, `b'ab' + b'c'` used as a str.
+`self.tag == b'v1'`, `len(b)` at LAX, `b'ab' + b'c'` used as a str, and an `if` whose test
+(through `not`/`and`/`or`) compares `self.tag == 'v1'` with the attribute on the left: the
+parser folds that with the Python value (False, as in PyNative), while `'v1' == self.tag`, an
+IfExp, a `while` test and an assigned comparison see the str.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from . import calls_shared
 from .decorated_helpers import compiled_by_jit
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import global_binding, parameters
-from .helpers.receivers import only_binding, self_attr
+from .helpers.receivers import only_binding, self_attr, self_attr_name
 
 BYTES_AS_STR = Rule(
     "MS1026",
@@ -201,6 +204,7 @@ def check_divergence(ctx: FunctionContext) -> Iterator[RawFinding]:
     too, so the two modes agree there)."""
     if not _has_bytes(ctx) or compiled_by_jit(ctx):
         return
+    folded = _folded_tests(ctx)
     candidates = [
         *ctx.of(ast.Return),
         *ctx.of(ast.FormattedValue),
@@ -208,6 +212,8 @@ def check_divergence(ctx: FunctionContext) -> Iterator[RawFinding]:
         *ctx.of(ast.Compare),
     ]
     for node in candidates:
+        if id(node) in folded:
+            continue
         found = _diverging(ctx, node)
         if found is not None:
             value, what, graph, pynative = found
@@ -275,6 +281,25 @@ def _diverging(ctx: FunctionContext, node: ast.AST) -> Optional[tuple[ast.expr, 
             ):
                 return one.value, "compares an item of bytes with an int", "a str item", "an int"
     return None
+
+
+def _folded_tests(ctx: FunctionContext) -> set[int]:
+    """Compares with a `self.<attr>` on the left that an `if` tests, through `not` / `and` /
+    `or`: measured, the parser evaluates those with the Python attribute, so
+    `if self.tag == "MS"` is False as in PyNative; `"MS" == self.tag`, IfExp, `while` and an
+    assigned comparison still see the str."""
+    folded: set[int] = set()
+    ifs: list[ast.If] = ctx.of(ast.If)
+    pending: list[ast.expr] = [branch.test for branch in ifs]
+    while pending:
+        test = pending.pop()
+        if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+            pending.append(test.operand)
+        elif isinstance(test, ast.BoolOp):
+            pending.extend(test.values)
+        elif isinstance(test, ast.Compare) and self_attr_name(test.left) is not None:
+            folded.add(id(test))
+    return folded
 
 
 _BYTES_LITERAL = re.compile(r"(?<![\w.])(?:[bB][rR]?|[rR][bB])['\"]")
