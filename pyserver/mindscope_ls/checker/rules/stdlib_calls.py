@@ -34,6 +34,7 @@ from ..rule import Rule
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.elements import Elements
+from .helpers.module_values import module_calls
 
 OPERATOR_TO_FALLBACK = Rule(
     "MS148",
@@ -102,21 +103,9 @@ def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
 
 def _namedtuple_classes(ctx: FunctionContext) -> set[str]:
     """Module-level names bound to `collections.namedtuple(...)`."""
-    module = ctx.fn.module
-    tree = module.tree
-    if tree is None:
-        return set()
-    found: set[str] = set()
-    for stmt in tree.body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Call)
-            and module.qualname(stmt.value.func) == "collections.namedtuple"
-        ):
-            found.add(stmt.targets[0].id)
-    return found
+    return {
+        name for name, called in module_calls(ctx.fn.module) if called == "collections.namedtuple"
+    }
 
 
 def _graph_value(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:

@@ -17,7 +17,13 @@ from ...model import SyntaxLevel
 from . import call_targets, names
 from .abstract import MUTABLE
 from .classes import ClassInfo, ClassTable
-from .module_values import argument_values, entry_point, global_binding, ordered_parameters
+from .module_values import (
+    argument_values,
+    entry_point,
+    global_binding,
+    module_calls,
+    ordered_parameters,
+)
 from .types import TensorTypes
 from .walk import of_type
 
@@ -579,17 +585,11 @@ def multitype_registrations(
 def _registrations(
     module: ModuleInfo, tree: ast.Module
 ) -> dict[str, list[tuple[tuple[str, ...], FunctionNode]]]:
-    found: dict[str, list[tuple[tuple[str, ...], FunctionNode]]] = {}
-    for stmt in tree.body:
-        if (
-            isinstance(stmt, ast.Assign)
-            and len(stmt.targets) == 1
-            and isinstance(stmt.targets[0], ast.Name)
-            and isinstance(stmt.value, ast.Call)
-            and (module.qualname(stmt.value.func) or "").startswith("mindspore.ops.")
-            and (module.qualname(stmt.value.func) or "").endswith(".MultitypeFuncGraph")
-        ):
-            found[stmt.targets[0].id] = []
+    found: dict[str, list[tuple[tuple[str, ...], FunctionNode]]] = {
+        name: []
+        for name, called in module_calls(module)
+        if called.startswith("mindspore.ops.") and called.endswith(".MultitypeFuncGraph")
+    }
 
     def register(call: ast.expr) -> Optional[tuple[str, tuple[str, ...]]]:
         if (

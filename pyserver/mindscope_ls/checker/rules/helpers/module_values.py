@@ -71,6 +71,20 @@ def table(module: ModuleInfo) -> Optional[ModuleTable]:
     return _TABLES.get(tree, module.source, lambda: _build(module, tree))
 
 
+def module_calls(module: ModuleInfo) -> Iterator[tuple[str, str]]:
+    """Module statements `NAME = <call>`: the name and the qualified name of what is called
+    (`NT = collections.namedtuple(...)` -> ("NT", "collections.namedtuple"))."""
+    tree = module.tree
+    for stmt in tree.body if tree is not None else ():
+        if (
+            isinstance(stmt, ast.Assign)
+            and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0], ast.Name)
+            and isinstance(stmt.value, ast.Call)
+        ):
+            yield stmt.targets[0].id, module.qualname(stmt.value.func) or ""
+
+
 def global_binding(module: ModuleInfo, name: str) -> Optional[ast.Assign]:
     """`NAME = value`, the only binding of a module-level name (never declared `global`)."""
     found = table(module)
