@@ -15,6 +15,9 @@ STRICT the tuple and list forms are MS267's.
 MS285: under STRICT, `==` / `!=` of dicts holding a Tensor value fails whatever its size
 ("When handling script '__input_key_0__ == __input_key_1__ in graph mode', the inputs should
 be constant"); `{"a": x.sum()} == {"a": x.sum()}` compiles at LAX.
+
+MS292: under STRICT, the same `==` / `!=` with an item that is a tuple or list holding a Tensor
+(see `_nested_under_strict`).
 """
 
 from __future__ import annotations
@@ -73,6 +76,32 @@ DICT_EQUAL_UNDER_STRICT = Rule(
     ),
 )
 
+NESTED_EQUAL_UNDER_STRICT = Rule(
+    "MS292",
+    "nested-sequence-equal-under-strict",
+    Group.STRICT,
+    title="`==` / `!=` of tuples or lists with an item that is a tuple or list holding a Tensor, "
+    "under STRICT",
+    message=(
+        "`{text}` compares {kind}s whose item `{item}` is itself a sequence holding the Tensor "
+        "`{tensor}`; under jit_syntax_level=STRICT the {kind} equality refuses nested "
+        "sequences of Tensors: compare the inner items one by one, or use the default LAX level."
+    ),
+    why=(
+        "Graph mode compiles `==` / `!=` of tuples and lists to `tuple_equal` / `list_equal`, "
+        "which under STRICT take flat sequences of Tensors or sequences of Python values; an "
+        "item that is a tuple or list holding a Tensor (even `((x,), (x,))`) is refused."
+    ),
+    remedy=(
+        "Compare the inner sequences item by item (`a[0][0] == b[0][0]`), flatten them, or use "
+        "the default LAX level."
+    ),
+    mindspore_says=(
+        "TypeError: In JIT strict mode, the primitive 'tuple_equal' does not support the "
+        "following argument types"
+    ),
+)
+
 _EQUAL = (ast.Eq, ast.NotEq)
 
 
@@ -106,8 +135,12 @@ def _compared(
         kind = "dict"
     else:
         a, b = written_items(ctx, left), written_items(ctx, right)
-        if a is None or b is None or len(a) != len(b) or ctx.level == SyntaxLevel.STRICT:
-            return None  # STRICT: MS267
+        if a is None or b is None:
+            return None
+        if ctx.level == SyntaxLevel.STRICT:  # item types decide, whatever the lengths
+            return _nested_under_strict(ctx, node, left, right, a + b)
+        if len(a) != len(b):
+            return None
         if mixed_sides(ctx, abstract(ctx), left, right) is None and not _nested_tensor(ctx, a + b):
             return None  # Tensors only: graph mode's own tuple equality
         pairs = list(zip(a, b))
@@ -119,6 +152,41 @@ def _compared(
     return TENSOR_ITEMS_COMPARED.finding(
         node, text=text, kind=kind, item=ast.unparse(item), size=size
     )
+
+
+def _nested_under_strict(
+    ctx: FunctionContext, node: ast.Compare, left: ast.expr, right: ast.expr, items: list[ast.expr]
+) -> Optional[RawFinding]:
+    """MS292: an item of either side is a written-out tuple or list holding a Tensor at any
+    depth. Measured under STRICT: `((x, 1), 2)`, `((x, x), 2)`, `((x,), (x,))`, `((x.sum(),
+    1),) == ((6.0, 1),)`, `[[x, 1], 2]`, `!=` and sides of other lengths fail; `(x.shape, 2)
+    == ((3,), 2)` and flat sides of Tensors compile (a flat side mixing kinds is MS267's)."""
+    if mixed_sides(ctx, abstract(ctx), left, right) is not None:
+        return None
+    for item in items:
+        tensor = _tensor_inside(ctx, item)
+        if tensor is not None:
+            kind = "tuple" if isinstance(display_of(ctx, left), ast.Tuple) else "list"
+            return NESTED_EQUAL_UNDER_STRICT.finding(
+                node,
+                text=ast.unparse(node),
+                kind=kind,
+                item=ast.unparse(item),
+                tensor=ast.unparse(tensor),
+            )
+    return None
+
+
+def _tensor_inside(ctx: FunctionContext, item: ast.expr, depth: int = 0) -> Optional[ast.expr]:
+    """A Tensor in the written-out tuple or list `item`, at any depth."""
+    inner = written_items(ctx, item) if depth < 8 else None
+    for elt in inner or ():
+        if ctx.types.is_tensor(elt):
+            return elt
+        found = _tensor_inside(ctx, elt, depth + 1)
+        if found is not None:
+            return found
+    return None
 
 
 def _reached(
@@ -155,13 +223,7 @@ def _reached(
 def _nested_tensor(ctx: FunctionContext, items: list[ast.expr]) -> bool:
     """An item is itself a written-out tuple or list holding a Tensor (`((x, 1), 2)`: measured
     to go to the fallback like a mixed side)."""
-    for item in items:
-        inner = written_items(ctx, item)
-        if inner is not None and (
-            any(ctx.types.is_tensor(e) for e in inner) or _nested_tensor(ctx, inner)
-        ):
-            return True
-    return False
+    return any(_tensor_inside(ctx, item) is not None for item in items)
 
 
 def _size(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
