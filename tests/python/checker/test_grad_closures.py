@@ -130,3 +130,23 @@ def test_stop_gradient_and_depend_pass_non_tensors_through() -> None:
     # of a Tensor it is still a Tensor: `range()` of it fails (MS123)
     tensor = "n = ops.stop_gradient(x.sum())\nfor _ in range(n):\n    x = x + 1\nreturn x"
     assert [c for c, _ in found(net(tensor))] == ["MS123"]
+
+
+# --- MS155: `.name` of a Parameter taken from a ParameterTuple ----------------------------
+
+HOLDER = (
+    "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+    '        self.w = ms.Parameter(Tensor(np.ones(3, np.float32)), name="w")\n'
+    "        self.weights = ms.ParameterTuple([self.w])\n\n"
+    "    def construct(self, x):\n        grads = ms.grad(self.loss, None, self.weights)(x)\n"
+    "        return {}\n\n"
+    "    def loss(self, x):\n        return (x * self.w).sum()\n"
+)
+
+
+def test_the_name_of_a_parameter_looped_from_a_parameter_tuple_fails() -> None:
+    by_name = "{w.name: g for w, g in zip(self.weights, grads)}"
+    assert found(HOLDER.format(by_name)) == [("MS155", 9)]
+    assert found(HOLDER.format("[p.name for p in self.weights]"), "STRICT") == [("MS155", 9)]
+    # other members of the same Parameters compile
+    assert found(HOLDER.format("[g * w.shape[0] for w, g in zip(self.weights, grads)]")) == []
