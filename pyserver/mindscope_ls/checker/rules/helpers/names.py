@@ -29,6 +29,10 @@ NON_TENSOR_OPS = frozenset(
     # function transforms: their result is a function (`f = ops.partial(g, 1); f(x)` compiles)
     | {"partial", "grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "jvp", "vjp"}
 )
+# ops.* functions returning their first argument as it is (measured on 2.10: a tuple, an int,
+# a list, None or a dict given to `ops.stop_gradient` / as `ops.depend`'s value compile and come
+# back unchanged).
+PASS_THROUGH_OPS = frozenset({"stop_gradient", "depend"})
 # Tensor methods and attributes whose result is not a Tensor.
 NON_TENSOR_METHODS = frozenset(
     {

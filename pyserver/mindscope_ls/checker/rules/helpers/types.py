@@ -313,6 +313,9 @@ class TensorTypes:
         if isinstance(func, ast.Name) and func.id in SCALAR_BUILTINS:
             return False
         qualname = names.callee(self.module, func)
+        if qualname is not None and qualname.rsplit(".", 1)[-1] in names.PASS_THROUGH_OPS:
+            # `ops.stop_gradient(x.shape)`, `ops.depend(3, x)`: their first argument, unchanged
+            return bool(call.args) and self.is_tensor(call.args[0])
         if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
             return True
         return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
