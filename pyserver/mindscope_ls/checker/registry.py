@@ -107,6 +107,7 @@ from .rules import (
     list_copies,
     list_rows,
     list_tensor_index,
+    loop_list_changes,
     map_closures,
     mask_updates,
     masked_iteration,
@@ -330,6 +331,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     numpy_scalars,
     mnp_tensor_lists,
     tensor_creation,
+    loop_list_changes,
 )
 
 
@@ -544,6 +546,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_creation.check,
     tensor_creation.check_numpy_scalars,
     tensor_creation.check_parameters,
+    loop_list_changes.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
