@@ -108,6 +108,7 @@ from .rules import (
     list_rows,
     list_tensor_index,
     loop_list_changes,
+    while_nested_values,
     map_closures,
     mask_updates,
     masked_iteration,
@@ -332,6 +333,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     mnp_tensor_lists,
     tensor_creation,
     loop_list_changes,
+    while_nested_values,
 )
 
 
@@ -547,6 +549,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_creation.check_numpy_scalars,
     tensor_creation.check_parameters,
     loop_list_changes.check,
+    while_nested_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
