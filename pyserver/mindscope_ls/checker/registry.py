@@ -109,6 +109,7 @@ from .rules import (
     list_tensor_index,
     loop_list_changes,
     while_nested_values,
+    loop_number_joins,
     map_closures,
     mask_updates,
     masked_iteration,
@@ -334,6 +335,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     tensor_creation,
     loop_list_changes,
     while_nested_values,
+    loop_number_joins,
 )
 
 
@@ -550,6 +552,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_creation.check_parameters,
     loop_list_changes.check,
     while_nested_values.check,
+    loop_number_joins.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
