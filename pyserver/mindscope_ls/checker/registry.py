@@ -108,7 +108,6 @@ from .rules import (
     list_rows,
     list_tensor_index,
     loop_list_changes,
-    while_nested_values,
     loop_number_joins,
     map_closures,
     mask_updates,
@@ -172,6 +171,7 @@ from .rules import (
     unrolled,
     while_grown_lists,
     while_lists,
+    while_nested_values,
 )
 from .rules.helpers.base import FunctionContext
 

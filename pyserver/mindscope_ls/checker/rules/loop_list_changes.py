@@ -119,9 +119,7 @@ def _list_before(ctx: FunctionContext, name: str, loop: ast.For) -> bool:
     if isinstance(value, (ast.List, ast.ListComp)):
         return True
     return (
-        isinstance(value, ast.Call)
-        and isinstance(value.func, ast.Name)
-        and value.func.id == "list"
+        isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "list"
     )
 
 
@@ -159,10 +157,10 @@ def _first_change(
         ):
             found.append(((aug.lineno, aug.col_offset), aug))
     for _, write in sorted(found, key=lambda pair: pair[0]):
-        stmt = _statement_of(loop.body, write)
-        if stmt is None:
+        place = _statement_of(loop.body, write)
+        if place is None:
             continue
-        block, index = stmt
+        block, index = place
         if any(isinstance(s, (ast.Break, ast.Return, ast.Raise)) for s in block[index + 1 :]):
             continue
         return write

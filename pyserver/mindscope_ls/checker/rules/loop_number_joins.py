@@ -65,7 +65,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     reported: set[str] = set()
     for loop in loops:
         for node in within(loop, ifs):
-            if node is loop or not runtime_test(ctx, node.test):
+            if not runtime_test(ctx, node.test):
                 continue
             for name, stmt, other in _retyped(ctx, loop, node):
                 if name in reported:
@@ -182,7 +182,7 @@ def _value_kind(value: ast.expr, name: str, start: Optional[str]) -> Optional[st
         return literal
     if not isinstance(value, ast.BinOp) or start is None:
         return None
-    sides = []
+    sides: list[Optional[str]] = []
     for side in (value.left, value.right):
         if isinstance(side, ast.Name) and side.id == name:
             sides.append(start)
