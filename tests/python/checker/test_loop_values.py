@@ -90,6 +90,11 @@ def test_list_changes_in_loops(body: str, want: list[tuple[int, str]]) -> None:
             "    x = x * 2\nreturn x",
             [(8, "MS1094")],
         ),
+        (
+            "y = x\nwhile True:\n    y = (y, x)\n    x = x * 2\n    if x.sum() > 20:\n"
+            "        break\nreturn x",
+            [(8, "MS1094")],
+        ),
         # look-alikes that compile
         ("y = x\nfor i in range(3):\n    y = (y, x)\nreturn x", []),  # unrolled 3 times
         ("y = x\ni = 0\nwhile i < 3:\n    y = (y, x)\n    i += 1\nreturn x", []),

@@ -5,12 +5,13 @@ Measured with MindSpore 2.10 on CPU at LAX and STRICT (round 35, Cells' `constru
 `@ms.jit` functions): `y = x` then `while x.sum() < 20: y = (y, x); x = x * 2` fails with
 "Exceed function call depth limit 1000" (PyNative runs it): each pass gives `y` a deeper type,
 so the loop cannot be a graph loop and the compiler unrolls it, pass by pass, until the limit,
-whether `y` is read after the loop or not. So did `(x, y)`, `(y,)`, `[y, x]`,
-`tuple([y, x])`, `(y[0], y)` and a `None` start. They compile: the same nesting in a `for`
-over a constant `range()` or a `while` on a Python counter (unrolled a known number of times),
-`(y[1], x)` (items of `y`, not `y` itself), `a, b = b, a * 2`, and `t = t + (x,)` (a tuple
-grown by concatenation). Read after the loop, the value also fails to join (MS112 reports it
-there, so this rule leaves that case to it).
+whether `y` is read after the loop or not. So did a `while True:` left by a Tensor `break`,
+`(x, y)`, `[y, x]`, `tuple([y, x])`, `(y[0], y)` and a `None` start (`(y,)` compiled for
+more than the runner's 120 s). They compile: the same nesting in a `for` over a constant
+`range()` or a `while` on a Python counter (unrolled a known number of times), `(y[1], x)`
+(items of `y`, not `y` itself), `a, b = b, a * 2`, and `t = t + (x,)` (a tuple grown by
+concatenation). Read after the loop, the value also fails to join (MS112 reports it there, so
+this rule leaves that case to it).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers.base import FunctionContext, cacheable, keyword_range
 from .helpers.flow import bound_before, loads_after
-from .joins import runtime_test
+from .joins import _tensor_break, runtime_test
 
 TENSOR_WHILE_NESTS_ITSELF = Rule(
     "MS1094",
@@ -32,8 +33,8 @@ TENSOR_WHILE_NESTS_ITSELF = Rule(
     title="A `while` on a Tensor condition nests a carried value in a tuple of itself",
     message=(
         "`{name} = {value}` puts `{name}` inside a new {kind} on every pass of this `while` "
-        "on a Tensor condition, so its type deepens each time and the compiler unrolls the "
-        "loop until its call-depth limit; collect the items in a flat list or tuple "
+        "that only a Tensor condition ends, so its type deepens each time and the compiler "
+        "unrolls the loop until its call-depth limit; collect the items in a flat list or tuple "
         "(`{name} = {name} + (item,)`) or loop a constant number of times."
     ),
     why=(
@@ -56,7 +57,7 @@ TENSOR_WHILE_NESTS_ITSELF = Rule(
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     loops: list[ast.While] = ctx.of(ast.While)
     for loop in loops:
-        if not runtime_test(ctx, loop.test):
+        if not runtime_test(ctx, loop.test) and not _left_on_tensor(ctx, loop):
             continue
         found = _nesting(loop.body)
         if found is None:
@@ -76,6 +77,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             value=ast.unparse(assign.value),
             kind=kind,
         )
+
+
+def _left_on_tensor(ctx: FunctionContext, loop: ast.While) -> bool:
+    """`while True:` left by a `break` under a Tensor `if` (not the body's first statement)."""
+    test = loop.test
+    endless = isinstance(test, ast.Constant) and test.value is True
+    return endless and _tensor_break(ctx, loop.body) is not None
 
 
 def _nesting(body: list[ast.stmt]) -> Optional[tuple[str, ast.Assign, str]]:
