@@ -2,8 +2,9 @@
 
 Measured with MindSpore 2.10 on CPU at LAX and STRICT (round 35, Cells' `construct`):
 `s = 0` before `for i in range(3):` whose body has `if x.sum() > 10: s = 0.5`, then
-`return x * s` fails at both levels ("Type Join Failed: dtype1 = Float32, dtype2 = Int64",
-MindSpore names the `s = 0.5` line) where PyNative runs it. Outside a loop the same join used
+`return x * s` fails at both levels ("Type Join Failed: dtype1 = Float32, dtype2 = Int64";
+MindSpore names the `if` at LAX, the loop and the first Python operator on `s` at STRICT)
+where PyNative runs it. Outside a loop the same join used
 with a Tensor (`x * s`) compiles (round 32, `helpers/number_joins.py`): in a loop the value is
 carried into the next pass, and that join fails. So did `s += 0.5` read after the loop,
 `s = s * 0.5`, `x = x + s` earlier in the body, a float start made an int (`s = 0.5` then
@@ -19,10 +20,10 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import number_joins
-from .helpers.base import FunctionContext, cacheable, within
+from .helpers.base import FunctionContext, cacheable, keyword_range, within
 from .joins import runtime_test
 
 LOOP_NUMBER_CHANGES_TYPE = Rule(
@@ -79,9 +80,13 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     continue
                 reported.add(name)
                 kind = _kind(start.value) or "number"
+                # MindSpore names the Tensor `if` at LAX; at STRICT the loop (and the first
+                # Python operator applied to the number)
+                strict = ctx.level == SyntaxLevel.STRICT
+                at = keyword_range(loop, _keyword(loop)) if strict else keyword_range(node, "if")
                 yield LOOP_NUMBER_CHANGES_TYPE.finding(
-                    stmt,
-                    related=[ctx.related(node.test, "the Tensor condition")],
+                    at,
+                    related=[ctx.related(stmt, f"`{name}` gets another type here")],
                     name=name,
                     kind=kind,
                     start=ast.unparse(start.value),
@@ -153,6 +158,10 @@ def _start(ctx: FunctionContext, name: str, loop: ast.For | ast.While) -> Option
         if len(assign.targets) == 1 and assign.targets[0] is before[0]:
             return assign if _kind(assign.value) is not None else None
     return None
+
+
+def _keyword(loop: ast.For | ast.While) -> str:
+    return "for" if isinstance(loop, ast.For) else "while"
 
 
 def _hint(value: ast.expr, other: str) -> str:
