@@ -133,6 +133,8 @@ SCALE = (
         ("0.0", "x.sum() > 10", "s = s + 0.5", "x * s", []),  # a float start
         ("0", "i > 1", "s = 0.5", "x * s", []),  # a Python condition
         ("0", "x.sum() > 10", "s = 0.5", "s", []),  # `return s`: MS112's
+        ("0", "x.sum() > 10", "s = 0.5", "x, s", []),  # MS112's too
+        ("0", "x.sum() > 10", "s = 0.5", "s + 1", []),
     ],
 )
 def test_a_loop_number_retyped_under_a_tensor_if(

@@ -11,7 +11,8 @@ carried into the next pass, and that join fails. So did `s += 0.5` read after th
 `s = 1`), a bool made an int (`s = False` then `s = 1`), a `for` over a Tensor's rows and a
 `while` on a Tensor counter. They compile: `s` never read again, both branches binding a
 float (`if ...: s = 0.5 else: s = 1.5`), an int made another int, a float start
-(`s = 0.0`), and a Python condition (`if i > 1:`). `return s` itself is MS112's.
+(`s = 0.0`), and a Python condition (`if i > 1:`). `return s`, `return s + 1`, `return x, s`
+(and `return [s]` at STRICT) are MS112's.
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 start = _start(ctx, name, loop)
                 if start is None or _kind(start.value) == other:
                     continue
-                if "name" in number_joins.return_forms(ctx.fn.node, name, loop):
-                    continue  # `return s`: MS112 reports the join
+                forms = number_joins.return_forms(ctx.fn.node, name, loop)
+                if number_joins.statement_join_fails(forms, ctx.level == SyntaxLevel.STRICT):
+                    continue  # `return s`, `return x, s`, ...: MS112 reports the join
                 if not _read_elsewhere(ctx, name, loop, stmt) or _rebound_in(ctx, name, loop, node):
                     continue
                 reported.add(name)
