@@ -45,7 +45,8 @@ def test_spread_key_read_as_operand(body: str, fires: bool) -> None:
         ("return x, b'ab'", "pass", True),
         ("return x, TAG", "pass", True),
         ("t = (b'a', 1)\nreturn x, t", "pass", True),
-        ("if self.tag == 'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", True),
+        # folded with the Python value: agrees (d78a913e, measured)
+        ("if self.tag == 'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", False),
         ("if isinstance(self.tag, bytes):\n    return x\nreturn x + 1", "self.tag = b'v1'", True),
         ("return x, f'{self.tag}'", "self.tag = b'v1'", True),
         ("if self.tag == b'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", False),
