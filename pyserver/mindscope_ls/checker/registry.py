@@ -108,6 +108,8 @@ from .rules import (
     list_copies,
     list_rows,
     list_tensor_index,
+    loop_list_changes,
+    loop_number_joins,
     map_closures,
     mask_updates,
     masked_iteration,
@@ -170,6 +172,7 @@ from .rules import (
     unrolled,
     while_grown_lists,
     while_lists,
+    while_nested_values,
 )
 from .rules.helpers.base import FunctionContext
 
@@ -332,6 +335,9 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     numpy_scalars,
     mnp_tensor_lists,
     tensor_creation,
+    loop_list_changes,
+    while_nested_values,
+    loop_number_joins,
 )
 
 
@@ -547,6 +553,9 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     tensor_creation.check,
     tensor_creation.check_numpy_scalars,
     tensor_creation.check_parameters,
+    loop_list_changes.check,
+    while_nested_values.check,
+    loop_number_joins.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
