@@ -15,7 +15,7 @@ input signature (shapes and dtypes of the Tensor arguments), so after
 or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
 through `setattr(net, "scale", 3.0)`, and when a module function that `construct` calls reads
 the value). Not affected:
-`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
+`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles; so does `net.phase = "predict"`, measured in round 35), a new instance
 `Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
 
 The rule looks, in module-level code and in each function that is not compiled, for a write of
@@ -66,7 +66,7 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Tag = tuple[str, str]  # ("var", name) | ("class", Cls) | ("jit", function)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
-NOT_STALE = frozenset({"training"})  # `set_train` recompiles; keep the flag out
+NOT_STALE = frozenset({"training", "phase"})  # `set_train` recompiles; so does a new `phase`
 STATE_CALLS = ("Parameter", "ParameterTuple")
 
 
