@@ -116,8 +116,11 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     }
     chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
     class_reads: dict[str, dict[str, set[str]]] = {}  # `Net.scale` read by name in construct
+    # `Cfg.k` of a plain class of the module too (measured, round 35: `Cfg.k = 5` between two
+    # calls keeps the old value in GRAPH_MODE)
+    plain_classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
     for name, cls in classes.items():
-        for owner, attr in _class_name_reads(cls, classes):
+        for owner, attr in _class_name_reads(cls, plain_classes):
             class_reads.setdefault(owner, {}).setdefault(attr, set()).add(name)
     global_readers: dict[str, set[Tag]] = {}
     helpers = {
@@ -419,7 +422,26 @@ _COMPILED: NodeMemo[list[FunctionNode]] = NodeMemo()
 
 
 def _find_compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
-    return reached_methods(cls, ("construct", *_jit_methods(cls)))
+    """Also the `@property` getters they read as `self.p` (measured, round 35: `net._k = 5`
+    between two calls of a Cell whose `construct` reads a property returning `self._k` keeps
+    the old value in GRAPH_MODE)."""
+    methods = reached_methods(cls, ("construct", *_jit_methods(cls)))
+    properties = {
+        i.name
+        for i in cls.body
+        if isinstance(i, _DEFS)
+        and any(isinstance(d, ast.Name) and d.id == "property" for d in i.decorator_list)
+    }
+    if not properties:
+        return methods
+    read = {
+        names.self_attribute(n)
+        for fn in methods
+        for n in of_type(fn, ast.Attribute)
+        if isinstance(n.ctx, ast.Load)
+    }
+    getters = reached_methods(cls, sorted(properties & {r for r in read if r}))
+    return methods + [g for g in getters if g not in methods]
 
 
 def _state_value(module: ModuleInfo, value: ast.expr) -> bool:
