@@ -15,8 +15,10 @@ input signature (shapes and dtypes of the Tensor arguments), so after
 or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
 through `setattr(net, "scale", 3.0)`, and when a module function that `construct` calls reads
 the value). Not affected:
-`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles; so does `net.phase = "predict"`, measured in round 35), a new instance
-`Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
+`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles; so does
+`net.phase = "predict"`, measured in round 35), a new instance `Net(3.0)(x)`, and a call with
+differently shaped inputs (it compiles again). Round 35 also measured stale: an attribute a
+`@property` getter `construct` reads returns, and `Cfg.k` of a plain class read by its name.
 
 The rule looks, in module-level code and in each function that is not compiled, for a write of
 such a value placed after a call of the compiled code that reads it and before another call
