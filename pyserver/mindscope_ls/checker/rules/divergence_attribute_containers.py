@@ -12,7 +12,9 @@ then `len(self.d)`, and `self.d.update({"a": 4})` then `self.d["a"]` (1, not 4) 
 Cell was compiled. Agreeing, so left alone: the popped value alone (`v = self.vals.pop()`,
 nothing else read), `clear()` with no read after, `update()` then a key it did not write
 (`self.d["b"]`), a local copy changed (`vals = list(self.vals); vals.pop()`), and
-`self.vals.reverse()` at LAX. (`append`/`extend`/`insert` are MS302's.)
+`self.vals.reverse()` at LAX. At LAX `self.vals.sort()` then `self.vals[0]` and
+`self.vals.remove(2)` then `len(self.vals)` differ too (STRICT rejects both methods: MS203).
+(`append`/`extend`/`insert` are MS302's.)
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
@@ -51,7 +53,9 @@ ATTRIBUTE_CONTAINER_CHANGED = Rule(
 )
 
 _METHODS = {"list": frozenset({"pop", "clear"}), "dict": frozenset({"clear", "update"})}
-_ALL = frozenset().union(*_METHODS.values())
+# LAX only: STRICT fails on these (MS203)
+_LAX_LIST_METHODS = frozenset({"sort", "remove"})
+_ALL = frozenset().union(*_METHODS.values(), _LAX_LIST_METHODS)
 
 
 @cacheable
@@ -72,7 +76,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         assert isinstance(func, ast.Attribute)
         name = names.self_attribute(func.value)
         kind = receivers.kind_of(ctx, func.value)
-        if name is None or kind is None or func.attr not in _METHODS.get(kind, ()):
+        if name is None or kind is None:
+            continue
+        lax_only = kind == "list" and func.attr in _LAX_LIST_METHODS
+        if func.attr not in _METHODS.get(kind, ()) and not (
+            lax_only and ctx.level != SyntaxLevel.STRICT
+        ):
             continue
         read = attribute_read_after(
             ctx, call, name, _updated_keys(call) if func.attr == "update" else None
