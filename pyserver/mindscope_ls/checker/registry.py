@@ -16,6 +16,7 @@ from .rule import Rule
 from .rules import (
     about_checker,
     arguments,
+    attribute_list_growth,
     attributes,
     bool_negation,
     builtins,
@@ -221,6 +222,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     divergence_state,
     calls,
     attributes,
+    attribute_list_growth,
     unpacking,
     iteration,
     deprecated,
@@ -508,6 +510,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     bool_negation.check,
     divergence_mutable_pow.check,
     divergence_attribute_containers.check,
+    attribute_list_growth.check,
     divergence_item_alias.check,
     divergence_setattr.check,
     divergence_tensor_views.check,
