@@ -106,7 +106,7 @@ def _init_length(ctx: FunctionContext, name: str) -> Optional[int]:
     """The length of `self.<name> = [...]`, the class's only binding of it, when nothing but
     compiled code's appends changes it (no method call on it in `__init__`)."""
     cls = ctx.fn.cls
-    held = ctx.fn.cls.attr(name) if cls is not None else None
+    held = cls.attr(name) if cls is not None else None
     if cls is None or held is None or not isinstance(held.node, ast.List):
         return None
     if any(isinstance(e, ast.Starred) for e in held.node.elts):

@@ -116,7 +116,7 @@ def attribute_read_after(
     """The first read of `self.<name>` after `call`: with `keys`, only an item read at one of
     them, or the whole attribute (not an item at another key)."""
     end = (getattr(call, "end_lineno", 0) or 0, getattr(call, "end_col_offset", 0) or 0)
-    parents: dict[int, ast.AST] = {}
+    parents: dict[int, ast.Subscript] = {}
     for sub in ctx.of(ast.Subscript):
         parents[id(sub.value)] = sub
     for node in ctx.of(ast.Attribute):
