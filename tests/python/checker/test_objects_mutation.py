@@ -222,3 +222,47 @@ def run():
 def test_stale_values_between_calls(write: str, stale: bool) -> None:
     found = check_source(STALE.format(write=write), "m.py", level="LAX")
     assert ("MS317" in {f.code for f in found}) is stale
+
+
+HELD = """import numpy as np
+from mindspore import Tensor, nn
+
+
+class Cfg:
+    def __init__(self):
+        self.k = 1
+        self.m = 3
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.cfg = Cfg()
+
+    def scale(self, x):
+        return x * self.cfg.{read}
+
+    def construct(self, x):
+{body}
+
+
+def run():
+    return Net()(Tensor(np.ones((2, 3), np.float32)))
+"""
+
+
+@pytest.mark.parametrize(
+    ("read", "body", "stale"),
+    [
+        ("k", "self.cfg.k = 4\nreturn self.scale(x)", True),
+        ("k", "y = self.scale(x)\nself.cfg.k = 4\nreturn y", False),  # read before the write
+        ("m", "self.cfg.k = 4\nreturn self.scale(x)", False),  # another attribute
+        ("k", "self.cfg.k = 4\nreturn x * self.cfg.k", False),  # same function: agrees (LAX)
+    ],
+)
+def test_plain_object_attribute_read_by_a_helper(read: str, body: str, stale: bool) -> None:
+    lines = "".join(f"        {line}\n" for line in body.splitlines()).rstrip("\n")
+    source = HELD.format(read=read, body=lines)
+    for level in ("LAX", "STRICT"):
+        found = {f.code for f in check_source(source, "m.py", level=level)}
+        assert ("MS310" in found) is stale
