@@ -45,7 +45,10 @@ def test_spread_key_read_as_operand(body: str, fires: bool) -> None:
         ("return x, b'ab'", "pass", True),
         ("return x, TAG", "pass", True),
         ("t = (b'a', 1)\nreturn x, t", "pass", True),
-        ("if self.tag == 'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", True),
+        # an `if` on `self.tag == 'v1'` (attribute on the left) is folded with the Python
+        # value and agrees (d78a913e, measured); the IfExp diverges
+        ("if self.tag == 'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", False),
+        ("return x if self.tag == 'v1' else x + 1", "self.tag = b'v1'", True),
         ("if isinstance(self.tag, bytes):\n    return x\nreturn x + 1", "self.tag = b'v1'", True),
         ("return x, f'{self.tag}'", "self.tag = b'v1'", True),
         ("if self.tag == b'v1':\n    return x\nreturn x + 1", "self.tag = b'v1'", False),
