@@ -15,8 +15,10 @@ input signature (shapes and dtypes of the Tensor arguments), so after
 or dict is changed in place, `SCALES.append(3.0)`, `net.scales.append(3.0)`, `OPTS.update(...)`,
 through `setattr(net, "scale", 3.0)`, and when a module function that `construct` calls reads
 the value). Not affected:
-`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles), a new instance
-`Net(3.0)(x)`, and a call with differently shaped inputs (it compiles again).
+`Parameter.set_data` (a graph input), `net.set_train(...)` (it recompiles; so does
+`net.phase = "predict"`, measured in round 35), a new instance `Net(3.0)(x)`, and a call with
+differently shaped inputs (it compiles again). Round 35 also measured stale: an attribute a
+`@property` getter `construct` reads returns, and `Cfg.k` of a plain class read by its name.
 
 The rule looks, in module-level code and in each function that is not compiled, for a write of
 such a value placed after a call of the compiled code that reads it and before another call
@@ -66,7 +68,7 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Tag = tuple[str, str]  # ("var", name) | ("class", Cls) | ("jit", function)
 LOOPS = (ast.For, ast.AsyncFor, ast.While)
-NOT_STALE = frozenset({"training"})  # `set_train` recompiles; keep the flag out
+NOT_STALE = frozenset({"training", "phase"})  # `set_train` recompiles; so does a new `phase`
 STATE_CALLS = ("Parameter", "ParameterTuple")
 
 
@@ -116,8 +118,11 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     }
     chains = {name: _chain_reads(cls, classes, attr_reads) for name, cls in classes.items()}
     class_reads: dict[str, dict[str, set[str]]] = {}  # `Net.scale` read by name in construct
+    # `Cfg.k` of a plain class of the module too (measured, round 35: `Cfg.k = 5` between two
+    # calls keeps the old value in GRAPH_MODE)
+    plain_classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
     for name, cls in classes.items():
-        for owner, attr in _class_name_reads(cls, classes):
+        for owner, attr in _class_name_reads(cls, plain_classes):
             class_reads.setdefault(owner, {}).setdefault(attr, set()).add(name)
     global_readers: dict[str, set[Tag]] = {}
     helpers = {
@@ -419,7 +424,26 @@ _COMPILED: NodeMemo[list[FunctionNode]] = NodeMemo()
 
 
 def _find_compiled_methods(cls: ast.ClassDef) -> list[FunctionNode]:
-    return reached_methods(cls, ("construct", *_jit_methods(cls)))
+    """Also the `@property` getters they read as `self.p` (measured, round 35: `net._k = 5`
+    between two calls of a Cell whose `construct` reads a property returning `self._k` keeps
+    the old value in GRAPH_MODE)."""
+    methods = reached_methods(cls, ("construct", *_jit_methods(cls)))
+    properties = {
+        i.name
+        for i in cls.body
+        if isinstance(i, _DEFS)
+        and any(isinstance(d, ast.Name) and d.id == "property" for d in i.decorator_list)
+    }
+    if not properties:
+        return methods
+    read = {
+        names.self_attribute(n)
+        for fn in methods
+        for n in of_type(fn, ast.Attribute)
+        if isinstance(n.ctx, ast.Load)
+    }
+    getters = reached_methods(cls, sorted(properties & {r for r in read if r}))
+    return methods + [g for g in getters if g not in methods]
 
 
 def _state_value(module: ModuleInfo, value: ast.expr) -> bool:

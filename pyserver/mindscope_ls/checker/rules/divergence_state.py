@@ -7,7 +7,9 @@ where PyNative gives x * 2; the object holds 2 afterwards); so does `self.box.va
 (x * 1 where PyNative gave x * 5); `self.obj.d['k'] = 2` on a dict
 attribute of a plain object is lost at both levels (the dict still holds 1 afterwards, and the
 graph reads 1). Writing a plain object's attribute (`self.obj.value = 2`) and the Cell's own
-dict (`self.d['k'] = 2`) behave as in PyNative at LAX, so they are left alone.
+dict (`self.d['k'] = 2`) behave as in PyNative at LAX, so they are left alone, unless a method
+called after the write reads the plain object's attribute (round 35: `self.cfg.k = 4; return
+self.scale(x)` with `scale` reading `self.cfg.k` gave x * 1 at LAX and STRICT, PyNative x * 4).
 
 MS367: an `if` on a Python attribute of the Cell that the compiled code writes only after it.
 
@@ -86,6 +88,11 @@ def _unseen(
     ctx: FunctionContext, node: ast.Assign | ast.AugAssign, target: ast.expr
 ) -> Optional[tuple[str, str]]:
     if isinstance(target, ast.Attribute):
+        if _plain_object_read_in_helper(ctx, target, node):
+            return (
+                "an attribute of a plain object the Cell holds, read by a method called after",
+                "that method's graph reads the value it was compiled with",
+            )
         # Under STRICT the write fails instead (MS210, MS251).
         if ctx.level == SyntaxLevel.STRICT:
             return None
@@ -114,6 +121,37 @@ def _unseen(
             return None
         return "an item of a plain object's dict", "graph mode loses the write"
     return None
+
+
+def _plain_object_read_in_helper(
+    ctx: FunctionContext, target: ast.Attribute, node: ast.stmt
+) -> bool:
+    """`self.cfg.k = 4`, `self.cfg` a plain workspace object, then `self.scale(x)` whose body
+    reads `self.cfg.k` (measured, round 35, LAX and STRICT: the helper read the value
+    `__init__` set, x * 1 where PyNative gave x * 4; the same read in `construct` agrees at
+    LAX, and fails STRICT: MS233)."""
+    holder = target.value
+    if receivers.self_attr_name(holder) is None or receivers.kind_of(ctx, holder) is not None:
+        return False
+    info = receivers.workspace_class(ctx, holder)
+    cls = ctx.fn.cls
+    if info is None or info.is_cell or info.is_jit_class or cls is None:
+        return False
+    text = ast.unparse(target)
+    end = (node.end_lineno or node.lineno, node.end_col_offset or 0)
+    for call in ctx.of(ast.Call):
+        method = receivers.self_attr_name(call.func)
+        if method is None or (call.lineno, call.col_offset) < end:
+            continue
+        found = cls.find_method(method)
+        if found is None or found[1] is ctx.fn.node:
+            continue
+        if any(
+            isinstance(r.ctx, ast.Load) and r.attr == target.attr and ast.unparse(r) == text
+            for r in of_type(found[1], ast.Attribute)
+        ):
+            return True
+    return False
 
 
 def _local_jit_object(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:

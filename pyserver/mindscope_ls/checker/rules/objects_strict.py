@@ -87,6 +87,15 @@ def _created_here(ctx: FunctionContext, receiver: ast.Name) -> Optional[ClassInf
     if not isinstance(bound, ast.Call):
         return None
     info = ctx.classes.resolve(ctx.fn.module.qualname(bound.func))
-    if info is None or info.node.decorator_list or len(info.node.bases) != len(info.bases):
+    if info is None or len(info.node.bases) != len(info.bases):
+        return None
+    if not all(_dataclass(ctx, d) for d in info.node.decorator_list):
         return None
     return info
+
+
+def _dataclass(ctx: FunctionContext, decorator: ast.expr) -> bool:
+    """`@dataclass` / `@dataclasses.dataclass(...)`: still a plain class (measured, round 35:
+    `p = Pt(1, 2); p.a = 5; return x * p.a` fails STRICT at the read like a plain class)."""
+    func = decorator.func if isinstance(decorator, ast.Call) else decorator
+    return ctx.fn.module.qualname(func) == "dataclasses.dataclass"

@@ -16,7 +16,7 @@ from typing import Optional
 from ..facts import FACTS
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import shared_values
+from .helpers import receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 
@@ -75,7 +75,9 @@ def _missing_overload(
     ctx: FunctionContext, values: Abstract, symbol: str, left: ast.expr, right: ast.expr
 ) -> Optional[str]:
     """What the Tensor is compared with when `symbol` has no overload for the pair, else None."""
-    kinds = (_kind(values, left), _kind(values, right))
+    kinds = (_kind(values, left) or _list_attribute(ctx, left), _kind(values, right))
+    if kinds[1] is None:
+        kinds = (kinds[0], _list_attribute(ctx, right))
     if None in kinds or kinds.count("Tensor") != 1 or "Number" in kinds:
         return None
     tensor_side = left if kinds[0] == "Tensor" else right
@@ -85,7 +87,23 @@ def _missing_overload(
         return None
     other = right if kinds[0] == "Tensor" else left
     value = values.of(other)
-    return DESCRIBED.get(value.kind, value.kind) if value is not None else None
+    if value is None:
+        return DESCRIBED["list"] if _list_attribute(ctx, other) else None
+    return DESCRIBED.get(value.kind, value.kind)
+
+
+def _list_attribute(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """ "List" for `self.<name>` made a list of numbers in `__init__` that compiled code also
+    changes (`self.vals.append(3)`), whose items the abstract values leave unknown (measured:
+    `self.vals.append(3); x == self.vals` fails STRICT like the unchanged list does)."""
+    held = receivers.self_attr(ctx, expr)
+    if held is None or held.kind != "list" or not isinstance(held.node, ast.List):
+        return None
+    items = held.node.elts
+    numbers = all(
+        isinstance(e, ast.Constant) and type(e.value) in (int, float, bool) for e in items
+    )
+    return "List" if items and numbers else None
 
 
 def _kind(values: Abstract, expr: ast.expr) -> Optional[str]:

@@ -36,12 +36,29 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, shared_values
-from .helpers.abstract import TO_FLOAT32, Abstract, Value, binop_dtype, to_float_dtype
+from .helpers.abstract import (
+    TO_FLOAT32,
+    Abstract,
+    Value,
+    _simple_bindings,
+    binop_dtype,
+    to_float_dtype,
+)
 from .helpers.abstract import _dtype_name as dtype_name
 from .helpers.base import FunctionContext
 from .helpers.elements import tensor_shape
 from .helpers.module_values import tensor_dtype
-from .helpers.shapes import Shape, broadcast
+from .helpers.shapes import (
+    FULL_REDUCTIONS,
+    POSITIONAL_DIM,
+    REARRANGING,
+    SAME_SHAPE,
+    Shape,
+    broadcast,
+    indexed,
+    rearranged,
+    reduced,
+)
 
 PARAMETER_WIDER_DTYPE = Rule(
     "MS1045",
@@ -146,6 +163,9 @@ def _shape(ctx: FunctionContext, expr: ast.expr, name: str, held: Shape) -> Opti
     """The static shape of the value: `self.<name> <op> v` broadcasts the Parameter's shape
     with `v`'s; other values that read an attribute are unknown."""
     shapes = shared_values.shapes(ctx)
+    derived = _derived(ctx, expr, name, held, 0)
+    if derived is not None:
+        return derived
     if isinstance(expr, ast.BinOp) and not isinstance(expr.op, ast.MatMult):
         sides = [expr.left, expr.right]
         if any(names.self_attribute(side) == name for side in sides):
@@ -163,6 +183,49 @@ def _shape(ctx: FunctionContext, expr: ast.expr, name: str, held: Shape) -> Opti
     if _reads_attribute(expr) or not ctx.types.is_tensor(expr):
         return None
     return shapes.of(expr)
+
+
+_OPS_REARRANGING = frozenset({"reshape", "expand_dims", "unsqueeze", "squeeze"})
+
+
+def _derived(
+    ctx: FunctionContext, expr: ast.expr, name: str, held: Shape, depth: int
+) -> Optional[Shape]:
+    """The shape of a value the Parameter `self.<name>` alone gives: itself, `.T`, a constant
+    index (`self.p[None]`), `reshape`/`expand_dims`/`unsqueeze`/`squeeze`/`flatten` with
+    constant arguments (methods, or `ops.` functions given it first), a full reduction, a
+    cast; through a local bound once (`w = self.p.reshape(1, 3)`). None for anything else."""
+    if depth > 6:
+        return None
+    if names.self_attribute(expr) == name:
+        return held
+    if isinstance(expr, ast.Name):
+        bound = _simple_bindings(ctx.fn.node).get(expr.id)
+        return _derived(ctx, bound[0], name, held, depth + 1) if bound and len(bound) == 1 else None
+    if isinstance(expr, ast.Attribute) and expr.attr == "T":
+        inner = _derived(ctx, expr.value, name, held, depth + 1)
+        return tuple(reversed(inner)) if inner is not None else None
+    if isinstance(expr, ast.Subscript) and isinstance(expr.ctx, ast.Load):
+        inner = _derived(ctx, expr.value, name, held, depth + 1)
+        return indexed(inner, expr.slice) if inner is not None else None
+    if not isinstance(expr, ast.Call) or not isinstance(expr.func, ast.Attribute):
+        return None
+    attr = expr.func.attr
+    if names.is_ops_call(names.callee(ctx.fn.module, expr.func)):
+        if attr not in _OPS_REARRANGING or not expr.args or expr.keywords:
+            return None
+        inner = _derived(ctx, expr.args[0], name, held, depth + 1)
+        return rearranged(inner, attr, expr.args[1:]) if inner is not None else None
+    inner = _derived(ctx, expr.func.value, name, held, depth + 1)
+    if inner is None:
+        return None
+    if attr in REARRANGING:
+        return None if expr.keywords else rearranged(inner, attr, expr.args)
+    if attr in FULL_REDUCTIONS and not (expr.args and attr in POSITIONAL_DIM):
+        return reduced(inner, expr)
+    if attr in SAME_SHAPE and attr not in ("to",):
+        return inner
+    return None
 
 
 def _reads_attribute(expr: ast.expr) -> bool:

@@ -335,3 +335,49 @@ def reduced(shape: Shape, call: ast.Call) -> Optional[Shape]:
     if keep:
         return tuple(1 if i in axes else d for i, d in enumerate(shape))
     return tuple(d for i, d in enumerate(shape) if i not in axes)
+
+
+# Methods (and `ops` functions taking the Tensor first) whose result's shape follows from the
+# receiver's and constant arguments: `rearranged` reads them.
+REARRANGING = frozenset(
+    {"reshape", "view", "expand_dims", "unsqueeze", "squeeze", "flatten", "ravel"}
+)
+
+
+def rearranged(shape: Shape, attr: str, args: list[ast.expr]) -> Optional[Shape]:
+    """The shape of `t.<attr>(*args)` for `t` of `shape` (`reshape((1, -1))`, `reshape(1, 3)`,
+    `expand_dims(0)`, `unsqueeze(-1)`, `squeeze()`, `squeeze(0)`, `flatten()`), None for any
+    argument the source does not fix."""
+    if attr in ("reshape", "view"):
+        items = (
+            args[0].elts if len(args) == 1 and isinstance(args[0], (ast.Tuple, ast.List)) else args
+        )
+        dims = [_int(item) for item in items]
+        if not dims or any(d is None for d in dims) or dims.count(-1) > 1:
+            return None
+        known = [d for d in dims if d is not None and d != -1]
+        if any(d < 0 for d in known):
+            return None
+        total, rest = size(shape), size(tuple(known))
+        if -1 in dims:
+            if rest == 0 or total % rest:
+                return None
+            return tuple(total // rest if d == -1 else d for d in dims if d is not None)
+        return tuple(d for d in dims if d is not None) if rest == total else None
+    if attr in ("expand_dims", "unsqueeze"):
+        axis = _int(args[0]) if len(args) == 1 else None
+        if axis is None or not -len(shape) - 1 <= axis <= len(shape):
+            return None
+        axis %= len(shape) + 1
+        return (*shape[:axis], 1, *shape[axis:])
+    if attr == "squeeze":
+        if not args:
+            return tuple(d for d in shape if d != 1)
+        axis = _int(args[0]) if len(args) == 1 else None
+        if axis is None or not -len(shape) <= axis < len(shape) or shape[axis] != 1:
+            return None
+        axis %= len(shape)
+        return (*shape[:axis], *shape[axis + 1 :])
+    if attr in ("flatten", "ravel") and not args:
+        return (size(shape),)
+    return None
