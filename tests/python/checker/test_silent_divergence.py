@@ -164,3 +164,39 @@ def test_print_numbers_before_str(line: str, fails: bool) -> None:
 )
 def test_float32_sums(body: str, warns: bool) -> None:
     assert ("MS320" in codes(body)) is warns
+
+
+@pytest.mark.parametrize(
+    ("body", "warns"),
+    [
+        # a nested def or a lambda changes a copy of the enclosing list / dict (measured, round 35)
+        ("out = []\ndef add(v):\n    out.append(v)\nadd(x)\nreturn len(out)", True),
+        ("out = []\nf = lambda v: out.append(v)\nf(x)\nreturn len(out)", True),
+        ("d = {}\ndef put(k, v):\n    d[k] = v\nput('a', x)\nreturn len(d)", True),
+        ("out = [x, x]\ndef put(v):\n    out[0] = v\nput(x * 3)\nreturn out[0]", True),
+        (
+            "out = []\ndef add(v):\n    out.append(v)\n"
+            "for i in range(2):\n    add(x)\nreturn len(out)",
+            True,
+        ),
+        ("a = [1, 2]\nb = a\nb[0] = 5\nreturn x + a[0]", True),  # an item write through an alias
+        # agreeing look-alikes
+        (
+            "out = []\ndef add(v):\n    out.append(v)\n    return out\n"
+            "res = add(x)\nreturn len(res)",
+            False,
+        ),
+        (
+            "out = [x]\ndef add(v):\n    out = [v]\n    out.append(v)\n"
+            "    return len(out)\nreturn add(x)",
+            False,
+        ),
+        ("out = []\ndef add(out, v):\n    out.append(v)\nadd([], x)\nreturn len(out)", False),
+        ("d = {}\nd['a'] = x\nreturn d['a'] + 1", False),
+        ("k = [3]\ndef g(v):\n    return v * k[0]\nreturn g(x)", False),
+        ("out = []\ndef add(v):\n    out.append(v)\nadd(x)\nreturn x", False),  # never read again
+    ],
+)
+def test_closure_changes_enclosing_container(body: str, warns: bool) -> None:
+    assert ("MS318" in codes(body)) is warns
+    assert ("MS318" in codes(body, level="STRICT")) is warns

@@ -47,6 +47,15 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     if not any(n is not fn for n in ctx.of(ast.FunctionDef, ast.Lambda)):
         return
+    for node, name, inner in indexed_unseen(fn):
+        yield CLOSURE_LIST_WRITE_UNSEEN.finding(node, name=name, inner=inner)
+
+
+def indexed_unseen(
+    fn: ast.FunctionDef | ast.AsyncFunctionDef,
+) -> Iterator[tuple[ast.Subscript, str, str]]:
+    """(the first `name[<int>]`, `name`, the nested function's name) for each list `fn` binds
+    to `[]` that only a nested function fills."""
     own = list(own_nodes(fn))
     empty = _empty_lists(own)
     if not empty:
@@ -64,8 +73,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if not (isinstance(value, ast.Name) and value.id in filled_by):
             continue
         if isinstance(node.slice, ast.Constant) and isinstance(node.slice.value, int):
-            yield CLOSURE_LIST_WRITE_UNSEEN.finding(node, name=value.id, inner=filled_by[value.id])
-            filled_by.pop(value.id)
+            yield node, value.id, filled_by.pop(value.id)
 
 
 def _empty_lists(own: list[ast.AST]) -> set[str]:

@@ -17,6 +17,11 @@ graph mode, and so did a chained `a = b = []` (each name got its own list). Retu
 (`feats = collect(feats, x)`) or reading only the name that
 was changed gives the same result in both modes.
 
+A nested def or a lambda in a Cell's construct changing the enclosing function's list or dict
+(round 35) is the same copy: `def add(v): out.append(v)`, `f = lambda v: out.append(v)`, `d[k] =
+v`, `out[0] = v`, called (also in a loop), then `out` read, gave the old contents in GRAPH_MODE
+at LAX and STRICT; a nested def returning the list, or with a list of its own, agreed.
+
 A Tensor given to a helper that writes one of its items behaves alike (measured the same way):
 `clear_first(y)` with `def clear_first(v): v[0] = 0.0`, then `return y`, gave `[0, 3, 3]` in
 PyNative and `[3, 3, 3]` in GRAPH_MODE, LAX and STRICT; also a method `self.zero_tail(y)`
@@ -36,6 +41,7 @@ from ..incremental.memo import NodeMemo
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
+from .closures import indexed_unseen
 from .helpers import names
 from .helpers.flow import loads_after
 from .helpers.reached_methods import reached_methods
@@ -133,6 +139,8 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
                     "by the caller after the call",
                 )
         yield from _aliases(module, fn, containers, seen, cls is not None)
+        if cls is not None and containers:  # a jit function compiles in PyNative too
+            yield from _closures(module, fn, containers, seen)
 
 
 def _aliases(
@@ -174,6 +182,80 @@ def _aliases(
             source,
             "afterwards",
         )
+
+
+def _closures(
+    module: ModuleInfo, fn: FunctionNode, containers: dict[str, str], seen: set[tuple[int, int]]
+) -> Iterator[RawFinding]:
+    """A nested def or a lambda bound to a name in `fn` that changes a list or dict local of
+    `fn` in place, called, then that local read. Measured in a Cell's construct (2.10, LAX and
+    STRICT): `def add(v): out.append(v)` called twice, then `len(out)`, gave 0 where PyNative
+    gave 2; so did `f = lambda v: out.append(v)`, `d[k] = v` in the nested def, and `out`
+    stacked afterwards; a nested def that only reads a local agreed."""
+    failing = {name for _, name, _ in indexed_unseen(fn)}  # MS174: compiling fails there
+    for inner, name, body in _nested_functions(fn):
+        own = {a.arg for a in (*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs)}
+        for local, kind in containers.items():
+            if local in own or local in failing or _binds(inner, local):
+                continue
+            if isinstance(inner, ast.Lambda):
+                write: Optional[ast.stmt] = body if _changes(ast.Expr(inner.body), local) else None
+            else:
+                write = _first_write(inner, local)
+                if write is not None and _returns(inner, local):
+                    write = None
+            if write is None:
+                continue
+            call = next(
+                (
+                    c
+                    for c in of_type(fn, ast.Call)
+                    if isinstance(c.func, ast.Name) and c.func.id == name and _start(c) > _end(body)
+                ),
+                None,
+            )
+            read = loads_after(fn, local, call) if call is not None else None
+            if call is None or read is None:
+                continue
+            yield from _report(
+                module,
+                seen,
+                write,
+                (call, f"`{name}` called here"),
+                read,
+                kind,
+                local,
+                local,
+                f"by `{fn.name}` after the call (the nested function changed a copy)",
+            )
+
+
+def _nested_functions(
+    fn: FunctionNode,
+) -> Iterator[tuple[Union[FunctionNode, ast.Lambda], str, ast.stmt]]:
+    """Functions defined in `fn`'s own body: (the function, the name it is called by, the
+    statement that binds it)."""
+    for node in of_type(fn, *_DEFS, ast.Assign):
+        if isinstance(node, _DEFS) and node is not fn:
+            yield node, node.name, node
+        elif (
+            isinstance(node, ast.Assign)
+            and isinstance(node.value, ast.Lambda)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0], ast.Name)
+        ):
+            yield node.value, node.targets[0].id, node
+
+
+def _binds(inner: Union[FunctionNode, ast.Lambda], name: str) -> bool:
+    """`name` is local to `inner` (bound there) or declared nonlocal/global in it."""
+    for node in of_type(inner, ast.Name, ast.Nonlocal, ast.Global):
+        if isinstance(node, ast.Name):
+            if node.id == name and isinstance(node.ctx, (ast.Store, ast.Del)):
+                return True
+        elif isinstance(node, (ast.Nonlocal, ast.Global)) and name in node.names:
+            return True
+    return False
 
 
 def _chained(
@@ -256,9 +338,10 @@ def _container_locals(fn: FunctionNode) -> dict[str, str]:
     for node in of_type(fn, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]  # type: ignore[attr-defined]
         for t in targets:
-            if not isinstance(t, ast.Name):
+            if not isinstance(t, ast.Name):  # `a, b = ...` rebinds; `d[k] = v` does not
                 for n in of_type(t, ast.Name):
-                    kinds[n.id] = None
+                    if isinstance(n.ctx, ast.Store):
+                        kinds[n.id] = None
                 continue
             if isinstance(node, ast.AugAssign):
                 continue
