@@ -24,7 +24,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .helpers import names, receivers
+from .helpers import module_values, names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 
@@ -133,7 +133,10 @@ SWITCH_BRANCHES_DISAGREE = Rule(
     "MS1087",
     "cell-switch-branches-disagree",
     Group.FAILS,
-    title="Cells picked by a Tensor index that take different arguments or return different kinds",
+    title=(
+        "Cells picked by a Tensor index that take different arguments or return different "
+        "kinds or dtypes"
+    ),
     message=(
         "`{item}` picks one of the Cells with the Tensor `{index}`: graph mode compiles every "
         "one of them as a branch of `switch_layer`, and {problem} (fails at every level); "
@@ -142,11 +145,11 @@ SWITCH_BRANCHES_DISAGREE = Rule(
     why=(
         "Graph mode turns a tuple or list of Cells indexed by a Tensor into `switch_layer`: "
         "each Cell is called with the same arguments and their results must join into one "
-        "type; PyNative calls only the Cell the index picks."
+        "type (Tensors of one dtype); PyNative calls only the Cell the index picks."
     ),
     remedy=(
         "Give every Cell the same `construct` parameters and make each return the same kind "
-        "of value (all Tensors, or tuples), or pick the Cell with a Python int."
+        "of value (all Tensors of one dtype, or tuples), or pick the Cell with a Python int."
     ),
     mindspore_says=(
         "TypeError: The parameters number of the function is 2, but the number of provided "
@@ -188,7 +191,14 @@ def check_branches(ctx: FunctionContext) -> Iterator[RawFinding]:
     (or a list, or a number) where another returns a Tensor ("Cannot join the return values
     of different branches", naming the returns). Compiles: a parameter with a default or
     `*rest`, tuples of different lengths, Tensors of different shapes or ranks, Cells that
-    agree. `return None` against a Tensor fails only under STRICT (not reported here)."""
+    agree. `return None` against a Tensor fails only under STRICT (not reported here).
+    Round 35: Tensors of different dtypes fail too ("Type Join Failed: dtype1 = Int32, dtype2
+    = Float32"; measured for int32/float32, float16/float32, float64/float32, int32/int64,
+    bool/float32, `ops.cast` and `.astype('int32')` alike, with a tuple, a list, a local tuple
+    `cells = (self.a, self.b)` of sub-Cell attributes, any index value); Cells returning the
+    same dtype (`x.astype(ms.float32)` of a float32 `x`, two int32 casts) compile. A dtype the
+    checker cannot read (`ops.relu(x)`, a layer) leaves the call alone. A CellList indexed by
+    a Tensor fails in PyNative already, so it is not looked at."""
     calls = [
         c
         for c in ctx.of(ast.Call)
@@ -223,15 +233,16 @@ Branch = tuple[str, Optional[ast.FunctionDef]]
 def _branches(ctx: FunctionContext, seq: ast.expr) -> Optional[list[Branch]]:
     """(class name, its workspace `construct` or None for a MindSpore layer) for each Cell of
     a tuple or list attribute written out in `__init__`; None unless all are known Cells."""
-    held = receivers.self_attr(ctx, seq)
-    if held is None or held.kind == "cell":
-        return None
-    node = held.node
-    if not isinstance(node, (ast.Tuple, ast.List)) or len(node.elts) < 2:
+    node = _cells_written(ctx, seq)
+    if node is None or len(node.elts) < 2:
         return None
     module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
     found: list[Branch] = []
     for elt in node.elts:
+        if names.self_attribute(elt) is not None:
+            # `(self.a, self.b)[i]`: the Cell each attribute was assigned in `__init__`
+            attr = receivers.self_attr(ctx, elt)
+            elt = attr.node if attr is not None and attr.kind == "cell" else None  # type: ignore[assignment]
         if not isinstance(elt, ast.Call):
             return None
         qualname = names.callee(module, elt)
@@ -248,6 +259,27 @@ def _branches(ctx: FunctionContext, seq: ast.expr) -> Optional[list[Branch]]:
             return None
         found.append((info.name, method[1]))
     return found
+
+
+def _cells_written(ctx: FunctionContext, seq: ast.expr) -> Optional[ast.Tuple | ast.List]:
+    """The tuple or list of Cells `seq` names: a `self.<attr>` assigned one in `__init__`, one
+    written where it is indexed (`(self.a, self.b)[i]`), or a local bound once to one."""
+    held = receivers.self_attr(ctx, seq)
+    if held is not None:
+        node = held.node if held.kind != "cell" else None
+        return node if isinstance(node, (ast.Tuple, ast.List)) else None
+    if isinstance(seq, ast.Name):
+        bound = receivers.only_binding(ctx, seq.id)
+        if isinstance(bound, (ast.Tuple, ast.List)) and all(
+            names.self_attribute(e) is not None for e in bound.elts
+        ):
+            return bound
+        return None
+    if isinstance(seq, (ast.Tuple, ast.List)) and all(
+        names.self_attribute(e) is not None for e in seq.elts
+    ):
+        return seq
+    return None
 
 
 def _disagreement(
@@ -268,6 +300,9 @@ def _disagreement(
                     f"where the call gives {given}",
                     None,
                 )
+    problem, at = _dtypes_disagree(ctx, call, branches)
+    if problem is not None:
+        return problem, at
     kinds: list[tuple[str, Optional[ast.AST]]] = []
     for name, fn in branches:
         if fn is None:
@@ -372,3 +407,99 @@ def _number(node: ast.expr) -> bool:
 _TUPLE_OPS = frozenset(
     {"topk", "sort", "split", "unique", "chunk", "unbind", "meshgrid", "max", "min"}
 )
+
+
+def _dtypes_disagree(
+    ctx: FunctionContext, call: ast.Call, branches: list[Branch]
+) -> tuple[Optional[str], Optional[ast.AST]]:
+    """Round 35: Cells that all return a Tensor, but of dtypes known to differ (`x.astype(
+    ms.int32)` against `x`, `ops.cast(x, ms.float16)`, `x > 0`): the join fails ("Type Join
+    Failed: dtype1 = Int32, dtype2 = Float32"); one dtype unknown leaves it alone."""
+    found: list[tuple[str, str, ast.AST]] = []
+    for name, fn in branches:
+        if fn is None:
+            return None, None
+        returned = _returned_dtype(ctx, fn, call)
+        if returned is None:
+            return None, None
+        found.append((name, *returned))
+    if len({d for _, d, _ in found}) < 2:
+        return None, None
+    name, dtype, at = found[0]
+    other = next((n, d) for n, d, _ in found if d != dtype)
+    return (
+        f"their results cannot join: `{name}` returns {_a(dtype)} Tensor, `{other[0]}` "
+        f"{_a(other[1])} one",
+        at,
+    )
+
+
+def _a(dtype: str) -> str:
+    return f"an {dtype}" if dtype.startswith("int") else f"a {dtype}"
+
+
+def _returned_dtype(
+    ctx: FunctionContext, fn: ast.FunctionDef, call: ast.Call
+) -> Optional[tuple[str, ast.AST]]:
+    """The one dtype every `return` of `fn` gives, with the first return's value."""
+    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][1:]
+    given = {
+        name: arg for name, arg in zip(positional, call.args) if not isinstance(arg, ast.Starred)
+    }
+    module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
+    values: list[ast.expr] = []
+    todo: list[ast.AST] = list(fn.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            if node.value is None:
+                return None
+            values.append(node.value)
+        elif not isinstance(
+            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+        ):
+            todo.extend(ast.iter_child_nodes(node))
+    if not values:
+        return None
+    dtypes = {_expr_dtype(ctx, module, given, v) for v in values}
+    if len(dtypes) != 1 or None in dtypes:
+        return None
+    first = min(values, key=lambda v: (v.lineno, v.col_offset))
+    dtype = dtypes.pop()
+    assert dtype is not None
+    return dtype, first
+
+
+def _expr_dtype(
+    ctx: FunctionContext, module: object, given: dict[str, ast.expr], value: ast.expr
+) -> Optional[str]:
+    """`x.astype(D)`, `ops.cast(x, D)`: D; a comparison: bool; a parameter the call gives a
+    Tensor of known dtype for: that dtype; `<one of these> + 1` (an int): the same."""
+    if isinstance(value, ast.Name):
+        arg = given.get(value.id)
+        if arg is None or not ctx.types.is_tensor(arg):
+            return None
+        return abstract(ctx, module=True).dtype(arg)
+    if isinstance(value, ast.Compare) and len(value.ops) == 1:
+        if isinstance(value.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)):
+            side = value.left
+            if _expr_dtype(ctx, module, given, side) is not None:
+                return "bool"
+        return None
+    if isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr == "astype" and len(value.args) == 1:
+            return module_values.dtype_of(value.args[0])
+        qualname = names.callee(module, value)  # type: ignore[arg-type]
+        if (
+            qualname in ("mindspore.ops.cast", "mindspore.ops.functional.cast")
+            and len(value.args) == 2
+        ):
+            return module_values.dtype_of(value.args[1])
+        return None
+    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub, ast.Mult)):
+        for side, other in ((value.left, value.right), (value.right, value.left)):
+            if isinstance(other, ast.Constant) and type(other.value) is int:
+                dtype = _expr_dtype(ctx, module, given, side)
+                return dtype if dtype is not None and dtype != "bool" else None
+    return None
