@@ -489,6 +489,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     mutable_defaults.check,
     default_dicts.check,
     stdlib_calls.check,
+    stdlib_calls.check_json,
     function_items.check,
     cell_properties.check,
     divergence_pow.check,

@@ -1,4 +1,4 @@
-"""MS1049, MS1050, MS260: NumPy scalars in compiled code.
+"""MS1049, MS1050, MS260, MS297, MS1106: NumPy scalars (and arrays as operands) in compiled code.
 
 Measured with MindSpore 2.10 on CPU in a Cell's `construct` (a helper method and a module
 function it calls alike), PyNative running every program:
@@ -26,6 +26,19 @@ function it calls alike), PyNative running every program:
   `x + np.int32(2)` and `(x, y)[np.int32(1)]` (the Python fallback).
 - MS260: those two (a Tensor operator with an int32 NumPy scalar, a tuple or list indexed by
   one) fail under STRICT ("the inputs should be constant, but found variable").
+- MS297 (round 35): an ndarray as the LEFT operand of a Tensor operator. PyNative runs it (NumPy
+  converts the Tensor and returns an ndarray); LAX runs it through the Python fallback;
+  STRICT fails ("When handling script '__input_key_0__ * __input_key_1__ in graph mode', the
+  inputs should be constant"): `np.array([...], np.float32) + x`, `- x`, `* x`, `/ x`, `** x`,
+  `> x`, `== x`, `np.ones(3) * x`, `np.array(2.0, np.float32) * x`, `a / x` of a local
+  `a = np.full(...)`, `a += x` after `a = np.zeros(3, np.float32)`, `self.a * x` of an
+  ndarray set in `__init__`, `arr + x[0]`. Compile at
+  STRICT: `x * Tensor(self.a)`, `Tensor(a) * x`, `np.float32(2.0) * x` and `np.sum([...]) * x`
+  (NumPy scalars on the left: graph numbers; PyNative returns an ndarray for them, a divergence
+  left unruled), `np.ones(3) * np.ones(3)` wrapped in `Tensor`,
+  `x * len(np.ones(3))`. (`x + ndarray`, the ndarray on the right, fails in PyNative.)
+- MS1106 (round 35): `ndarray @ x` fails at every level ("Failed calling MatMulExt with
+  \"input=External\""), while PyNative runs it.
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ from . import number_methods_strict
 from .calls_shared import builtin
 from .helpers import module_values, names
 from .helpers.base import FunctionContext
+from .helpers.module_values import parameters
 from .helpers.receivers import only_binding
 
 NUMPY_SCALAR_ATTRIBUTE = Rule(
@@ -107,6 +121,49 @@ NUMPY_INT32_UNDER_STRICT = Rule(
     mindspore_says=(
         "ValueError: When handling script '__input_key_0__ + __input_key_1__ in graph mode', "
         "the inputs should be constant, but found variable '__input_key_1__' to be nonconstant."
+    ),
+)
+
+NUMPY_ARRAY_LEFT_OPERAND = Rule(
+    "MS297",
+    "numpy-array-left-operand-under-strict",
+    Group.STRICT,
+    title="A NumPy array on the left of a Tensor operator, under STRICT",
+    message=(
+        "`{value}` is a NumPy array: `{text}` with a Tensor on the right runs through the "
+        "Python fallback, which jit_syntax_level=STRICT does not have; wrap the array in "
+        "`Tensor(...)` or put the Tensor on the left."
+    ),
+    why=(
+        "Graph mode keeps an ndarray as a Python object; an operator whose left operand is one "
+        "is evaluated by the JIT Fallback at LAX (PyNative lets NumPy defer to the Tensor), "
+        "and STRICT has no fallback."
+    ),
+    remedy="Write `Tensor(arr) * x` (or `x * Tensor(arr)`), or create the Tensor in `__init__`.",
+    mindspore_says=(
+        "ValueError: When handling script '__input_key_0__ * __input_key_1__ in graph mode', "
+        "the inputs should be constant, but found variable '__input_key_1__' to be nonconstant."
+    ),
+)
+
+NUMPY_ARRAY_MATMUL = Rule(
+    "MS1106",
+    "numpy-array-matmul-tensor",
+    Group.FAILS,
+    title="A NumPy array `@` a Tensor in compiled code",
+    message=(
+        "`{text}` multiplies the NumPy array `{value}` by a Tensor with `@`: graph mode passes "
+        "the array to MatMul as a Python object, which it refuses (fails at every level, "
+        "PyNative runs it); wrap the array in `Tensor(...)`."
+    ),
+    why=(
+        "An ndarray reaches the graph as an `External` object; `@` maps to MatMul, whose "
+        "inputs must be Tensors, and no fallback rescues it."
+    ),
+    remedy="Write `Tensor(arr) @ x`, or create the Tensor in `__init__`.",
+    mindspore_says=(
+        'TypeError: Failed calling MatMulExt with "input=External". The valid calling should '
+        'be: "input=<Tensor>, other=<Tensor>".'
     ),
 )
 
@@ -391,6 +448,53 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _attributes(ctx, scalars)
     if any(module.mentions(word) for word in _INT32_TYPES):
         yield from _int32_arguments(ctx, scalars)
+    yield from _array_left_operands(ctx, scalars)
+
+
+def _array_left_operands(ctx: FunctionContext, scalars: _Scalars) -> Iterator[RawFinding]:
+    """MS297 / MS1106: `ndarray OP tensor`, the ndarray on the left."""
+    pairs: list[tuple[ast.AST, ast.expr, ast.expr, bool]] = []
+    for binop in ctx.of(ast.BinOp):
+        pairs.append((binop, binop.left, binop.right, isinstance(binop.op, ast.MatMult)))
+    for cmp in ctx.of(ast.Compare):
+        if len(cmp.comparators) == 1 and not isinstance(
+            cmp.ops[0], (ast.In, ast.NotIn, ast.Is, ast.IsNot)
+        ):
+            pairs.append((cmp, cmp.left, cmp.comparators[0], False))
+    for aug in ctx.of(ast.AugAssign):
+        # `a = np.zeros(3); a += x`: the ndarray is the left operand too (measured)
+        if isinstance(aug.target, ast.Name):
+            bound = _augmented_array(ctx, aug.target.id)
+            if bound is not None and bound.lineno < aug.lineno:
+                pairs.append((aug, bound, aug.value, isinstance(aug.op, ast.MatMult)))
+    for node, left, right, matmul in pairs:
+        if not isinstance(left, (ast.Call, ast.Name, ast.Attribute)):
+            continue
+        if not ctx.types.is_tensor(right) or scalars._array(left, 0) is None:
+            continue
+        rule = NUMPY_ARRAY_MATMUL if matmul else NUMPY_ARRAY_LEFT_OPERAND
+        shown = node.target if isinstance(node, ast.AugAssign) else left
+        value = names.short(shown)
+        yield rule.finding(node, value=value, text=names.short(node))
+
+
+def _augmented_array(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
+    """The one `name = value` of a name otherwise changed only by augmented assignments."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    bound = [
+        a.value
+        for a in assigns
+        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
+    ]
+    if len(bound) != 1 or name in parameters(ctx.fn.node):
+        return None
+    augs: list[ast.AugAssign] = ctx.of(ast.AugAssign)
+    own_augs = {id(a.target) for a in augs}
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    others = [
+        n for n in stores if n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in own_augs
+    ]
+    return bound[0] if len(others) == 1 else None
 
 
 def _attributes(ctx: FunctionContext, scalars: _Scalars) -> Iterator[RawFinding]:

@@ -1,4 +1,5 @@
-"""MS148, MS207: `functools` / `itertools` / `collections` functions in compiled code.
+"""MS148, MS207, MS298: `functools` / `itertools` / `collections` / `json` functions in compiled
+code.
 
 Measured with MindSpore 2.10 on CPU. Graph mode has no translation of these modules: it runs
 them through its Python fallback (`__call_func_str__`).
@@ -21,6 +22,13 @@ built from Tensors. A bare `reduce(...)` is evaluated as source text under STRIC
 it holding a graph value fails it, `reduce(mul, x.shape)` too. With constants they compile
 (`reduce(f, [1, 2, 3])`, `itertools.product([1, 2], [3, 4])`, `statistics.mean([1.0, 2.0])`,
 `functools.reduce(lambda a, b: a * b, x.shape[1:], 1)`); `functools.partial(ops.add, x)` too.
+
+MS298 (STRICT only; round 35): `json.dumps` / `json.loads` called in compiled code fail under
+STRICT whatever they are given: `json.dumps({'a': 1})`, `json.dumps([1, 2])`, `json.dumps(1)`,
+`json.loads('{"a": 2}')`, `json.loads('3')`, and an unused `s = json.dumps([1])` ("When handling
+script '__call_func_str__(__input_0__,) in graph mode', the inputs should be constant, but found
+variable"). Compile at STRICT: `json.loads(...)` at module level or in `__init__` read in
+`construct`, `re.sub('a', 'b', 'aa')`, `str([1, 2])`.
 """
 
 from __future__ import annotations
@@ -74,6 +82,28 @@ STDLIB_ON_GRAPH_VALUE = Rule(
         "mode', the inputs should be constant, but found variable '__input_1__' to be nonconstant."
     ),
 )
+
+JSON_UNDER_STRICT = Rule(
+    "MS298",
+    "json-call-under-strict",
+    Group.STRICT,
+    title="`json.dumps` / `json.loads` called in compiled code, under STRICT",
+    message=(
+        "`{call}` runs only through graph mode's Python fallback, which jit_syntax_level=STRICT "
+        "refuses even for constants; compute it at module level or in `__init__` (or use LAX)."
+    ),
+    why=(
+        "Graph mode has no translation of the `json` module: it calls `json.dumps` / "
+        "`json.loads` through the JIT Fallback, and STRICT has none, whatever the arguments."
+    ),
+    remedy="Parse or format the JSON outside compiled code and keep the result in an attribute.",
+    mindspore_says=(
+        "ValueError: When handling script '__call_func_str__(__input_0__,) in graph mode', the "
+        "inputs should be constant, but found variable '__input_0__' to be nonconstant."
+    ),
+)
+
+JSON_FUNCTIONS = frozenset({"json.dumps", "json.loads"})
 
 FALLBACK_MODULES = ("functools.", "itertools.", "collections.", "heapq.", "bisect.")
 # The calls this rule judges reach these packages only through an import of them.
@@ -190,3 +220,12 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         )
         if arg is not None:
             yield STDLIB_ON_GRAPH_VALUE.finding(call, func=func, arg=ast.unparse(arg))
+
+
+def check_json(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS298: `json.dumps` / `json.loads` in compiled code."""
+    if not names.imports_package(ctx.fn.module, frozenset({"json"})):
+        return
+    for call in ctx.of(ast.Call):
+        if ctx.fn.module.qualname(call.func) in JSON_FUNCTIONS:
+            yield JSON_UNDER_STRICT.finding(call, call=names.short(call))
