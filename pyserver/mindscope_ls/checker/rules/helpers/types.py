@@ -314,8 +314,11 @@ class TensorTypes:
             return False
         qualname = names.callee(self.module, func)
         if qualname is not None and qualname.rsplit(".", 1)[-1] in names.PASS_THROUGH_OPS:
-            # `ops.stop_gradient(x.shape)`, `ops.depend(3, x)`: their first argument, unchanged
-            return bool(call.args) and self.is_tensor(call.args[0])
+            # `ops.stop_gradient(x.shape)`, `ops.depend(3, x)`: their first argument, unchanged;
+            # a value of unknown kind (a sub-Cell's output) is taken for the Tensor it usually is
+            return bool(call.args) and (
+                self.is_tensor(call.args[0]) or not _evidently_static(call.args[0])
+            )
         if qualname in names.TENSOR_FACTORIES or names.is_ops_call(qualname):
             return True
         return isinstance(func, ast.Name) and func.id in self.names  # a Cell held in a local
@@ -396,3 +399,23 @@ def _is_literal(expr: ast.expr) -> bool:
     if isinstance(expr, ast.UnaryOp):
         return _is_literal(expr.operand)
     return False
+
+
+_STATIC_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "size"})
+_STATIC_CALLS = frozenset({"len", "int", "float", "bool", "tuple", "list", "dict", "str"})
+
+
+def _evidently_static(expr: ast.expr) -> bool:
+    """A value written as a Python one: a constant, a display, `x.shape` (or an item of it),
+    `len(...)`."""
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    if isinstance(expr, (ast.Constant, ast.Tuple, ast.List, ast.Dict, ast.Set, ast.JoinedStr)):
+        return True
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in _STATIC_ATTRIBUTES
+    return (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in _STATIC_CALLS
+    )
