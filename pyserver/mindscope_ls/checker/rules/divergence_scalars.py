@@ -21,6 +21,9 @@ Round 33 (`dv_`): the same for `sum` of a local tuple or list (`ratios = (0.1, 0
 sum(ratios)`, `sum(vals) / len(vals)`) or of a repeated list (`sum([0.1] * 10)`), and for the
 names a shape is unpacked to (`h, w = x.shape; h / w` with a (1, 3) input gave
 0.3333333432674408); `h / w` of a (2, 4) input agrees.
+Round 35 (`in_`): the same for a number the caller passes: `return a * 3` with `net(x, 0.1)`,
+`net(x, mutable(0.1))` or a default `a=0.1` gave 0.30000001192092896, `n / 3` with `net(x, 1)`
+0.3333333432674408; `a * 2` with 0.5, `a * 3` with 1, `n / 2` with 3 and `x * (a * 3)` agree.
 """
 
 from __future__ import annotations
