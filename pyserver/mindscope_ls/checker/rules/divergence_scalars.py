@@ -21,6 +21,9 @@ Round 33 (`dv_`): the same for `sum` of a local tuple or list (`ratios = (0.1, 0
 sum(ratios)`, `sum(vals) / len(vals)`) or of a repeated list (`sum([0.1] * 10)`), and for the
 names a shape is unpacked to (`h, w = x.shape; h / w` with a (1, 3) input gave
 0.3333333432674408); `h / w` of a (2, 4) input agrees.
+Round 35 (`in_`): the same for a number the caller passes: `return a * 3` with `net(x, 0.1)`,
+`net(x, mutable(0.1))` or a default `a=0.1` gave 0.30000001192092896, `n / 3` with `net(x, 1)`
+0.3333333432674408; `a * 2` with 0.5, `a * 3` with 1, `n / 2` with 3 and `x * (a * 3)` agree.
 """
 
 from __future__ import annotations
@@ -35,10 +38,11 @@ from ..incremental.memo import NodeMemo
 from ..model import Group, RawFinding
 from ..rule import Rule, node_range
 from .calls_shared import builtin
-from .helpers import names, receivers
+from .helpers import module_values, names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract, shapes
 from .helpers.walk import of_type as walk_of
+from .mutable_scalars import mutable_argument
 
 INT_NEGATIVE_POWER = Rule(
     "MS319",
@@ -391,7 +395,7 @@ def _diverging(ctx: FunctionContext, expr: ast.expr) -> Optional[tuple[float, fl
         return None
     for sample in INT_SAMPLES:
         try:
-            evaluated = evaluate(ctx, expr, sample, 0)
+            evaluated = evaluate(ctx, expr, sample, 0, inputs=True)
         except (ArithmeticError, ValueError, TypeError, OverflowError):
             return None
         if evaluated is None:
@@ -412,6 +416,7 @@ def evaluate(
     *,
     spread: bool = False,
     tensors: bool = True,
+    inputs: bool = False,
 ) -> Optional[tuple[float, float, bool]]:
     """(Python's value, graph mode's float32 value, whether it is a float). With `spread`, each
     shape item or length gets its own sample (`m / n` is not 1.0); without `tensors`, a
@@ -422,7 +427,9 @@ def evaluate(
         v = float(expr.value)  # type: ignore[arg-type]
         return v, v, isinstance(expr.value, float)
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        inner = evaluate(ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors)
+        inner = evaluate(
+            ctx, expr.operand, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
+        )
         return None if inner is None else (-inner[0], -inner[1], inner[2])
     if isinstance(expr, ast.Attribute) and expr.attr in ("size", "ndim"):
         if not ctx.types.is_tensor(expr.value):
@@ -454,7 +461,9 @@ def evaluate(
         fn, math_args = math_fn
         found_args = []
         for arg in math_args:
-            inner = evaluate(ctx, arg, sample, depth + 1, spread=spread, tensors=tensors)
+            inner = evaluate(
+                ctx, arg, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
+            )
             if inner is None:
                 return None
             found_args.append(inner)
@@ -484,16 +493,18 @@ def evaluate(
             at, dim = unpacked
             v = float(dim if dim >= 0 else sample + (at if spread else 0))
             return v, v, False
-        return (
-            None
-            if bound is None
-            else evaluate(ctx, bound, sample, depth + 1, spread=spread, tensors=tensors)
+        if bound is None:
+            return _input_number(ctx, expr.id) if inputs else None
+        return evaluate(
+            ctx, bound, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
         )
     items = _sum_items(expr, ctx)
     if items is not None:  # `sum((0.1, 0.2, 0.3))`: Python adds in double, graph mode in float32
         total: tuple[float, float, bool] = (0.0, 0.0, False)
         for item in items:
-            found = evaluate(ctx, item, sample, depth + 1, spread=spread, tensors=tensors)
+            found = evaluate(
+                ctx, item, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
+            )
             if found is None:
                 return None
             is_float = total[2] or found[2]
@@ -501,8 +512,12 @@ def evaluate(
             total = (total[0] + found[0], narrow, is_float)
         return total
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, FLOAT_OPS):
-        left = evaluate(ctx, expr.left, sample, depth + 1, spread=spread, tensors=tensors)
-        right = evaluate(ctx, expr.right, sample, depth + 1, spread=spread, tensors=tensors)
+        left = evaluate(
+            ctx, expr.left, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
+        )
+        right = evaluate(
+            ctx, expr.right, sample, depth + 1, spread=spread, tensors=tensors, inputs=inputs
+        )
         if left is None or right is None:
             return None
         is_float = left[2] or right[2] or isinstance(expr.op, ast.Div)
@@ -523,6 +538,66 @@ def evaluate(
         else:
             narrow = _f32(_apply(expr.op, _f32(left[1]), _f32(right[1])))
         return wide, narrow, True
+    return None
+
+
+def _input_number(ctx: FunctionContext, name: str) -> Optional[tuple[float, float, bool]]:
+    """(Python's value, graph mode's float32 value, whether it is a float) of an input of the
+    entry point that every call in the module passes the same number for (`net(x, 0.1)`,
+    `net(x, mutable(0.1))`), or leaves at its number default (`a=0.1`); the function never
+    rebinds it. Measured (round 35, `in_`): `return a * 3` with `net(x, 0.1)` gave
+    0.30000001192092896 in GRAPH_MODE, `n / 3` with `net(x, 1)` 0.3333333432674408."""
+    fn = ctx.fn.node
+    args = fn.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults: dict[str, Optional[ast.expr]] = {a.arg: None for a in [*positional, *args.kwonlyargs]}
+    for arg, default in zip(positional[len(positional) - len(args.defaults) :], args.defaults):
+        defaults[arg.arg] = default
+    for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults):
+        defaults[arg.arg] = kw_default
+    if name not in defaults or name == "self":
+        return None
+    if any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name)):
+        return None
+    entry = module_values.entry_point(ctx.types, fn)
+    if entry is None:
+        return None
+    module = ctx.fn.module
+    for line in module_values.call_lines(module, entry):
+        module_values.note_read(ctx.lines, line)
+    params = module_values.ordered_parameters(fn, skip_self=ctx.fn.cls is not None)
+    passed = (module_values.argument_values(module, entry, params) or {}).get(name)
+    if not passed:
+        return None
+    numbers = set()
+    for value in passed:
+        if value is None:
+            value = defaults[name]
+        number = _number_literal(ctx, value)
+        if number is None:
+            return None
+        numbers.add(number)
+    if len(numbers) != 1:
+        return None
+    found = numbers.pop()
+    if isinstance(found, float):
+        return found, _f32(found), True
+    return float(found), float(found), False
+
+
+def _number_literal(ctx: FunctionContext, value: Optional[ast.expr]) -> Optional[float]:
+    """The int or float a call writes out (`0.1`, `-3`, `mutable(0.1)`), else None."""
+    if value is None:
+        return None
+    inner = mutable_argument(ctx, value)
+    if inner is not None:
+        value = inner
+    sign = 1
+    if isinstance(value, ast.UnaryOp) and isinstance(value.op, ast.USub):
+        sign, value = -1, value.operand
+    number = value.value if isinstance(value, ast.Constant) else None
+    if isinstance(number, (int, float)) and not isinstance(number, bool):
+        return sign * number
     return None
 
 

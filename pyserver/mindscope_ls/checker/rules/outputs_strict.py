@@ -91,7 +91,8 @@ def _dict_outputs(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if values is None:
             values = shared_values.abstract(ctx, module=True)
-        found = _dict_in(values, ret.value)
+        kwarg = ctx.fn.node.args.kwarg
+        found = _dict_in(values, ret.value, kwarg.arg if kwarg is not None else None)
         if found is not None:
             where, held = found
             yield STRICT_CONVERTS_VALUE.finding(
@@ -152,18 +153,21 @@ def _own_returns(ctx: FunctionContext) -> list[ast.Return]:
     return [r for r in found if not any(within(n, [r]) for n in nested)]
 
 
-def _dict_in(values: Abstract, expr: ast.expr) -> Optional[tuple[str, Optional[ast.Name]]]:
+def _dict_in(
+    values: Abstract, expr: ast.expr, kwarg: Optional[str] = None
+) -> Optional[tuple[str, Optional[ast.Name]]]:
     """('the dict', name) when `expr` is a dict on every path, ('a dict inside what', name)
     when its tuple or list holds one (with the local that holds it, if one does), else None:
-    unknown values say nothing."""
+    unknown values say nothing. `kwarg` names the `**kwargs` parameter, a dict (measured,
+    round 35: `return kwargs` and `return x, kwargs` under STRICT gave tuples of the values)."""
     if isinstance(expr, (ast.Tuple, ast.List)):
         for element in expr.elts:
-            inner = None if isinstance(element, ast.Starred) else _dict_in(values, element)
+            inner = None if isinstance(element, ast.Starred) else _dict_in(values, element, kwarg)
             if inner is not None:
                 return "a dict inside what", inner[1]
         return None
     held = expr if isinstance(expr, ast.Name) else None
-    if values.kind(expr) == "dict":
+    if values.kind(expr) == "dict" or (held is not None and held.id == kwarg):
         return "the dict", held
     value = values.of(expr)
     if value is not None and _holds_dict(value):
