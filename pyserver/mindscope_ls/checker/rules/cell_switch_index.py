@@ -24,6 +24,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .arguments import own_nodes
 from .helpers import module_values, names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
@@ -341,18 +342,7 @@ def _returns_kind(
         if not isinstance(arg, ast.Starred) and ctx.types.is_tensor(arg)
     }
     module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
-    values: list[ast.expr] = []
-    todo: list[ast.AST] = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Return):
-            if node.value is None:
-                return None
-            values.append(node.value)
-        elif not isinstance(
-            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-        ):
-            todo.extend(ast.iter_child_nodes(node))
+    values = _returned_values(fn)
     if not values:
         return None
     kinds = {
@@ -447,18 +437,7 @@ def _returned_dtype(
         name: arg for name, arg in zip(positional, call.args) if not isinstance(arg, ast.Starred)
     }
     module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
-    values: list[ast.expr] = []
-    todo: list[ast.AST] = list(fn.body)
-    while todo:
-        node = todo.pop()
-        if isinstance(node, ast.Return):
-            if node.value is None:
-                return None
-            values.append(node.value)
-        elif not isinstance(
-            node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
-        ):
-            todo.extend(ast.iter_child_nodes(node))
+    values = _returned_values(fn)
     if not values:
         return None
     dtypes = {_expr_dtype(ctx, module, given, v) for v in values}
@@ -503,3 +482,11 @@ def _expr_dtype(
                 dtype = _expr_dtype(ctx, module, given, side)
                 return dtype if dtype is not None and dtype != "bool" else None
     return None
+
+
+def _returned_values(fn: ast.FunctionDef) -> Optional[list[ast.expr]]:
+    """What each `return` of `fn` itself gives; None when one returns nothing."""
+    returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
+    if any(r.value is None for r in returns):
+        return None
+    return [r.value for r in returns if r.value is not None]

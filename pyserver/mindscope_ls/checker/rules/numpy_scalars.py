@@ -53,8 +53,7 @@ from . import number_methods_strict
 from .calls_shared import builtin
 from .helpers import module_values, names
 from .helpers.base import FunctionContext
-from .helpers.module_values import parameters
-from .helpers.receivers import only_binding
+from .helpers.receivers import assigned_once, only_binding
 
 NUMPY_SCALAR_ATTRIBUTE = Rule(
     "MS1049",
@@ -480,13 +479,8 @@ def _array_left_operands(ctx: FunctionContext, scalars: _Scalars) -> Iterator[Ra
 
 def _augmented_array(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
     """The one `name = value` of a name otherwise changed only by augmented assignments."""
-    assigns: list[ast.Assign] = ctx.of(ast.Assign)
-    bound = [
-        a.value
-        for a in assigns
-        if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
-    ]
-    if len(bound) != 1 or name in parameters(ctx.fn.node):
+    value = assigned_once(ctx, name)
+    if value is None:
         return None
     augs: list[ast.AugAssign] = ctx.of(ast.AugAssign)
     own_augs = {id(a.target) for a in augs}
@@ -494,7 +488,7 @@ def _augmented_array(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
     others = [
         n for n in stores if n.id == name and isinstance(n.ctx, ast.Store) and id(n) not in own_augs
     ]
-    return bound[0] if len(others) == 1 else None
+    return value if len(others) == 1 else None
 
 
 def _attributes(ctx: FunctionContext, scalars: _Scalars) -> Iterator[RawFinding]:

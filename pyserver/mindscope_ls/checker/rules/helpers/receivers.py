@@ -127,6 +127,17 @@ def workspace_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]
 def only_binding(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
     """The value of `name = value` when that is the function's only binding of `name` (not a
     parameter, loop target or augmented assignment)."""
+    value = assigned_once(ctx, name)
+    if value is None:
+        return None
+    stores: list[ast.Name] = ctx.of(ast.Name)
+    bindings = sum(1 for n in stores if n.id == name and isinstance(n.ctx, ast.Store))
+    return value if bindings == 1 else None
+
+
+def assigned_once(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
+    """The value of the function's one `name = value` statement, `name` not a parameter (other
+    bindings of `name` are the caller's to rule out)."""
     assigns: list[ast.Assign] = ctx.of(ast.Assign)
     bound = [
         a.value
@@ -134,9 +145,6 @@ def only_binding(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
         if len(a.targets) == 1 and isinstance(a.targets[0], ast.Name) and a.targets[0].id == name
     ]
     if len(bound) != 1 or name in parameters(ctx.fn.node):
-        return None
-    stores: list[ast.Name] = ctx.of(ast.Name)
-    if sum(1 for n in stores if n.id == name and isinstance(n.ctx, ast.Store)) != 1:
         return None
     return bound[0]
 
