@@ -555,8 +555,10 @@ def _input_number(ctx: FunctionContext, name: str) -> Optional[tuple[float, floa
         defaults[arg.arg] = default
     for arg, kw_default in zip(args.kwonlyargs, args.kw_defaults):
         defaults[arg.arg] = kw_default
-    if name not in defaults or name == "self":
-        return None
+    if name not in defaults or name == "self" or ctx.fn.cls is None:
+        return None  # (an `@ms.jit` function compiles in PyNative too: both modes agree)
+    if ctx.types.is_tensor(ast.Name(id=name, ctx=ast.Load())):
+        return None  # a Tensor input: no number to read (and no module-wide dependency taken)
     if any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name)):
         return None
     entry = module_values.entry_point(ctx.types, fn)
