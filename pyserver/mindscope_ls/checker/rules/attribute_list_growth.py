@@ -111,12 +111,7 @@ def _init_length(ctx: FunctionContext, name: str) -> Optional[int]:
         return None
     if any(isinstance(e, ast.Starred) for e in held.node.elts):
         return None
-    stores = [
-        n
-        for n in of_type(cls.node, ast.Attribute)
-        if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == name
-    ]
-    if len(stores) != 1:
+    if len(cls.attribute_stores(name)) != 1:
         return None
     init = cls.own_method("__init__")
     if init is not None and name in {

@@ -351,13 +351,7 @@ def _none_attribute(ctx: FunctionContext, expr: ast.Attribute) -> bool:
     cls = ctx.types.cls
     if name is None or cls is None or (cls.bases and any(b.attr(name) for b in cls.bases)):
         return False
-    stores = [
-        n
-        for n in ast.walk(cls.node)
-        if isinstance(n, ast.Attribute)
-        and not isinstance(n.ctx, ast.Load)
-        and names.self_attribute(n) == name
-    ]
+    stores = cls.attribute_stores(name)
     if not stores:
         return False
     for store in stores:

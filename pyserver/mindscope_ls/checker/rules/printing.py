@@ -159,11 +159,4 @@ def _self_sequence(ctx: FunctionContext, expr: ast.Attribute) -> Optional[ast.ex
         return None
     if not all(isinstance(e, ast.Constant) for e in value.elts):
         return None
-    stores = [
-        n
-        for n in ast.walk(cls.node)
-        if isinstance(n, ast.Attribute)
-        and not isinstance(n.ctx, ast.Load)
-        and names.self_attribute(n) == name
-    ]
-    return value if len(stores) == 1 else None
+    return value if len(cls.attribute_stores(name)) == 1 else None

@@ -671,12 +671,7 @@ class Abstract:
         value = cls.attrs[name].node
         if init is None or value is None or not _within(value, init):
             return None
-        stores = [
-            n
-            for n in of_type(cls.node, ast.Attribute)
-            if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == name
-        ]
-        if len(stores) != 1:
+        if len(cls.attribute_stores(name)) != 1:
             return None
         if isinstance(value, ast.Constant):
             found = _constant(value.value)

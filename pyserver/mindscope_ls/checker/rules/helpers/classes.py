@@ -76,6 +76,14 @@ class ClassInfo:
                 return info.attrs[name]
         return None
 
+    def attribute_stores(self, name: str) -> list[ast.Attribute]:
+        """Every `self.<name>` this class's own body writes or deletes (any method)."""
+        return [
+            n
+            for n in of_type(self.node, ast.Attribute)
+            if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == name
+        ]
+
     def attr_varies(self, name: str) -> bool:
         """The class that sets `self.<name>` sets it to values of more than one callee
         (`self.pool = Identity()` in one branch, `ops.ReduceMean()` in another): `attr` holds
