@@ -192,8 +192,22 @@ def _closures(
     STRICT): `def add(v): out.append(v)` called twice, then `len(out)`, gave 0 where PyNative
     gave 2; so did `f = lambda v: out.append(v)`, `d[k] = v` in the nested def, and `out`
     stacked afterwards; a nested def that only reads a local agreed."""
+    nested = list(_nested_functions(fn))
+    if not nested:  # (a module check: it runs on every keystroke)
+        return
     failing = {name for _, name, _ in indexed_unseen(fn)}  # MS174: compiling fails there
-    for inner, name, body in _nested_functions(fn):
+    calls = of_type(fn, ast.Call)
+    for inner, name, body in nested:
+        call = next(  # the first call after the definition
+            (
+                c
+                for c in calls
+                if isinstance(c.func, ast.Name) and c.func.id == name and _start(c) > _end(body)
+            ),
+            None,
+        )
+        if call is None:
+            continue
         own = {a.arg for a in (*inner.args.posonlyargs, *inner.args.args, *inner.args.kwonlyargs)}
         for local, kind in containers.items():
             if local in own or local in failing or _binds(inner, local):
@@ -204,18 +218,8 @@ def _closures(
                 write = _first_write(inner, local)
                 if write is not None and _returns(inner, local):
                     write = None
-            if write is None:
-                continue
-            call = next(
-                (
-                    c
-                    for c in of_type(fn, ast.Call)
-                    if isinstance(c.func, ast.Name) and c.func.id == name and _start(c) > _end(body)
-                ),
-                None,
-            )
-            read = loads_after(fn, local, call) if call is not None else None
-            if call is None or read is None:
+            read = loads_after(fn, local, call) if write is not None else None
+            if write is None or read is None:
                 continue
             yield from _report(
                 module,
