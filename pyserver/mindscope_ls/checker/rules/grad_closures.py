@@ -50,7 +50,7 @@ from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.call_targets import Bindings
 from .helpers.walk import of_type
-from .map_closures import _free_graph_value, _function, _own_names
+from .map_closures import called_function, free_graph_value, own_names
 
 VJP_OF_CLOSURE = Rule(
     "MS1091",
@@ -152,10 +152,10 @@ def _vjp_closures(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in ctx.of(ast.Call):
         if not call.args or _mindspore_name(ctx.fn.module, call.func) not in ("vjp", "jvp"):
             continue
-        scope = _function(ctx, call.args[0])
+        scope = called_function(ctx, call.args[0])
         if scope is None:
             continue
-        name = _free_graph_value(ctx, scope)
+        name = free_graph_value(ctx, scope)
         if name is not None:
             what = "a lambda" if isinstance(scope, ast.Lambda) else f"`{scope.name}`"
             yield VJP_OF_CLOSURE.finding(call, call=ast.unparse(call.func), what=what, name=name)
@@ -182,13 +182,13 @@ def _closure_inputs(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call, made in _applications(ctx):
         if not made.args or not _is_grad(ctx, made):
             continue
-        scope = _function(ctx, made.args[0])
+        scope = called_function(ctx, made.args[0])
         if scope is None:
             continue
         positions = _positions(ctx, made)
         if not positions or any(isinstance(a, ast.Starred) for a in call.args):
             continue
-        own = _own_names(scope)
+        own = own_names(scope)
         free = {
             n.id
             for n in ast.walk(scope)

@@ -57,16 +57,16 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if not calls or not builtin(ctx, "map"):
         return
     for call in calls:
-        scope = _function(ctx, call.args[0])
+        scope = called_function(ctx, call.args[0])
         if scope is None:
             continue
-        name = _free_graph_value(ctx, scope)
+        name = free_graph_value(ctx, scope)
         if name is not None:
             what = "a lambda" if isinstance(scope, ast.Lambda) else f"`{scope.name}`"
             yield MAP_OF_CLOSURE.finding(call, what=what, name=name, fixed=_fixed(call, scope))
 
 
-def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[Scope]:
+def called_function(ctx: FunctionContext, expr: ast.expr) -> Optional[Scope]:
     """The lambda written in the call, or the nested `def` of the compiled function it names."""
     if isinstance(expr, ast.Lambda):
         return expr
@@ -77,10 +77,10 @@ def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[Scope]:
     return None
 
 
-def _free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
+def free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
     """A name `scope` reads from the compiled function that holds a graph value there: `self`
     or a parameter the checker takes for a Tensor, or a Tensor local."""
-    own = _own_names(scope)
+    own = own_names(scope)
     outer = local_names(ctx.fn.node)  # its parameters and the names it binds
     for node in ast.walk(scope):
         if not (isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load)):
@@ -92,7 +92,7 @@ def _free_graph_value(ctx: FunctionContext, scope: Scope) -> Optional[str]:
     return None
 
 
-def _own_names(scope: Scope) -> set[str]:
+def own_names(scope: Scope) -> set[str]:
     args = scope.args
     found = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
     for extra in (args.vararg, args.kwarg):
