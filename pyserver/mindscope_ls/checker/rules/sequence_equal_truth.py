@@ -9,8 +9,11 @@ MS1090: at LAX, `[x, 1] == [x, 1]`, `(x, 2) != (x, 2)`, `(1, x) == (1, x)`, `a =
 fallback, which compares the Tensors themselves and takes the truth of a 3-element result
 ("The tensor should have only one element"; MindSpore names no line). Compile at LAX: a
 0-d Tensor item (`[x.sum(), 1]`), sides of Tensors only (`(x, x) == (x, x)`, `[y] == [y]`),
-lengths that differ, a pair of unequal numbers before the Tensor (`[1, x] == [2, x]`). Under
-STRICT the tuple and list forms are MS267's.
+lists of lengths that differ, a pair of unequal numbers before the Tensor (`[1, x] == [2, x]`).
+Tuples are walked pair by pair whatever their lengths (round 36): `(x, 1) == (x,)`, `(x,) ==
+(x, 1)`, `((x, 1), 2) == ((x, 1),)`, `[(x, 1), 2] == [(x,), 2]` fail; `[x, 1] == [x]`,
+`([x, 1], 2) == ([x], 2)` and `((x, 1), 2) == ([x, 1], 2)` (a tuple against a list) compile.
+Under STRICT the tuple and list forms are MS267's.
 
 MS285: under STRICT, `==` / `!=` of dicts holding a Tensor value fails whatever its size
 ("When handling script '__input_key_0__ == __input_key_1__ in graph mode', the inputs should
@@ -139,12 +142,12 @@ def _compared(
             return None
         if ctx.level == SyntaxLevel.STRICT:  # item types decide, whatever the lengths
             return _nested_under_strict(ctx, node, left, right, a + b)
-        if len(a) != len(b):
+        kind = _kind(ctx, left)
+        if not _walked(kind, _kind(ctx, right), a, b):
             return None
         if mixed_sides(ctx, abstract(ctx), left, right) is None and not _nested_tensor(ctx, a + b):
             return None  # Tensors only: graph mode's own tuple equality
         pairs = list(zip(a, b))
-        kind = "tuple" if isinstance(display_of(ctx, left), ast.Tuple) else "list"
     reached = _reached(ctx, pairs)
     if reached is None:
         return None
@@ -166,7 +169,7 @@ def _nested_under_strict(
     for item in items:
         tensor = _tensor_inside(ctx, item)
         if tensor is not None:
-            kind = "tuple" if isinstance(display_of(ctx, left), ast.Tuple) else "list"
+            kind = _kind(ctx, left)
             return NESTED_EQUAL_UNDER_STRICT.finding(
                 node,
                 text=ast.unparse(node),
@@ -202,7 +205,7 @@ def _reached(
             continue
         inner = (written_items(ctx, a), written_items(ctx, b))
         if inner[0] is not None and inner[1] is not None:  # `((x, 1), 2)`: item by item
-            if len(inner[0]) != len(inner[1]):
+            if not _walked(_kind(ctx, a), _kind(ctx, b), inner[0], inner[1]):
                 return None
             found = _reached(ctx, list(zip(inner[0], inner[1])))
             if found is not None:
@@ -218,6 +221,17 @@ def _reached(
         if big is not None:
             return big
     return None
+
+
+def _kind(ctx: FunctionContext, expr: ast.expr) -> str:
+    return "tuple" if isinstance(display_of(ctx, expr), ast.Tuple) else "list"
+
+
+def _walked(kind: str, other: str, a: list[ast.expr], b: list[ast.expr]) -> bool:
+    """Whether the fallback compares the items of these two sequences pair by pair: tuples
+    whatever their lengths (it zips them), lists only of one length; a tuple against a list is
+    unequal at once."""
+    return kind == other and (kind == "tuple" or len(a) == len(b))
 
 
 def _nested_tensor(ctx: FunctionContext, items: list[ast.expr]) -> bool:
