@@ -825,9 +825,32 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
             strict=ctx.level == SyntaxLevel.STRICT,
         ):
             continue
-        yield _joined_at_use(
+        finding = _joined_at_use(
             _report(ctx, found, f"`{name}` is", value, other_at, node.test), ctx, use
         )
+        yield _at_strict_operator(ctx, found, finding, node, use)
+
+
+def _at_strict_operator(
+    ctx: FunctionContext, found: Clash, finding: RawFinding, node: ast.If, use: ast.Name
+) -> RawFinding:
+    """At STRICT, Tensors of two dtypes joined by a Tensor `if` fail where a Python operator
+    first takes the joined name, as a helper's returns do (`any_uses`; measured round 36:
+    `r + 1`, `2 - r`, `y = r * 2`, `r.sum()` fail there; `return r`, `ops.relu(r)`, `(r, x)`
+    fail at the branch). In a loop the next pass reads the name first, at the branch's line."""
+    tensors = found.left.endswith(" Tensor") and found.right.endswith(" Tensor")
+    if ctx.level != SyntaxLevel.STRICT or not tensors or _in_loop(ctx, node):
+        return finding
+    operator = any_uses.python_use(ctx.fn.node, use)
+    if operator is None:
+        return finding
+    joined = Related(ctx.path, finding.range, "the branch whose value cannot be joined")
+    return replace(finding, range=node_range(operator), related=[joined, *finding.related])
+
+
+def _in_loop(ctx: FunctionContext, node: ast.stmt) -> bool:
+    loops: list[ast.For | ast.While] = ctx.of(ast.For, ast.While)
+    return any(node in ast.walk(loop) for loop in loops)
 
 
 class Carried(NamedTuple):
