@@ -39,6 +39,7 @@ from .helpers import shared_values
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import parameters
+from .helpers.walk import own_nodes
 
 DEFAULT_READS_GRAPH_VALUE = Rule(
     "MS170",
@@ -139,17 +140,6 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 # ---- MS170
-
-
-def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
-    """The nodes of `scope`, not descending into the functions, lambdas and classes in it
-    (their own nodes), but yielding those nested scopes themselves."""
-    stack = list(ast.iter_child_nodes(scope))
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
 
 
 def _reads(expr: ast.AST, names: set[str]) -> Optional[str]:

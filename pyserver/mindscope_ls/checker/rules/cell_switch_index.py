@@ -24,8 +24,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .arguments import own_nodes
-from .helpers import module_values, names, receivers
+from .helpers import cell_returns, names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
 
@@ -342,7 +341,7 @@ def _returns_kind(
         if not isinstance(arg, ast.Starred) and ctx.types.is_tensor(arg)
     }
     module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
-    values = _returned_values(fn)
+    values = cell_returns.returned_values(fn)
     if not values:
         return None
     kinds = {
@@ -425,6 +424,7 @@ def _dtypes_disagree(
 
 
 def _a(dtype: str) -> str:
+    dtype = dtype.rstrip("_")
     return f"an {dtype}" if dtype.startswith("int") else f"a {dtype}"
 
 
@@ -432,61 +432,12 @@ def _returned_dtype(
     ctx: FunctionContext, fn: ast.FunctionDef, call: ast.Call
 ) -> Optional[tuple[str, ast.AST]]:
     """The one dtype every `return` of `fn` gives, with the first return's value."""
-    positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][1:]
-    given = {
-        name: arg for name, arg in zip(positional, call.args) if not isinstance(arg, ast.Starred)
-    }
     module = ctx.fn.cls.module if ctx.fn.cls is not None else ctx.fn.module
-    values = _returned_values(fn)
-    if not values:
-        return None
-    dtypes = {_expr_dtype(ctx, module, given, v) for v in values}
-    if len(dtypes) != 1 or None in dtypes:
-        return None
-    first = min(values, key=lambda v: (v.lineno, v.col_offset))
-    dtype = dtypes.pop()
-    assert dtype is not None
-    return dtype, first
+    values = abstract(ctx, module=True)
+
+    def argument(arg: ast.expr) -> Optional[str]:
+        return values.dtype(arg) if ctx.types.is_tensor(arg) else None
+
+    return cell_returns.returned_dtype(module, fn, call, argument)
 
 
-def _expr_dtype(
-    ctx: FunctionContext, module: object, given: dict[str, ast.expr], value: ast.expr
-) -> Optional[str]:
-    """`x.astype(D)`, `ops.cast(x, D)`: D; a comparison: bool; a parameter the call gives a
-    Tensor of known dtype for: that dtype; `<one of these> + 1` (an int): the same."""
-    if isinstance(value, ast.Name):
-        arg = given.get(value.id)
-        if arg is None or not ctx.types.is_tensor(arg):
-            return None
-        return abstract(ctx, module=True).dtype(arg)
-    if isinstance(value, ast.Compare) and len(value.ops) == 1:
-        if isinstance(value.ops[0], (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)):
-            side = value.left
-            if _expr_dtype(ctx, module, given, side) is not None:
-                return "bool"
-        return None
-    if isinstance(value, ast.Call):
-        func = value.func
-        if isinstance(func, ast.Attribute) and func.attr == "astype" and len(value.args) == 1:
-            return module_values.dtype_of(value.args[0])
-        qualname = names.callee(module, value)  # type: ignore[arg-type]
-        if (
-            qualname in ("mindspore.ops.cast", "mindspore.ops.functional.cast")
-            and len(value.args) == 2
-        ):
-            return module_values.dtype_of(value.args[1])
-        return None
-    if isinstance(value, ast.BinOp) and isinstance(value.op, (ast.Add, ast.Sub, ast.Mult)):
-        for side, other in ((value.left, value.right), (value.right, value.left)):
-            if isinstance(other, ast.Constant) and type(other.value) is int:
-                dtype = _expr_dtype(ctx, module, given, side)
-                return dtype if dtype is not None and dtype != "bool" else None
-    return None
-
-
-def _returned_values(fn: ast.FunctionDef) -> Optional[list[ast.expr]]:
-    """What each `return` of `fn` itself gives; None when one returns nothing."""
-    returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
-    if any(r.value is None for r in returns):
-        return None
-    return [r.value for r in returns if r.value is not None]

@@ -15,8 +15,8 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .arguments import own_nodes
 from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import own_nodes
 
 CLOSURE_LIST_WRITE_UNSEEN = Rule(
     "MS174",

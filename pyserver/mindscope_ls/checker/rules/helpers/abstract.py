@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from ...index.module import FunctionNode
-from . import names
+from . import cell_returns, names
 from .helper_arguments import helper_dtypes, helper_signatures, helper_values
 from .instances import init_argument_values
 from .module_values import (
@@ -341,6 +341,9 @@ class Abstract:
         layer = self._layer(func)
         if layer is not None:
             return layer
+        sub_cell = self._sub_cell(call)
+        if sub_cell is not None:
+            return sub_cell
         if method in ("astype", "to") and call.args and receiver is not None:
             return _dtype_name(self.types, call.args[0])
         if op == "cast" and len(call.args) >= 2:
@@ -391,6 +394,37 @@ class Abstract:
         ):
             return None
         return "float32"
+
+    def _sub_cell(self, call: ast.Call) -> Optional[str]:
+        """The dtype `self.a(x)` gives when `self.a` is a Cell of a class this module defines:
+        what its own `construct` returns for these arguments (`cell_returns`). Read only with
+        the module's lines, the callee and the `__init__` line noted for the findings cache."""
+        cls = self.types.cls
+        name = names.self_attribute(call.func)
+        if self.lines is None or cls is None or name is None or cls.attr_varies(name):
+            return None
+        attr = cls.attr(name)
+        made = attr.node if attr is not None and attr.kind == "cell" else None
+        if not isinstance(made, ast.Call) or not isinstance(made.func, ast.Name):
+            return None
+        sub = self.types.module.classes.get(made.func.id)
+        construct = (
+            next(
+                (s for s in sub.body if isinstance(s, ast.FunctionDef) and s.name == "construct"),
+                None,
+            )
+            if sub is not None
+            else None
+        )
+        if construct is None:
+            return None
+        self._read(construct)
+        self._read_line(made.lineno)
+        found = cell_returns.returned_dtype(self.types.module, construct, call, self._tensor_dtype)
+        return found[0] if found is not None else None
+
+    def _tensor_dtype(self, expr: ast.expr) -> Optional[str]:
+        return self.dtype(expr) if self.types.is_tensor(expr) else None
 
     def _tuple_op(self, expr: ast.expr) -> Optional[str]:
         """The multi-output op `expr` calls (`ops.topk(...)`, `x.sort()`), if any."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterator
 from operator import attrgetter
 from typing import Any, TypeVar, Union
 
@@ -245,3 +246,14 @@ def _children(node: ast.AST) -> list[ast.AST]:
         values = value if isinstance(value, list) else [value]
         found.extend(child for child in values if isinstance(child, ast.AST))
     return found
+
+
+def own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of `scope`, not descending into the functions, lambdas and classes in it
+    (their own nodes), but yielding those nested scopes themselves."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
