@@ -87,3 +87,39 @@ def test_returned_dtype_reads_only_written_out_facts() -> None:
     assert of("return self.fc(x)") is None  # a layer's dtype is not read here
     assert of("x = x * y\n    return x") is None  # rebound: not what was passed
     assert of("return") is None
+
+
+def test_a_sub_cell_giving_none_joins_no_tensor_under_strict() -> None:
+    for a in ("y = x * 2", "return None", "if x.sum() > 100:\n            return\n        y = x"):
+        source = program(a, "return x")
+        line = source.splitlines().index("            r = self.a(x)") + 1
+        for level, severity in (("LAX", "information"), ("STRICT", "error")):
+            findings = check_source(source, "m.py", level=level)
+            got = [(f.code, f.line, str(f.severity.name).lower()) for f in findings]
+            assert got == [("MS205", line, severity)], (a, level, got)
+    # called as a statement, or its result tested with `is None`: nothing is joined
+    assert found(program("return None", "return x", "self.a(x)\n        return self.b(x)")) == []
+    checked = "r = self.a(x)\n        if r is None:\n            r = self.b(x)\n        return r"
+    assert found(program("return None", "return x", checked), "STRICT") == []
+
+
+def test_cells_picked_by_a_tensor_index_one_giving_none_fail_under_strict() -> None:
+    def switch(a: str, b: str = "return x * 2", held: str = "(A(), B())") -> str:
+        return (
+            f"{HEAD}class A(nn.Cell):\n    def construct(self, x):\n        {a}\n\n\n"
+            f"class B(nn.Cell):\n    def construct(self, x):\n        {b}\n\n\n"
+            "class Net(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+            f"        self.layers = {held}\n\n    def construct(self, x, i):\n"
+            "        return self.layers[i](x)\n"
+        )
+
+    for a, held in [
+        ("return None", "(A(), B())"),
+        ("return", "(A(), B())"),
+        ("return", "[A(), B()]"),
+    ]:
+        source = switch(a, held=held)
+        line = source.splitlines().index(f"        {a}") + 1
+        assert found(source, "STRICT") == [("MS205", line)], (a, held)
+        assert found(source, "LAX") == []
+    assert found(switch("return x", "return x * 2"), "STRICT") == []

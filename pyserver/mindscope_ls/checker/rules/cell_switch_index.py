@@ -22,11 +22,13 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from . import joins  # MS205, reported by the switch too (a module import: one declaration)
 from .helpers import cell_returns, names, receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.shared_values import abstract
+from .helpers.walk import own_nodes
 
 CELL_SWITCH_INT64_INDEX = Rule(
     "MS1065",
@@ -191,13 +193,14 @@ def check_branches(ctx: FunctionContext) -> Iterator[RawFinding]:
     (or a list, or a number) where another returns a Tensor ("Cannot join the return values
     of different branches", naming the returns). Compiles: a parameter with a default or
     `*rest`, tuples of different lengths, Tensors of different shapes or ranks, Cells that
-    agree. `return None` against a Tensor fails only under STRICT (not reported here).
+    agree. `return None` against a Tensor fails only under STRICT (MS205 here, round 36).
     Round 35: Tensors of different dtypes fail too ("Type Join Failed: dtype1 = Int32, dtype2
     = Float32"; measured for int32/float32, float16/float32, float64/float32, int32/int64,
     bool/float32, `ops.cast` and `.astype('int32')` alike, with a tuple, a list, a local tuple
     `cells = (self.a, self.b)` of sub-Cell attributes, any index value); Cells returning the
     same dtype (`x.astype(ms.float32)` of a float32 `x`, two int32 casts) compile. A dtype the
-    checker cannot read (`ops.relu(x)`, a layer) leaves the call alone. A CellList indexed by
+    checker cannot read (a layer's) leaves the call alone; `ops.relu(x)` keeps `x`'s
+    (`cell_returns`, round 36). A CellList indexed by
     a Tensor fails in PyNative already, so it is not looked at."""
     calls = [
         c
@@ -218,6 +221,8 @@ def check_branches(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         problem, at = _disagreement(ctx, call, branches)
         if problem is None:
+            if ctx.level == SyntaxLevel.STRICT:
+                yield from _none_against_tensor(ctx, call, sub, branches)
             continue
         yield SWITCH_BRANCHES_DISAGREE.finding(
             at if at is not None else call,
@@ -228,6 +233,34 @@ def check_branches(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 Branch = tuple[str, Optional[ast.FunctionDef]]
+
+
+def _none_against_tensor(
+    ctx: FunctionContext, call: ast.Call, sub: ast.Subscript, branches: list[Branch]
+) -> Iterator[RawFinding]:
+    """Under STRICT, one Cell's `construct` gives None (`return None`, a bare `return`) where
+    another's gives a Tensor: the switch joins them as a Tensor `if` does (measured on 2.10:
+    "Cannot join the return values of different branches", naming the `return None`; LAX
+    compiles)."""
+    none = tensor = None
+    for name, fn in branches:
+        if fn is not None and cell_returns.returns_none(fn):
+            returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
+            if returns and none is None:
+                none = (name, min(returns, key=lambda r: (r.lineno, r.col_offset)))
+        elif (fn is not None and (_returns_kind(ctx, fn, call) or ("",))[0] == "a Tensor") or (
+            fn is None and name in _TENSOR_LAYERS
+        ):
+            tensor = name
+    if none is None or tensor is None:
+        return
+    name, at = none
+    yield joins.TENSOR_NONE_JOIN_UNDER_STRICT.finding(
+        at.value or at,
+        what=f"`{name}.construct`, which `{ast.unparse(sub)}` may call, gives",
+        kind="None",
+        other=f"`{tensor}.construct` a Tensor",
+    )
 
 
 def _branches(ctx: FunctionContext, seq: ast.expr) -> Optional[list[Branch]]:
@@ -439,5 +472,3 @@ def _returned_dtype(
         return values.dtype(arg) if ctx.types.is_tensor(arg) else None
 
     return cell_returns.returned_dtype(module, fn, call, argument)
-
-

@@ -281,6 +281,8 @@ class Abstract:
         op = self._tuple_op(expr)
         if op is not None:
             return Value("tuple", op=op)
+        if isinstance(expr, ast.Call) and self._returns_none(expr):
+            return NONE
         return self._named_or_tensor(expr)
 
     def _named_or_tensor(self, expr: ast.expr) -> Optional[Value]:
@@ -397,8 +399,17 @@ class Abstract:
 
     def _sub_cell(self, call: ast.Call) -> Optional[str]:
         """The dtype `self.a(x)` gives when `self.a` is a Cell of a class this module defines:
-        what its own `construct` returns for these arguments (`cell_returns`). Read only with
-        the module's lines, the callee and the `__init__` line noted for the findings cache."""
+        what its own `construct` returns for these arguments (`cell_returns`)."""
+        construct = self._sub_construct(call)
+        if construct is None:
+            return None
+        found = cell_returns.returned_dtype(self.types.module, construct, call, self._tensor_dtype)
+        return found[0] if found is not None else None
+
+    def _sub_construct(self, call: ast.Call) -> Optional[ast.FunctionDef]:
+        """The `construct` of the Cell `self.a` that `self.a(...)` calls, when its class is one
+        this module defines. Read only with the module's lines: it and the `__init__` line
+        are noted for the findings cache."""
         cls = self.types.cls
         name = names.self_attribute(call.func)
         if self.lines is None or cls is None or name is None or cls.attr_varies(name):
@@ -408,20 +419,20 @@ class Abstract:
         if not isinstance(made, ast.Call) or not isinstance(made.func, ast.Name):
             return None
         sub = self.types.module.classes.get(made.func.id)
-        construct = (
-            next(
-                (s for s in sub.body if isinstance(s, ast.FunctionDef) and s.name == "construct"),
-                None,
-            )
-            if sub is not None
-            else None
+        body = sub.body if sub is not None else []
+        construct = next(
+            (s for s in body if isinstance(s, ast.FunctionDef) and s.name == "construct"), None
         )
-        if construct is None:
-            return None
-        self._read(construct)
-        self._read_line(made.lineno)
-        found = cell_returns.returned_dtype(self.types.module, construct, call, self._tensor_dtype)
-        return found[0] if found is not None else None
+        if construct is not None:
+            self._read(construct)
+            self._read_line(made.lineno)
+        return construct
+
+    def _returns_none(self, call: ast.Call) -> bool:
+        """`self.a(x)` of a sub-Cell whose `construct` gives None on every path (measured on
+        2.10: joined with a Tensor by a Tensor `if`, it fails under STRICT as `None` does)."""
+        construct = self._sub_construct(call)
+        return construct is not None and cell_returns.returns_none(construct)
 
     def _tensor_dtype(self, expr: ast.expr) -> Optional[str]:
         return self.dtype(expr) if self.types.is_tensor(expr) else None

@@ -62,6 +62,19 @@ def returned_values(fn: ast.FunctionDef) -> Optional[list[ast.expr]]:
     return [r.value for r in returns if r.value is not None]
 
 
+def returns_none(fn: ast.FunctionDef) -> bool:
+    """Every path of `fn` gives None: each `return` is bare or `return None`, and the body
+    ends in one (or in no return at all)."""
+    returns = [n for n in own_nodes(fn) if isinstance(n, ast.Return)]
+    if any(r.value is not None and not _is_none(r.value) for r in returns):
+        return False
+    return not any(isinstance(n, (ast.Yield, ast.YieldFrom, ast.Raise)) for n in own_nodes(fn))
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
 class _Reader:
     def __init__(
         self, module: ModuleInfo, fn: ast.FunctionDef, call: ast.Call, argument: ArgumentDtype
@@ -74,9 +87,7 @@ class _Reader:
                 stores.setdefault(node.id, []).append(node)
         positional = [a.arg for a in (*fn.args.posonlyargs, *fn.args.args)][1:]
         # parameters the body never rebinds: they hold what the call passes
-        self.given = {
-            name: arg for name, arg in zip(positional, call.args) if name not in stores
-        }
+        self.given = {name: arg for name, arg in zip(positional, call.args) if name not in stores}
         self.once = {
             a.targets[0].id: a.value
             for a in of_type(fn, ast.Assign)
