@@ -1,0 +1,394 @@
+"""MS1115: a dict key that a function the dict is passed to sets, read by the caller.
+
+Measured with MindSpore 2.10 on CPU (round 36, `dc_`), at LAX and STRICT alike, PyNative runs
+them: graph mode passes a list or a dict to a function as a value (MS318), so a key the callee
+sets (`d["b"] = v`, `d.update({"b": v})`, `d[key] = v` with `key="b"` given by the caller) is
+set in a copy. The caller's `d["b"]` then fails while compiling ("ValueError: The key b does not
+exist in the dict:ValueAny", no line named): a module helper `put(d, x * 2)`, a method
+`self.fill(out, x)`, a `@staticmethod`, a sub-Cell `self.sub(d)`, a helper of a helper, a
+nested def writing the enclosing dict (`def put(v): d["b"] = v`), a helper's own dict, an empty
+dict `{}` or a dict of numbers alike. What compiles: reading a key the caller's dict had
+(`d["a"]`), `d.get("b", x)`, `"b" in d` and `len(d)` (they see the old dict: MS318 warns), and
+reading the dict the callee returns (`e = put(d, v); e["b"]`).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from typing import Optional, Union
+
+from ..index.module import ModuleInfo
+from ..model import Group, RawFinding, Related
+from ..rule import Rule, node_range
+from .helpers import names
+from .helpers.reached_methods import reached_methods
+from .helpers.walk import of_type
+
+CALLEE_KEY_READ = Rule(
+    "MS1115",
+    "dict-key-set-by-callee",
+    Group.FAILS,
+    title="A dict key set by the function the dict is passed to, read by the caller",
+    message=(
+        "`{read}` reads the key {key!r} that `{callee}` sets in the dict it is given, but graph "
+        "mode passes `{callee}` a copy of `{name}`: `{name}` has no such key and compiling fails "
+        "at every level (the key does not exist in the dict); return the dict from `{callee}` and "
+        "rebind it (`{name} = {callee}(...)`), or set the key here."
+    ),
+    why=(
+        "In graph mode a dict is a value: passing it to a function, a method or a sub-Cell "
+        "gives that function a copy, and the keys it adds stay in the copy. Reading such a key "
+        "from the caller's dict fails while the graph is built."
+    ),
+    remedy=(
+        "Have the callee return the dict and rebind it (`d = fill(d, x)`), or set the key in "
+        "the caller (`d['b'] = make(x)`)."
+    ),
+    mindspore_says="ValueError: The key b does not exist in the dict:ValueAny",
+)
+
+FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
+Key = Union[str, int]
+_DEPTH = 2  # a helper handing the dict on to another helper (measured: fails alike)
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    tree = module.tree
+    if tree is None:
+        return
+    # Cheap first look: some function writes an item of one of its parameters, or updates one.
+    defs: list[FunctionNode] = of_type(tree, *_DEFS)
+    if not any(_fills_parameter(f) for f in defs):
+        return
+    functions = {s.name: s for s in tree.body if isinstance(s, _DEFS)}
+    classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
+    compiled: list[tuple[FunctionNode, Optional[ast.ClassDef]]] = [
+        (fn, None)
+        for fn in functions.values()
+        if any(names.is_jit(module, d) for d in fn.decorator_list)
+    ]
+    for klass in classes.values():
+        if any(names.is_cell_qualname(module.qualname(b)) for b in klass.bases):
+            compiled += [(m, klass) for m in reached_methods(klass, ("construct",))]
+    compiled += [(f, None) for f in _helpers_reached([fn for fn, _ in compiled], functions)]
+    seen: set[tuple[int, int]] = set()
+    for fn, cls in compiled:
+        for name, known in _dict_locals(fn).items():
+            yield from _reads(module, fn, cls, functions, classes, name, known, seen)
+
+
+def _helpers_reached(
+    compiled: list[FunctionNode], functions: dict[str, FunctionNode]
+) -> list[FunctionNode]:
+    """Module functions that compiled code calls by name, and those they call (compiled too)."""
+    done = {id(f) for f in compiled}
+    todo = list(compiled)
+    found: list[FunctionNode] = []
+    while todo:
+        for call in of_type(todo.pop(), ast.Call):
+            if isinstance(call.func, ast.Name) and call.func.id in functions:
+                helper = functions[call.func.id]
+                if id(helper) not in done:
+                    done.add(id(helper))
+                    found.append(helper)
+                    todo.append(helper)
+    return found
+
+
+def _fills_parameter(fn: FunctionNode) -> bool:
+    """`fn` writes an item of (or updates) a parameter, or a name it does not bind (a nested
+    def's enclosing dict)."""
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    own = {n.id for n in of_type(fn, ast.Name) if isinstance(n.ctx, ast.Store)} - params
+    for node in of_type(fn, ast.Subscript, ast.Call):
+        if isinstance(node, ast.Subscript):
+            target: ast.expr = node.value
+            if not isinstance(node.ctx, ast.Store):
+                continue
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in ("update", "setdefault"):
+            target = node.func.value
+        else:
+            continue
+        if isinstance(target, ast.Name) and target.id not in own:
+            return True
+    return False
+
+
+def _dict_locals(fn: FunctionNode) -> dict[str, set[Key]]:
+    """Locals bound once, to a dict display with constant keys or `dict(k=v, ...)`, and given
+    only constant keys in `fn` itself: the keys they can hold."""
+    bound: dict[str, int] = {}
+    for node in of_type(fn, ast.Name):
+        if isinstance(node.ctx, ast.Store):
+            bound[node.id] = bound.get(node.id, 0) + 1
+    for a in of_type(fn.args, ast.arg):
+        bound[a.arg] = 2
+    found: dict[str, set[Key]] = {}
+    for assign in of_type(fn, ast.Assign):
+        if len(assign.targets) != 1 or not isinstance(assign.targets[0], ast.Name):
+            continue
+        name = assign.targets[0].id
+        keys = _display_keys(assign.value)
+        if keys is not None and bound.get(name) == 1:
+            found[name] = keys
+    if not found:
+        return found
+    nested = _nested_defs(fn)
+    for node in of_type(fn, ast.Subscript, ast.Call):
+        if any(_inside(node, inner) for inner in nested.values()):
+            continue  # a nested def's own writes (a copy: measured, like a helper's)
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.ctx, ast.Store) and _named(node.value) in found:
+                name = _named(node.value) or ""
+                key = _constant(node.slice)
+                if key is None:
+                    found.pop(name)  # a key not known: it may be any
+                else:
+                    found[name].add(key)
+        elif isinstance(node.func, ast.Attribute) and _named(node.func.value) in found:
+            name = _named(node.func.value) or ""
+            if node.func.attr in ("update", "setdefault", "__setitem__"):
+                keys = _call_keys(node)
+                if keys is None:
+                    found.pop(name)
+                else:
+                    found[name] |= keys
+    return found
+
+
+def _nested_defs(fn: FunctionNode) -> dict[str, FunctionNode]:
+    return {d.name: d for d in of_type(fn, *_DEFS) if d is not fn}
+
+
+def _inside(node: ast.AST, outer: ast.AST) -> bool:
+    start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
+    return (
+        (outer.lineno, outer.col_offset)
+        <= start
+        <= (  # type: ignore[attr-defined]
+            outer.end_lineno or 0,  # type: ignore[attr-defined]
+            outer.end_col_offset or 0,  # type: ignore[attr-defined]
+        )
+    )
+
+
+def _named(expr: ast.expr) -> Optional[str]:
+    return expr.id if isinstance(expr, ast.Name) else None
+
+
+def _constant(expr: ast.expr) -> Optional[Key]:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, (str, int)):
+        if not isinstance(expr.value, bool):
+            return expr.value
+    return None
+
+
+def _display_keys(value: ast.expr) -> Optional[set[Key]]:
+    if isinstance(value, ast.Dict):
+        keys: set[Key] = set()
+        for k in value.keys:
+            key = _constant(k) if k is not None else None
+            if key is None:
+                return None
+            keys.add(key)
+        return keys
+    if (
+        isinstance(value, ast.Call)
+        and isinstance(value.func, ast.Name)
+        and value.func.id == "dict"
+        and not value.args
+        and all(k.arg is not None for k in value.keywords)
+    ):
+        return {k.arg for k in value.keywords if k.arg is not None}
+    return None
+
+
+def _call_keys(call: ast.Call) -> Optional[set[Key]]:
+    """The keys `d.update({...})` / `d.setdefault(k, v)` set, if all constant."""
+    func = call.func
+    assert isinstance(func, ast.Attribute)
+    if call.keywords:
+        return None
+    if func.attr == "update" and len(call.args) == 1:
+        return _display_keys(call.args[0])
+    if func.attr in ("setdefault", "__setitem__") and call.args:
+        key = _constant(call.args[0])
+        return {key} if key is not None else None
+    return None
+
+
+def _reads(
+    module: ModuleInfo,
+    fn: FunctionNode,
+    cls: Optional[ast.ClassDef],
+    functions: dict[str, FunctionNode],
+    classes: dict[str, ast.ClassDef],
+    name: str,
+    known: set[Key],
+    seen: set[tuple[int, int]],
+) -> Iterator[RawFinding]:
+    guarded = _membership_keys(fn, name)
+    reads = [
+        s
+        for s in of_type(fn, ast.Subscript)
+        if isinstance(s.ctx, ast.Load) and _named(s.value) == name
+    ]
+    if not reads:
+        return
+    nested = _nested_defs(fn)
+    for call in of_type(fn, ast.Call):
+        inner = nested.get(call.func.id) if isinstance(call.func, ast.Name) else None
+        if inner is not None:
+            # A nested def changing the enclosing dict by its own name (round 35's MS318
+            # copy): `def put(v): d["b"] = v`, then `put(x)`, `d["b"]` fails alike.
+            callee, bindings = inner, _bind(inner, call, False)
+            params = [name] if name not in bindings else []
+        else:
+            resolved = _callee(call, cls, functions, classes)
+            if resolved is None:
+                continue
+            callee, skip_self = resolved
+            bindings = _bind(callee, call, skip_self)
+            params = [p for p, arg in bindings.items() if _named(arg) == name]
+        for param in params:
+            added = _added_keys(callee, param, bindings, functions, _DEPTH) - known - guarded
+            if not added:
+                continue
+            end = (call.end_lineno or 0, call.end_col_offset or 0)
+            for read in sorted(reads, key=lambda s: (s.lineno, s.col_offset)):
+                key = _constant(read.slice)
+                if key not in added or (read.lineno, read.col_offset) < end:
+                    continue
+                where = (read.lineno, read.col_offset)
+                if where in seen:
+                    continue
+                seen.add(where)
+                yield CALLEE_KEY_READ.finding(
+                    read,
+                    related=[Related(module.path, node_range(call), f"`{name}` passed here")],
+                    read=ast.unparse(read),
+                    key=key,
+                    callee=ast.unparse(call.func),
+                    name=name,
+                )
+
+
+def _membership_keys(fn: FunctionNode, name: str) -> set[Key]:
+    """Keys tested with `k in d` / `k not in d`: a branch on them is folded."""
+    found: set[Key] = set()
+    for compare in of_type(fn, ast.Compare):
+        if any(isinstance(op, (ast.In, ast.NotIn)) for op in compare.ops) and any(
+            _named(c) == name for c in compare.comparators
+        ):
+            key = _constant(compare.left)
+            if key is not None:
+                found.add(key)
+    return found
+
+
+def _callee(
+    call: ast.Call,
+    cls: Optional[ast.ClassDef],
+    functions: dict[str, FunctionNode],
+    classes: dict[str, ast.ClassDef],
+) -> Optional[tuple[FunctionNode, bool]]:
+    """The function a call runs (a module function, a method of `cls`, a sub-Cell's
+    `construct`), and whether its first parameter is `self`."""
+    func = call.func
+    if isinstance(func, ast.Name):
+        found = functions.get(func.id)
+        return (found, False) if found is not None else None
+    attr = names.self_attribute(func) if cls is not None else None
+    if attr is None or cls is None:
+        return None
+    for item in cls.body:
+        if isinstance(item, _DEFS) and item.name == attr:
+            static = any(
+                isinstance(d, ast.Name) and d.id == "staticmethod" for d in item.decorator_list
+            )
+            return item, not static
+    sub = _sub_cell_class(cls, attr, classes)
+    if sub is None:
+        return None
+    construct = next((i for i in sub.body if isinstance(i, _DEFS) and i.name == "construct"), None)
+    return (construct, True) if construct is not None else None
+
+
+def _sub_cell_class(
+    cls: ast.ClassDef, attr: str, classes: dict[str, ast.ClassDef]
+) -> Optional[ast.ClassDef]:
+    """`self.<attr> = Sub(...)` in `__init__`, with `Sub` a class of the module."""
+    init = next((i for i in cls.body if isinstance(i, _DEFS) and i.name == "__init__"), None)
+    if init is None:
+        return None
+    found: Optional[ast.ClassDef] = None
+    for assign in of_type(init, ast.Assign):
+        if any(names.self_attribute(t) == attr for t in assign.targets):
+            value = assign.value
+            if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name)):
+                return None
+            if found is not None:
+                return None  # bound twice: not known which
+            found = classes.get(value.func.id)
+            if found is None:
+                return None
+    return found
+
+
+def _bind(callee: FunctionNode, call: ast.Call, skip_self: bool) -> dict[str, ast.expr]:
+    """The callee's parameters the call gives, by name (no `*args` / `**kwargs` spread)."""
+    args = callee.args
+    params = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if skip_self:
+        params = params[1:]
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return {}
+    bound = dict(zip(params, call.args))
+    bound.update((k.arg, k.value) for k in call.keywords if k.arg is not None)
+    return bound
+
+
+def _added_keys(
+    callee: FunctionNode,
+    param: str,
+    bindings: dict[str, ast.expr],
+    functions: dict[str, FunctionNode],
+    depth: int,
+) -> set[Key]:
+    """The constant keys `callee` sets on its parameter `param` (none if it rebinds it)."""
+    if any(isinstance(n.ctx, ast.Store) and n.id == param for n in of_type(callee, ast.Name)):
+        return set()
+    rebound = {n.id for n in of_type(callee, ast.Name) if isinstance(n.ctx, ast.Store)}
+
+    def key_of(expr: ast.expr) -> Optional[Key]:
+        if isinstance(expr, ast.Name) and expr.id in bindings and expr.id not in rebound:
+            return _constant(bindings[expr.id])  # a key the caller gives
+        return _constant(expr)
+
+    added: set[Key] = set()
+    for node in of_type(callee, ast.Subscript, ast.Call):
+        if isinstance(node, ast.Subscript):
+            if isinstance(node.ctx, ast.Store) and _named(node.value) == param:
+                key = key_of(node.slice)
+                if key is not None:
+                    added.add(key)
+            continue
+        func = node.func
+        if isinstance(func, ast.Attribute) and _named(func.value) == param:
+            if func.attr == "update" and len(node.args) == 1 and not node.keywords:
+                added |= _display_keys(node.args[0]) or set()
+            elif func.attr == "setdefault" and node.args:
+                key = key_of(node.args[0])
+                if key is not None:
+                    added.add(key)
+        elif depth > 1 and isinstance(func, ast.Name) and func.id in functions:
+            inner = functions[func.id]
+            inner_bindings = _bind(inner, node, False)
+            for inner_param, arg in inner_bindings.items():
+                if _named(arg) == param:
+                    added |= _added_keys(inner, inner_param, {}, functions, depth - 1)
+    return added
