@@ -179,9 +179,9 @@ def _named(expr: ast.expr) -> Optional[str]:
 
 
 def _constant(expr: ast.expr) -> Optional[Key]:
-    if isinstance(expr, ast.Constant) and isinstance(expr.value, (str, int)):
-        if not isinstance(expr.value, bool):
-            return expr.value
+    value = expr.value if isinstance(expr, ast.Constant) else None
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        return value
     return None
 
 
