@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
+from functools import partial
 from typing import Optional, Union
 
+from ..incremental.memo import NodeMemo
 from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, Related
 from ..rule import Rule, node_range
@@ -52,6 +54,10 @@ FunctionNode = Union[ast.FunctionDef, ast.AsyncFunctionDef]
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef)
 Key = Union[str, int]
 _DEPTH = 2  # a helper handing the dict on to another helper (measured: fails alike)
+# Kept on the function's node (an untouched function keeps its node): a module check runs on
+# every keystroke.
+_FILLS: NodeMemo[bool] = NodeMemo()
+_LOCALS: NodeMemo[dict[str, set[Key]]] = NodeMemo()
 
 
 def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
@@ -60,7 +66,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         return
     # Cheap first look: some function writes an item of one of its parameters, or updates one.
     defs: list[FunctionNode] = of_type(tree, *_DEFS)
-    if not any(_fills_parameter(f) for f in defs):
+    if not any(_FILLS.get(f, None, partial(_fills_parameter, f)) for f in defs):
         return
     functions = {s.name: s for s in tree.body if isinstance(s, _DEFS)}
     classes = {s.name: s for s in tree.body if isinstance(s, ast.ClassDef)}
@@ -75,7 +81,7 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     compiled += [(f, None) for f in _helpers_reached([fn for fn, _ in compiled], functions)]
     seen: set[tuple[int, int]] = set()
     for fn, cls in compiled:
-        for name, known in _dict_locals(fn).items():
+        for name, known in _LOCALS.get(fn, None, partial(_dict_locals, fn)).items():
             yield from _reads(module, fn, cls, functions, classes, name, known, seen)
 
 
@@ -100,20 +106,24 @@ def _helpers_reached(
 def _fills_parameter(fn: FunctionNode) -> bool:
     """`fn` writes an item of (or updates) a parameter, or a name it does not bind (a nested
     def's enclosing dict)."""
-    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
-    own = {n.id for n in of_type(fn, ast.Name) if isinstance(n.ctx, ast.Store)} - params
+    targets: set[str] = set()
     for node in of_type(fn, ast.Subscript, ast.Call):
         if isinstance(node, ast.Subscript):
-            target: ast.expr = node.value
-            if not isinstance(node.ctx, ast.Store):
-                continue
-        elif isinstance(node.func, ast.Attribute) and node.func.attr in ("update", "setdefault"):
-            target = node.func.value
-        else:
-            continue
-        if isinstance(target, ast.Name) and target.id not in own:
-            return True
-    return False
+            if isinstance(node.ctx, ast.Store) and isinstance(node.value, ast.Name):
+                targets.add(node.value.id)
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("update", "setdefault")
+            and isinstance(node.func.value, ast.Name)
+        ):
+            targets.add(node.func.value.id)
+    if not targets:
+        return False
+    params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+    if targets & params:
+        return True
+    own = {n.id for n in of_type(fn, ast.Name) if isinstance(n.ctx, ast.Store)}
+    return bool(targets - own)
 
 
 def _dict_locals(fn: FunctionNode) -> dict[str, set[Key]]:
