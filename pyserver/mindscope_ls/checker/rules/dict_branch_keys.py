@@ -215,9 +215,7 @@ def _first_read(rest: list[ast.stmt], name: str, sized: bool = False) -> Optiona
                 and node.func.attr in _READ_METHODS
                 and isinstance(node.func.value, ast.Name)
                 and node.func.value.id == name
-            ):
-                reads.append(node)
-            elif (
+            ) or (
                 sized
                 and isinstance(node, ast.Call)
                 and isinstance(node.func, ast.Name)
