@@ -168,3 +168,40 @@ def test_dict_cleared_on_one_side_of_a_tensor_if() -> None:
     assert "MS1038" not in codes(body)  # numbers: LAX compiles
     body = net('d = {"a": x}\nif x.sum() > 3:\n    d.clear()\nreturn x\n')
     assert "MS1038" not in codes(body)
+
+
+def test_collection_only_methods_of_a_local() -> None:
+    head = "from collections import OrderedDict, Counter\n"
+    body = net(
+        'd = OrderedDict([("a", 1), ("b", 2)])\nd.move_to_end("a")\nreturn x * d["a"]\n', head
+    )
+    assert "MS1117" in codes(body) and "MS1117" in codes(body, "STRICT")
+    body = net('c = Counter(["a", "b", "a"])\nreturn x * c.most_common(1)[0][1]\n', head)
+    assert "MS1117" in codes(body)
+    body = net('d = OrderedDict([("a", 1)])\nk, v = d.popitem(last=False)\nreturn x * v\n', head)
+    assert "MS1117" in codes(body)
+    # an attribute `__init__` built keeps its methods (measured: compiles)
+    attr = net('self.od.move_to_end("a")\nreturn x\n', head, 'self.od = OrderedDict([("a", 1)])\n')
+    assert "MS1117" not in codes(attr)
+
+
+def test_attribute_key_set_by_another_method() -> None:
+    init = 'self.cache = {"a": 1}\n'
+    fill = "    def fill(self, v):\n        self.cache['b'] = v\n"
+    body = net("self.fill(x)\nreturn self.cache['b']\n", init=init)
+    body = body.replace("    def construct", fill + "    def construct")
+    assert "MS1115" in codes(body)
+    same = net("self.cache['b'] = x\nreturn self.cache['b']\n", init=init)
+    assert "MS1115" not in codes(same)
+
+
+def test_item_of_a_tensor_display_updated_in_place() -> None:
+    assert (9, "MS303", "other") in findings(net('d = {"a": x}\nd["a"] += 1\nreturn x\n'))
+    assert "MS303" in codes(net("l = [x, x]\nl[0] += 1\nreturn l[1]\n"))
+    for agreeing in (
+        'd = {"a": x}\nd["a"] += 1\nreturn d["a"]\n',
+        'd = {"a": x}\nd["a"] = d["a"] + 1\nreturn x\n',
+        'd = {"a": x, "b": x * 10}\nfor k in ("a", "b"):\n    d[k] += 1\nreturn d["a"]\n',
+        'd = {"a": 1, "b": 1}\nd["a"] += 1\nreturn x * d["b"]\n',
+    ):
+        assert "MS303" not in codes(net(agreeing)), agreeing
