@@ -11,7 +11,10 @@ import pytest
 
 from mindscope_ls.checker import Severity, check_source
 
-HEAD = "import numpy as np\nfrom mindspore import Tensor, nn, ops\nfrom collections import defaultdict\n\n\n"
+HEAD = (
+    "import numpy as np\nfrom mindspore import Tensor, nn, ops\n"
+    "from collections import defaultdict\n\n\n"
+)
 
 
 def findings(body: str, level: str = "LAX") -> list[tuple[int, str, str]]:
@@ -74,7 +77,10 @@ def test_key_given_by_caller_and_nested_def_and_sub_cell() -> None:
     assert "MS1115" in codes(net('d = {"a": x}\nput(d, "b", x)\nreturn d["b"]\n', extra))
     nested = 'd = {"a": x}\ndef put(v):\n    d["b"] = v\nput(x)\nreturn d["b"]\n'
     assert "MS1115" in codes(net(nested))
-    sub = "class Sub(nn.Cell):\n    def construct(self, d):\n        d['b'] = d['a']\n        return x\n"
+    sub = (
+        "class Sub(nn.Cell):\n    def construct(self, d):\n"
+        "        d['b'] = d['a']\n        return x\n"
+    )
     body = net('d = {"a": x}\nself.sub(d)\nreturn d["b"]\n', sub, "self.sub = Sub()\n")
     assert "MS1115" in codes(body)
 

@@ -205,24 +205,28 @@ def _first_read(rest: list[ast.stmt], name: str, sized: bool = False) -> Optiona
             ):
                 return None
             if (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.ctx, ast.Load)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == name
-            ) or (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _READ_METHODS
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == name
-            ) or (
-                sized
-                and isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id == "len"
-                and len(node.args) == 1
-                and isinstance(node.args[0], ast.Name)
-                and node.args[0].id == name
+                (
+                    isinstance(node, ast.Subscript)
+                    and isinstance(node.ctx, ast.Load)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == name
+                )
+                or (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _READ_METHODS
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == name
+                )
+                or (
+                    sized
+                    and isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "len"
+                    and len(node.args) == 1
+                    and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id == name
+                )
             ):
                 reads.append(node)
             elif (

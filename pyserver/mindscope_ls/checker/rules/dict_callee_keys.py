@@ -120,14 +120,14 @@ def _attribute_reads(
         own = {(a, k): node for a, k, node in _attribute_sets(method, dicts)}
         for sub in of_type(method, ast.Subscript):
             attr = names.self_attribute(sub.value)
-            key = _constant(sub.slice)
-            if not isinstance(sub.ctx, ast.Load) or attr not in dicts or key is None:
+            read_key = _constant(sub.slice)
+            if not isinstance(sub.ctx, ast.Load) or attr not in dicts or read_key is None:
                 continue
-            setter = set_by.get((attr, key))
-            if key in dicts[attr] or setter is None or setter is method:
+            setter = set_by.get((attr, read_key))
+            if read_key in dicts[attr] or setter is None or setter is method:
                 continue
-            mine = own.get((attr, key))
-            if mine is not None and (mine.lineno, mine.col_offset) < (sub.lineno, sub.col_offset):
+            mine = own.get((attr, read_key))
+            if mine is not None and _start(mine) < (sub.lineno, sub.col_offset):
                 continue
             where = (sub.lineno, sub.col_offset)
             if where in seen:
@@ -137,20 +137,17 @@ def _attribute_reads(
                 sub,
                 related=[Related(module.path, node_range(setter), f"`{setter.name}` sets it")],
                 read=ast.unparse(sub),
-                key=key,
+                key=read_key,
                 callee=f"self.{setter.name}",
                 name=f"self.{attr}",
             )
 
 
 def _bound_once(cls: ast.ClassDef, attr: str) -> bool:
-    stores = [
-        t
-        for a in of_type(cls, ast.Assign, ast.AugAssign, ast.AnnAssign)
-        for t in (a.targets if isinstance(a, ast.Assign) else [a.target])
-        if names.self_attribute(t) == attr
-    ]
-    return len(stores) == 1
+    targets: list[ast.expr] = [t for a in of_type(cls, ast.Assign) for t in a.targets]
+    targets += [a.target for a in of_type(cls, ast.AugAssign)]
+    targets += [a.target for a in of_type(cls, ast.AnnAssign)]
+    return sum(1 for t in targets if names.self_attribute(t) == attr) == 1
 
 
 def _attribute_sets(
@@ -158,7 +155,7 @@ def _attribute_sets(
 ) -> Iterator[tuple[str, Key, ast.AST]]:
     """(attribute, key, node) of `self.<attr>[k] = v`, `self.<attr>.update({k: v})`,
     `self.<attr>.setdefault(k, v)` in `method`."""
-    for node in of_type(method, ast.Subscript, ast.Call):
+    for node in _subs_calls(method):
         if isinstance(node, ast.Subscript):
             attr = names.self_attribute(node.value)
             key = _constant(node.slice)
@@ -202,7 +199,7 @@ def _fills_parameter(fn: FunctionNode) -> bool:
     """`fn` writes an item of (or updates) a parameter, a name it does not bind (a nested
     def's enclosing dict) or an attribute of `self`."""
     targets: set[str] = set()
-    for node in of_type(fn, ast.Subscript, ast.Call):
+    for node in _subs_calls(fn):
         if isinstance(node, ast.Subscript):
             if not isinstance(node.ctx, ast.Store):
                 continue
@@ -228,9 +225,9 @@ def _dict_locals(fn: FunctionNode) -> dict[str, set[Key]]:
     """Locals bound once, to a dict display with constant keys or `dict(k=v, ...)`, and given
     only constant keys in `fn` itself: the keys they can hold."""
     bound: dict[str, int] = {}
-    for node in of_type(fn, ast.Name):
-        if isinstance(node.ctx, ast.Store):
-            bound[node.id] = bound.get(node.id, 0) + 1
+    for stored in of_type(fn, ast.Name):
+        if isinstance(stored.ctx, ast.Store):
+            bound[stored.id] = bound.get(stored.id, 0) + 1
     for a in of_type(fn.args, ast.arg):
         bound[a.arg] = 2
     found: dict[str, set[Key]] = {}
@@ -244,7 +241,7 @@ def _dict_locals(fn: FunctionNode) -> dict[str, set[Key]]:
     if not found:
         return found
     nested = _nested_defs(fn)
-    for node in of_type(fn, ast.Subscript, ast.Call):
+    for node in _subs_calls(fn):
         if any(_inside(node, inner) for inner in nested.values()):
             continue  # a nested def's own writes (a copy: measured, like a helper's)
         if isinstance(node, ast.Subscript):
@@ -267,19 +264,23 @@ def _dict_locals(fn: FunctionNode) -> dict[str, set[Key]]:
 
 
 def _nested_defs(fn: FunctionNode) -> dict[str, FunctionNode]:
-    return {d.name: d for d in of_type(fn, *_DEFS) if d is not fn}
+    defs: list[FunctionNode] = [*of_type(fn, ast.FunctionDef), *of_type(fn, ast.AsyncFunctionDef)]
+    return {d.name: d for d in defs if d is not fn}
+
+
+def _start(node: ast.AST) -> tuple[int, int]:
+    return (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
 
 
 def _inside(node: ast.AST, outer: ast.AST) -> bool:
-    start = (getattr(node, "lineno", 0), getattr(node, "col_offset", 0))
-    return (
-        (outer.lineno, outer.col_offset)
-        <= start
-        <= (  # type: ignore[attr-defined]
-            outer.end_lineno or 0,  # type: ignore[attr-defined]
-            outer.end_col_offset or 0,  # type: ignore[attr-defined]
-        )
-    )
+    end = (getattr(outer, "end_lineno", 0) or 0, getattr(outer, "end_col_offset", 0) or 0)
+    return _start(outer) <= _start(node) <= end
+
+
+def _subs_calls(node: ast.AST) -> list[Union[ast.Subscript, ast.Call]]:
+    found: list[Union[ast.Subscript, ast.Call]] = [*of_type(node, ast.Subscript)]
+    found.extend(of_type(node, ast.Call))
+    return found
 
 
 def _named(expr: ast.expr) -> Optional[str]:
@@ -478,7 +479,7 @@ def _added_keys(
         return _constant(expr)
 
     added: set[Key] = set()
-    for node in of_type(callee, ast.Subscript, ast.Call):
+    for node in _subs_calls(callee):
         if isinstance(node, ast.Subscript):
             if isinstance(node.ctx, ast.Store) and _named(node.value) == param:
                 key = key_of(node.slice)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from typing import Optional, Union
+from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
@@ -45,7 +45,7 @@ SPREAD_OVERRIDE_KEPT = Rule(
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
-Key = Union[str, int, float, bool, None]
+Key = object  # a constant key
 
 
 @cacheable
