@@ -30,7 +30,7 @@ COLLECTION_METHOD = Rule(
     title="A method only `OrderedDict` / `Counter` have, called in compiled code",
     message=(
         "`{call}` uses `{method}` of the {kind} `{name}`, but graph mode turns it into a plain "
-        "dict that has no such method or attribute and fails at every level; {remedy}"
+        "dict that has no such method or attribute and fails at every level; {remedy}."
     ),
     why=(
         "Graph mode converts `OrderedDict`, `Counter` and `defaultdict` to its own dict type, "

@@ -36,7 +36,7 @@ TENSOR_DICT_NONE_ITEM = Rule(
     message=(
         "`{text}` {what} of `{name}`, a dict holding a Tensor: graph mode hands this to the "
         "Python fallback, which sees the dict's values as a tuple, and compiling fails at "
-        "every level; {remedy}"
+        "every level; {remedy}."
     ),
     why=(
         "Graph mode keeps a dict of Tensors as keys and a tuple of values. Setting a value it "
