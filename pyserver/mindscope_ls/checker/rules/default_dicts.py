@@ -7,8 +7,9 @@ after `d = defaultdict(int)`, `d["k"].append(x)` after `defaultdict(list)`, `d["
 `collections.defaultdict(lambda: 1.0)`, and `self.d["a"]` of a defaultdict `__init__` built
 empty. What compiles: the key set first (`d["a"] = 2` then `d["a"] += 1`), `d.get("a", 3)`,
 and `collections.Counter(...)` read at a key it counted. Left alone: a key that is not a
-constant once any item was set (it may be one of them), and a defaultdict attribute that any
-method fills.
+constant once any item was set (it may be one of them), a defaultdict attribute that any
+method fills, and a defaultdict built with initial contents (`defaultdict(int, {"a": 2})`
+compiles read at "a").
 """
 
 from __future__ import annotations
@@ -47,7 +48,15 @@ COLLECTIONS = frozenset({"collections"})  # where a `defaultdict` can come from
 
 
 def _is_defaultdict(module: ModuleInfo, expr: Optional[ast.expr]) -> bool:
-    return isinstance(expr, ast.Call) and module.qualname(expr.func) == _DEFAULTDICT
+    """`defaultdict(factory)` built empty: `defaultdict(int, {"a": 2})` or
+    `defaultdict(int, a=2)` holds its initial keys (measured: `self.dd["a"]` of that compiles
+    at both levels)."""
+    return (
+        isinstance(expr, ast.Call)
+        and module.qualname(expr.func) == _DEFAULTDICT
+        and len(expr.args) <= 1
+        and not expr.keywords
+    )
 
 
 def _same(a: ast.expr, b: ast.expr) -> bool:

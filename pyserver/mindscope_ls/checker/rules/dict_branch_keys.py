@@ -10,6 +10,11 @@ keys, which graph mode cannot join into one dict. Compile (not reported): the sa
 both sides, an existing key overwritten, a dict not read after the `if` (or only returned), a
 read inside the branch, a constant condition (`x.shape[0] > 2`), and a key added in a Tensor
 `while`. `len(d)` after the `if` fails under STRICT only (not reported).
+
+`d.clear()` on one side of the `if` (round 36, `dc_`) leaves different keys the same way: a
+dict display holding a Tensor, cleared, then `len(d)`, `d.get("a", ...)` or `d["a"]` (set again
+in the branch) fails at LAX and STRICT; `return d`, no read, and a dict of numbers at LAX (it
+fails STRICT only: not reported) compile.
 """
 
 from __future__ import annotations
@@ -28,9 +33,9 @@ BRANCH_KEYS = Rule(
     "MS1038",
     "dict-key-added-on-one-path",
     Group.FAILS,
-    title="A dict given a key on one side of a Tensor `if`, then read after it",
+    title="A dict given a key (or cleared) on one side of a Tensor `if`, then read after it",
     message=(
-        "`{name}` gets the key {key} only when the Tensor condition at line {line} holds, so "
+        "`{name}` {change} only when the Tensor condition at line {line} holds, so "
         "its two paths leave dicts of different keys, which graph mode cannot join, and "
         "`{text}` reads the joined dict; give `{name}` the key on both paths (a default before "
         "the `if`), or read it inside the branch."
@@ -81,10 +86,58 @@ def _after(ctx: FunctionContext, node: ast.If, rest: list[ast.stmt]) -> Iterator
         yield BRANCH_KEYS.finding(
             read,
             name=name,
-            key=repr(sorted(one_sided)[0]),
+            change=f"gets the key {sorted(one_sided)[0]!r}",
             line=node.lineno,
             text=ast.unparse(read),
         )
+    yield from _cleared_after(ctx, node, rest)
+
+
+def _cleared_after(
+    ctx: FunctionContext, node: ast.If, rest: list[ast.stmt]
+) -> Iterator[RawFinding]:
+    """`d.clear()` on one side of the Tensor `if` of a dict display holding a Tensor, then `d`
+    read (also by `len(d)`). Measured (round 36, `dc_`): `d = {"a": x, "b": x}; if x.sum() > 3:
+    d.clear()` then `len(d)`, `d.get("a", ...)`, or `d["a"]` after the branch set "a" again,
+    fail at LAX ("Invalid types for UnitSizeInBytes : Tensor") and STRICT; `return d`, no read,
+    and a dict of numbers (LAX) compile."""
+    body, orelse = _cleared(node.body), _cleared(node.orelse)
+    for name in sorted(body ^ orelse):
+        bound = only_binding(ctx, name)
+        if not (
+            isinstance(bound, ast.Dict)
+            and bound.keys
+            and any(ctx.types.is_tensor(v) for v in bound.values)
+        ):
+            continue
+        known = _display_keys(ctx, name)
+        side = node.body if name in body else node.orelse
+        if known is not None and known <= set(_added(side).get(name, ())):
+            continue  # every key set again
+        read = _first_read(rest, name, sized=True)
+        if read is None:
+            continue
+        yield BRANCH_KEYS.finding(
+            read,
+            name=name,
+            change="is emptied by `clear()`",
+            line=node.lineno,
+            text=ast.unparse(read),
+        )
+
+
+def _cleared(block: list[ast.stmt]) -> set[str]:
+    """Names `name.clear()` is called on anywhere in `block`."""
+    return {
+        node.func.value.id
+        for stmt in block
+        for node in ast.walk(stmt)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr == "clear"
+        and not node.args
+        and isinstance(node.func.value, ast.Name)
+    }
 
 
 def _added(block: list[ast.stmt]) -> dict[str, list[str]]:
@@ -139,7 +192,7 @@ def _display_keys(ctx: FunctionContext, name: str) -> Optional[set[str]]:
     return None
 
 
-def _first_read(rest: list[ast.stmt], name: str) -> Optional[ast.expr]:
+def _first_read(rest: list[ast.stmt], name: str, sized: bool = False) -> Optional[ast.expr]:
     """The first `d[...]`, `d.get(...)`/`items()`/`keys()`/`values()` or `for _ in d` of `name`
     in the statements after the `if` (None once `name` is rebound or never read so)."""
     for stmt in rest:
@@ -152,16 +205,28 @@ def _first_read(rest: list[ast.stmt], name: str) -> Optional[ast.expr]:
             ):
                 return None
             if (
-                isinstance(node, ast.Subscript)
-                and isinstance(node.ctx, ast.Load)
-                and isinstance(node.value, ast.Name)
-                and node.value.id == name
-            ) or (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Attribute)
-                and node.func.attr in _READ_METHODS
-                and isinstance(node.func.value, ast.Name)
-                and node.func.value.id == name
+                (
+                    isinstance(node, ast.Subscript)
+                    and isinstance(node.ctx, ast.Load)
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == name
+                )
+                or (
+                    isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Attribute)
+                    and node.func.attr in _READ_METHODS
+                    and isinstance(node.func.value, ast.Name)
+                    and node.func.value.id == name
+                )
+                or (
+                    sized
+                    and isinstance(node, ast.Call)
+                    and isinstance(node.func, ast.Name)
+                    and node.func.id == "len"
+                    and len(node.args) == 1
+                    and isinstance(node.args[0], ast.Name)
+                    and node.args[0].id == name
+                )
             ):
                 reads.append(node)
             elif (

@@ -28,6 +28,10 @@ PyNative and `[3, 3, 3]` in GRAPH_MODE, LAX and STRICT; also a method `self.zero
 writing `v[1:] = 0.0`, a mask write `v[v < 2.0] = 0.0`, `v[0] += 10.0`, and construct's own
 input passed on (`clear_first(x); return x * 2`). Agreeing: a helper that rebinds its parameter
 first (`v = v.copy()`), one that returns it, and a caller that does not read the name again.
+
+A local bound to a list or dict attribute (`d = self.cfg`), changed in place, then the
+attribute read (`self.cfg["a"]`, `len(self.cfg)`) gave the `__init__` contents in GRAPH_MODE at
+LAX and STRICT (round 36, `dc_`); reading the local agreed.
 """
 
 from __future__ import annotations
@@ -100,6 +104,8 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     defs: list[FunctionNode] = of_type(tree, *_DEFS)
     writers = any(_writes_parameter_item(f) for f in defs)
     for fn, cls in compiled:
+        if cls is not None:
+            yield from _attribute_aliases(module, fn, cls, seen)
         containers = _CONTAINERS.get(fn, None, partial(_container_locals, fn))
         if not containers and not writers:
             continue
@@ -182,6 +188,76 @@ def _aliases(
             source,
             "afterwards",
         )
+
+
+def _attribute_aliases(
+    module: ModuleInfo, fn: FunctionNode, cls: ast.ClassDef, seen: set[tuple[int, int]]
+) -> Iterator[RawFinding]:
+    """`d = self.cfg` (a list or dict attribute `__init__` builds), `d` changed in place, then
+    `self.cfg` read. Measured (round 36, `dc_`, LAX and STRICT): `d["a"] = 5`, `d.update(...)`,
+    a new key, `v[0] = 5` of a list, then `self.cfg["a"]` / `len(self.cfg)`, gave the
+    `__init__` contents in GRAPH_MODE; reading `d` itself agreed."""
+    assigns = [
+        a
+        for a in of_type(fn, ast.Assign)
+        if len(a.targets) == 1
+        and isinstance(a.targets[0], ast.Name)
+        and names.self_attribute(a.value) is not None
+    ]
+    if not assigns:
+        return
+    kinds = _attribute_kinds(cls)
+    for assign in assigns:
+        attr = names.self_attribute(assign.value) or ""
+        kind = kinds.get(attr)
+        if kind is None:
+            continue
+        alias = assign.targets[0]
+        assert isinstance(alias, ast.Name)
+        write = _first_write(fn, alias.id, after=assign)
+        if write is None:
+            continue
+        end = _end(write)
+        read = min(
+            (
+                a
+                for a in of_type(fn, ast.Attribute)
+                if isinstance(a.ctx, ast.Load)
+                and names.self_attribute(a) == attr
+                and _start(a) >= end
+            ),
+            key=_start,
+            default=None,
+        )
+        if read is None:
+            continue
+        yield from _report(
+            module,
+            seen,
+            write,
+            (assign, f"`{alias.id} = self.{attr}` here"),
+            read,
+            kind,
+            alias.id,
+            f"self.{attr}",
+            "afterwards",
+        )
+
+
+def _attribute_kinds(cls: ast.ClassDef) -> dict[str, str]:
+    """Attributes `__init__` binds once to a list or dict display (and nothing else binds)."""
+    init = next((i for i in cls.body if isinstance(i, _DEFS) and i.name == "__init__"), None)
+    if init is None:
+        return {}
+    kinds: dict[str, Optional[str]] = {}
+    for node in of_type(cls, ast.Assign):
+        for t in node.targets:
+            attr = names.self_attribute(t)
+            if attr is None:
+                continue
+            kind = _kind(node.value) if any(node is b for b in init.body) else None
+            kinds[attr] = kind if attr not in kinds else None
+    return {k: v for k, v in kinds.items() if v is not None}
 
 
 def _closures(

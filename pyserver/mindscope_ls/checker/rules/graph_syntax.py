@@ -3,7 +3,8 @@
 - MS180: graph mode compiles `d.update(...)` of a dict as `standard_method.dict_update(self_,
   dict_obj)`: one positional dict, no keyword arguments. Python's `d.update(y=2)` and
   `d.update(other, y=2)` fail at both levels ("Got an unexpected keyword argument 'y'", at the
-  call; measured on 2.10, CPU).
+  call; measured on 2.10, CPU). So do pairs instead of a dict (`d.update([("b", v)])`,
+  `zip(...)`, `other.items()`: "The pointer[dict] is null", round 36).
 - MS181: a `global N` that the compiled function assigns but the module never binds: the parser
   resolves `N` in the module's namespace when compiling, before any assignment ran, so a read of
   it fails at both levels ("The name 'N' is not defined, or not supported in graph mode", at the
@@ -314,9 +315,31 @@ def _own_class(info: ClassInfo) -> bool:
 
 def _update_misfit(call: ast.Call) -> bool:
     func = call.func
-    if not (isinstance(func, ast.Attribute) and func.attr == "update" and call.keywords):
+    if not (isinstance(func, ast.Attribute) and func.attr == "update"):
         return False
-    return not any(isinstance(a, ast.Starred) for a in call.args)
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    if call.keywords:
+        return True
+    return len(call.args) == 1 and _pairs(call.args[0])
+
+
+# What `d.update(...)` is given instead of a dict: a sequence of key/value pairs.
+_PAIR_CALLS = frozenset({"zip", "enumerate"})
+
+
+def _pairs(arg: ast.expr) -> bool:
+    """Key/value pairs written out: `[("b", v)]`, `(("b", v),)`, a list comprehension or a
+    generator, `zip(...)`, `other.items()`. Measured on 2.10 (round 36, `dc_`): each fails at
+    both levels ("The pointer[dict] is null", no line named); a dict local, a dict display and
+    `dict(...)` compile (the last is MS206's under STRICT)."""
+    if isinstance(arg, (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp)):
+        return True
+    if not isinstance(arg, ast.Call):
+        return False
+    if isinstance(arg.func, ast.Name):
+        return arg.func.id in _PAIR_CALLS
+    return isinstance(arg.func, ast.Attribute) and arg.func.attr == "items" and not arg.args
 
 
 def _globals(ctx: FunctionContext, declared: list[ast.Global]) -> Iterator[RawFinding]:
