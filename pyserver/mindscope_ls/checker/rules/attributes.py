@@ -161,7 +161,7 @@ def check_attribute(
     if refused and (
         _parameter(ctx, node.value) or (attr == "name" and _parameter_item(ctx, node.value))
     ):
-        if not _unused(ctx, node):
+        if not unused_value(ctx, node):
             advice = "read it from the Parameter outside compiled code (in `__init__`)"
             yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
         return
@@ -218,7 +218,7 @@ def _called(ctx: FunctionContext, node: ast.Attribute) -> bool:
     return any(call.func is node for call in calls)
 
 
-def _unused(ctx: FunctionContext, node: ast.Attribute) -> bool:
+def unused_value(ctx: FunctionContext, node: ast.Attribute) -> bool:
     """`n = <node>` where the function never reads `n`: the graph drops the unused value before
     inferring it, so the attribute is never looked up (measured: `n = self.p.name` compiles,
     `return x, self.p.name` fails)."""

@@ -76,7 +76,7 @@ def _train_one_step_subclass(cls: ClassInfo) -> bool:
     return False
 
 
-def _optimizer_attr(cls: ClassInfo, expr: ast.expr) -> bool:
+def optimizer_attr(cls: ClassInfo, expr: ast.expr) -> bool:
     """`self.opt` holding an optimizer `__init__` built, or `self.optimizer` of a
     TrainOneStepCell subclass that does not set it itself."""
     name = names.self_attribute(expr)
@@ -93,7 +93,7 @@ def parameter_sequence(cls: ClassInfo, expr: ast.expr, depth: int = 0) -> bool:
     if depth > 3:
         return False
     if isinstance(expr, ast.Attribute) and expr.attr == "parameters":
-        return _optimizer_attr(cls, expr.value)
+        return optimizer_attr(cls, expr.value)
     if (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Attribute)
@@ -138,13 +138,13 @@ def parameter_item(ctx: FunctionContext, expr: ast.expr) -> bool:
         return False
     loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
     for loop in loops:
-        over = _looped(loop.target, loop.iter, stores[0])
+        over = looped(loop.target, loop.iter, stores[0])
         if over is not None:
             return parameter_sequence(cls, over)
     return False
 
 
-def _looped(target: ast.expr, over: ast.expr, store: ast.Name) -> Optional[ast.expr]:
+def looped(target: ast.expr, over: ast.expr, store: ast.Name) -> Optional[ast.expr]:
     """The sequence `store` takes its items from in `for target in over`, if any."""
     if target is store:
         return over
