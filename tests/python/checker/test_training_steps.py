@@ -141,3 +141,31 @@ def test_gradients_of_a_tuple_or_converted_are_clean() -> None:
     converted = "grads = tuple(g * 0.5 for g in grads)\nself.opt(grads)\nreturn loss"
     assert found(step(listed + converted)) == []
     assert found(step(listed + "return loss, grads[0]")) == []
+
+
+# --- MS360: an attribute the Cell's own method sets, read back after the call -----------
+
+LOGGER = (
+    "class Step(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
+    "        self.last = 0.0\n        self.count = 0\n\n"
+    "    def log(self, v):\n        self.last = v\n\n"
+    "    def tick(self):\n        self.count += 1\n        return self.count\n\n"
+    "    def construct(self, x):\n"
+)
+
+
+def logger(body: str) -> str:
+    """`body` as the construct of a Cell whose `log`/`tick` set `self.last`/`self.count`
+    (line 15 on)."""
+    return LOGGER + "".join(f"        {line}\n" for line in body.strip().splitlines())
+
+
+def test_attribute_set_by_an_own_method_then_read_diverges() -> None:
+    assert found(logger("self.log(x)\nreturn self.last")) == [("MS360", 16)]
+    assert found(logger("self.tick()\nreturn x, self.count")) == [("MS360", 16)]
+
+
+def test_own_method_results_and_earlier_reads_are_clean() -> None:
+    assert found(logger("n = self.tick()\nreturn x, n")) == []
+    assert found(logger("prev = self.last\nself.log(x)\nreturn x, prev")) == []
+    assert found(logger("self.log(x)\nself.last = x\nreturn self.last")) == []
