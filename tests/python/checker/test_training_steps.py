@@ -169,3 +169,20 @@ def test_own_method_results_and_earlier_reads_are_clean() -> None:
     assert found(logger("n = self.tick()\nreturn x, n")) == []
     assert found(logger("prev = self.last\nself.log(x)\nreturn x, prev")) == []
     assert found(logger("self.log(x)\nself.last = x\nreturn self.last")) == []
+
+
+# --- MS130: the weights of the network a Cell was given -----------------------------------
+
+
+def test_trainable_params_of_a_given_network_is_forbidden() -> None:
+    source = (
+        "class WithReg(nn.Cell):\n    def __init__(self, net):\n        super().__init__()\n"
+        "        self.net = net\n\n    def construct(self, x):\n        reg = 0\n"
+        "        for p in self.net.trainable_params():\n            reg = reg + p.sum()\n"
+        "        return self.net(x) + reg\n"
+    )
+    assert found(source) == [("MS130", 8)]
+    kept = source.replace(
+        "self.net = net\n", "self.net = net\n        self.ps = net.trainable_params()\n"
+    )
+    assert found(kept.replace("self.net.trainable_params()", "self.ps")) == []
