@@ -35,9 +35,9 @@ from .calls_shared import assigned, assigned_any, describe, instance, local_name
 from .helpers import names, python_objects, receivers
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
-from .helpers.classes import ClassInfo
 from .helpers.instances import lacks
 from .helpers.module_values import global_binding, note_read
+from .helpers.parameter_items import parameter_item
 from .strict import TO_NUMPY
 
 ATTRIBUTE_OF_WRONG_KIND = Rule(
@@ -161,7 +161,7 @@ def check_attribute(
     if refused and (
         _parameter(ctx, node.value) or (attr == "name" and _parameter_item(ctx, node.value))
     ):
-        if not _unused(ctx, node):
+        if not unused_value(ctx, node):
             advice = "read it from the Parameter outside compiled code (in `__init__`)"
             yield ATTRIBUTE_OF_WRONG_KIND.finding(node, attr=attr, kind="Parameter", advice=advice)
         return
@@ -218,7 +218,7 @@ def _called(ctx: FunctionContext, node: ast.Attribute) -> bool:
     return any(call.func is node for call in calls)
 
 
-def _unused(ctx: FunctionContext, node: ast.Attribute) -> bool:
+def unused_value(ctx: FunctionContext, node: ast.Attribute) -> bool:
     """`n = <node>` where the function never reads `n`: the graph drops the unused value before
     inferring it, so the attribute is never looked up (measured: `n = self.p.name` compiles,
     `return x, self.p.name` fails)."""
@@ -324,44 +324,12 @@ def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
 def _parameter_item(ctx: FunctionContext, expr: ast.expr) -> bool:
     """`p` bound only as the variable of `for p in self.weights` or `for p, g in
     zip(self.weights, grads)` (a loop or a comprehension), `self.weights` a `ParameterTuple`
-    set in `__init__`. Measured on 2.10 (LAX and STRICT): `p.name` there fails like
-    `self.w.name` ("the 'Parameter' object's method 'name' is not supported"), e.g. in
-    `{w.name: g for w, g in zip(self.weights, grads)}` after `value_and_grad`."""
-    cls = ctx.types.cls
-    if cls is None or not isinstance(expr, ast.Name):
-        return False
-    stores = [n for n in ctx.of(ast.Name) if n.id == expr.id and not isinstance(n.ctx, ast.Load)]
-    if len(stores) != 1:
-        return False
-    loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
-    for loop in loops:
-        target, over = loop.target, loop.iter
-        if target is stores[0]:
-            return _parameter_tuple(cls, over)
-        if (
-            isinstance(target, ast.Tuple)
-            and isinstance(over, ast.Call)
-            and isinstance(over.func, ast.Name)
-            and over.func.id == "zip"
-        ):
-            for item, seq in zip(target.elts, over.args):
-                if item is stores[0]:
-                    return _parameter_tuple(cls, seq)
-    return False
-
-
-def _parameter_tuple(cls: ClassInfo, expr: ast.expr) -> bool:
-    name = names.self_attribute(expr)
-    if name is None or cls.attr_varies(name):
-        return False
-    attr = cls.attr(name)
-    made = attr.node if attr is not None else None
-    if not isinstance(made, ast.Call):
-        return False
-    qualname = (
-        cls.module.qualname(made.func) if isinstance(made.func, (ast.Name, ast.Attribute)) else None
-    )
-    return qualname is not None and qualname.endswith(".ParameterTuple")
+    set in `__init__`, an optimizer's `parameters` or a `clone()` of one
+    (`helpers/parameter_items.py`); also `self.weights[0]`. Measured on 2.10 (LAX and STRICT):
+    `p.name` there fails like `self.w.name` ("the 'Parameter' object's method 'name' is not
+    supported"), e.g. in `{w.name: g for w, g in zip(self.weights, grads)}` after
+    `value_and_grad`."""
+    return parameter_item(ctx, expr)
 
 
 def _cell_lacks(ctx: FunctionContext, expr: ast.expr, attr: str) -> bool:

@@ -74,6 +74,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if unseen is not None:
             yield unseen
             return
+    own = _own_method_write_unseen(ctx, cls, calls)
+    if own is not None:
+        yield own
+        return
     for call in calls:
         func = call.func
         if not isinstance(func, ast.Attribute) or not _maybe_object(ctx, func.value):
@@ -98,6 +102,70 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                 obj=ast.unparse(func.value),
             )
             return
+
+
+def _own_method_write_unseen(
+    ctx: FunctionContext, cls: ClassInfo, calls: list[ast.Call]
+) -> Optional[RawFinding]:
+    """`self.log(loss)` where the Cell's own method `log` (or a method it calls on `self`)
+    assigns `self.last`, then `self.last` read after the call. Measured on 2.10 at LAX (round
+    36, `tr_`): the read gives the value `__init__` set (0.0 where PyNative gave the loss; a
+    counter `self.count += 1` in `tick()` read as 0, 0 where PyNative gave 1, 2; `if
+    self.done:` after `mark()` took the `__init__` branch). Agreeing: the method's return
+    value (`n = self.tick()`), a read before the call, an `ops.assign` to a Parameter, and the
+    attribute read by the caller of the Cell afterwards. STRICT refuses the write (MS202).
+    Attributes holding Parameters or Cells, and ones the function itself assigns, are left
+    alone."""
+    stores: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    written_here = {
+        name
+        for node in stores
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if (name := self_attr_name(target)) is not None
+    }
+    for call in calls:
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and self_attr_name(func) is not None):
+            continue
+        if not (isinstance(func.value, ast.Name) and func.value.id == "self"):
+            continue
+        written = _own_writes(cls, func.attr, 0) - written_here
+        written = {
+            name
+            for name in written
+            if (held := cls.attr(name)) is not None and held.kind in ("object", "const_tensor")
+        }
+        if not written:
+            continue
+        end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
+        read = _read_after(ctx, cls, func.value, end, written)
+        if read is not None:
+            return METHOD_WRITE_UNSEEN.finding(
+                read,
+                related=[ctx.related(call, "the call that sets it")],
+                read=ast.unparse(read),
+                call=ast.unparse(func) + "()",
+                obj="self",
+            )
+    return None
+
+
+def _own_writes(cls: ClassInfo, method: str, depth: int) -> set[str]:
+    """What the Cell's method `method` assigns on `self`, with the methods it calls on
+    `self` (two levels)."""
+    found = cls.find_method(method)
+    if found is None or method in ("construct", "__init__") or depth > 2:
+        return set()
+    written = _self_writes(found[1])
+    for node in of_type(found[1], ast.Call):
+        func = node.func
+        if (
+            isinstance(func, ast.Attribute)
+            and isinstance(func.value, ast.Name)
+            and func.value.id == "self"
+        ):
+            written |= _own_writes(cls, func.attr, depth + 1)
+    return written
 
 
 def _with_write_unseen(ctx: FunctionContext, node: ast.With) -> Optional[RawFinding]:

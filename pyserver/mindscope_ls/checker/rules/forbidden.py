@@ -270,6 +270,8 @@ def _forbidden_method(ctx: FunctionContext, func: ast.Attribute) -> Optional[str
     """`self.p.set_data`, `self.get_parameters`, `self.sub.register_forward_hook`: a method
     the facts table forbids on the receiver's kind, unless the workspace class defines its own."""
     kind = receivers.kind_of(ctx, func.value)
+    if kind is None and func.attr in GIVEN_CELL_METHODS and _given_to_init(ctx, func.value):
+        kind = receivers.CELL
     owners: tuple[str, ...] = OWNERS.get(kind, ()) if kind is not None else ()
     if not owners and ctx.types.is_tensor(func.value):
         owners = ("Tensor",)
@@ -282,3 +284,26 @@ def _forbidden_method(ctx: FunctionContext, func: ast.Attribute) -> Optional[str
     if info is not None and info.find_method(func.attr) is not None:
         return None  # the user's own method of that name
     return f"{owner}.{func.attr}()"
+
+
+# Methods only a Cell has, by which a training step reads the weights of the network it was
+# given (`self.net = net` in `__init__`): measured on 2.10 (round 36, `tr_`), an L2 term
+# `for p in self.net.trainable_params():` (or `get_parameters()`) in a loss Cell's `construct`
+# fails at both levels like the same call on `self.fc` ("the method or function
+# 'mindspore.nn.cell.Cell.trainable_params' is not supported").
+GIVEN_CELL_METHODS = frozenset({"trainable_params", "untrainable_params", "get_parameters"})
+
+
+def _given_to_init(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`self.<name>` that the Cell's `__init__` sets, once, to one of its own parameters."""
+    cls = ctx.fn.cls
+    name = receivers.self_attr_name(expr)
+    if cls is None or not cls.is_cell or name is None or cls.attr_varies(name):
+        return False
+    held = cls.attr(name)
+    init = cls.find_method("__init__")
+    if held is None or not isinstance(held.node, ast.Name) or init is None:
+        return False
+    args = init[1].args
+    own = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
+    return held.node.id in own and len(cls.attribute_stores(name)) == 1

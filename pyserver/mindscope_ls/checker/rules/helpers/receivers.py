@@ -15,6 +15,7 @@ from . import names
 from .base import FunctionContext
 from .classes import Attr, ClassInfo
 from .module_values import parameters
+from .parameter_items import parameter_item
 
 PARAMETER = "Parameter"
 CELL = "Cell"
@@ -74,7 +75,9 @@ def kind_of(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
         held = self_attr(ctx, expr.value)
         if held is not None and held.kind == "cell" and held.class_qualname in CELL_CONTAINERS:
             return CELL
-        return None
+        return PARAMETER if parameter_item(ctx, expr) else None
+    if isinstance(expr, ast.Name) and expr.id != "self":
+        return PARAMETER if parameter_item(ctx, expr) else None
     held = self_attr(ctx, expr)
     if held is None and isinstance(expr, ast.Attribute) and _sub_cell_parameter(ctx, expr):
         return PARAMETER
