@@ -101,6 +101,60 @@ TYPING_ISINSTANCE = Rule(
     mindspore_says="TypeError: isinstance() arg 2 must be a type or tuple of types.",
 )
 
+OPERATOR_CONTAINS_REVERSED = Rule(
+    "MS1138",
+    "operator-contains-reversed",
+    Group.FAILS,
+    title="`operator.contains(seq, item)` in compiled code tests `seq in item`",
+    message=(
+        "Graph mode compiles `{call}` as `{seq} in {item}` (its `in` with the operands "
+        "the other way round), which fails for {what}; write `{item} in {seq}`."
+    ),
+    why=(
+        "MindSpore maps `operator.contains` to its own `in` without swapping the operands "
+        "(measured on 2.10: `operator.contains([1, 2], 2)` failed with \"argument of type 'int' "
+        "is not iterable\", `operator.contains(('a', 'b'), 'a')` with \"'in <string>' requires "
+        'string as left operand", at LAX and STRICT).'
+    ),
+    remedy="Write the membership test with `in`: `item in seq`.",
+    mindspore_says="TypeError: argument of type 'int' is not iterable",
+)
+
+INT_ENUM_MEMBER_ATTRIBUTE = Rule(
+    "MS1139",
+    "int-enum-member-attribute",
+    Group.FAILS,
+    title="`.value` / `.name` of an `IntEnum` member in compiled code",
+    message=(
+        "`{expr}` is a member of the IntEnum `{cls}`, which graph mode holds as a plain int: "
+        "an int has no `.{attr}`, so this fails."
+    ),
+    why=(
+        "Graph mode converts an `IntEnum` (or `IntFlag`) member to its int value when it "
+        "reads it (measured on 2.10: `K.B.value` failed with \"'Int' object has no attribute "
+        "'value'\" at LAX and STRICT; a plain `Enum` member's `.value` compiles)."
+    ),
+    remedy="Use the member itself (it is an int already) or read `.value` outside the graph.",
+    mindspore_says="AttributeError: 'Int' object has no attribute 'value'",
+)
+
+INT_ENUM_RETURNED = Rule(
+    "MS3026",
+    "int-enum-member-returned",
+    Group.DIVERGES,
+    title="An `IntEnum` member returned from compiled code comes back as a plain int",
+    message=(
+        "`{expr}` is a member of the IntEnum `{cls}`: graph mode returns its int value "
+        "(PyNative returns the member, whose `repr`, `.name` and `is` tests differ)."
+    ),
+    why=(
+        "Graph mode holds an `IntEnum` member as its int (measured on 2.10: `return K.B` gave "
+        "2 where PyNative gave <K.B: 2>, `[K.A, K.B]` gave [1, 2])."
+    ),
+    remedy="Convert the result back outside the graph (`K(out)`), or return a Tensor.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
 HEAP_LIST_UNCHANGED = Rule(
     "MS3025",
     "heapq-bisect-list-unchanged",
@@ -137,6 +191,7 @@ TYPING_ALIASES = frozenset(
         "Collection",
         "Union",
         "Optional",
+        "Callable",
     }
 )
 HEAP_FUNCTIONS = frozenset(
@@ -151,18 +206,21 @@ HEAP_FUNCTIONS = frozenset(
         "bisect.insort_right",
     }
 )
-PACKAGES = frozenset({"collections", "itertools", "typing", "heapq", "bisect"})
+PACKAGES = frozenset({"collections", "itertools", "typing", "heapq", "bisect", "operator", "enum"})
+INT_ENUMS = frozenset({"enum.IntEnum", "enum.IntFlag"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    calls = [c for c in ctx.of(ast.Call) if isinstance(c, ast.Call)]
+    yield from _typing_isinstance(ctx, calls)  # `int | float` needs no import
     if not names.imports_package(ctx.fn.module, PACKAGES):
         return
-    calls = [c for c in ctx.of(ast.Call) if isinstance(c, ast.Call)]
+    yield from _int_enums(ctx)
     if not calls:
         return
+    yield from _contains(ctx, calls)
     yield from _deques(ctx, calls)
     yield from _itertools_next(ctx, calls)
-    yield from _typing_isinstance(ctx, calls)
     yield from _heaps(ctx, calls)
 
 
@@ -273,6 +331,8 @@ def _itertools_next(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[Raw
 
 
 def _typing_alias(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        return expr  # `int | float`: a `types.UnionType` (measured: fails like `Union[...]`)
     if isinstance(expr, ast.Tuple):
         return next((e for e in expr.elts if _typing_alias(ctx, e) is not None), None)
     target = expr.value if isinstance(expr, ast.Subscript) else expr
@@ -284,8 +344,6 @@ def _typing_alias(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
 
 
 def _typing_isinstance(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
-    if not names.imports_package(ctx.fn.module, frozenset({"typing"})):
-        return
     for call in calls:
         if (
             isinstance(call.func, ast.Name)
@@ -314,3 +372,119 @@ def _heaps(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
         yield HEAP_LIST_UNCHANGED.finding(
             call, call=ast.unparse(call), name=name, related=[ctx.related(read, f"`{name}` read")]
         )
+
+
+def _contains(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
+    """`operator.contains(seq, item)` with an item `in` cannot take `seq` on its left: a number
+    (or a shape's dim), or a str when `seq` is no str."""
+    for call in calls:
+        if len(call.args) != 2 or call.keywords:
+            continue
+        if ctx.fn.module.qualname(call.func) != "operator.contains":
+            continue
+        seq, item = call.args
+        what = None
+        if (isinstance(item, ast.Constant) and isinstance(item.value, (int, float))) or _shape_dim(
+            item
+        ):
+            what = "a number on the right"
+        elif (
+            isinstance(item, ast.Constant)
+            and isinstance(item.value, str)
+            and isinstance(seq, (ast.Tuple, ast.List, ast.Dict, ast.Set))
+        ):
+            what = "a str on the right of a non-str"
+        if what is not None:
+            yield OPERATOR_CONTAINS_REVERSED.finding(
+                call,
+                call=ast.unparse(call),
+                seq=ast.unparse(seq),
+                item=ast.unparse(item),
+                what=what,
+            )
+
+
+def _shape_dim(expr: ast.expr) -> bool:
+    return (
+        isinstance(expr, ast.Subscript)
+        and isinstance(expr.value, ast.Attribute)
+        and expr.value.attr == "shape"
+        and isinstance(expr.slice, ast.Constant)
+    )
+
+
+def _int_enum_classes(ctx: FunctionContext) -> dict[str, ast.ClassDef]:
+    module = ctx.fn.module
+    tree = module.tree
+    if tree is None:
+        return {}
+    return {
+        stmt.name: stmt
+        for stmt in tree.body
+        if isinstance(stmt, ast.ClassDef)
+        and any(module.qualname(b) in INT_ENUMS for b in stmt.bases)
+    }
+
+
+def _int_enum_member(
+    ctx: FunctionContext, expr: ast.expr, classes: dict[str, ast.ClassDef]
+) -> Optional[str]:
+    """The IntEnum class `expr` (`K.B`) is a member of."""
+    if (
+        isinstance(expr, ast.Attribute)
+        and isinstance(expr.value, ast.Name)
+        and expr.value.id in classes
+        and any(
+            isinstance(t, ast.Name) and t.id == expr.attr
+            for stmt in classes[expr.value.id].body
+            if isinstance(stmt, ast.Assign)
+            for t in stmt.targets
+        )
+    ):
+        return expr.value.id
+    return None
+
+
+def _int_enums(ctx: FunctionContext) -> Iterator[RawFinding]:
+    if not names.imports_package(ctx.fn.module, frozenset({"enum"})):
+        return
+    attrs = [
+        a
+        for a in ctx.of(ast.Attribute)
+        if isinstance(a, ast.Attribute) and isinstance(a.value, ast.Attribute)
+    ]
+    returns = [r for r in ctx.of(ast.Return) if isinstance(r, ast.Return) and r.value is not None]
+    if not attrs and not returns:
+        return
+    classes = _int_enum_classes(ctx)
+    if not classes:
+        return
+    for attr in attrs:
+        if attr.attr not in ("value", "name") or not isinstance(attr.ctx, ast.Load):
+            continue
+        cls = _int_enum_member(ctx, attr.value, classes)
+        if cls is not None:
+            yield INT_ENUM_MEMBER_ATTRIBUTE.finding(
+                attr, expr=ast.unparse(attr.value), cls=cls, attr=attr.attr
+            )
+    if not _entry(ctx):
+        return
+    for ret in returns:
+        value = ret.value
+        items = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
+        for item in items:
+            cls = _int_enum_member(ctx, item, classes) if item is not None else None
+            if cls is not None:
+                yield INT_ENUM_RETURNED.finding(item, expr=ast.unparse(item), cls=cls)
+                break
+
+
+def _entry(ctx: FunctionContext) -> bool:
+    """The function's result reaches Python: a Cell's `construct` or a jit function no
+    compiled code calls."""
+    fn = ctx.fn
+    if fn.caller is not None:
+        return False
+    if fn.cls is not None:
+        return fn.node.name == "construct"
+    return bool(getattr(fn.node, "decorator_list", None))
