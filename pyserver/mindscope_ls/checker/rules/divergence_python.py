@@ -12,6 +12,11 @@ Measured with MindSpore 2.10 on CPU (LAX and STRICT unless said), against PyNati
   `STATE[0] += 1`) does so once, at compile time (the second call returned x * 1 where PyNative
   returned x * 2); measured alike for `extend`, `insert`, `pop`, `update` and item writes.
   The clock too: `time.time()` returned the same value on two calls 0.3 s apart in GRAPH_MODE.
+  Round 36 (`pm_`): `warnings.warn(...)` and `logging`/`logger` calls warn or log once for two
+  calls (PyNative twice); the methods of a random generator object (`np.random.default_rng()`,
+  `RandomState`, `random.Random()`, module-level or `self.rng`) and `secrets`/`uuid` give the
+  same value on every call. A draw after `np.random.seed(0)` / `random.seed(1)` in the same
+  function agrees with PyNative (both repeat): not reported.
 - `a is b` between Tensors compares graph nodes: `x is x` was False at LAX (True in PyNative);
   STRICT fails to compile it (MS238).
 """

@@ -471,9 +471,11 @@ def _int_enums(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     for ret in returns:
         value = ret.value
+        if value is None:
+            continue
         items = value.elts if isinstance(value, (ast.Tuple, ast.List)) else [value]
         for item in items:
-            cls = _int_enum_member(ctx, item, classes) if item is not None else None
+            cls = _int_enum_member(ctx, item, classes)
             if cls is not None:
                 yield INT_ENUM_RETURNED.finding(item, expr=ast.unparse(item), cls=cls)
                 break

@@ -23,6 +23,14 @@ it holding a graph value fails it, `reduce(mul, x.shape)` too. With constants th
 (`reduce(f, [1, 2, 3])`, `itertools.product([1, 2], [3, 4])`, `statistics.mean([1.0, 2.0])`,
 `functools.reduce(lambda a, b: a * b, x.shape[1:], 1)`); `functools.partial(ops.add, x)` too.
 
+Round 36 (`pm_`): MS148 also takes a builtin graph mode translates (`functools.reduce(max,
+...)`, `itertools.starmap(pow / min / round, ...)` fail at both levels; `divmod` compiles).
+MS207 also takes `typing.cast(Tensor, x)` (bare `cast(...)` evaluated as source text),
+`logging.info('%s', x)` / `logger.warning(..., x)` given a graph value, `operator` functions graph
+mode does not translate (`operator.iadd(x, 1)`, `operator.pow(x, 2)`, `operator.abs(x)`; `add`,
+`mul`, `matmul`, `getitem`, ... are translated and compile), and a `math` function imported by
+name (`from math import sqrt; sqrt(x.shape[-1])` fails; `math.sqrt(x.shape[-1])` compiles).
+
 MS298 (STRICT only; round 35): `json.dumps` / `json.loads` called in compiled code fail under
 STRICT whatever they are given: `json.dumps({'a': 1})`, `json.dumps([1, 2])`, `json.dumps(1)`,
 `json.loads('{"a": 2}')`, `json.loads('3')`, and an unused `s = json.dumps([1])` ("When handling
