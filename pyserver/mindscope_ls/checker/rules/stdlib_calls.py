@@ -121,7 +121,8 @@ JSON_FUNCTIONS = frozenset({"json.dumps", "json.loads"})
 FALLBACK_MODULES = ("functools.", "itertools.", "collections.", "heapq.", "bisect.")
 # The calls this rule judges reach these packages only through an import of them.
 REACHED_THROUGH = frozenset(
-    {f.rstrip(".") for f in FALLBACK_MODULES} | {"operator", "typing", "logging", "math"}
+    {f.rstrip(".") for f in FALLBACK_MODULES}
+    | {"operator", "typing", "logging", "math", "warnings"}
 )
 # `operator` functions graph mode's parser translates (MindSpore 2.10 `trope.py`); the others
 # (`operator.abs`, `pow`, `iadd`, `concat`, ...) run in the Python fallback (measured round 36:
@@ -169,7 +170,9 @@ def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
     head, _, last = qualname.rpartition(".")
     if head == "operator" and last not in OPERATOR_TRANSLATED and last not in GETTERS:
         return qualname
-    if qualname == "typing.cast" or (head == "logging" and last in LOG_FUNCTIONS):
+    if qualname in ("typing.cast", "warnings.warn") or (
+        head == "logging" and last in LOG_FUNCTIONS
+    ):
         return qualname
     if isinstance(func, ast.Attribute) and func.attr in LOG_FUNCTIONS and _logger(ctx, func.value):
         return f"logger.{func.attr}"
