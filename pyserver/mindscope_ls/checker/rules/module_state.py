@@ -37,7 +37,7 @@ from ..rule import Rule
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.flow import loads_after
-from .helpers.module_values import module_calls
+from .helpers.module_values import global_binding, module_calls
 from .helpers.walk import of_type
 
 DEQUE_METHOD_REBINDS = Rule(
@@ -429,7 +429,11 @@ def _int_enum_classes(ctx: FunctionContext) -> dict[str, ast.ClassDef]:
 def _int_enum_member(
     ctx: FunctionContext, expr: ast.expr, classes: dict[str, ast.ClassDef]
 ) -> Optional[str]:
-    """The IntEnum class `expr` (`K.B`) is a member of."""
+    """The IntEnum class `expr` (`K.B`, a module-level `STAGE = K.B`, `self.stage` set only to
+    `K.B`) is a member of."""
+    bound = _member_binding(ctx, expr)
+    if bound is not None:
+        expr = bound
     if (
         isinstance(expr, ast.Attribute)
         and isinstance(expr.value, ast.Name)
@@ -443,6 +447,23 @@ def _int_enum_member(
     ):
         return expr.value.id
     return None
+
+
+def _member_binding(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """What a module-level name (not a local) or a `self.<attr>` is bound to, when bound once."""
+    if isinstance(expr, ast.Name) and expr.id not in _local_names(ctx):
+        bound = global_binding(ctx.fn.module, expr.id)
+        return bound.value if bound is not None else None
+    attr = names.self_attribute(expr)
+    cls = ctx.fn.cls
+    if attr is None or cls is None:
+        return None
+    values = [
+        sub.value
+        for sub in of_type(cls.node, ast.Assign)
+        if any(names.self_attribute(t) == attr for t in sub.targets)
+    ]
+    return values[0] if len(values) == 1 else None
 
 
 def _int_enums(ctx: FunctionContext) -> Iterator[RawFinding]:
