@@ -145,6 +145,8 @@ GENERATORS = frozenset(
         "random.SystemRandom",
     }
 )
+# Cheap prefilter: a module that builds a generator names one of these.
+GENERATOR_TEXTS = ("default_rng", "RandomState", "Generator", "Random(")
 CONTAINER_MUTATORS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem"}
 )
@@ -235,13 +237,18 @@ def _runs_once(
     head, _, last = qualname.rpartition(".")
     if qualname == "warnings.warn":
         return "`warnings.warn(...)`", "later calls of the compiled code warn no more"
+    module = ctx.fn.module
     if (head == "logging" and last in LOG_METHODS) or (
-        last in LOG_METHODS and _made_by(ctx, call.func, LOGGERS)
+        last in LOG_METHODS and module.mentions("getLogger") and _made_by(ctx, call.func, LOGGERS)
     ):
         return f"`{ast.unparse(call.func)}(...)`", "later calls of the compiled code log nothing"
     if head in ("secrets", "uuid") and last not in ("UUID", "compare_digest"):
         return f"`{qualname}(...)`", "every call of the compiled code reuses the value it made then"
-    if last not in NOT_RANDOM and _made_by(ctx, call.func, GENERATORS):
+    if (
+        last not in NOT_RANDOM
+        and any(module.mentions(maker) for maker in GENERATOR_TEXTS)
+        and _made_by(ctx, call.func, GENERATORS)
+    ):
         return (
             f"`{ast.unparse(call.func)}(...)`",
             "every call of the compiled code reuses the numbers it drew then",

@@ -215,7 +215,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     yield from _typing_isinstance(ctx, calls)  # `int | float` needs no import
     if not names.imports_package(ctx.fn.module, PACKAGES):
         return
-    yield from _int_enums(ctx)
+    if ctx.fn.module.mentions("IntEnum") or ctx.fn.module.mentions("IntFlag"):
+        yield from _int_enums(ctx)
     if not calls:
         return
     yield from _contains(ctx, calls)
