@@ -142,3 +142,27 @@ def test_id_and_hash_remainders() -> None:
 def test_self_referencing_global_does_not_crash() -> None:
     pre = "L = []"
     assert codes("global L\nL = L + [1]\nreturn x * len(L)\n", pre, "STRICT") == [(2, "MS301")]
+
+
+def test_environment_changed_between_calls_is_stale() -> None:
+    source = textwrap.dedent(
+        """
+        import os
+        import numpy as np
+        from mindspore import Tensor, nn
+
+
+        class Net(nn.Cell):
+            def construct(self, x):
+                return x * float(os.environ.get("SCALE", "1"))
+
+
+        def run():
+            net = Net()
+            a = net(Tensor(np.ones((2, 3), np.float32)))
+            os.environ["SCALE"] = "3"
+            return a, net(Tensor(np.ones((2, 3), np.float32)))
+        """
+    )
+    found = check_source(source, "m.py")
+    assert [(f.line, f.code) for f in found] == [(16, "MS317")]
