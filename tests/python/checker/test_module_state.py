@@ -165,4 +165,4 @@ def test_environment_changed_between_calls_is_stale() -> None:
         """
     )
     found = check_source(source, "m.py")
-    assert [(f.line, f.code) for f in found] == [(16, "MS317")]
+    assert [(f.line, f.code) for f in found] == [(15, "MS317")]
