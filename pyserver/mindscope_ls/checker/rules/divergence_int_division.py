@@ -32,6 +32,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .calls_shared import builtin
 from .divergence_int_pow import _int_of
 from .divergence_scalars import powers
 from .helpers import names, receivers
@@ -97,6 +98,15 @@ def _divisions(ctx: FunctionContext) -> Iterator[RawFinding]:
         return
     constants = constant_int_locals(ctx)
     for node in ops:
+        huge = _huge_int(ctx, node.left)
+        if huge is not None:
+            yield INT_DIVISION_FLOAT32.finding(
+                node,
+                text=ast.unparse(node),
+                pynative="the exact result",
+                graph=f"another number (`{huge}` is an int far beyond 2 ** 24)",
+            )
+            continue
         left = _pair(ctx, node.left, constants, 0)
         right = _pair(ctx, node.right, constants, 0)
         if left is None or right is None or left[0] != left[1] or right[0] != right[1]:
@@ -109,6 +119,37 @@ def _divisions(ctx: FunctionContext) -> Iterator[RawFinding]:
             yield INT_DIVISION_FLOAT32.finding(
                 node, text=ast.unparse(node), pynative=str(pynative), graph=str(graph)
             )
+
+
+def _huge_int(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> Optional[str]:
+    """`id(o)` or `hash(v)` of a str, bytes, tuple or fractional float literal, or int arithmetic
+    on one: ints far beyond 2 ** 24 (measured round 36: `id(self) % 5`, `hash('abc') % 5`,
+    `hash(0.5) % 7` differed from PyNative; `hash(12) % 5` is 12 % 5 and agrees)."""
+    if depth > 6:
+        return None
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, _INT_OPS):
+        return _huge_int(ctx, expr.left, depth + 1) or _huge_int(ctx, expr.right, depth + 1)
+    if not (
+        isinstance(expr, ast.Call)
+        and isinstance(expr.func, ast.Name)
+        and expr.func.id in ("id", "hash")
+        and len(expr.args) == 1
+        and not expr.keywords
+        and builtin(ctx, expr.func.id)
+    ):
+        return None
+    arg = expr.args[0]
+    if expr.func.id == "id":
+        return ast.unparse(expr)
+    if isinstance(arg, ast.Tuple) or (
+        isinstance(arg, ast.Constant)
+        and (
+            isinstance(arg.value, (str, bytes))
+            or (isinstance(arg.value, float) and not arg.value.is_integer())
+        )
+    ):
+        return ast.unparse(expr)
+    return None
 
 
 def _f32(value: float) -> float:

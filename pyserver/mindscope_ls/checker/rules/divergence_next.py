@@ -36,6 +36,7 @@ from .calls_shared import builtin
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .helpers.types import CELL_LISTS
+from .module_state import itertools_object
 from .python_dynamic import iterates_scalars
 
 NEXT_GIVES_PAIR = Rule(
@@ -113,7 +114,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     pairs = {
         id(call): call
         for call in calls
-        if id(call) not in discarded and not iterates_scalars(ctx, call.args[0])
+        if id(call) not in discarded
+        and not iterates_scalars(ctx, call.args[0])
+        and itertools_object(ctx, call.args[0]) is None  # fails instead: MS1136
     }
     failed: set[int] = set()
     reported: set[int] = set()

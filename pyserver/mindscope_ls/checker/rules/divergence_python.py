@@ -12,6 +12,11 @@ Measured with MindSpore 2.10 on CPU (LAX and STRICT unless said), against PyNati
   `STATE[0] += 1`) does so once, at compile time (the second call returned x * 1 where PyNative
   returned x * 2); measured alike for `extend`, `insert`, `pop`, `update` and item writes.
   The clock too: `time.time()` returned the same value on two calls 0.3 s apart in GRAPH_MODE.
+  Round 36 (`pm_`): `warnings.warn(...)` and `logging`/`logger` calls warn or log once for two
+  calls (PyNative twice); the methods of a random generator object (`np.random.default_rng()`,
+  `RandomState`, `random.Random()`, module-level or `self.rng`) and `secrets`/`uuid` give the
+  same value on every call. A draw after `np.random.seed(0)` / `random.seed(1)` in the same
+  function agrees with PyNative (both repeat): not reported.
 - `a is b` between Tensors compares graph nodes: `x is x` was False at LAX (True in PyNative);
   STRICT fails to compile it (MS238).
 """
@@ -126,6 +131,22 @@ CLOCKS = frozenset(
 NOT_RANDOM = frozenset(
     {"seed", "get_state", "set_state", "getstate", "setstate", "default_rng", "RandomState"}
 )
+LOG_METHODS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "critical", "exception", "log"}
+)
+LOGGERS = frozenset({"logging.getLogger"})
+# Random generator objects: each call of their methods draws fresh numbers in Python.
+GENERATORS = frozenset(
+    {
+        "numpy.random.default_rng",
+        "numpy.random.RandomState",
+        "numpy.random.Generator",
+        "random.Random",
+        "random.SystemRandom",
+    }
+)
+# Cheap prefilter: a module that builds a generator names one of these.
+GENERATOR_TEXTS = ("default_rng", "RandomState", "Generator", "Random(")
 CONTAINER_MUTATORS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "update", "setdefault", "popitem"}
 )
@@ -167,8 +188,25 @@ def _iterators(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _random_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
-    for call in ctx.of(ast.Call):
+    calls = ctx.of(ast.Call)
+    # Seeded in the same function before every draw: each call draws the same numbers in
+    # PyNative too (measured: `np.random.seed(0); np.random.rand()` agrees)
+    seeded = {
+        q.removesuffix("seed")
+        for c in calls
+        if isinstance(c, ast.Call)
+        and (q := module.qualname(c.func) or "").endswith(".seed")
+        and q.startswith(RANDOM_MODULES)
+        and c.args
+    }
+    for call in calls:
         qualname = module.qualname(call.func)
+        once = _runs_once(ctx, call, qualname)
+        if once is not None:
+            yield COMPILE_TIME_ONCE.finding(call, what=once[0], effect=once[1])
+            continue
+        if qualname is not None and qualname.startswith(tuple(seeded)):
+            continue
         if qualname in CLOCKS:
             yield COMPILE_TIME_ONCE.finding(
                 call,
@@ -187,6 +225,45 @@ def _random_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
             what=f"`{qualname}(...)`",
             effect="every call of the compiled code reuses the numbers it drew then",
         )
+
+
+def _runs_once(
+    ctx: FunctionContext, call: ast.Call, qualname: Optional[str]
+) -> Optional[tuple[str, str]]:
+    """What `call` does once at compile time beyond the random modules' own functions and
+    clocks: warnings and log records, draws of a random generator object, `secrets`, `uuid`."""
+    if qualname is None:
+        return None
+    head, _, last = qualname.rpartition(".")
+    if qualname == "warnings.warn":
+        return "`warnings.warn(...)`", "later calls of the compiled code warn no more"
+    module = ctx.fn.module
+    if (head == "logging" and last in LOG_METHODS) or (
+        last in LOG_METHODS and module.mentions("getLogger") and _made_by(ctx, call.func, LOGGERS)
+    ):
+        return f"`{ast.unparse(call.func)}(...)`", "later calls of the compiled code log nothing"
+    if head in ("secrets", "uuid") and last not in ("UUID", "compare_digest"):
+        return f"`{qualname}(...)`", "every call of the compiled code reuses the value it made then"
+    if (
+        last not in NOT_RANDOM
+        and any(module.mentions(maker) for maker in GENERATOR_TEXTS)
+        and _made_by(ctx, call.func, GENERATORS)
+    ):
+        return (
+            f"`{ast.unparse(call.func)}(...)`",
+            "every call of the compiled code reuses the numbers it drew then",
+        )
+    return None
+
+
+def _made_by(ctx: FunctionContext, func: ast.expr, makers: frozenset[str]) -> bool:
+    """`func` is a method of an object one of `makers` made (`RNG.random` with a module-level
+    `RNG = np.random.default_rng()`, `self.rng.normal`, `logger.info`)."""
+    if not isinstance(func, ast.Attribute):
+        return False
+    from .module_state import made_by
+
+    return made_by(ctx, func.value) in makers
 
 
 def check_globals(ctx: FunctionContext) -> Iterator[RawFinding]:

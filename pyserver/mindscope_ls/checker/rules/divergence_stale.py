@@ -345,9 +345,14 @@ class _Context:
 
 
 def _module_values(tree: ast.Module) -> set[str]:
-    """Module-level names bound by assignment (not functions, classes or imports)."""
+    """Module-level names bound by assignment (not functions, classes or imports; `os` too)."""
     out: set[str] = set()
     for stmt in tree.body:
+        if isinstance(stmt, ast.Import):
+            # `import os`: `os.environ[...] = v` between two calls changes what compiled code
+            # read from `os.environ.get(...)` / `os.getenv(...)` (measured round 36: stale)
+            out |= {a.asname or a.name for a in stmt.names if a.name == "os"}
+            continue
         targets = (
             stmt.targets
             if isinstance(stmt, ast.Assign)

@@ -1,4 +1,5 @@
-"""MS227: an `operator.itemgetter(...)` applied to graph values under STRICT.
+"""MS227: an `operator.itemgetter(...)` (`attrgetter`, `methodcaller`) applied to graph values
+under STRICT.
 
 Measured with MindSpore 2.10 on CPU: STRICT has no graph translation for `operator.itemgetter`
 and runs the call as a script, whose inputs must be constants ("When handling script
@@ -24,7 +25,8 @@ ITEMGETTER_UNDER_STRICT = Rule(
     "MS227",
     "itemgetter-strict",
     Group.STRICT,
-    title="`operator.itemgetter(...)` applied to graph values under STRICT",
+    title="`operator.itemgetter(...)` (`attrgetter`, `methodcaller`) applied to graph values "
+    "under STRICT",
     message=(
         "STRICT cannot call `{getter}` on `{arg}`, which is not a constant; index the value "
         "directly or use the default LAX level."
@@ -40,7 +42,9 @@ ITEMGETTER_UNDER_STRICT = Rule(
     ),
 )
 
-GETTER = "operator.itemgetter"
+# `attrgetter` / `methodcaller` are run the same way (measured round 36: `operator.attrgetter(
+# 'shape')(x)`, `operator.methodcaller('sum')(x)` fail under STRICT)
+GETTERS = frozenset({"operator.itemgetter", "operator.attrgetter", "operator.methodcaller"})
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -66,7 +70,7 @@ def _getter(ctx: FunctionContext, func: ast.expr) -> Optional[ast.expr]:
         if bound is None:
             return None
         func = bound
-    if isinstance(func, ast.Call) and ctx.fn.module.qualname(func.func) == GETTER:
+    if isinstance(func, ast.Call) and ctx.fn.module.qualname(func.func) in GETTERS:
         return func
     return None
 
@@ -85,7 +89,12 @@ def _module_binding(ctx: FunctionContext, name: str) -> Optional[ast.expr]:
 
 
 def _graph_value(ctx: FunctionContext, expr: ast.expr) -> bool:
-    """A Tensor, or a written-out tuple or list holding one."""
+    """A Tensor, or a written-out tuple or list holding one (or a local bound only to one:
+    `t = (x, x * 2); itemgetter(1)(t)`, measured round 36)."""
+    if isinstance(expr, ast.Name) and not ctx.types.is_tensor(expr):
+        bound = receivers.only_binding(ctx, expr.id)
+        if isinstance(bound, (ast.Tuple, ast.List)):
+            expr = bound
     if isinstance(expr, (ast.Tuple, ast.List)):
         return any(_graph_value(ctx, e) for e in expr.elts)
     return ctx.types.is_tensor(expr)

@@ -23,6 +23,14 @@ it holding a graph value fails it, `reduce(mul, x.shape)` too. With constants th
 (`reduce(f, [1, 2, 3])`, `itertools.product([1, 2], [3, 4])`, `statistics.mean([1.0, 2.0])`,
 `functools.reduce(lambda a, b: a * b, x.shape[1:], 1)`); `functools.partial(ops.add, x)` too.
 
+Round 36 (`pm_`): MS148 also takes a builtin graph mode translates (`functools.reduce(max,
+...)`, `itertools.starmap(pow / min / round, ...)` fail at both levels; `divmod` compiles).
+MS207 also takes `typing.cast(Tensor, x)` (bare `cast(...)` evaluated as source text),
+`logging.info('%s', x)` / `logger.warning(..., x)` given a graph value, `operator` functions graph
+mode does not translate (`operator.iadd(x, 1)`, `operator.pow(x, 2)`, `operator.abs(x)`; `add`,
+`mul`, `matmul`, `getitem`, ... are translated and compile), and a `math` function imported by
+name (`from math import sqrt; sqrt(x.shape[-1])` fails; `math.sqrt(x.shape[-1])` compiles).
+
 MS298 (STRICT only; round 35): `json.dumps` / `json.loads` called in compiled code fail under
 STRICT whatever they are given: `json.dumps({'a': 1})`, `json.dumps([1, 2])`, `json.dumps(1)`,
 `json.loads('{"a": 2}')`, `json.loads('3')`, and an unused `s = json.dumps([1])` ("When handling
@@ -39,6 +47,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .calls_shared import builtin
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.elements import Elements
@@ -48,15 +57,19 @@ OPERATOR_TO_FALLBACK = Rule(
     "MS148",
     "operator-function-to-fallback",
     Group.FAILS,
-    title="An `operator` function passed to `functools.reduce` or `itertools.starmap`",
+    title="An `operator` function (or a builtin graph mode translates, `max`, `pow`, ...) passed "
+    "to `functools.reduce` or `itertools.starmap`",
     message=(
         "`{call}` passes `{op}` to `{func}`, which graph mode runs through its Python fallback, "
         "where `{op}` is no longer callable and the compile fails at every level; pass a lambda "
         "(`{lam}`) instead."
     ),
     why=(
-        "Graph mode translates the `operator` module's functions itself; handed to a function "
-        "it runs in the Python fallback, they arrive as something that cannot be called."
+        "Graph mode translates the `operator` module's functions (and builtins such as `max`, "
+        "`min`, `pow`, `round`) itself; handed to a function it runs in the Python fallback, "
+        "they arrive as something that cannot be called (measured round 36: "
+        "`functools.reduce(max, [1, 5, 2])`, `itertools.starmap(pow, pairs)` fail at LAX and "
+        "STRICT; `divmod`, which graph mode does not translate, compiles)."
     ),
     remedy="Write the operation as a lambda: `functools.reduce(lambda a, b: a * b, seq)`.",
     mindspore_says="NameError: name '__input_0__' is not defined",
@@ -107,10 +120,32 @@ JSON_FUNCTIONS = frozenset({"json.dumps", "json.loads"})
 
 FALLBACK_MODULES = ("functools.", "itertools.", "collections.", "heapq.", "bisect.")
 # The calls this rule judges reach these packages only through an import of them.
-REACHED_THROUGH = frozenset({f.rstrip(".") for f in FALLBACK_MODULES} | {"operator"})
+REACHED_THROUGH = frozenset(
+    {f.rstrip(".") for f in FALLBACK_MODULES}
+    | {"operator", "typing", "logging", "math", "warnings"}
+)
+# `operator` functions graph mode's parser translates (MindSpore 2.10 `trope.py`); the others
+# (`operator.abs`, `pow`, `iadd`, `concat`, ...) run in the Python fallback (measured round 36:
+# `operator.iadd(x, 1)`, `operator.pow(x, 2)`, `operator.abs(x)` fail under STRICT).
+OPERATOR_TRANSLATED = frozenset(
+    {
+        "add", "sub", "mul", "truediv", "floordiv", "mod", "eq", "ne", "lt", "gt", "le", "ge",
+        "pos", "neg", "not_", "and_", "or_", "xor", "lshift", "rshift", "invert", "is_",
+        "is_not", "contains", "matmul", "getitem", "setitem",
+    }
+)  # fmt: skip
+GETTERS = frozenset({"itemgetter", "attrgetter", "methodcaller"})  # MS227's
+LOG_FUNCTIONS = frozenset(
+    {"debug", "info", "warning", "warn", "error", "critical", "exception", "log"}
+)
 # Calls of these modules graph mode handles itself (or that take no graph values).
 HANDLED = frozenset(
     {"functools.partial", "functools.wraps", "collections.defaultdict", "collections.namedtuple"}
+)
+# Builtins graph mode's parser maps to functions of its own (`trope.py` / `resources.py` in
+# MindSpore 2.10): passed to the Python fallback as values they cannot be called.
+TRANSLATED_BUILTINS = frozenset(
+    {"abs", "round", "max", "min", "sum", "pow", "len", "bool", "getattr", "hasattr"}
 )
 LAMBDAS = {
     "add": "lambda a, b: a + b",
@@ -119,16 +154,37 @@ LAMBDAS = {
     "truediv": "lambda a, b: a / b",
     "and_": "lambda a, b: a & b",
     "or_": "lambda a, b: a | b",
+    "max": "lambda a, b: max(a, b)",
+    "min": "lambda a, b: min(a, b)",
+    "pow": "lambda a, b: a ** b",
 }
 
 
 def _fallback_function(ctx: FunctionContext, call: ast.Call) -> Optional[str]:
-    qualname = ctx.fn.module.qualname(call.func)
+    func = call.func
+    qualname = ctx.fn.module.qualname(func)
     if qualname is None:
         return None
     if qualname.startswith(FALLBACK_MODULES) and qualname not in HANDLED:
         return qualname
+    head, _, last = qualname.rpartition(".")
+    if head == "operator" and last not in OPERATOR_TRANSLATED and last not in GETTERS:
+        return qualname
+    if qualname in ("typing.cast", "warnings.warn") or (
+        head == "logging" and last in LOG_FUNCTIONS
+    ):
+        return qualname
+    if isinstance(func, ast.Attribute) and func.attr in LOG_FUNCTIONS and _logger(ctx, func.value):
+        return f"logger.{func.attr}"
+    if head == "math" and isinstance(func, ast.Name):
+        return qualname  # `from math import sqrt`: STRICT evaluates `sqrt(...)` as source text
     return None
+
+
+def _logger(ctx: FunctionContext, expr: ast.expr) -> bool:
+    from .module_state import made_by
+
+    return made_by(ctx, expr) == "logging.getLogger"
 
 
 def _namedtuple_classes(ctx: FunctionContext) -> set[str]:
@@ -155,6 +211,17 @@ def _graph_value(ctx: FunctionContext, values: Elements, arg: ast.expr) -> bool:
         isinstance(arg, (ast.ListComp, ast.GeneratorExp))
         and isinstance(arg.elt, ast.Call)
         and any(values.variable(a) for a in arg.elt.args)
+    )
+
+
+def _translated_builtin(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A builtin graph mode's parser translates to its own function (its `convert_object_map`:
+    `max`, `min`, `pow`, `round`, `abs`, `sum`, `len`, ...), not shadowed by the module."""
+    return (
+        isinstance(expr, ast.Name)
+        and expr.id in TRANSLATED_BUILTINS
+        and builtin(ctx, expr.id)
+        and expr.id not in {n.id for n in ctx.of(ast.Name) if not isinstance(n.ctx, ast.Load)}
     )
 
 
@@ -190,7 +257,10 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
                     a
                     for a in args
                     if isinstance(a, (ast.Name, ast.Attribute))
-                    and (ctx.fn.module.qualname(a) or "").startswith("operator.")
+                    and (
+                        (ctx.fn.module.qualname(a) or "").startswith("operator.")
+                        or _translated_builtin(ctx, a)
+                    )
                 ),
                 None,
             )

@@ -245,8 +245,10 @@ def _len_of_bytes(ctx: FunctionContext, call: ast.Call) -> bool:
     return _bytes(ctx, call.args[0]) and builtin(ctx, "len")
 
 
-def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
+def _bytes(ctx: FunctionContext, expr: ast.expr, depth: int = 0) -> bool:
     """A bytes literal, `bytes(...)`, or a local bound only to one of them."""
+    if depth > 8:  # `L = L + [1]` of a `global L`: its only binding reads itself
+        return False
     if isinstance(expr, ast.Name):
         bound = only_binding(ctx, expr.id)
         if bound is None:
@@ -255,7 +257,7 @@ def _bytes(ctx: FunctionContext, expr: ast.expr) -> bool:
     if isinstance(expr, ast.Constant):
         return isinstance(expr.value, bytes)
     if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Add):  # `b'ab' + b'c'` (measured)
-        return _bytes(ctx, expr.left) or _bytes(ctx, expr.right)
+        return _bytes(ctx, expr.left, depth + 1) or _bytes(ctx, expr.right, depth + 1)
     return (
         isinstance(expr, ast.Call)
         and isinstance(expr.func, ast.Name)
