@@ -136,6 +136,7 @@ from .rules import (
     parameter_dtypes,
     primitive_arguments,
     primitive_attributes,
+    print_lines,
     print_self,
     printing,
     python_dynamic,
@@ -157,6 +158,7 @@ from .rules import (
     sequential_index,
     statements,
     stdlib_calls,
+    str_joins,
     str_comprehensions_strict,
     str_graph_ops,
     strict,
@@ -344,6 +346,8 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     loop_list_changes,
     while_nested_values,
     loop_number_joins,
+    print_lines,
+    str_joins,
 )
 
 
@@ -566,6 +570,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     loop_list_changes.check,
     while_nested_values.check,
     loop_number_joins.check,
+    print_lines.check,
+    str_joins.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
