@@ -134,6 +134,7 @@ from .rules import (
     outputs,
     outputs_strict,
     parameter_dtypes,
+    parameter_texts,
     primitive_arguments,
     primitive_attributes,
     print_lines,
@@ -348,6 +349,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     loop_number_joins,
     print_lines,
     str_joins,
+    parameter_texts,
 )
 
 
@@ -572,6 +574,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     loop_number_joins.check,
     print_lines.check,
     str_joins.check,
+    str_joins.check_outputs,
+    parameter_texts.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -16,8 +16,9 @@ f-string with each candidate text in construct):
   value=...)`, in construct and in a helper, `f"{x.sum()!r}"` alike; `f"{x}"` and `f"{x!s}"`
   agree with PyNative; under STRICT a Tensor f-string is MS309's.
 A field with a format spec is MS322's, bools and floats MS347's. As for MS347, an f-string in
-a `raise`, an `assert` or a print / logging call is left alone (a message, not a value), and
-so is a `@jit` function (PyNative compiles it too).
+a `raise`, an `assert` or a logging call is left alone (a message, not a value), and so is a
+`@jit` function (PyNative compiles it too); a Cell's `print` writes the graph's text (round
+36: `print(f'{self.names}')` wrote `[a, b]`).
 """
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import calls_shared
+from . import calls_shared, outputs
 from .divergence_str_case import _known_str
 from .helpers.base import FunctionContext, cacheable
 from .helpers.reaching import reaching
@@ -79,26 +79,92 @@ _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    assigns: list[ast.Assign] = ctx.of(ast.Assign)
-    texts: dict[int, str] = {}  # id of a binding `name = <str>` -> the str
-    once: dict[str, tuple[str, str]] = {}  # name bound once to `a if t else b`
-    for node in assigns:
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
+    texts, once = _candidates(ctx)
+    if not texts and not once:
+        return
+    for read, parent, pair, _ in _joined_reads(ctx, texts, once):
+        use = _use(ctx, read, parent)
+        if use is None:
             continue
-        value = node.value
-        if isinstance(value, ast.IfExp):
-            pair = _two_strs(ctx, value.body, value.orelse)
-            if pair is not None and ctx.types.is_condition(value.test):
-                once[node.targets[0].id] = pair
-            continue
-        if not _maybe_str(value):
-            continue
-        text = _known_str(ctx, value, 0)
-        if text is not None:
-            texts[id(node.targets[0])] = text
-    if texts or once:
-        yield from _uses(ctx, texts, once)
+        shown = f"{pair[0]!r} or {pair[1]!r}"
+        if use == "print":
+            yield JOINED_STR_PRINTED.finding(read, name=read.id, texts=shown)
+        else:
+            yield JOINED_STR_USED.finding(read, name=read.id, texts=shown, use=use)
+
+
+def check_outputs(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """MS307 (outputs.py) where its if/else and conditional-expression forms do not reach: a
+    str picked by `s = 'a'` then `if t: s = 'b'` (or a `while t:`, an `if` in a `for`, a str
+    attribute), and `if t: return x, 'big'` before `return x, 'small'`; measured on 2.10: the
+    output holds no str (reading it fails: "The input shape size 1 exceeds device address data
+    size 0"). Not cacheable: whether `construct` is the graph's entry depends on its callers."""
+    cls = ctx.fn.cls
+    node = ctx.fn.node
+    if ctx.fn.caller is not None or cls is None or not cls.is_cell:
+        return
+    if getattr(node, "name", None) != "construct":
+        return
+    texts, _ = _candidates(ctx)
+    if texts:
+        covered = _if_else_bindings(ctx)
+        for read, parent, pair, bindings in _joined_reads(ctx, texts, {}):
+            if bindings is None or any(bindings <= each for each in covered):
+                continue  # outputs.py's if/else form
+            if _output(ctx, read, parent):
+                yield _output_finding(ctx, read, pair)
     yield from _early_returns(ctx)
+
+
+def _if_else_bindings(ctx: FunctionContext) -> list[frozenset[int]]:
+    """For each Tensor `if` with an `else`: the names its two blocks bind directly."""
+    found: list[frozenset[int]] = []
+    for stmt in ctx.of(ast.If):
+        if not stmt.orelse or not ctx.types.is_condition(stmt.test):
+            continue
+        ids = [
+            id(each.targets[0])
+            for each in (*stmt.body, *stmt.orelse)
+            if isinstance(each, ast.Assign) and len(each.targets) == 1
+        ]
+        found.append(frozenset(ids))
+    return found
+
+
+def _output(ctx: FunctionContext, read: ast.Name, parent: ast.AST) -> bool:
+    returns: list[ast.Return] = ctx.of(ast.Return)
+    if isinstance(parent, ast.Return):
+        return True
+    return isinstance(parent, ast.Tuple) and any(r.value is parent for r in returns)
+
+
+def _output_finding(ctx: FunctionContext, at: ast.expr, pair: tuple[str, str]) -> RawFinding:
+    return outputs.JOINED_CONSTANTS_DIVERGE.finding(
+        at, what=f"the strs {pair[0]!r} and {pair[1]!r}", becomes="a value that is not a str"
+    )
+
+
+def _early_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`if t: return x, 'big'` then `return x, 'small'` (tuples of one length)."""
+    body = getattr(ctx.fn.node, "body", [])
+    last = body[-1] if body else None
+    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Tuple):
+        return
+    for stmt in body[:-1]:
+        if not isinstance(stmt, ast.If) or stmt.orelse or not stmt.body:
+            continue
+        early = stmt.body[-1]
+        if not isinstance(early, ast.Return) or not isinstance(early.value, ast.Tuple):
+            continue
+        if len(early.value.elts) != len(last.value.elts):
+            continue
+        if not ctx.types.is_condition(stmt.test):
+            continue
+        for a, b in zip(early.value.elts, last.value.elts):
+            pair = _two_strs(ctx, a, b)
+            if pair is not None:
+                yield _output_finding(ctx, b, pair)
+                return
 
 
 def _maybe_str(value: ast.expr) -> bool:
@@ -146,9 +212,11 @@ class _Walk:
             self._visit(child, node, flows)
 
 
-def _uses(
+def _joined_reads(
     ctx: FunctionContext, texts: dict[int, str], once: dict[str, tuple[str, str]]
-) -> Iterator[RawFinding]:
+) -> Iterator[tuple[ast.Name, ast.AST, tuple[str, str], Optional[frozenset[int]]]]:
+    """Each read of a str a Tensor condition picks: (read, its parent, the two strs, the
+    bindings that reach it; None for a name bound once to a conditional expression)."""
     fn = ctx.fn.node
     assigns: list[ast.Assign] = ctx.of(ast.Assign)
     names = set(once)
@@ -160,17 +228,33 @@ def _uses(
     walk.run(fn)
     flow = reaching(fn)
     for read, parent, flows in walk.reads:
-        pair = _joined(read, flows, texts, once, walk.bound, flow.of(read))
-        if pair is None:
+        bindings = flow.of(read)
+        pair = _joined(read, flows, texts, once, walk.bound, bindings)
+        if pair is not None:
+            yield read, parent, pair, bindings
+
+
+def _candidates(ctx: FunctionContext) -> tuple[dict[int, str], dict[str, tuple[str, str]]]:
+    """The function's `name = <str>` bindings (id -> str) and names bound once to
+    `a if t else b` of two different strs under a Tensor test."""
+    assigns: list[ast.Assign] = ctx.of(ast.Assign)
+    texts: dict[int, str] = {}
+    once: dict[str, tuple[str, str]] = {}
+    for node in assigns:
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Name):
             continue
-        use = _use(ctx, read, parent)
-        if use is None:
+        value = node.value
+        if isinstance(value, ast.IfExp):
+            pair = _two_strs(ctx, value.body, value.orelse)
+            if pair is not None and ctx.types.is_condition(value.test):
+                once[node.targets[0].id] = pair
             continue
-        shown = f"{pair[0]!r} or {pair[1]!r}"
-        if use == "print":
-            yield JOINED_STR_PRINTED.finding(read, name=read.id, texts=shown)
-        else:
-            yield JOINED_STR_USED.finding(read, name=read.id, texts=shown, use=use)
+        if not _maybe_str(value):
+            continue
+        text = _known_str(ctx, value, 0)
+        if text is not None:
+            texts[id(node.targets[0])] = text
+    return texts, once
 
 
 def _joined(
@@ -201,8 +285,8 @@ def _use(ctx: FunctionContext, read: ast.Name, parent: ast.AST) -> Optional[str]
         return f"comparing {text}"
     if isinstance(parent, ast.BinOp):
         return f"`{ast.unparse(parent)}`"
-    if isinstance(parent, ast.Subscript):
-        return f"`{ast.unparse(parent)}`"
+    if isinstance(parent, ast.Subscript) and parent.value is read:
+        return f"`{ast.unparse(parent)}`"  # as a key it is MS189's
     if isinstance(parent, ast.Attribute):
         return f"`{ast.unparse(parent)}`"
     if isinstance(parent, ast.FormattedValue):
@@ -213,39 +297,4 @@ def _use(ctx: FunctionContext, read: ast.Name, parent: ast.AST) -> Optional[str]
         if parent.args == [read] and not parent.keywords and parent.func.id == "print":
             return "print" if calls_shared.builtin(ctx, "print") else None
         return None
-    if isinstance(parent, ast.Tuple) and _returned(ctx, parent):
-        return f"returning {text} in a tuple"
     return None
-
-
-def _returned(ctx: FunctionContext, node: ast.Tuple) -> bool:
-    returns: list[ast.Return] = ctx.of(ast.Return)
-    return any(r.value is node for r in returns)
-
-
-def _early_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """`if t: return x, 'big'` then `return x, 'small'` (both tuples): the strs are joined."""
-    body = getattr(ctx.fn.node, "body", [])
-    last = body[-1] if body else None
-    if not isinstance(last, ast.Return) or not isinstance(last.value, ast.Tuple):
-        return
-    for stmt in body[:-1]:
-        if not isinstance(stmt, ast.If) or stmt.orelse or not stmt.body:
-            continue
-        early = stmt.body[-1]
-        if not isinstance(early, ast.Return) or not isinstance(early.value, ast.Tuple):
-            continue
-        if len(early.value.elts) != len(last.value.elts):
-            continue
-        if not ctx.types.is_condition(stmt.test):
-            continue
-        for a, b in zip(early.value.elts, last.value.elts):
-            pair = _two_strs(ctx, a, b)
-            if pair is not None:
-                yield JOINED_STR_USED.finding(
-                    b,
-                    name=ast.unparse(b),
-                    texts=f"{pair[0]!r} or {pair[1]!r}",
-                    use="returning it in a tuple",
-                )
-                return
