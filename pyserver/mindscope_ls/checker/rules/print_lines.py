@@ -10,6 +10,10 @@ helper method it calls. `print()` with no argument writes nothing (PyNative an e
 What prints the same: one argument (`print('a b')`, `print(f'k {k}')`, `print('%d items' % k)`,
 `print('{} items'.format(k))`), and an `@ms.jit` function (PyNative compiles it too). A `print`
 given `sep=`/`end=`/`flush=`/`file=` fails to compile (another rule's); it is left alone.
+A `print` one of whose arguments LAX evaluates in Python (a str formatted from a value known only
+at run time: `f'{n}'`, `str(n)`, `'%d' % n`, `'{}'.format(n)` with `n = int(x.sum())`, `f'{x}'`
+of a Tensor; a NumPy value; `x.asnumpy()`) is run whole by the fallback and writes one line like
+Python (measured: `print('picked', f'head{idx}')`), so it is left alone too.
 """
 
 from __future__ import annotations
@@ -55,6 +59,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     for call in prints:
         if call.keywords:
             continue  # `sep=`/`end=`/...: fails to compile (MS171's)
+        if any(_interpreted(a) for a in call.args):
+            continue  # LAX runs the whole print in Python: one line (STRICT: MS309's)
         if len(call.args) >= 2 or _spread(ctx, call.args):
             yield PRINT_ARGS_ON_LINES.finding(
                 call,
@@ -76,3 +82,53 @@ def _spread(ctx: FunctionContext, args: list[ast.expr]) -> bool:
         bound = receivers.only_binding(ctx, held.id)
         held = bound if bound is not None else held
     return isinstance(held, (ast.Tuple, ast.List)) and len(held.elts) >= 2
+
+
+_KNOWN_ATTRS = frozenset({"shape", "dtype", "ndim"})
+_FORMATTERS = frozenset({"str", "repr", "format"})
+_HOST = frozenset({"asnumpy", "numpy", "tolist"})
+
+
+def _interpreted(arg: ast.expr) -> bool:
+    """An argument LAX's fallback evaluates in Python, which makes it run the whole `print`."""
+    for node in ast.walk(arg):
+        if isinstance(node, ast.FormattedValue) and not _compile_time(node.value):
+            return True
+        if (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, (ast.Constant, ast.JoinedStr))
+            and not _compile_time(node.right)
+        ):
+            return True
+        if isinstance(node, ast.Call):
+            func = node.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in _FORMATTERS and not all(_compile_time(a) for a in node.args):
+                return True
+            if name in _HOST:
+                return True
+            root = func
+            while isinstance(root, ast.Attribute):
+                root = root.value
+            if isinstance(root, ast.Name) and root.id in ("np", "numpy"):
+                return True
+    return False
+
+
+def _compile_time(expr: ast.expr) -> bool:
+    """A value the compiler knows: a literal, `self.<attr>`, a Tensor's shape/dtype/ndim (or an
+    item of its shape), `len(...)`, or a tuple of those."""
+    if isinstance(expr, ast.Constant):
+        return True
+    if isinstance(expr, (ast.Tuple, ast.List)):
+        return all(_compile_time(e) for e in expr.elts)
+    if isinstance(expr, ast.Subscript):
+        return _compile_time(expr.value)
+    if isinstance(expr, ast.Attribute):
+        return expr.attr in _KNOWN_ATTRS or (
+            isinstance(expr.value, ast.Name) and expr.value.id == "self"
+        )
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name):
+        return expr.func.id == "len"
+    return False
