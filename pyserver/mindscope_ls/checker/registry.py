@@ -27,6 +27,7 @@ from .rules import (
     cell_lists,
     cell_members,
     cell_membership,
+    cell_name_text,
     cell_plain_lists,
     cell_properties,
     cell_switch_index,
@@ -350,6 +351,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     print_lines,
     str_joins,
     parameter_texts,
+    cell_name_text,
 )
 
 
@@ -576,6 +578,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     str_joins.check,
     str_joins.check_outputs,
     parameter_texts.check,
+    cell_name_text.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -4,7 +4,8 @@ Measured with MindSpore 2.10 on CPU (round 36, `sf_`), LAX and STRICT alike, aga
 both paths of a Tensor `if` / `while` / conditional expression are compiled and a local bound
 to two different strs on them is joined into a value that is no longer a str (MS307: a
 `construct` returning it alone gives a Tensor). Every str operation on it afterwards fails,
-naming no line: `s == 'b'`, `s in 'abc'`, `s + 'c'` ("Kernel select failed"), `d[s]`
+naming no line: `s == 'b'`, `s != self.mode`, `s in 'abc'`, `s + 'c'`, `'pre_' + s`
+("Kernel select failed"), `s.startswith('b')`, `d[s]`
 ("dict_getitem evaluator key only supports string, ... but got ValueAny"), `s.upper()`
 ("StringUpper expected to get a string as input, but got:ValueAny"), `len(s)`, `f'<{s}>'`
 ("Invalid host tensor size:1 and kernel tensor size:0 for pyexecute"), and so does returning it
@@ -13,7 +14,9 @@ does `if t: return x, 'big'` before `return x, 'small'`. Joined by `s = 'a'` bef
 `s = 'b'` in the body of `if t:` / `while t:` (also an `if` inside a `for`), by if/else, by
 `s = 'big' if t else 'small'`, or from a str attribute (`s = self.mode`). `print(s)` compiles
 and writes an empty line (PyNative the chosen str): MS3001. What compiles: the same strs on both
-paths, a join decided by a Python condition (`if self.k > 2:`), a str never read after.
+paths, a join decided by a Python condition (`if self.k > 2:`), a str never read after, a read
+inside the branch that binds it, and `s in ('a', 'c')` (a tuple: compiles and agrees). The same
+in a helper method `construct` calls.
 """
 
 from __future__ import annotations
@@ -142,6 +145,10 @@ def _output_finding(ctx: FunctionContext, at: ast.expr, pair: tuple[str, str]) -
     return outputs.JOINED_CONSTANTS_DIVERGE.finding(
         at, what=f"the strs {pair[0]!r} and {pair[1]!r}", becomes="a value that is not a str"
     )
+
+
+def _str_operand(ctx: FunctionContext, expr: ast.expr) -> bool:
+    return _known_str(ctx, expr, 0) is not None
 
 
 def _early_returns(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -282,6 +289,10 @@ def _use(ctx: FunctionContext, read: ast.Name, parent: ast.AST) -> Optional[str]
     """What the read does with the str, when graph mode fails on it ("print" for MS3001)."""
     text = f"`{read.id}`"
     if isinstance(parent, ast.Compare):
+        membership = any(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops)
+        # `s in ('a', 'c')` compiles (measured); `s in 'abc'` fails
+        if membership and (parent.left is not read or not _str_operand(ctx, parent.comparators[0])):
+            return None
         return f"comparing {text}"
     if isinstance(parent, ast.BinOp):
         return f"`{ast.unparse(parent)}`"
