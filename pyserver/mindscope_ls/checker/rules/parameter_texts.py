@@ -16,7 +16,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterator
 
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import calls_shared
 from .helpers import receivers
@@ -28,7 +28,7 @@ PARAMETER_STR = Rule(
     Group.FAILS,
     title="`str()` of a Parameter in compiled code",
     message=(
-        "`{text}`: graph mode has no `__str__` for a Parameter (LAX fails on it; STRICT on "
+        "`{text}`: graph mode has no `__str__` for a Parameter (at LAX; STRICT fails on "
         "`str()` of any Tensor); build the text outside compiled code, e.g. in `__init__`."
     ),
     why=(
@@ -64,8 +64,8 @@ PARAMETER_TEXT = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.fn.cls is None or not ctx.fn.cls.is_cell:
-        return
+    if ctx.fn.cls is None or not ctx.fn.cls.is_cell or ctx.level == SyntaxLevel.STRICT:
+        return  # STRICT: `str()` of a Tensor is MS204's, formatting MS215's / MS309's
     for call in ctx.of(ast.Call):
         func = call.func
         if (
