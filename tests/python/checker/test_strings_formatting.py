@@ -52,7 +52,10 @@ def test_a_str_a_tensor_if_picks_fails_when_used_as_a_str() -> None:
     assert ("MS1110", 13) in found(net(join + "y = 'pre_' + s\nreturn x"))
     ifexp = "s = 'a' if x.sum() > 2 else 'b'\nif s == 'a':\n    x = x + 1\nreturn x"
     assert found(net(ifexp)) == [("MS1110", 11)]
-    attr = "s = self.mode\nif x.sum() > 2:\n    s = 'eval'\nif s != self.mode:\n    x = x + 1\nreturn x"
+    attr = (
+        "s = self.mode\nif x.sum() > 2:\n    s = 'eval'\n"
+        "if s != self.mode:\n    x = x + 1\nreturn x"
+    )
     assert found(net(attr), "STRICT") == [("MS1110", 13)]
 
 
