@@ -48,7 +48,7 @@ PARAMETER_TEXT = Rule(
     Group.DIVERGES,
     title="A Parameter formatted into a str in compiled code",
     message=(
-        "`{text}` writes the Parameter's values in graph mode (like `[1. 1. 1.]`) where "
+        "`{text}` writes the Parameter's values in graph mode (as its Tensor prints) where "
         "PyNative writes `Parameter (name=..., shape=..., ...)`; format `self.w.asnumpy()` or "
         "the name outside compiled code if the text matters."
     ),
