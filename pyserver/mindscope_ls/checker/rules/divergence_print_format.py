@@ -93,6 +93,7 @@ def _differs(ctx: FunctionContext, values: Abstract, arg: ast.expr) -> Optional[
         isinstance(held, ast.Tuple)
         and len(held.elts) == 1
         and not isinstance(held.elts[0], ast.Starred)
+        and not _python_bool(ctx, values, held.elts[0])  # `(True,)` fails: MS199's
     ):
         text = ast.unparse(held)
         return f"the one-item tuple {text} without its comma", text
