@@ -27,6 +27,7 @@ from .rules import (
     cell_lists,
     cell_members,
     cell_membership,
+    cell_name_text,
     cell_plain_lists,
     cell_properties,
     cell_switch_index,
@@ -142,8 +143,10 @@ from .rules import (
     outputs,
     outputs_strict,
     parameter_dtypes,
+    parameter_texts,
     primitive_arguments,
     primitive_attributes,
+    print_lines,
     print_self,
     printing,
     python_dynamic,
@@ -167,6 +170,7 @@ from .rules import (
     stdlib_calls,
     str_comprehensions_strict,
     str_graph_ops,
+    str_joins,
     strict,
     strict_class_attributes,
     strict_new_attributes,
@@ -359,6 +363,10 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     loop_list_changes,
     while_nested_values,
     loop_number_joins,
+    print_lines,
+    str_joins,
+    parameter_texts,
+    cell_name_text,
 )
 
 
@@ -588,6 +596,11 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     loop_list_changes.check,
     while_nested_values.check,
     loop_number_joins.check,
+    print_lines.check,
+    str_joins.check,
+    str_joins.check_outputs,
+    parameter_texts.check,
+    cell_name_text.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -9,8 +9,10 @@ field (without a format spec; MS322 is the spec) with C++ stream formatting, not
 and so do ints and strs; `str(v)`, `"{}".format(v)` and `%` keep Python's bool text. A tuple
 or list display's items are written the same way (`f"{(1, 2.0)}"` gave '(1, 2)',
 `f"{[True, 3]}"` '[true, 3]'), and a conversion does not change that (`f"{True!s}"` gave
-'true', `f"{2.0!s}"` '2'). An f-string in a `raise`, an `assert` or a `print` is left
-alone (a message, not a computed value).
+'true', `f"{2.0!s}"` '2'). An f-string in a `raise`, an `assert` or a logging call is left
+alone (a message, not a computed value). Round 36 (`sf_`): one printed by a Cell's `print`
+writes that text to stdout (`print(f'{self.training}')` wrote `false`, `print(f'r={1 / 3}')`
+`r=0.333333`), so `print` is judged (an `@jit` function's is not: PyNative compiles it too).
 """
 
 from __future__ import annotations
@@ -218,12 +220,15 @@ def init_passed(ctx: FunctionContext, expr: ast.expr) -> Optional[list[ast.expr]
 
 
 def messages(ctx: FunctionContext) -> set[int]:
-    """The ids of f-strings inside a `raise`, an `assert` or a print / logging call."""
+    """The ids of f-strings inside a `raise`, an `assert` or a logging call, or a `print` of an
+    `@jit` function (PyNative compiles it too); a Cell's `print` writes the graph's text."""
     found: set[int] = set()
     holders: list[ast.AST] = [*ctx.of(ast.Raise), *ctx.of(ast.Assert)]
     for call in ctx.of(ast.Call):
         func = call.func
         name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+        if name == "print" and isinstance(func, ast.Name) and ctx.fn.level is None:
+            continue  # a Cell's print writes the graph's text (round 36: `false`, `[a, b]`)
         if name in MESSAGE_CALLS:
             holders.append(call)
     for holder in holders:

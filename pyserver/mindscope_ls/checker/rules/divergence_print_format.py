@@ -16,6 +16,9 @@ two or more dims), a 0-d int Tensor, and an `@ms.jit` function (PyNative compile
 Tensors with dimensions print as `Tensor(shape=..., value=...)` as well, which this rule
 leaves alone. (Measured with the process's stdout: graph mode prints from C++, which
 `contextlib.redirect_stdout` does not see.)
+Round 36 (`sf_`): a one-item tuple loses its comma, `print((self.k,))` and `print(x.shape)` of
+a 1-d Tensor wrote `(3)` (PyNative `(3,)`); a shape of two or more dims agrees. (Several
+arguments are written one per line: MS3000.)
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from typing import Optional, Union
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import calls_shared
+from . import calls_shared, fstring_texts
 from .helpers import names, receivers, shared_values
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
@@ -83,7 +86,17 @@ def _differs(ctx: FunctionContext, values: Abstract, arg: ast.expr) -> Optional[
         if shown != repr(number):
             return f"`{ast.unparse(arg)}` as {shown}", repr(number)
         return None
+    if fstring_texts.one_dim_shape(ctx, arg):
+        return f"the one-item tuple `{ast.unparse(arg)}` without its comma, as `(n)`", "`(n,)`"
     held = _display(ctx, arg)
+    if (
+        isinstance(held, ast.Tuple)
+        and len(held.elts) == 1
+        and not isinstance(held.elts[0], ast.Starred)
+        and not _python_bool(ctx, values, held.elts[0])  # `(True,)` fails: MS199's
+    ):
+        text = ast.unparse(held)
+        return f"the one-item tuple {text} without its comma", text
     if isinstance(held, ast.List) and all(_is_int(e) for e in held.elts):
         text = ast.unparse(held)
         return f"the list {text} as a tuple (an empty one as a number)", text

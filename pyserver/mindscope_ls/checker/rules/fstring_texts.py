@@ -10,14 +10,16 @@ f-string with each candidate text in construct):
 - a tuple or list holding strs loses their quotes: `f"{t}"` with `t = ("a", 1)` gave `(a, 1)`,
   `f"{['a']}"` `[a]`, `f"{self.names}"` of `["a", "b"]` `[a, b]`, a nested `((s, 1), 2)`
   `((a, 1), 2)`; `str(t)`, `"{}".format(t)` and `"%s" % (t,)` agree with PyNative;
-- a one-item tuple loses its comma: `f"{(n,)}"` and `f"{(1,)}"` gave `(1)` (PyNative `(1,)`);
+- a one-item tuple loses its comma: `f"{(n,)}"` and `f"{(1,)}"` gave `(1)` (PyNative `(1,)`),
+  and so does the shape of a 1-d Tensor: `f'{x.shape}'` gave `(3)` (round 36);
 - at LAX a `!r` (or `!a`) conversion of a Tensor is ignored too: `f"{x!r}"` of a (2, 3) Tensor
   gave `[[1. 1. 1.]\n [1. 1. 1.]]` (its `str()`), PyNative `Tensor(shape=[2, 3], dtype=Float32,
   value=...)`, in construct and in a helper, `f"{x.sum()!r}"` alike; `f"{x}"` and `f"{x!s}"`
   agree with PyNative; under STRICT a Tensor f-string is MS309's.
 A field with a format spec is MS322's, bools and floats MS347's. As for MS347, an f-string in
-a `raise`, an `assert` or a print / logging call is left alone (a message, not a value), and
-so is a `@jit` function (PyNative compiles it too).
+a `raise`, an `assert` or a logging call is left alone (a message, not a value), and so is a
+`@jit` function (PyNative compiles it too); a Cell's `print` writes the graph's text (round
+36: `print(f'{self.names}')` wrote `[a, b]`).
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from .helpers import receivers, strs
 from .helpers.abstract import Abstract
 from .helpers.base import FunctionContext
 from .helpers.module_values import parameters
-from .helpers.shared_values import abstract
+from .helpers.shared_values import abstract, shapes
 
 FSTRING_PLAIN_TEXT = Rule(
     "MS382",
@@ -97,6 +99,8 @@ def _texts(
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             return f"`{value.value}`", f"`{value.value!r}`"
         return "the str without quotes", "its `repr()`, in quotes"
+    if one_dim_shape(ctx, value):
+        return "`(n)`", "`(n,)`"
     display = _display(ctx, value)
     if display is None:
         return None
@@ -257,3 +261,15 @@ def _none_field(ctx: FunctionContext, joined: ast.JoinedStr) -> str:
 def _short(joined: ast.JoinedStr) -> str:
     text = ast.unparse(joined)
     return text if len(text) <= 40 else text[:37] + "..."
+
+
+def one_dim_shape(ctx: FunctionContext, value: ast.expr) -> bool:
+    """`x.shape` of a Tensor whose static shape has one dimension: a one-item tuple, written
+    `(3)` by graph mode (measured in round 36: `f'{x.shape}'`, `print(x.shape)` of a (3,) `x`;
+    `str(x.shape)` and `'{}'.format(x.shape)` agree)."""
+    if not (isinstance(value, ast.Attribute) and value.attr == "shape"):
+        return False
+    if not ctx.types.is_tensor(value.value):
+        return False
+    found = shapes(ctx).of(value.value)
+    return found is not None and len(found) == 1
