@@ -106,6 +106,7 @@ from .rules import (
     iteration,
     jit_class_strict,
     joins,
+    lambda_arguments,
     late_closures,
     lax_fallback,
     list_copies,
@@ -134,6 +135,7 @@ from .rules import (
     outputs,
     outputs_strict,
     parameter_dtypes,
+    positional_only,
     primitive_arguments,
     primitive_attributes,
     print_self,
@@ -206,6 +208,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     raise_forms,
     round_scalars,
     late_closures,
+    positional_only,
     function_values,
     grad_transforms,
     grad_closures,
@@ -566,6 +569,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     loop_list_changes.check,
     while_nested_values.check,
     loop_number_joins.check,
+    positional_only.check,
+    lambda_arguments.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
@@ -576,6 +581,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     divergence_stale.check_module,
     divergence_containers.check_module,
     grad_transforms.check_module,
+    lambda_arguments.check_module,
 )
 
 
