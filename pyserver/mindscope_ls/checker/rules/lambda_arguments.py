@@ -9,8 +9,9 @@ PyNative. Graph mode compiles a function argument from its source, and for a lam
   `f(x, lambda t: t * 2)` of an `@ms.jit` function fail ("Parse Lambda Function Fail. Node type
   must be Lambda, but got Call"), even when the compiled function never calls the lambda; no
   line of the program is named. `g = lambda t: t + 1; net(x, g)` compiles.
-- `def construct(self, x, f=lambda t: t + 1)` calling `f(x)` fails ("An error occurred while
-  parsing the positional information of the lambda expression").
+- `def construct(self, x, f=lambda t: t + 1)` fails, whether `construct` calls `f` or not ("An
+  error occurred while parsing the positional information of the lambda expression"); the same
+  default on a helper method that `construct` calls compiles.
 
 A lambda written inside compiled code and passed to a helper (`self.apply(x, lambda t: t * 2)`)
 compiles: it is parsed with the function around it.
@@ -83,15 +84,20 @@ def _written_lambdas(call: ast.Call) -> list[ast.Lambda]:
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """A compiled function calling its parameter whose default is a lambda."""
+    """An entry point (`construct`, an `@jit` function) with a parameter defaulting to a
+    lambda, called or not (measured: both fail; a helper method's `f=lambda t: ...` called
+    from `construct` compiles)."""
     node = ctx.fn.node
     defaults = [*node.args.defaults, *(d for d in node.args.kw_defaults if d is not None)]
     if not any(isinstance(d, ast.Lambda) for d in defaults):
         return  # the common case
-    held = {a.arg: d for a, d in names.parameter_defaults(node) if isinstance(d, ast.Lambda)}
-    for call in ctx.of(ast.Call):
-        if isinstance(call.func, ast.Name) and call.func.id in held:
-            lam = held.pop(call.func.id)
+    if ctx.fn.caller is not None:
+        return  # a helper compiled for its caller: its defaults are not parsed from source
+    jit = any(names.is_jit(ctx.fn.module, d) for d in node.decorator_list)
+    if not jit and not (node.name == "construct" and ctx.fn.cls is not None):
+        return
+    for arg, default in names.parameter_defaults(node):
+        if isinstance(default, ast.Lambda):
             yield LAMBDA_NOT_ALONE.finding(
-                call, target=call.func.id, container="`def` line", line=lam.lineno
+                default, target=arg.arg, container="`def` line", line=default.lineno
             )
