@@ -136,3 +136,16 @@ def test_popping_a_tensor_of_an_input_dict_fails_at_lax() -> None:
     assert found(program) == [("MS121", 3)]
     assert found(program.replace("d.pop('a')", "d.pop('a', None)")) == [("MS121", 3)]
     assert found(program.replace("d.pop('a')", "d.get('a')")) == []
+
+
+# --- MS318 ------------------------------------------------------------------------------
+
+
+def test_a_sub_cell_changing_the_list_construct_passes_it_diverges() -> None:
+    sub = "class Sub(nn.Cell):\n    def construct(self, l):\n        l.append(l[0])\n"
+    sub += "        return l[0]\n\n\n"
+    init = "def __init__(self):\n    super().__init__()\n    self.sub = Sub()\n"
+    read = "def construct(self, x):\n    l = [x]\n    self.sub(l)\n    return len(l)"
+    assert found(sub + cell(init + read, "net(x)")) == [("MS318", 3)]
+    unread = "def construct(self, x):\n    l = [x]\n    return self.sub(l)"
+    assert found(sub + cell(init + unread, "net(x)")) == []

@@ -310,7 +310,9 @@ def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, 
     LAX fails `v = d.pop("a")` of a number or a Tensor ("TupleGetItem, input[0] should be
     Sequence"), and `d.pop("a")` as a statement when `d[k]` is read afterwards, while that
     statement alone, `x + d.pop("a")`, a missing key's default, a popped tuple and `setdefault`
-    compile."""
+    compile. Round 36 (`ar_`): the same with the caller's `dd = {"a": x}` (a Tensor bound in the
+    caller), `d.pop("a", None)` of a key every call passes, `d.pop("a")` then `len(d)`, and
+    `v = d.pop("z", 0)` of a key no call passes (the int default is popped) fail at LAX."""
     func = call.func
     if not (
         isinstance(func, ast.Attribute)
@@ -329,14 +331,18 @@ def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, 
     key = call.args[0]
     if not isinstance(key, ast.Constant):
         return False
-    if len(call.args) == 2 and any(_value_at(d, key.value) is None for d in displays):
-        return False  # a default popped for a missing key (measured: compiles)
     fn = ctx.fn.node
     if not _assigned_to_name(fn, call) and not (
-        rebinds_dict(fn, call) and _read_by_key_after(fn, func.value.id, call)
+        rebinds_dict(fn, call) and loads_after(fn, func.value.id, call) is not None
     ):
-        return False
-    return all(_number_or_tensor(ctx, _value_at(d, key.value)) for d in displays)
+        return False  # round 36: `d.pop("a")` then `len(d)` fails at LAX as `d["b"]` does
+    popped = [_value_at(d, key.value) for d in displays]
+    if len(call.args) == 2:
+        if all(v is None for v in popped):  # `d.pop("z", 0)`: the default is popped
+            return _number_or_tensor(ctx, call.args[1])
+        if any(v is None for v in popped):
+            return False
+    return all(_number_or_tensor(ctx, v) for v in popped)
 
 
 def _attribute_dict_fails(ctx: FunctionContext, call: ast.Call) -> bool:
@@ -406,7 +412,10 @@ def _tensor_names(module: ModuleInfo) -> frozenset[str]:
     def compute() -> frozenset[str]:
         good: set[str] = set()
         bad: set[str] = set()
-        for node in of_type(tree, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For):
+        nodes: list[ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For] = of_type(
+            tree, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For
+        )
+        for node in nodes:
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             tensor = isinstance(node, ast.Assign) and (
                 isinstance(node.value, ast.Call)
