@@ -114,6 +114,7 @@ from .rules import (
     iteration,
     jit_class_strict,
     joins,
+    lambda_arguments,
     late_closures,
     lax_fallback,
     list_copies,
@@ -144,6 +145,7 @@ from .rules import (
     outputs_strict,
     parameter_dtypes,
     parameter_texts,
+    positional_only,
     primitive_arguments,
     primitive_attributes,
     print_lines,
@@ -218,6 +220,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     raise_forms,
     round_scalars,
     late_closures,
+    positional_only,
     function_values,
     grad_transforms,
     grad_closures,
@@ -601,6 +604,8 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     str_joins.check_outputs,
     parameter_texts.check,
     cell_name_text.check,
+    positional_only.check,
+    lambda_arguments.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,
@@ -612,6 +617,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     divergence_containers.check_module,
     dict_callee_keys.check_module,
     grad_transforms.check_module,
+    lambda_arguments.check_module,
 )
 
 

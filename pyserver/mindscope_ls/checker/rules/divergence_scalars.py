@@ -371,6 +371,17 @@ def _binding(ctx: FunctionContext, name: ast.Name, at: ast.AST) -> Optional[ast.
     stores = [n for n in ctx.of(ast.Name) if n.id == name.id and isinstance(n.ctx, ast.Store)]
     if len(stores) != 1:
         return None
+    for aug in ctx.fn.node.body:
+        # `f += 0.1` of an input, once, in the function's own body (round 36, `ar_`): the input's
+        # number and the operation (`return f` gave 0.30000001192092896 for `net(x, 0.2)`)
+        if (
+            isinstance(aug, ast.AugAssign)
+            and aug.target is stores[0]
+            and (aug.lineno, aug.col_offset) < (at.lineno, at.col_offset)  # type: ignore[attr-defined]
+        ):
+            before = ast.Name(id=name.id, ctx=ast.Load())
+            before.aug_input = True  # type: ignore[attr-defined]
+            return ast.copy_location(ast.BinOp(left=before, op=aug.op, right=aug.value), aug)
     for assign in ctx.of(ast.Assign):
         if (
             len(assign.targets) == 1
@@ -487,6 +498,8 @@ def evaluate(
         v = _f32(TENSOR_SAMPLE)
         return v, v, True
     if isinstance(expr, ast.Name):
+        if getattr(expr, "aug_input", False):  # the input before its one `+=` (`_binding`)
+            return _input_number(ctx, expr.id, augmented=True) if inputs else None
         bound = _binding(ctx, expr, expr)
         unpacked = _unpacked_shape_item(ctx, expr) if bound is None else None
         if unpacked is not None:  # `h, w = x.shape`: the module's shape, else a sample
@@ -541,7 +554,9 @@ def evaluate(
     return None
 
 
-def _input_number(ctx: FunctionContext, name: str) -> Optional[tuple[float, float, bool]]:
+def _input_number(
+    ctx: FunctionContext, name: str, augmented: bool = False
+) -> Optional[tuple[float, float, bool]]:
     """(Python's value, graph mode's float32 value, whether it is a float) of an input of the
     entry point that every call in the module passes the same number for (`net(x, 0.1)`,
     `net(x, mutable(0.1))`), or leaves at its number default (`a=0.1`); the function never
@@ -559,7 +574,8 @@ def _input_number(ctx: FunctionContext, name: str) -> Optional[tuple[float, floa
         return None  # (an `@ms.jit` function compiles in PyNative too: both modes agree)
     if ctx.types.is_tensor(ast.Name(id=name, ctx=ast.Load())):
         return None  # a Tensor input: no number to read (and no module-wide dependency taken)
-    if any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name)):
+    stores = sum(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
+    if stores > (1 if augmented else 0):
         return None
     entry = module_values.entry_point(ctx.types, fn)
     if entry is None:

@@ -805,6 +805,15 @@ def _assign_join(ctx: FunctionContext, values: Abstract, node: ast.If) -> Iterat
                 if entry is None or use is None:
                     continue
                 found = join_clash(values.of(value), entry[1], in_cell=_in_cell(values))
+                if (
+                    found is not None
+                    and {found.left, found.right} <= SCALARS
+                    and not number_joins.statement_join_fails(
+                        number_joins.return_forms(fn, name, node),
+                        strict=ctx.level == SyntaxLevel.STRICT,
+                    )
+                ):
+                    continue  # an int input made a float: see below
                 if found is not None:
                     yield _joined_at_use(
                         _report(ctx, found, f"`{name}` is", value, entry[0], node.test), ctx, use
@@ -1047,7 +1056,7 @@ def _entry_value(
     param = next((a for a in [*args.posonlyargs, *args.args] if a.arg == name), None)
     if param is None:
         return None
-    entry = values.parameter(name)
+    entry = values.entry_value(name)
     if entry is None:
         return None
     start = (node.lineno, node.col_offset)

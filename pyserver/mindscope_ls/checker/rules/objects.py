@@ -6,11 +6,13 @@ import ast
 from collections.abc import Iterator
 from typing import Optional
 
+from ..incremental.memo import NodeMemo
+from ..index.module import ModuleInfo
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .calls_shared import builtin
 from .helpers import globals as globals_
-from .helpers import names, receivers, shared_values
+from .helpers import module_values, names, receivers, shared_values
 from .helpers.abstract import Abstract, Value
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import ClassInfo
@@ -308,7 +310,9 @@ def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, 
     LAX fails `v = d.pop("a")` of a number or a Tensor ("TupleGetItem, input[0] should be
     Sequence"), and `d.pop("a")` as a statement when `d[k]` is read afterwards, while that
     statement alone, `x + d.pop("a")`, a missing key's default, a popped tuple and `setdefault`
-    compile."""
+    compile. Round 36 (`ar_`): the same with the caller's `dd = {"a": x}` (a Tensor bound in the
+    caller), `d.pop("a", None)` of a key every call passes, `d.pop("a")` then `len(d)`, and
+    `v = d.pop("z", 0)` of a key no call passes (the int default is popped) fail at LAX."""
     func = call.func
     if not (
         isinstance(func, ast.Attribute)
@@ -322,17 +326,23 @@ def _argument_dict_fails(ctx: FunctionContext, call: ast.Call, dicts: dict[str, 
         return False
     if ctx.level == SyntaxLevel.STRICT:
         return not any(_holds_str(d) for d in displays)
-    if func.attr != "pop" or len(call.args) != 1 or call.keywords:
+    if func.attr != "pop" or len(call.args) not in (1, 2) or call.keywords:
         return False
     key = call.args[0]
     if not isinstance(key, ast.Constant):
         return False
     fn = ctx.fn.node
     if not _assigned_to_name(fn, call) and not (
-        rebinds_dict(fn, call) and _read_by_key_after(fn, func.value.id, call)
+        rebinds_dict(fn, call) and loads_after(fn, func.value.id, call) is not None
     ):
-        return False
-    return all(_number_or_tensor(ctx, _value_at(d, key.value)) for d in displays)
+        return False  # round 36: `d.pop("a")` then `len(d)` fails at LAX as `d["b"]` does
+    popped = [_value_at(d, key.value) for d in displays]
+    if len(call.args) == 2:
+        if all(v is None for v in popped):  # `d.pop("z", 0)`: the default is popped
+            return _number_or_tensor(ctx, call.args[1])
+        if any(v is None for v in popped):
+            return False
+    return all(_number_or_tensor(ctx, v) for v in popped)
 
 
 def _attribute_dict_fails(ctx: FunctionContext, call: ast.Call) -> bool:
@@ -380,9 +390,44 @@ def _number_or_tensor(ctx: FunctionContext, value: Optional[ast.expr]) -> bool:
         value = value.operand
     if isinstance(value, ast.Constant):
         return type(value.value) in (int, float)
+    if isinstance(value, ast.Name):  # `{"a": x}` with `x = Tensor(...)` in the caller
+        module_values.note_read(ctx.lines, module_values.WHOLE_MODULE)
+        return value.id in _tensor_names(ctx.fn.module)
     return isinstance(value, ast.Call) and names.callee(ctx.fn.module, value.func) in (
         names.TENSOR_FACTORIES
     )
+
+
+_TENSOR_NAMES: NodeMemo[frozenset[str]] = NodeMemo()
+
+
+def _tensor_names(module: ModuleInfo) -> frozenset[str]:
+    """Names every assignment of the module (any scope) binds to a `Tensor(...)` call: what a
+    caller's `{"a": x}` holds (round 36, `ar_`: `v = d.pop("a")` of such an input dict fails at
+    LAX as of a written-out Tensor). Asked only for a popped input dict."""
+    tree = module.tree
+    if tree is None:
+        return frozenset()
+
+    def compute() -> frozenset[str]:
+        good: set[str] = set()
+        bad: set[str] = set()
+        nodes: list[ast.Assign | ast.AugAssign | ast.AnnAssign | ast.For] = of_type(
+            tree, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.For
+        )
+        for node in nodes:
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            tensor = isinstance(node, ast.Assign) and (
+                isinstance(node.value, ast.Call)
+                and names.callee(module, node.value.func) in names.TENSOR_FACTORIES
+            )
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        (good if tensor and t is n else bad).add(n.id)
+        return frozenset(good - bad)
+
+    return _TENSOR_NAMES.get(tree, None, compute)
 
 
 def dead_pop(fn: ast.AST, name: str, call: ast.Call) -> bool:

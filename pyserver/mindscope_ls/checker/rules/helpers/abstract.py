@@ -26,6 +26,8 @@ from .module_values import (
     note_read,
     ordered_parameters,
     parameters,
+    passed_expression,
+    table,
     tensor_dtype,
 )
 from .reaching import reaching
@@ -503,7 +505,41 @@ class Abstract:
         dtypes = self._argument_dtypes()
         args = self.fn.args
         every = [*args.posonlyargs, *args.args, *args.kwonlyargs]
-        return {id(a): Value("tensor", dtypes[a.arg]) for a in every if a.arg in dtypes}
+        found = {id(a): Value("tensor", dtypes[a.arg]) for a in every if a.arg in dtypes}
+        for a, default in names.parameter_defaults(self.fn):
+            if a.arg not in dtypes:
+                value = self._entry_value(a.arg, default)
+                if value is not None:
+                    found[id(a)] = value
+        return found
+
+    def _entry_value(self, name: str, default: Optional[ast.expr]) -> Optional[Value]:
+        """The Python value (a number, str, None, tuple, list, dict) an entry point's
+        parameter holds on entry when every call of it in the module writes one out of the
+        same kind, or leaves it at its default (round 36, `ar_`: `construct(self, x, y=None)`
+        called `net(x)` holds None; `net(x, 2)` an int). Read for a parameter the body rebinds
+        (the reaching bindings); none when the module has no call of the entry point."""
+        entry = self._entry()
+        found = table(self.types.module) if entry is not None else None
+        sites = found.calls.get(entry) if found is not None and entry is not None else None
+        if not sites:
+            return None
+        params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
+        if name not in params:
+            return None
+        index = params.index(name)
+        values: set[Optional[Value]] = set()
+        for call, _ in sites:
+            if any(isinstance(a, ast.Starred) for a in call.args) or any(
+                k.arg is None for k in call.keywords
+            ):
+                return None
+            written = passed_expression(call, index, name)
+            value = _scope_free(written if written is not None else default)
+            if value is None or value.kind == "tensor":
+                return None
+            values.add(value)
+        return values.pop() if len(values) == 1 else None
 
     def parameter(self, name: str) -> Optional[Value]:
         """The Tensor the entry point's callers pass for parameter `name` (its value on entry,
@@ -512,6 +548,15 @@ class Abstract:
             return None
         dtype = self._argument_dtypes().get(name)
         return Value("tensor", dtype) if dtype is not None else None
+
+    def entry_value(self, name: str) -> Optional[Value]:
+        """What parameter `name` holds on entry: the callers' Tensor (`parameter`), or the
+        Python value every call writes out or leaves at its default (`_entry_value`)."""
+        found = self.parameter(name)
+        if found is not None or self.lines is None:
+            return found
+        default = next((d for a, d in names.parameter_defaults(self.fn) if a.arg == name), None)
+        return self._entry_value(name, default)
 
     def _name(self, name: str) -> Optional[Value]:
         """The value every binding of a local gives, when they all agree (flow-insensitive: a

@@ -835,7 +835,24 @@ class _Evidence:
         arg = self._args.get(name)
         if arg is not None and arg.annotation is not None and self._annotation(arg.annotation):
             return True
+        if self._python_default(name):
+            return True
         return self._callers_pass_python(name)
+
+    def _python_default(self, name: str) -> bool:
+        """A default that is no Tensor (round 36, measured): `act=ops.relu`, `fn=helper`,
+        `dtype=ms.int32`, `f=lambda t: ...`, `shape=(3, 1)`, `w=[1.0, 2.0]`, `cfg={...}`,
+        `n=-1`. (A constant default never made the parameter a Tensor.)"""
+        default = next((d for a, d in names.parameter_defaults(self.node) if a.arg == name), None)
+        if default is None:
+            return False
+        if isinstance(default, ast.UnaryOp):
+            return isinstance(default.operand, ast.Constant)
+        if isinstance(default, (ast.Lambda, ast.Tuple, ast.List, ast.Dict, ast.Set)):
+            return True
+        if isinstance(default, (ast.Name, ast.Attribute)):
+            return self._imported_or_defined(default)
+        return False
 
     def _annotation(self, ann: ast.expr) -> bool:
         if isinstance(ann, ast.Constant):
