@@ -59,7 +59,8 @@ _WHOLE_BUILTINS = frozenset({"sum", "zip", "enumerate", "tuple"})
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    loops = [loop for loop in ctx.of(ast.For, ast.While) if _runtime_count(ctx, loop)]
+    every: list[Loop] = ctx.of(ast.For, ast.While)
+    loops = [loop for loop in every if _runtime_count(ctx, loop)]
     if not loops:
         return
     reported: set[str] = set()

@@ -134,14 +134,19 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         if found is None:
             continue
         seen.add(id(read))
-        rule, args = found
-        yield rule.finding(read, name=read.id, call=names.short(call), **args)
+        rule, line, value = found
+        text = names.short(call)
+        if rule is SHAPE_FROM_TENSOR_WHILE:
+            yield rule.finding(read, name=read.id, call=text, line=line, start=value)
+        else:
+            yield rule.finding(read, name=read.id, call=text, line=line, last=value)
 
 
 def _bindings(ctx: FunctionContext) -> dict[int, tuple[ast.Name, ast.expr]]:
     """id of a Name store -> (the store, its value) for `n = v` and `n op= v` (as `n op v`)."""
     found: dict[int, tuple[ast.Name, ast.expr]] = {}
-    for stmt in ctx.of(ast.Assign, ast.AugAssign):
+    stmts: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    for stmt in stmts:
         if isinstance(stmt, ast.Assign):
             if len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
                 found[id(stmt.targets[0])] = (stmt.targets[0], stmt.value)
@@ -222,15 +227,12 @@ def _judge(
     bindings: dict[int, tuple[ast.Name, ast.expr]],
     loops: list[ast.While],
     ifs: list[ast.If],
-) -> Optional[tuple[Rule, dict[str, object]]]:
+) -> Optional[tuple[Rule, int, str]]:
     reached = flow.of(read)  # type: ignore[attr-defined]
     if reached is None:
         bound = receivers.only_binding(ctx, read.id)
         if isinstance(bound, ast.IfExp) and _ifexp_differs(ctx, bound):
-            return SHAPE_FROM_TENSOR_BRANCH, {
-                "line": bound.lineno,
-                "last": ast.unparse(bound.orelse),
-            }
+            return SHAPE_FROM_TENSOR_BRANCH, bound.lineno, ast.unparse(bound.orelse)
         return None
     values = [bindings.get(b) for b in reached]
     if len(values) < 2 or any(v is None for v in values):
@@ -243,10 +245,7 @@ def _judge(
         inside = [p for p in pairs if within(loop, [p[0]])]
         before = [p for p in pairs if not within(loop, [p[0]]) and _before(p[0], loop)]
         if inside and len(before) == 1 and _refers(inside, read.id):
-            return SHAPE_FROM_TENSOR_WHILE, {
-                "line": loop.lineno,
-                "start": ast.unparse(before[0][1]),
-            }
+            return SHAPE_FROM_TENSOR_WHILE, loop.lineno, ast.unparse(before[0][1])
     # MS3010: bindings on the paths of a Tensor `if`
     for node in ifs:
         if not any(within(node, [p[0]]) for p in pairs):
@@ -258,7 +257,7 @@ def _judge(
             return None
         if all(_int_literal(v) for _, v in pairs):
             return None  # an `if` binding only int literals agrees (measured)
-        return SHAPE_FROM_TENSOR_BRANCH, {"line": node.lineno, "last": _last(node, pairs)}
+        return SHAPE_FROM_TENSOR_BRANCH, node.lineno, _last(node, pairs)
     return None
 
 
