@@ -8,7 +8,8 @@ scalar; so does a number made by `mutable()`, here (`axis = mutable(1)`) or by e
 `ops.sort`, `ops.tril`, `ops.pad`, and at STRICT `x.expand_dims` and `ops.swapaxes`):
 - MS1011, every level: a split size or count (`ops.split(x, n, 1)`, `x.split(n, 1)`,
   `ops.chunk(x, n, 1)`, `x.chunk(n, 1)`, `ops.tensor_split(x, n, 1)`: "For Split, the
-  output_num is ValueAny"), the axis of `ops.split` / `x.split` / `ops.chunk` / `x.chunk`,
+  output_num is ValueAny"), the axis of `ops.tensor_split` / `x.tensor_split` (round 36: "Graph
+  cycle exists" at LAX), the axis of `ops.split` / `x.split` / `ops.chunk` / `x.chunk`,
   `ops.stack(xs, n)` / `ops.unstack(x, n)` / `ops.unbind(x, n)` / `x.unbind(n)` ("When creating
   an instance of 'Stack', all arguments are required to be constants"), the repeats or axis of
   `ops.repeat_interleave` / `x.repeat_interleave`, `ops.movedim` / `ops.moveaxis` (and the
@@ -27,7 +28,8 @@ scalar; so does a number made by `mutable()`, here (`axis = mutable(1)`) or by e
   the output size [0] of node!"), `ops.flatten(x, start_dim=n)` / `x.flatten(end_dim=n)`, the
   axis of `ops.std` / `ops.var` / `ops.std_mean` / `x.std` / `x.var`, an element of
   `ops.interpolate`'s size, `ops.adaptive_avg_pool1d`'s output size, the axis of
-  `ops.cummin` / `ops.logcumsumexp`, `ops.diff`'s n, a boundary of `ops.bucketize`, and any
+  `ops.cummin` / `ops.logcumsumexp`, of `x.cumsum(n)` / `x.cumsum(axis=n)` (the method; round
+  36: `ops.cumsum(x, n)` compiles), `ops.diff`'s n, a boundary of `ops.bucketize`, and any
   of `ops.narrow(x, axis, start, length)` / `x.narrow(...)`: their argument checks run as
   Python through the fallback, which STRICT refuses for a variable.
 Compile at both levels (so are not reported): `ops.concat(xs, n)`, `ops.cat`, `ops.gather(x,
@@ -134,7 +136,11 @@ EVERY_LEVEL: dict[str, Op] = {
         (Param(1, "split_size_or_sections", "the split size"), Param(2, "axis", _AXIS)),
     ),
     "chunk": Op(True, True, (Param(1, "chunks", "the number of chunks"), Param(2, "axis", _AXIS))),
-    "tensor_split": Op(True, True, (Param(1, "indices_or_sections", "the number of sections"),)),
+    "tensor_split": Op(
+        True,
+        True,
+        (Param(1, "indices_or_sections", "the number of sections"), Param(2, "axis", _AXIS)),
+    ),
     "stack": Op(True, False, (Param(1, "axis", _AXIS),)),
     "unstack": Op(True, False, (Param(1, "axis", _AXIS),)),
     "unbind": Op(True, True, (Param(1, "dim", _AXIS),)),
@@ -191,6 +197,7 @@ STRICT_ONLY: dict[str, Op] = {
     "adaptive_avg_pool1d": Op(True, False, (Param(1, "output_size", "the output size"),)),
     "cummin": Op(True, False, (Param(1, "axis", _AXIS),)),
     "logcumsumexp": Op(True, False, (Param(1, "axis", _AXIS),)),
+    "cumsum": Op(False, True, (Param(1, "axis", _AXIS),)),
     "diff": Op(True, False, (Param(1, "n", "the order"),)),
     "bucketize": Op(True, False, (Param(1, "boundaries", "a boundary", elements=True),)),
 }
