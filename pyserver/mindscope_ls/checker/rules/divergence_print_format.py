@@ -3,7 +3,8 @@
 Measured with MindSpore 2.10 on CPU (round 33, `dv_`), LAX and STRICT alike, the process's
 stdout of GRAPH_MODE against PyNative: graph mode's `print` formats Python values itself.
 A bool is written as an int (`print(True)` -> `1`, `print('training', self.training)` ->
-`training 0`, `print(n > 1)`, `print(len(layers) > 1)`, `print(x.dtype == ms.float32)`,
+`training` and `0` on two lines (MS3000: one line per argument), `print(n > 1)`,
+`print(len(layers) > 1)`, `print(x.dtype == ms.float32)`,
 `print(isinstance(x, Tensor))`, `print(not self.flag)`); a float as C's `%g` (`2.0` -> `2`,
 `-0.0` -> `-0`, `1 / 3` -> `0.333333`, `0.1 * 3` -> `0.3`, `3.14159265` -> `3.14159`); a list
 as a tuple (`[1, 2, 3]` -> `(1, 2, 3)`), a dict as the tuple of its values; a tuple or list
