@@ -166,3 +166,16 @@ def test_environment_changed_between_calls_is_stale() -> None:
     )
     found = check_source(source, "m.py")
     assert [(f.line, f.code) for f in found] == [(15, "MS317")]
+
+
+def test_typing_isinstance_under_a_none_guard_is_left_alone() -> None:
+    """Graph mode folds `if masks is not None:` when the caller leaves `masks` out, so the
+    branch's `isinstance(masks, List)` is never evaluated (measured; mindone's processors)."""
+    body = (
+        "from typing import List\nfrom mindspore import nn\n\n\nclass Net(nn.Cell):\n"
+        "    def construct(self, x, masks=None):\n        if masks is not None:\n"
+        "            if not isinstance(masks, List):\n                x = x + 1\n        return x\n"
+    )
+    assert [f.code for f in check_source(body, "m.py")] == []
+    unguarded = body.replace("if masks is not None:", "if x is not None:")
+    assert [f.code for f in check_source(unguarded, "m.py")] == ["MS1137"]

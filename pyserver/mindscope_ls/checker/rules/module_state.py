@@ -353,8 +353,41 @@ def _typing_isinstance(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[
             and not call.keywords
         ):
             alias = _typing_alias(ctx, call.args[1])
-            if alias is not None:
+            if alias is not None and not _under_none_guard(ctx, call):
                 yield TYPING_ISINSTANCE.finding(call, alias=ast.unparse(alias))
+
+
+def _under_none_guard(ctx: FunctionContext, node: ast.AST) -> bool:
+    """`node` sits under `if p is not None:` of a parameter `p` defaulting to None: graph mode
+    folds the test when the caller leaves `p` out and never evaluates the branch (measured on
+    2.10: `if masks is not None: isinstance(masks, List)` compiles when no mask is passed and
+    fails when one is; mindone's attention processors are written so)."""
+    args = ctx.fn.node.args
+    positional = [*args.posonlyargs, *args.args]
+    defaults = dict(
+        zip([a.arg for a in positional][len(positional) - len(args.defaults) :], args.defaults)
+    )
+    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
+    optional = {
+        name for name, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None
+    }
+    if not optional:
+        return False
+    tests: list[ast.If] = ctx.of(ast.If)
+    for test in tests:
+        t = test.test
+        if (
+            isinstance(t, ast.Compare)
+            and isinstance(t.left, ast.Name)
+            and t.left.id in optional
+            and len(t.ops) == 1
+            and isinstance(t.ops[0], ast.IsNot)
+            and isinstance(t.comparators[0], ast.Constant)
+            and t.comparators[0].value is None
+            and any(node is sub for stmt in test.body for sub in ast.walk(stmt))
+        ):
+            return True
+    return False
 
 
 def _heaps(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
