@@ -68,10 +68,12 @@ CHANGING = {"append": "list", "clear": "list", "update": "dict"}
 COPIES = {"list": "list({param})", "dict": "dict({param})"}
 
 
-def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
-    tree = module.tree
-    if tree is None:
-        return
+def entry_points(
+    module: ModuleInfo, tree: ast.Module
+) -> Optional[tuple[dict[str, FunctionNode], dict[str, FunctionNode], list[ast.AST]]]:
+    """The module's Cells (their `construct`s), its `@jit` functions, and the code that may
+    call them without being compiled itself (the top level and the other module functions);
+    None when there is nothing compiled to call."""
     cells = _cell_constructs(module, tree)
     jits = {
         stmt.name: stmt
@@ -80,12 +82,23 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         and any(names.is_jit(module, d) for d in stmt.decorator_list)
     }
     if not cells and not jits:
-        return
+        return None
     callers: list[ast.AST] = [tree] + [
         s
         for s in tree.body
         if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name not in jits
     ]
+    return cells, jits, callers
+
+
+def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
+    tree = module.tree
+    if tree is None:
+        return
+    found = entry_points(module, tree)
+    if found is None:
+        return
+    cells, jits, callers = found
     seen: set[tuple[int, int]] = set()
     helpers = _Helpers(tree)
     writes: dict[int, dict[str, list[tuple[ast.stmt, str]]]] = {}  # per compiled function

@@ -58,13 +58,20 @@ BOOL_CALLS = frozenset({"isinstance", "hasattr", "callable", "issubclass"})
 SIZE_ATTRS = frozenset({"shape", "ndim", "dtype", "size"})
 
 
-def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.fn.level is not None:
-        return  # a `jit` function: PyNative compiles it too, so both modes agree
-    if not ctx.fn.module.mentions("print"):
-        return
+def cell_prints(ctx: FunctionContext) -> list[ast.Call]:
+    """The builtin `print` calls of a compiled function that is not a `jit` function (PyNative
+    compiles those too, so both modes agree)."""
+    if ctx.fn.level is not None or not ctx.fn.module.mentions("print"):
+        return []
     prints = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and c.func.id == "print"]
     if not prints or not calls_shared.builtin(ctx, "print"):
+        return []
+    return prints
+
+
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    prints = cell_prints(ctx)
+    if not prints:
         return
     values = shared_values.abstract(ctx, module=True)
     for call in prints:

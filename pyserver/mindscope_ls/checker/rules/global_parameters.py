@@ -20,7 +20,7 @@ from .forbidden import FORBIDDEN_API
 from .helpers import globals as globals_
 from .helpers import names
 from .helpers.base import FunctionContext
-from .helpers.parameter_items import is_optimizer, looped
+from .helpers.parameter_items import is_optimizer, item_of
 from .helpers.receivers import LAYER_PARAMETERS
 from .mutation import PARAMETER_ATTRIBUTE_WRITE
 
@@ -59,24 +59,8 @@ def global_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
     Reads the module's top level: only for checks that are not cacheable."""
     if isinstance(expr, ast.Attribute) and isinstance(expr.value, ast.Name):
         return _global_cell_parameter(ctx, expr.value, expr.attr)
-    if isinstance(expr, ast.Subscript):
-        index = expr.slice
-        return (
-            isinstance(index, ast.Constant)
-            and type(index.value) is int
-            and _global_parameters(ctx, expr.value)
-        )
-    if not isinstance(expr, ast.Name):
-        return False
-    stores = [n for n in ctx.of(ast.Name) if n.id == expr.id and not isinstance(n.ctx, ast.Load)]
-    if len(stores) != 1:
-        return False
-    loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
-    for loop in loops:
-        over = looped(loop.target, loop.iter, stores[0])
-        if over is not None:
-            return _global_parameters(ctx, over)
-    return False
+    seq = item_of(ctx, expr)
+    return seq is not None and _global_parameters(ctx, seq)
 
 
 def _global_parameters(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterator
 
 from ..index.module import ModuleInfo
 from ..model import RawFinding
-from .divergence_inputs import _bound_classes, _calls, _cell_constructs, _may_target, _target
+from .divergence_inputs import _bound_classes, _calls, _may_target, _target, entry_points
 from .function_values import LAMBDA_NOT_ALONE
 from .helpers import names
 from .helpers.base import FunctionContext
@@ -36,20 +36,10 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     tree = module.tree
     if tree is None or not module.mentions("lambda"):
         return  # the common case: no lambda in the file
-    cells = _cell_constructs(module, tree)
-    jits = {
-        stmt.name: stmt
-        for stmt in tree.body
-        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and any(names.is_jit(module, d) for d in stmt.decorator_list)
-    }
-    if not cells and not jits:
+    found = entry_points(module, tree)
+    if found is None:
         return
-    callers: list[ast.AST] = [tree] + [
-        s
-        for s in tree.body
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s.name not in jits
-    ]
+    cells, jits, callers = found
     for caller in callers:
         calls = [c for c in _calls(caller) if _written_lambdas(c)]
         if not calls or not any(_may_target(c, cells, jits) for c in calls):

@@ -23,7 +23,7 @@ from collections.abc import Iterator
 
 from ..model import Group, RawFinding
 from ..rule import Rule
-from . import calls_shared
+from .divergence_print_format import cell_prints
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
@@ -49,14 +49,7 @@ PRINT_ARGS_ON_LINES = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.fn.level is not None:
-        return  # a `jit` function: PyNative compiles it too, so both modes agree
-    if not ctx.fn.module.mentions("print"):
-        return
-    prints = [c for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name) and c.func.id == "print"]
-    if not prints or not calls_shared.builtin(ctx, "print"):
-        return
-    for call in prints:
+    for call in cell_prints(ctx):
         if call.keywords:
             continue  # `sep=`/`end=`/...: fails to compile (MS171's)
         if any(_interpreted(a) for a in call.args):

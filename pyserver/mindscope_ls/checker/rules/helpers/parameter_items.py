@@ -122,26 +122,29 @@ def parameter_item(ctx: FunctionContext, expr: ast.expr) -> bool:
     only as the variable of `for p in seq`, `for p, g in zip(seq, grads)` or `for i, p in
     enumerate(seq)` (a loop or a comprehension)."""
     cls = ctx.fn.cls
-    if cls is None:
-        return False
+    seq = item_of(ctx, expr) if cls is not None else None
+    return seq is not None and cls is not None and parameter_sequence(cls, seq)
+
+
+def item_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
+    """The sequence `expr` is an item of: `seq` of `seq[0]` (a constant index), or what a name
+    bound only as a loop variable loops over (`for p in seq`, `zip(seq, grads)`, `enumerate`)."""
     if isinstance(expr, ast.Subscript):
         index = expr.slice
-        return (
-            isinstance(index, ast.Constant)
-            and type(index.value) is int
-            and parameter_sequence(cls, expr.value)
-        )
+        if isinstance(index, ast.Constant) and type(index.value) is int:
+            return expr.value
+        return None
     if not isinstance(expr, ast.Name):
-        return False
+        return None
     stores = [n for n in ctx.of(ast.Name) if n.id == expr.id and not isinstance(n.ctx, ast.Load)]
     if len(stores) != 1:
-        return False
+        return None
     loops: list[ast.For | ast.comprehension] = ctx.of(ast.For, ast.comprehension)
     for loop in loops:
         over = looped(loop.target, loop.iter, stores[0])
         if over is not None:
-            return parameter_sequence(cls, over)
-    return False
+            return over
+    return None
 
 
 def looped(target: ast.expr, over: ast.expr, store: ast.Name) -> Optional[ast.expr]:
