@@ -255,7 +255,7 @@ def _judge(
         texts = {ast.unparse(v) for _, v in pairs}
         if len(texts) < 2:
             return None
-        if all(_int_literal(v) for _, v in pairs):
+        if all(names.is_int_literal(v) for _, v in pairs):
             return None  # an `if` binding only int literals agrees (measured)
         return SHAPE_FROM_TENSOR_BRANCH, node.lineno, _last(node, pairs)
     return None
@@ -295,23 +295,13 @@ def _in_loop_of(read: ast.Name, loops: list[ast.While]) -> bool:
     return any(within(loop, [read]) for loop in loops)
 
 
-def _int_literal(expr: ast.expr) -> bool:
-    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
-        expr = expr.operand
-    return (
-        isinstance(expr, ast.Constant)
-        and isinstance(expr.value, int)
-        and not isinstance(expr.value, bool)
-    )
-
-
 def _intlike(expr: ast.expr, name: str, depth: int = 0) -> bool:
     """A Python int (or tuple of ints) graph mode knows when compiling: literals, `x.shape`
     and its items, `len(x)`, `x.ndim`, `self.k`, `mutable(k)`, arithmetic on them (and on
     `name` itself, the number a loop carries)."""
     if depth > 6:
         return False
-    if _int_literal(expr):
+    if names.is_int_literal(expr):
         return True
     if isinstance(expr, ast.Name):
         return expr.id == name and name != ""
