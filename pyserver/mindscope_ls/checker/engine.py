@@ -66,7 +66,7 @@ def run_checks(
             at = Range(fn.node.lineno, fn.node.col_offset, fn.node.lineno, fn.node.col_offset + 3)
             raw.append((crashed(f"checking `{fn.qualname}`", error, at), None))
             continue
-        if any(f.code in FOLDED_AWAY for f in found):
+        if any(f.code in NONE_FOLDED for f in found):
             found = _outside_dead_raises(fn, found)
         raw.extend((finding, fn) for finding in found)
     try:
@@ -117,20 +117,26 @@ FOLDED_AWAY = frozenset(
 )
 
 
+# Rules whose failure needs the values inferred, measured in the branch of `if p is not None:`
+# that no call passes `p` to (`dead_raises.unpassed_none_branches`): those above, and joins.
+NONE_FOLDED = FOLDED_AWAY | {"MS112", "MS205", "MS1137"}
+
 # Rules whose failure the exception a `raise` builds does not have at LAX (`dead_raises.raised`).
 RAISED_AT_LAX = frozenset({"MS137"})
 
 
 def _outside_dead_raises(fn: CompiledFunction, found: list[RawFinding]) -> list[RawFinding]:
-    spans = dead_raises.spans(fn)
+    spans = dead_raises.spans(fn) if any(f.code in FOLDED_AWAY for f in found) else []
     if any(f.code in RAISED_AT_LAX for f in found):
         spans += dead_raises.raised(fn)
-    if not spans:
+    unpassed = dead_raises.unpassed_none_branches(fn)
+    if not spans and not unpassed:
         return found
     return [
         f
         for f in found
-        if f.code not in FOLDED_AWAY or not dead_raises.inside(spans, f.range.line, f.range.col)
+        if not (f.code in FOLDED_AWAY and dead_raises.inside(spans, f.range.line, f.range.col))
+        and not (f.code in NONE_FOLDED and dead_raises.inside(unpassed, f.range.line, f.range.col))
     ]
 
 

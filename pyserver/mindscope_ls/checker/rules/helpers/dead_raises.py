@@ -15,8 +15,11 @@ refusal of the parser (MS1000's exception classes) still fails in a dropped bran
 from __future__ import annotations
 
 import ast
+from typing import Optional
 
+from . import names
 from .discovery import CompiledFunction
+from .module_values import entry_point, passed_expression, table
 
 Span = tuple[tuple[int, int], tuple[int, int]]
 
@@ -65,6 +68,85 @@ def raised(fn: CompiledFunction) -> list[Span]:
         if isinstance(node, ast.stmt):
             stack.extend(ast.iter_child_nodes(node))
     return out
+
+
+def unpassed_none_branches(fn: CompiledFunction) -> list[Span]:
+    """The branch of `if p is not None:` (the `else` of `if p is None:`) where `p` is a
+    parameter of an entry point defaulting to None that no call in the module passes: graph
+    mode folds the test and never infers the branch (measured on 2.10: `mask.asnumpy()` under
+    STRICT, an int32/float32 join, `isinstance(mask, List)` there compile when the call leaves
+    `mask` out, and fail when it passes one). With no call in the module nothing is dropped."""
+    node = fn.node
+    optional = {
+        a.arg
+        for a, d in names.parameter_defaults(node)
+        if isinstance(d, ast.Constant) and d.value is None
+    }
+    if optional:  # a parameter the body rebinds may hold anything at the test
+        optional -= {
+            n.id
+            for n in ast.walk(node)
+            if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)
+        }
+    guards = [
+        (stmt, branch)
+        for stmt in ast.walk(node)
+        if isinstance(stmt, ast.If) and optional
+        for branch in [_none_guarded(stmt, optional)]
+        if branch is not None
+    ]
+    if not guards:
+        return []
+    entry = entry_point(fn.types(), node)
+    found = table(fn.module) if entry is not None else None
+    sites = found.calls.get(entry) if found is not None and entry is not None else None
+    if not sites:
+        return []
+    args = node.args
+    positional = [a.arg for a in [*args.posonlyargs, *args.args]]
+    if fn.cls is not None:
+        positional = positional[1:]
+    out: list[Span] = []
+    for stmt, branch in guards:
+        param = _tested(stmt)
+        index = positional.index(param) if param in positional else len(positional) + 99
+        if all(_left_out(call, index, param) for call, _ in sites):
+            out.append((_start(branch[0]), _end(branch[-1])))
+    return out
+
+
+def _tested(stmt: ast.If) -> str:
+    test = stmt.test
+    assert isinstance(test, ast.Compare) and isinstance(test.left, ast.Name)
+    return test.left.id
+
+
+def _none_guarded(stmt: ast.If, optional: set[str]) -> Optional[list[ast.stmt]]:
+    """The branch `p is not None` / `p is None` leaves dead when `p` is None."""
+    test = stmt.test
+    if not (
+        isinstance(test, ast.Compare)
+        and isinstance(test.left, ast.Name)
+        and test.left.id in optional
+        and len(test.ops) == 1
+        and isinstance(test.comparators[0], ast.Constant)
+        and test.comparators[0].value is None
+    ):
+        return None
+    if isinstance(test.ops[0], ast.IsNot):
+        return stmt.body or None
+    if isinstance(test.ops[0], ast.Is):
+        return stmt.orelse or None
+    return None
+
+
+def _left_out(call: ast.Call, index: int, param: str) -> bool:
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        kw.arg is None for kw in call.keywords
+    ):
+        return False  # `*args` / `**kwargs` may pass it
+    value = passed_expression(call, index, param)
+    return value is None or (isinstance(value, ast.Constant) and value.value is None)
 
 
 def _start(node: ast.AST) -> tuple[int, int]:
