@@ -10,6 +10,9 @@ branch taken, PyNative would raise too, so the program is no case either way. So
 `f"{x.tolist()}"` and `f"{x.device}"` (STRICT), and `np.mean(x)` and `round(x.sum().item(), 2)`
 (LAX and STRICT) there. The engine drops those value rules' findings (`FOLDED_AWAY`) there; a
 refusal of the parser (MS1000's exception classes) still fails in a dropped branch.
+
+Also folded before inference (round 36, `unpassed_none_branches`): the branch of `if p is not
+None:` when every call of the entry point leaves its None-default `p` out.
 """
 
 from __future__ import annotations
