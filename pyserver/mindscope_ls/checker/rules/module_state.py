@@ -362,15 +362,7 @@ def _under_none_guard(ctx: FunctionContext, node: ast.AST) -> bool:
     folds the test when the caller leaves `p` out and never evaluates the branch (measured on
     2.10: `if masks is not None: isinstance(masks, List)` compiles when no mask is passed and
     fails when one is; mindone's attention processors are written so)."""
-    args = ctx.fn.node.args
-    positional = [*args.posonlyargs, *args.args]
-    defaults = dict(
-        zip([a.arg for a in positional][len(positional) - len(args.defaults) :], args.defaults)
-    )
-    defaults.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None})
-    optional = {
-        name for name, d in defaults.items() if isinstance(d, ast.Constant) and d.value is None
-    }
+    optional = {a.arg for a in names.none_default_parameters(ctx.fn.node)}
     if not optional:
         return False
     tests: list[ast.If] = ctx.of(ast.If)

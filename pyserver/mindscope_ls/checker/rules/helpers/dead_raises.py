@@ -80,11 +80,7 @@ def unpassed_none_branches(fn: CompiledFunction) -> list[Span]:
     STRICT, an int32/float32 join, `isinstance(mask, List)` there compile when the call leaves
     `mask` out, and fail when it passes one). With no call in the module nothing is dropped."""
     node = fn.node
-    optional = {
-        a.arg
-        for a, d in names.parameter_defaults(node)
-        if isinstance(d, ast.Constant) and d.value is None
-    }
+    optional = {a.arg for a in names.none_default_parameters(node)}
     if optional:  # a parameter the body rebinds may hold anything at the test
         optional -= {
             n.id

@@ -164,6 +164,11 @@ def parameter_defaults(fn: FunctionNode) -> list[tuple[ast.arg, Optional[ast.exp
     return list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
 
 
+def none_default_parameters(fn: FunctionNode) -> list[ast.arg]:
+    """The parameters whose default is None (`attention_mask=None`)."""
+    return [a for a, d in parameter_defaults(fn) if isinstance(d, ast.Constant) and d.value is None]
+
+
 # Python's spelling of each binary operator, for messages and fixes.
 OPERATOR_SYMBOLS: dict[type[ast.operator], str] = {
     ast.Add: "+",

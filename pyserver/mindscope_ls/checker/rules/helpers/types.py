@@ -352,8 +352,7 @@ def _plain_bindings(func: FunctionNode) -> dict[str, list[ast.expr]]:
 
 def _none_defaults(func: FunctionNode) -> frozenset[int]:
     """ids of the parameters whose default is None (`attention_mask=None`)."""
-    pairs = names.parameter_defaults(func)
-    return frozenset(id(a) for a, d in pairs if isinstance(d, ast.Constant) and d.value is None)
+    return frozenset(id(a) for a in names.none_default_parameters(func))
 
 
 def python_value(expr: Optional[ast.expr]) -> bool:
