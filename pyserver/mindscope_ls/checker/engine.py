@@ -67,7 +67,7 @@ def run_checks(
             raw.append((crashed(f"checking `{fn.qualname}`", error, at), None))
             continue
         if any(f.code in NONE_FOLDED for f in found):
-            found = _outside_dead_raises(fn, found)
+            found = _outside_folded_branches(fn, found)
         raw.extend((finding, fn) for finding in found)
     try:
         callsites.use(ws, classes)  # callees imported from other files, for this check only
@@ -125,7 +125,10 @@ NONE_FOLDED = FOLDED_AWAY | {"MS112", "MS205", "MS1137"}
 RAISED_AT_LAX = frozenset({"MS137"})
 
 
-def _outside_dead_raises(fn: CompiledFunction, found: list[RawFinding]) -> list[RawFinding]:
+def _outside_folded_branches(fn: CompiledFunction, found: list[RawFinding]) -> list[RawFinding]:
+    """`found` without the value rules' findings in code graph mode folds away before
+    inference: dead raise branches and assert messages, raised exceptions (LAX), and the
+    branch of `if p is not None:` no call passes `p` to."""
     spans = dead_raises.spans(fn) if any(f.code in FOLDED_AWAY for f in found) else []
     if any(f.code in RAISED_AT_LAX for f in found):
         spans += dead_raises.raised(fn)
