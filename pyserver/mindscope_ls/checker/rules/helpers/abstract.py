@@ -212,6 +212,8 @@ class Abstract:
         self._arguments: Optional[dict[str, str]] = None
         self._passed: Optional[dict[str, list[Optional[ast.expr]]]] = None
         self._operators: dict[int, tuple[ast.expr, Optional[Value]]] = {}
+        # `self.a(...)` -> the sub-Cell's `construct` it calls (asked for its None and its dtype)
+        self._constructs: dict[int, tuple[ast.Call, Optional[ast.FunctionDef]]] = {}
 
     def of(self, expr: Optional[ast.expr]) -> Optional[Value]:
         if not isinstance(expr, ast.BinOp) or self._resolving:
@@ -411,7 +413,15 @@ class Abstract:
     def _sub_construct(self, call: ast.Call) -> Optional[ast.FunctionDef]:
         """The `construct` of the Cell `self.a` that `self.a(...)` calls, when its class is one
         this module defines. Read only with the module's lines: it and the `__init__` line
-        are noted for the findings cache."""
+        are noted for the findings cache (once: the same lines for every later ask)."""
+        held = self._constructs.get(id(call))
+        if held is not None and held[0] is call:
+            return held[1]
+        found = self._find_construct(call)
+        self._constructs[id(call)] = (call, found)
+        return found
+
+    def _find_construct(self, call: ast.Call) -> Optional[ast.FunctionDef]:
         cls = self.types.cls
         name = names.self_attribute(call.func)
         if self.lines is None or cls is None or name is None or cls.attr_varies(name):
