@@ -360,11 +360,8 @@ def _local_decorator(
     target = deco.func if isinstance(deco, ast.Call) else deco
     if not isinstance(target, ast.Name):
         return None
-    local = {
-        s.name: s
-        for s in ast.walk(scope)
-        if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef)) and s is not scope
-    }
+    defs: list[FunctionNode] = of_type(scope, ast.FunctionDef, ast.AsyncFunctionDef)
+    local = {s.name: s for s in defs if s is not scope}
     fn = local.get(target.id)
     if fn is None:
         return _decorator_function(module, deco)
@@ -382,14 +379,14 @@ def check_nested(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     if compiled_by_jit(ctx):
         return
+    defs: list[FunctionNode] = ctx.of(ast.FunctionDef, ast.AsyncFunctionDef)
+    nested = [inner for inner in defs if inner is not fn and inner.decorator_list]
+    if not nested:
+        return
     module = ctx.fn.module
-    called = {
-        c.func.id for c in ast.walk(fn) if isinstance(c, ast.Call) and isinstance(c.func, ast.Name)
-    }
-    for inner in ast.walk(fn):
-        if inner is fn or not isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        if not inner.decorator_list or inner.name not in called:
+    called = {c.func.id for c in ctx.of(ast.Call) if isinstance(c.func, ast.Name)}
+    for inner in nested:
+        if inner.name not in called:
             continue
         for deco in inner.decorator_list:
             outer = _local_decorator(module, fn, deco)

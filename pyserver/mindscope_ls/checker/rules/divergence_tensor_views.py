@@ -27,6 +27,7 @@ from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
 from .helpers import names
 from .helpers.base import FunctionContext, cacheable
+from .helpers.walk import of_type
 
 VIEW_WRITE = Rule(
     "MS357",
@@ -112,7 +113,7 @@ def _finding(write: ast.stmt, name: str, how: str, base: str) -> RawFinding:
 
 def _item_writes(fn: ast.AST) -> list[ast.Assign | ast.AugAssign]:
     found: list[ast.Assign | ast.AugAssign] = []
-    for node in ast.walk(fn):
+    for node in of_type(fn, ast.Assign, ast.AugAssign):
         if isinstance(node, ast.Assign) and len(node.targets) == 1:
             if isinstance(node.targets[0], ast.Subscript):
                 found.append(node)

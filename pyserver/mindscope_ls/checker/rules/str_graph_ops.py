@@ -224,7 +224,7 @@ def _strs(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 
 def _variable_strs(ctx: FunctionContext, params: frozenset[str]) -> Iterator[RawFinding]:
-    if not any(isinstance(n, (ast.JoinedStr, ast.Subscript, ast.Call)) for n in ctx.nodes()):
+    if not ctx.of(ast.JoinedStr, ast.Subscript, ast.Call):
         return
     uses: list[tuple[ast.expr, ast.expr, str]] = []  # (reported node, the str, what it does)
     subs: list[ast.Subscript] = ctx.of(ast.Subscript)

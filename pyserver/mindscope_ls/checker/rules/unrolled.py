@@ -23,7 +23,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .calls_shared import builtin
-from .helpers.base import FunctionContext, cacheable, keyword_range
+from .helpers.base import FunctionContext, cacheable, keyword_range, within
 from .helpers.module_values import WHOLE_MODULE, global_binding, note_read
 
 FOR_UNROLLED_PAST_LIMIT = Rule(
@@ -58,8 +58,9 @@ LIMIT = 499
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     loops: list[ast.For] = ctx.of(ast.For)
+    exits: list[ast.stmt] = ctx.of(ast.Break, ast.Return)
     for loop in loops:
-        if any(isinstance(n, (ast.Break, ast.Return)) for n in ast.walk(loop)):
+        if exits and within(loop, exits):
             continue  # an early exit: not measured
         count = _range_count(ctx, loop.iter)
         if count is not None and count >= LIMIT:
