@@ -14,6 +14,7 @@ from typing import Optional
 
 from ...index.module import FunctionNode
 from . import cell_returns, names
+from .dtype_keeping import KEEPS_DTYPE_METHODS, KEEPS_DTYPE_OPS
 from .helper_arguments import helper_dtypes, helper_signatures, helper_values
 from .instances import init_argument_values
 from .module_values import (
@@ -92,48 +93,6 @@ FIXED_DTYPE = {
     "half": "float16",
     "double": "float64",
 }
-# Methods that keep their receiver's dtype whatever it is (shape and selection only).
-SAME_DTYPE = frozenset(
-    {
-        "reshape",
-        "view",
-        "transpose",
-        "permute",
-        "squeeze",
-        "unsqueeze",
-        "expand_dims",
-        "flatten",
-        "clone",
-        "copy",
-        "max",
-        "min",
-        "abs",
-        "neg",
-        "contiguous",
-        "swapaxes",
-        "repeat",
-        "tile",
-        "broadcast_to",
-        "expand_as",
-    }
-)
-# `ops.` functions whose result has their first argument's dtype.
-SAME_DTYPE_OPS = frozenset(
-    {
-        "softmax",
-        "log_softmax",
-        "relu",
-        "gelu",
-        "silu",
-        "sigmoid",
-        "tanh",
-        "reshape",
-        "transpose",
-        "squeeze",
-        "expand_dims",
-        "flatten",
-    }
-)
 # Methods that keep a floating receiver's dtype (an integer one may widen, e.g. `sum` to int64).
 SAME_FLOAT_DTYPE = frozenset({"sum", "mean", "exp", "log", "sqrt", "sin", "cos", "tanh", "sigmoid"})
 # `ops.sqrt(t)` / `t.sqrt()` and `reciprocal` of an int, uint or bool Tensor give float32, of a
@@ -365,7 +324,7 @@ class Abstract:
             # none written: MindSpore's default (`Tensor([1, 2])` int64, `ops.ones(s)` float32,
             # `Tensor(np.zeros(s))` float64; measured joined at a Tensor `if`)
             return tensor_dtype(call)
-        if op in SAME_DTYPE_OPS and call.args and self.types.is_tensor(call.args[0]):
+        if op in KEEPS_DTYPE_OPS and call.args and self.types.is_tensor(call.args[0]):
             return self.dtype(call.args[0])
         if op in TO_FLOAT32 and len(call.args) == 1 and self.types.is_tensor(call.args[0]):
             return to_float_dtype(self.dtype(call.args[0]))
@@ -374,7 +333,7 @@ class Abstract:
         if receiver is not None and method is not None and self.types.is_tensor(receiver):
             base = self.dtype(receiver)
             if base is not None and (
-                method in SAME_DTYPE
+                method in KEEPS_DTYPE_METHODS
                 or (method in SAME_FLOAT_DTYPE and base.startswith(("float", "bfloat")))
             ):
                 return base

@@ -19,20 +19,12 @@ from typing import Callable, Optional
 
 from ...index.module import ModuleInfo
 from . import names
+from .dtype_keeping import KEEPS_DTYPE_METHODS, KEEPS_DTYPE_OPS
 from .module_values import dtype_of
 from .walk import of_type, own_nodes
 
 ArgumentDtype = Callable[[ast.expr], Optional[str]]  # a passed Tensor's dtype, else None
 MAX_DEPTH = 6
-# `ops.*` functions and Tensor methods whose result has their operand's dtype.
-KEEPS_DTYPE_OPS = frozenset(
-    {"relu", "gelu", "silu", "sigmoid", "tanh", "softmax", "log_softmax", "reshape", "flatten"}
-    | {"transpose", "squeeze", "expand_dims", "abs", "neg"}
-)
-KEEPS_DTYPE_METHODS = frozenset(
-    {"reshape", "view", "transpose", "permute", "squeeze", "unsqueeze", "expand_dims"}
-    | {"flatten", "abs", "neg", "contiguous", "swapaxes", "tile", "broadcast_to", "relu"}
-)
 CASTS = frozenset({"mindspore.ops.cast", "mindspore.ops.functional.cast"})
 _COMPARISONS = (ast.Lt, ast.LtE, ast.Gt, ast.GtE, ast.Eq, ast.NotEq)
 
