@@ -37,7 +37,6 @@ from .divergence_int_pow import _int_of
 from .divergence_scalars import powers
 from .helpers import names, receivers
 from .helpers.base import FunctionContext, cacheable
-from .helpers.walk import of_type as walk_of
 from .scalars import INT64, constant_int_locals, fold_int
 
 INT_DIVISION_FLOAT32 = Rule(
@@ -212,19 +211,7 @@ def _attribute_value(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]
     """The value of the class's one `self.<attr> = value` (none augmented)."""
     attr = names.self_attribute(expr)
     cls = ctx.fn.cls
-    if attr is None or cls is None:
-        return None
-    values = [
-        node.value
-        for node in walk_of(cls.node, ast.Assign)
-        for t in node.targets
-        if names.self_attribute(t) == attr
-    ]
-    if len(values) != 1 or any(
-        names.self_attribute(n.target) == attr for n in walk_of(cls.node, ast.AugAssign)
-    ):
-        return None
-    return values[0]
+    return cls.bound_once(attr) if attr is not None and cls is not None else None
 
 
 def _negative_powers(ctx: FunctionContext) -> Iterator[RawFinding]:

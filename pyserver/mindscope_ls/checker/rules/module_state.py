@@ -482,14 +482,7 @@ def _member_binding(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.expr]:
         return bound.value if bound is not None else None
     attr = names.self_attribute(expr)
     cls = ctx.fn.cls
-    if attr is None or cls is None:
-        return None
-    values = [
-        sub.value
-        for sub in of_type(cls.node, ast.Assign)
-        if any(names.self_attribute(t) == attr for t in sub.targets)
-    ]
-    return values[0] if len(values) == 1 else None
+    return cls.bound_once(attr) if attr is not None and cls is not None else None
 
 
 def _int_enums(ctx: FunctionContext) -> Iterator[RawFinding]:

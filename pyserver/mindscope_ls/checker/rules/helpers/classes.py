@@ -84,6 +84,16 @@ class ClassInfo:
             if not isinstance(n.ctx, ast.Load) and names.self_attribute(n) == name
         ]
 
+    def bound_once(self, name: str) -> Optional[ast.expr]:
+        """The value of this class's one write to `self.<name>`, when that write is a plain
+        `self.<name> = value` (no other assignment, augmented assignment or `del` of it in the
+        class's own body); else None."""
+        stores = self.attribute_stores(name)
+        if len(stores) != 1:
+            return None
+        assigns: list[ast.Assign] = of_type(self.node, ast.Assign)
+        return next((a.value for a in assigns if any(t is stores[0] for t in a.targets)), None)
+
     def attr_varies(self, name: str) -> bool:
         """The class that sets `self.<name>` sets it to values of more than one callee
         (`self.pool = Identity()` in one branch, `ops.ReduceMean()` in another): `attr` holds
