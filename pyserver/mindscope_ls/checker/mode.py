@@ -245,7 +245,7 @@ def jit_targets(module: ModuleInfo) -> frozenset[str]:
                 for target in node.targets:
                     if isinstance(target, ast.Name):
                         built[target.id] = value.func.id
-        elif isinstance(node, ast.Call) and node.args and names.is_jit(module, node.func):
+        elif isinstance(node, ast.Call) and node.args and names.is_jit(module, node):
             arg = node.args[0]
             if isinstance(arg, ast.Attribute) and arg.attr == "construct":
                 arg = arg.value

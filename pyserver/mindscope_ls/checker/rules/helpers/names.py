@@ -103,7 +103,23 @@ def callee(module: ModuleInfo, node: ast.expr) -> Optional[str]:
 
 
 def is_jit(module: ModuleInfo, node: ast.expr) -> bool:
+    """`jit`, `@jit(...)` or `jit(fn, ...)`: MindSpore's jit compiling the function from its
+    source (`capture_mode="ast"`, the default). Not `capture_mode="bytecode"` or `"trace"`:
+    those run the Python and capture graphs around what they cannot compile, so code the AST
+    parser refuses runs (measured with MindSpore 2.10: a Tensor `if` returning a Tensor or a
+    str compiles there, also `fullgraph=False` by default). Called from a compiled function,
+    such a function is compiled as any helper (measured failing): discovery finds it so."""
+    if isinstance(node, ast.Call) and _captured_otherwise(node):
+        return False
     return callee(module, node) in JIT
+
+
+_OTHER_CAPTURES = frozenset({"bytecode", "trace"})
+
+
+def _captured_otherwise(call: ast.Call) -> bool:
+    mode = keyword(call, "capture_mode")
+    return isinstance(mode, ast.Constant) and mode.value in _OTHER_CAPTURES
 
 
 def self_attribute(expr: ast.expr) -> Optional[str]:
