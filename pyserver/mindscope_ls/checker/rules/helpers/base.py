@@ -40,6 +40,9 @@ class FunctionContext:
     # built once per context by the first rule that asks: one context serves all the rules of
     # one function in one check, so nothing here outlives the check.
     shared: dict[str, object] = field(default_factory=dict, repr=False)
+    # `of(T)`'s answers: each rule of the function asks for the same few node types, and this
+    # one lookup is cheaper than the shared index's (a third of a cold check's calls are these).
+    _found: dict[type, list[ast.AST]] = field(default_factory=dict, repr=False)
 
     @property
     def path(self) -> str:
@@ -52,6 +55,11 @@ class FunctionContext:
     def of(self, *types: type[T]) -> list[T]:
         """The nodes of the compiled function of the given types, in source order (grouped by
         type when several). The same list for each call with one type: do not change it."""
+        if len(types) == 1:
+            found = self._found.get(types[0])
+            if found is None:
+                found = self._found[types[0]] = of_type(self.fn.node, types[0])
+            return found  # type: ignore[return-value]
         return of_type(self.fn.node, *types)
 
     def statements(self) -> Iterator[ast.stmt]:
