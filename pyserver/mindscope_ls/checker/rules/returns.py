@@ -7,7 +7,8 @@ through `self`, a local bound once to a function or to a tuple holding one. `ret
 ms.float32`, `return x, ops.relu(x)` and `return x, "name"` compile.
 
 Only the graph's own output counts: the return of a Cell's `construct` or an `@jit` function
-that nothing compiled calls (`fn.caller is None`). A helper may return a function to its caller.
+that nothing compiled calls (`fn.caller is None`), or of a helper whose call such a function
+returns as it is (`fn.output_via`). A helper may return a function to its caller otherwise.
 """
 
 from __future__ import annotations
@@ -69,8 +70,8 @@ RETURN_OBJECT_UNDER_STRICT = Rule(
 
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    # Not cacheable: whether the function is the graph's entry depends on its callers.
-    if ctx.fn.caller is not None:
+    # Not cacheable: whether the function gives the graph's output depends on its callers.
+    if not ctx.fn.gives_output:
         return
     returns = [r for r in _own_returns(ctx) if r.value is not None]
     if len(returns) != 1:
@@ -356,13 +357,25 @@ def _plain_class(info: ClassInfo) -> bool:
 
 def _is_self(ctx: FunctionContext, name: str) -> bool:
     """`name` is the method's `self`, never rebound."""
-    args = ctx.fn.node.args.args
+    node, cls = ctx.fn.node, ctx.fn.cls
+    if cls is None or node not in cls.node.body or _decorated(node, "staticmethod"):
+        return False
+    args = node.args.args
     if not args or args[0].arg != name:
         return False
     return not any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
 
 
+def _decorated(node: ast.AST, name: str) -> bool:
+    decorators = getattr(node, "decorator_list", [])
+    return any(isinstance(d, ast.Name) and d.id == name for d in decorators)
+
+
 def _is_construct(ctx: FunctionContext) -> bool:
+    """A Cell's `construct`, or a helper whose result it returns as its output (a `@jit`
+    function's output is judged at LAX whatever the level)."""
+    if ctx.fn.output_via is not None:
+        return ctx.fn.level is None
     return ctx.fn.cls is not None and ctx.fn.cls.is_cell and ctx.fn.node.name == "construct"
 
 

@@ -25,7 +25,7 @@ from .module_values import (
     ordered_parameters,
 )
 from .types import TensorTypes
-from .walk import of_type
+from .walk import of_type, own_nodes
 
 MAX_FUNCTIONS = 20000
 Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]
@@ -79,7 +79,16 @@ class CompiledFunction:
     level: Optional[SyntaxLevel] = None  # set by jit(fullgraph=True)
     tensor_params: set[str] = field(default_factory=set)
     caller: Optional[Caller] = None
+    # A helper whose result a graph's output is: called as `return helper(...)`, the only
+    # return of a function that gives the output (measured on 2.10: `construct` returning
+    # `self._body(x)` fails, at `_body`'s return, as `_body`'s return written there does).
+    output_via: Optional[Caller] = None
     _facts: Optional[tuple[frozenset[str], Facts]] = field(default=None, repr=False)
+
+    @property
+    def gives_output(self) -> bool:
+        """What the function returns leaves the graph: an entry point, or `output_via`."""
+        return self.caller is None or self.output_via is not None
 
     @property
     def qualname(self) -> str:
@@ -145,6 +154,10 @@ class Discovery:
             return
         if current.caller is None and fn.caller is not None:
             current.caller = fn.caller  # a sub-Cell's construct: show where it is called
+            current.output_via = None  # ... whose result its caller's code receives
+        if current.output_via is None and fn.output_via is not None and current.caller:
+            current.output_via = fn.output_via
+            self._queue.append(current)
         new_params = fn.tensor_params - current.tensor_params
         if new_params:
             current.tensor_params |= new_params
@@ -249,6 +262,7 @@ class Discovery:
         return self.classes.info(module, owner) if owner is not None else None
 
     def _follow_calls(self, fn: CompiledFunction) -> None:
+        returned = _returned_call(fn.node) if fn.gives_output else None
         for plan in fn.facts().calls:
             target = self._call_target(fn, plan.target)
             if target is None:
@@ -263,11 +277,12 @@ class Discovery:
             tensor_params |= {arg for arg, tensor in plan.keywords if tensor and arg in params}
             site = plan.site or plan.node
             caller = Caller(fn.module.path, site, f"called from compiled {fn.qualname}")
-            self._add(
-                CompiledFunction(
-                    module, callee_node, cls, caller.description, fn.level, tensor_params, caller
-                )
+            found = CompiledFunction(
+                module, callee_node, cls, caller.description, fn.level, tensor_params, caller
             )
+            if plan.node is returned:
+                found.output_via = caller
+            self._add(found)
             if isinstance(plan.node, ast.Call):
                 self._passed_functions(fn, plan.node, callee_node, params)
         if fn.module.mentions("MultitypeFuncGraph"):
@@ -737,6 +752,14 @@ def factory_closure(module: ModuleInfo, name: str) -> Optional[FunctionNode]:
         return None
     found = nested[returned[0]]
     return found if not found.decorator_list else None
+
+
+def _returned_call(node: FunctionNode) -> Optional[ast.expr]:
+    """The call `node`'s only valued `return` hands out as it is (`return self._body(x)`)."""
+    returns = [r for r in own_nodes(node) if isinstance(r, ast.Return) and r.value is not None]
+    if len(returns) == 1 and isinstance(returns[0].value, ast.Call):
+        return returns[0].value
+    return None
 
 
 def _jit_calls(stmt: ast.stmt) -> tuple[ast.Call, ...]:

@@ -135,13 +135,20 @@ def argument_signatures(module: ModuleInfo, entry: str, params: list[str]) -> li
 def entry_point(types: TensorTypes, fn: FunctionNode) -> Optional[str]:
     """The module-level name whose calls reach `fn`: its class for a Cell's `construct`, itself
     for a module-level function; None for anything else."""
-    module, cls = types.module, types.cls
+    cls = types.cls
+    if cls is not None and not cls.is_cell:
+        return None
+    return entry_point_of(types.module, cls.node if cls is not None else None, fn)
+
+
+def entry_point_of(
+    module: ModuleInfo, cls: Optional[ast.ClassDef], fn: FunctionNode
+) -> Optional[str]:
+    """`entry_point` from the class statement (a Cell's, or None for a module function)."""
     if cls is not None:
         found = table(module)
         owner = found.classes.get(cls.name) if found is not None else None
-        if fn.name == "construct" and owner is cls.node and cls.is_cell:
-            return cls.name
-        return None
+        return cls.name if fn.name == "construct" and owner is cls else None
     return fn.name if module.functions.get(fn.name) is fn else None
 
 

@@ -12,16 +12,21 @@ from __future__ import annotations
 import ast
 from typing import Optional
 
-from ...index.module import FunctionNode
+from ...index.module import FunctionNode, ModuleInfo
 from .abstract import _simple_bindings
 from .elements import tensor_shape
+from .helper_arguments import Lines, helper_calls
+from .module_values import (
+    MAX_DEPTH as MAX_CALL_DEPTH,
+)
 from .module_values import (
     argument_values,
     call_lines,
-    entry_point,
+    entry_point_of,
     note_read,
     ordered_parameters,
     parameters,
+    passed_expression,
 )
 from .types import TensorTypes
 from .walk import of_type
@@ -158,19 +163,75 @@ class Shapes:
     def _input(self, name: str) -> Optional[Shape]:
         """An input's shape: the one every call of the function in the module passes."""
         if self._inputs is None:
-            self._inputs = {}
-            entry = entry_point(self.types, self.fn)
-            if entry is None:
-                return None
-            module = self.types.module
-            params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
-            passed = argument_values(module, entry, params) or {}
-            for line in call_lines(module, entry):
-                note_read(self.lines, line)
-            for param, values in passed.items():
-                shapes = {tensor_shape(v) if v is not None else None for v in values}
-                self._inputs[param] = shapes.pop() if len(shapes) == 1 else None
+            held = self.types.cls
+            cls = held.node if held is not None else None
+            entry = held is None or held.is_cell  # a plain class's methods are helpers only
+            self._inputs = passed_shapes(self.types.module, cls, self.fn, self.lines, 0, entry)
         return self._inputs.get(name)
+
+
+def passed_shapes(
+    module: ModuleInfo,
+    cls: Optional[ast.ClassDef],
+    fn: FunctionNode,
+    lines: Lines,
+    depth: int,
+    entry_ok: bool = True,
+) -> dict[str, Optional[Shape]]:
+    """Parameter -> the Tensor shape every call of `fn` passes, where all calls write one out:
+    an entry point's calls in the module, or a helper's callers (a method called as
+    `self.name(...)`, a nested function), whose own unrebound parameters are followed to their
+    callers in turn. MindSpore compiles a helper with the arguments its call passes (measured:
+    `construct` returning `self._body(x)` fails where the body written in `construct` does)."""
+    if depth > MAX_CALL_DEPTH:
+        return {}
+    entry = entry_point_of(module, cls, fn) if entry_ok else None
+    if entry is not None:
+        params = ordered_parameters(fn, skip_self=cls is not None)
+        passed = argument_values(module, entry, params) or {}
+        for line in call_lines(module, entry):
+            note_read(lines, line)
+        return {param: _agreed({_written(v) for v in values}) for param, values in passed.items()}
+    sites = helper_calls(module, cls, fn, lines)
+    params = ordered_parameters(fn, skip_self=bool(sites) and _is_method(cls, fn))
+    found: dict[str, set[Optional[Shape]]] = {p: set() for p in params} if sites else {}
+    for call, caller in sites:
+        for index, param in enumerate(params):
+            expr = passed_expression(call, index, param)
+            found[param].add(_shape_in(module, cls, caller, expr, lines, depth))
+    return {param: _agreed(shapes) for param, shapes in found.items()}
+
+
+def _shape_in(
+    module: ModuleInfo,
+    cls: Optional[ast.ClassDef],
+    caller: FunctionNode,
+    expr: Optional[ast.expr],
+    lines: Lines,
+    depth: int,
+) -> Optional[Shape]:
+    """The shape `expr` has in `caller`: a written-out Tensor, or the caller's own parameter
+    (not rebound there) with the shape its callers pass."""
+    if isinstance(expr, ast.Name) and expr.id in parameters(caller):
+        stored = any(
+            n.id == expr.id and not isinstance(n.ctx, ast.Load) for n in of_type(caller, ast.Name)
+        )
+        if stored:
+            return None
+        return passed_shapes(module, cls, caller, lines, depth + 1).get(expr.id)
+    return _written(expr)
+
+
+def _written(expr: Optional[ast.expr]) -> Optional[Shape]:
+    return tensor_shape(expr) if expr is not None else None
+
+
+def _agreed(shapes: set[Optional[Shape]]) -> Optional[Shape]:
+    return shapes.pop() if len(shapes) == 1 else None
+
+
+def _is_method(cls: Optional[ast.ClassDef], fn: FunctionNode) -> bool:
+    return cls is not None and fn in cls.body
 
 
 def size(shape: Shape) -> int:
