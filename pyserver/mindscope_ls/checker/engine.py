@@ -60,7 +60,7 @@ def run_checks(
     near = neighbourhood(module, ws.others(path)) if compiled else None
     for fn in compiled:
         try:
-            found = function_findings(fn, fn.level or active, classes, text, near)
+            found = function_findings(fn, fn.level or fn.at or active, classes, text, near)
         except Exception as error:  # outside any one check: its caching, the function's types
             log.error("checking %s in %s crashed", fn.qualname, path, exc_info=error)
             at = Range(fn.node.lineno, fn.node.col_offset, fn.node.lineno, fn.node.col_offset + 3)

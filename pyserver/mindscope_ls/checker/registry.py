@@ -37,6 +37,7 @@ from .rules import (
     composite_graphs,
     constant_lists_changed,
     cpu_overloads,
+    custom_gradients,
     decorated_helpers,
     default_dicts,
     deprecated,
@@ -225,6 +226,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     positional_only,
     function_values,
     grad_transforms,
+    custom_gradients,
     grad_closures,
     grad_weight_lists,
     divergence_inplace,
@@ -504,6 +506,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     late_closures.check_rebound,
     function_values.check,
     grad_transforms.check,
+    custom_gradients.check,
     grad_closures.check,
     grad_weight_lists.check,
     tensor_expand.check,
@@ -623,6 +626,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     divergence_containers.check_module,
     dict_callee_keys.check_module,
     grad_transforms.check_module,
+    custom_gradients.check_module,
     lambda_arguments.check_module,
 )
 

@@ -9,6 +9,16 @@ Parameter is `Parameter (name=w, shape=(3,), dtype=Float32, requires_grad=True)`
   they are MS309's / MS215's.
 What agrees at LAX: `repr(self.w)`, `'%s' % self.w` (the fallback runs them in Python),
 `str(self.w.shape)`, `str(self.w * 1)` (a Tensor computed from it: its values in both modes).
+
+Round 37 (`cb_`), MS3002 widened to `print`: `print(self.w)` in a Cell's compiled code (also
+`print('w:', self.w)`, `print((self.w, x))`, a local bound once to it, a helper method, a Tensor
+`if`, after an `ops.assign`, `self.fc.weight` of a layer, `self.sub.w` of a workspace sub-Cell,
+`for w in self.ws: print(w)` over a ParameterTuple)
+writes the Parameter's values (`Tensor(shape=[3], ..., value=[...])`) at LAX and STRICT alike,
+where PyNative writes `Parameter (name=w, shape=(3,), ...)`. Agree (no warning): `print` in an
+`@ms.jit` method or function (PyNative compiles it too), `print(self.w * 1)`,
+`print(self.w.value())`, `self.w.data`, `self.w.shape[0]`, `self.w.name`, a plain Tensor attribute,
+and `ops.Print()(self.w)` (values in both modes).
 """
 
 from __future__ import annotations
@@ -19,6 +29,7 @@ from collections.abc import Iterator
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from . import calls_shared
+from .divergence_print_format import cell_prints
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
@@ -46,11 +57,12 @@ PARAMETER_TEXT = Rule(
     "MS3002",
     "parameter-formatted-as-values",
     Group.DIVERGES,
-    title="A Parameter formatted into a str in compiled code",
+    title="A Parameter formatted into a str, or printed, in a Cell's compiled code",
     message=(
         "`{text}` writes the Parameter's values in graph mode (as its Tensor prints) where "
-        "PyNative writes `Parameter (name=..., shape=..., ...)`; format `self.w.asnumpy()` or "
-        "the name outside compiled code if the text matters."
+        "PyNative writes `Parameter (name=..., shape=..., ...)`; print or format "
+        "`self.w.value()` (the values in both modes), or the name outside compiled code, if "
+        "the text matters."
     ),
     why=(
         "Graph mode formats a Parameter like the Tensor it holds: `f'{self.w}'` gave "
@@ -64,7 +76,10 @@ PARAMETER_TEXT = Rule(
 
 @cacheable
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
-    if ctx.fn.cls is None or not ctx.fn.cls.is_cell or ctx.level == SyntaxLevel.STRICT:
+    if ctx.fn.cls is None or not ctx.fn.cls.is_cell:
+        return
+    yield from _printed(ctx)
+    if ctx.level == SyntaxLevel.STRICT:
         return  # STRICT: `str()` of a Tensor is MS204's, formatting MS215's / MS309's
     for call in ctx.of(ast.Call):
         func = call.func
@@ -96,6 +111,34 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             ):
                 yield PARAMETER_TEXT.finding(part, text=ast.unparse(joined))
                 break
+
+
+def _printed(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`print(self.w)`: graph mode prints the values (both levels), PyNative the repr."""
+    for call in cell_prints(ctx):
+        if call.keywords:
+            continue
+        for arg in call.args:
+            items = arg.elts if isinstance(arg, (ast.Tuple, ast.List)) else [arg]
+            if any(_printed_parameter(ctx, _held(ctx, item)) for item in items):
+                yield PARAMETER_TEXT.finding(arg, text=ast.unparse(call))
+                break
+
+
+def _printed_parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`self.w`, `self.fc.weight`, or an item of a ParameterTuple (`for w in self.ws`)."""
+    if isinstance(expr, (ast.Name, ast.Subscript)):
+        return receivers.kind_of(ctx, expr) == receivers.PARAMETER
+    return _parameter(ctx, expr)
+
+
+def _held(ctx: FunctionContext, expr: ast.expr) -> ast.expr:
+    """A local bound once (`p = self.w`) stands for its value."""
+    if isinstance(expr, ast.Name):
+        bound = receivers.only_binding(ctx, expr.id)
+        if bound is not None:
+            return bound
+    return expr
 
 
 def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:

@@ -313,6 +313,8 @@ class Abstract:
             return _dtype_name(self.types, call.args[0])
         if op == "cast" and len(call.args) >= 2:
             return _dtype_name(self.types, call.args[1])
+        if len(call.args) >= 2 and self._cast_primitive(func):
+            return _dtype_name(self.types, call.args[1])
         if op in FIXED_DTYPE or (
             method in FIXED_DTYPE and receiver is not None and self.types.is_tensor(receiver)
         ):
@@ -338,6 +340,21 @@ class Abstract:
             ):
                 return base
         return None
+
+    def _cast_primitive(self, func: ast.expr) -> bool:
+        """`ops.Cast()(x, dt)` built in place or `self.cast(x, dt)` with `self.cast = ops.Cast()`
+        (round 37, measured: joined with another dtype by a Tensor `if`, both fail like
+        `ops.cast`)."""
+        if isinstance(func, ast.Call):
+            qualname = names.callee(self.types.module, func) or ""
+            return qualname.startswith("mindspore.ops.") and qualname.endswith(".Cast")
+        cls = self.types.cls
+        name = names.self_attribute(func)
+        if cls is None or name is None or cls.attr_varies(name):
+            return False
+        attr = cls.attr(name)
+        held = (attr.class_qualname if attr is not None else None) or ""
+        return held.startswith("mindspore.ops.") and held.endswith(".Cast")
 
     def _layer(self, func: ast.expr) -> Optional[str]:
         """float32 for `self.fc(x)` where `self.fc` is one of MindSpore's layers with float32

@@ -83,6 +83,9 @@ class CompiledFunction:
     # return of a function that gives the output (measured on 2.10: `construct` returning
     # `self._body(x)` fails, at `_body`'s return, as `_body`'s return written there does).
     output_via: Optional[Caller] = None
+    # judged at this level whatever the context's, though not a `jit` function (PyNative does
+    # not compile it): a custom bprop that only a top-level `ms.grad(net)` differentiates
+    at: Optional[SyntaxLevel] = None
     _facts: Optional[tuple[frozenset[str], Facts]] = field(default=None, repr=False)
 
     @property
@@ -162,6 +165,9 @@ class Discovery:
         if new_params:
             current.tensor_params |= new_params
             self._queue.append(current)
+        if current.at is not None and fn.at is None and fn.level is None:
+            current.at = None  # also reached from code compiled at the context's level
+            self._queue.append(current)
         if fn.level == SyntaxLevel.STRICT and current.level != SyntaxLevel.STRICT:
             current.level = SyntaxLevel.STRICT
             self._queue.append(current)
@@ -205,6 +211,87 @@ class Discovery:
                     tensor_params=set(params),
                 )
             )
+            bprop = info.own_method("bprop")
+            if bprop is not None and _differentiating_module(module):
+                self._bprop_root(module, info, construct, bprop, set(params))
+            if module.mentions("InsertGradientOf") and _differentiating_module(module):
+                self._gradient_functions(module, info)
+
+    def _gradient_functions(self, module: ModuleInfo, info: ClassInfo) -> None:
+        """The function given to `ops.InsertGradientOf(f)` in a Cell (a module function or a
+        method `self.f`) is compiled into the backward graph when the Cell is differentiated
+        (measured on 2.10, round 37: `print('g', g)` in it writes two lines, `g.asnumpy()`
+        fails, `LOG.append(1)` does not run). Its first parameter is the gradient, a Tensor."""
+        for call in of_type(info.node, ast.Call):
+            func = call.func
+            last = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            if last != "InsertGradientOf" or not call.args:
+                continue
+            arg = call.args[0]
+            target: Optional[Target] = None
+            if isinstance(arg, ast.Name) and arg.id in module.functions:
+                target = (module, module.functions[arg.id], None)
+            elif names.self_attribute(arg) is not None:
+                found = info.find_method(names.self_attribute(arg) or "")
+                if found is not None:
+                    target = (found[0].module, found[1], found[0])
+            if target is None:
+                continue
+            node = target[1]
+            params = _param_names(node, skip_self=target[2] is not None and not _is_static(node))
+            caller = Caller(module.path, call, f"given to InsertGradientOf in Cell {info.name}")
+            self._add(
+                CompiledFunction(
+                    target[0],
+                    node,
+                    target[2],
+                    caller.description,
+                    tensor_params=set(params[:1]),
+                    caller=caller,
+                    at=None if _differentiates_in_class(module) else SyntaxLevel.LAX,
+                )
+            )
+
+    def _bprop_root(
+        self,
+        module: ModuleInfo,
+        info: ClassInfo,
+        construct: FunctionNode,
+        bprop: FunctionNode,
+        construct_tensors: set[str],
+    ) -> None:
+        """A Cell's custom `bprop` is compiled into the backward graph when graph mode
+        differentiates the Cell (measured on 2.10, round 37: `print(a, b)` in it writes a line
+        per argument, an f-string of `dout.shape` prints `(3)`, `.asnumpy()` fails under STRICT
+        inside a compiled `construct`). It is judged at LAX when only module-level code
+        differentiates: a top-level `ms.grad(net)(x)` is a `jit` function, lenient whatever
+        the context's level (`.asnumpy()` there compiles); PyNative still runs the bprop in
+        Python, so the divergence rules judge it as compiled code.
+        Its parameters are the inputs of `construct` (Tensors where those are), then `out` and
+        `dout` (Tensors unless `construct` returns a tuple display). Wrappers that run their
+        bprop from Python (`*args` in `construct`, an own `__call__`) are left out."""
+        if construct.args.vararg is not None or bprop.args.vararg is not None:
+            return
+        if info.own_method("__call__") is not None:
+            return
+        inputs = _param_names(construct, skip_self=True)
+        params = _param_names(bprop, skip_self=True)
+        tuple_out = any(
+            isinstance(r.value, ast.Tuple) for r in of_type(construct, ast.Return) if r.value
+        )
+        tensors = {p for p, i in zip(params, inputs) if i in construct_tensors}
+        if not tuple_out and len(params) == len(inputs) + 2:
+            tensors |= set(params[len(inputs) :])
+        self._add(
+            CompiledFunction(
+                module,
+                bprop,
+                info,
+                f"custom bprop of Cell {info.name}",
+                tensor_params=tensors,
+                at=None if _differentiates_in_class(module) else SyntaxLevel.LAX,
+            )
+        )
 
     def _held_cells(self, module: ModuleInfo) -> Iterator[ast.ClassDef]:
         """Workspace Cell classes that a Cell of `module` instantiates in its `__init__`."""
@@ -278,7 +365,14 @@ class Discovery:
             site = plan.site or plan.node
             caller = Caller(fn.module.path, site, f"called from compiled {fn.qualname}")
             found = CompiledFunction(
-                module, callee_node, cls, caller.description, fn.level, tensor_params, caller
+                module,
+                callee_node,
+                cls,
+                caller.description,
+                fn.level,
+                tensor_params,
+                caller,
+                at=fn.at,
             )
             if plan.node is returned:
                 found.output_via = caller
@@ -1018,3 +1112,35 @@ def _scalar_annotation(annotation: Optional[ast.expr]) -> bool:
 def discover(workspace: Workspace) -> list[CompiledFunction]:
     """All compiled functions of `workspace`."""
     return Discovery(workspace).run()
+
+
+def _differentiating_module(module: ModuleInfo) -> bool:
+    """The module may differentiate in graph mode (`grad`, `value_and_grad`, `GradOperation`,
+    `TrainOneStepCell`, `vjp`, `jacrev`/`jacfwd`): read from its text only."""
+    return (
+        module.mentions("grad")
+        or module.mentions("GradOperation")
+        or module.mentions("TrainOneStep")
+        or module.mentions("vjp")
+        or module.mentions("jacrev")
+        or module.mentions("jacfwd")
+    )
+
+
+_DIFF_CALLS = frozenset({"grad", "value_and_grad", "GradOperation", "vjp", "jacrev", "jacfwd"})
+
+
+def _differentiates_in_class(module: ModuleInfo) -> bool:
+    """A class body of the module differentiates (`ops.GradOperation()` in `__init__`,
+    `ms.grad(self.net)` in `construct`) or builds a `TrainOneStepCell`: compiled at the
+    context's level, not as a `jit` function."""
+    if module.mentions("TrainOneStep"):
+        return True
+    assert module.tree is not None
+    for cls in module.classes.values():
+        for call in of_type(cls, ast.Call):
+            func = call.func
+            name = func.id if isinstance(func, ast.Name) else getattr(func, "attr", None)
+            if name in _DIFF_CALLS:
+                return True
+    return False

@@ -227,8 +227,8 @@ def call_lines(module: ModuleInfo, entry: str, depth: int = 0) -> list[int]:
         passed = [*call.args, *(kw.value for kw in call.keywords)]
         local = found.locals.get(scope, {})
         for name in (a.id for a in passed if isinstance(a, ast.Name)):
-            bound = local.get(name)
-            if bound is not None:  # `x = Tensor(...)` before `net(x)`
+            bound = local.get(name) or _module_level(found, scope, name)
+            if bound is not None:  # `x = Tensor(...)` before `net(x)`, or at module level
                 lines.extend(range(bound.lineno, (bound.end_lineno or bound.lineno) + 1))
         for name in _array_names(passed, local):  # `a = np.ones(s)`, then `Tensor(a)`
             bound = local[name]
@@ -249,15 +249,29 @@ def _argument_dtype(
     depth: int,
 ) -> Optional[str]:
     value = passed_expression(call, index, param)
+    local = found.locals.get(scope, {})
     if isinstance(value, ast.Name):
-        bound = found.locals.get(scope, {}).get(value.id)
+        bound = local.get(value.id)
         if bound is None:
-            return _parameter_dtype(module, found, scope, value.id, depth)
+            top = _module_level(found, scope, value.id)
+            if top is None:
+                return _parameter_dtype(module, found, scope, value.id, depth)
+            return tensor_dtype(top.value, lambda name: _bound_value(found.once, name))
         value = bound.value
     if value is None:
         return None
-    local = found.locals.get(scope, {})
     return tensor_dtype(value, lambda name: _bound_value(local, name))
+
+
+def _module_level(found: ModuleTable, scope: int, name: str) -> Optional[ast.Assign]:
+    """`X = Tensor(...)` bound once at module level, passed by a caller that neither binds
+    `X` nor has a parameter `X` (a test's `def run(): return Net()(X)`)."""
+    if name in found.stored.get(scope, set()):
+        return None
+    entry = found.entries.get(scope)
+    if entry is not None and name in entry[1]:
+        return None
+    return found.once.get(name)
 
 
 def _bound_value(local: dict[str, ast.Assign], name: str) -> Optional[ast.expr]:
