@@ -14,7 +14,10 @@
   class is not a value the graph can compare, at every level ("name '__input_key_0__' is not
   defined" for `==`, no line named; "For syntax like 'a is b', b supports Int, Bool, String,
   None and Type, but got create_instance" for `is`). `isinstance(cell, Cls)` and
-  `type(cell).__name__ == 'ReLU'` compile, and so does `type(n) in (int, float)`.
+  `type(cell).__name__ == 'ReLU'` compile, and so does `type(n) in (int, float)`. Round 37
+  (`jc_`): a `@jit_class` alike (`type(self.cfg) == Cfg`, `!=`, reversed, `obj.__class__ ==
+  Cfg`, `type(c) in (Cfg, int)`, on a held or a local object: NameError at every level); a
+  plain class, a dataclass or a namedtuple compiles (`is` with a jit_class is MS1007's).
 - MS253: `type(cell) in [ClsA, ClsB]`, a list of classes holding a Cell class: LAX looks it up
   in its Python fallback (right answer), STRICT fails as MS195 does. Measured on 2.10, CPU.
 - MS196: `next(it, default)`: the graph's `next` takes the iterator alone ("For 'Next', the
@@ -87,14 +90,14 @@ CELL_CLASS_COMPARED = Rule(
     "MS195",
     "cell-class-compared",
     Group.FAILS,
-    title="`type(cell)` compared with a Cell class in compiled code",
+    title="`type(cell)` compared with a Cell class (or a `@jit_class`) in compiled code",
     message=(
-        "`{expr}` compares a Cell's type with the Cell class `{cls}`, which graph mode cannot "
-        "use as a value; test `isinstance({obj}, {classes})` instead."
+        "`{expr}` compares a type with the class `{cls}` (a Cell class or a `@jit_class`), "
+        "which graph mode cannot use as a value; test `isinstance({obj}, {classes})` instead."
     ),
     why=(
-        "In a graph a Cell class is a constructor, not a type object: `==` and `is` have no "
-        "implementation for it. `isinstance` is resolved while compiling."
+        "In a graph a Cell class or a `@jit_class` is a constructor, not a type object: `==` "
+        "and `is` have no implementation for it. `isinstance` is resolved while compiling."
     ),
     remedy="Use `isinstance(cell, Cls)`, or decide in `__init__` and keep a bool attribute.",
     mindspore_says="NameError: name '__input_key_0__' is not defined",
@@ -335,10 +338,13 @@ def _cell_class_compared(
         return found[0], found[1], ast.unparse(right)
     if not isinstance(compare.ops[0], COMPARISONS):
         return None
+    equality = isinstance(compare.ops[0], (ast.Eq, ast.NotEq))
     for typed, other in ((left, right), (right, left)):
         obj = _type_of(ctx, typed)
         named = isinstance(other, (ast.Name, ast.Attribute))
-        if obj is not None and named and _cell_class(ctx, other):
+        if obj is None or not named:
+            continue
+        if _cell_class(ctx, other) or (equality and _jit_class_named(ctx, other)):
             return ast.unparse(obj), ast.unparse(other), ast.unparse(other)
     return None
 
@@ -356,9 +362,13 @@ def _type_in_classes(ctx: FunctionContext, compare: ast.Compare) -> Optional[tup
     if seq is None:
         return None
     for item in seq.elts:
-        if isinstance(item, (ast.Name, ast.Attribute)) and _cell_class(ctx, item):
+        if not isinstance(item, (ast.Name, ast.Attribute)):
+            continue
+        if _cell_class(ctx, item):
             kind = "tuple" if isinstance(seq, ast.Tuple) else "list"
             return ast.unparse(obj), ast.unparse(item), kind
+        if isinstance(seq, ast.Tuple) and _jit_class_named(ctx, item):
+            return ast.unparse(obj), ast.unparse(item), "tuple"  # a list: not measured
     return None
 
 
@@ -403,6 +413,13 @@ def _cell_class(ctx: FunctionContext, expr: ast.expr) -> bool:
         return True
     info = ctx.classes.resolve(qualname)
     return info is not None and info.is_cell
+
+
+def _jit_class_named(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """`expr` names a `@jit_class` of the workspace (round 37, `jc_`): compared with `type(obj)`
+    by `==`/`!=` or looked up in a tuple, it fails as a Cell class does; `is` is MS1007's."""
+    info = ctx.classes.resolve(ctx.fn.module.qualname(expr))
+    return info is not None and info.is_jit_class and not info.is_cell
 
 
 def _jit_class_of(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
