@@ -114,6 +114,7 @@ from .rules import (
     itemgetter_strict,
     iteration,
     jit_class_strict,
+    jit_first_argument,
     joins,
     lambda_arguments,
     late_closures,
@@ -366,6 +367,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     object_keys,
     divergence_objects,
     isinstance_classes,
+    jit_first_argument,
     objects_passed,
     object_operators_strict,
     numpy_scalars,
@@ -630,6 +632,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     dict_callee_keys.check_module,
     grad_transforms.check_module,
     lambda_arguments.check_module,
+    jit_first_argument.check_module,
 )
 
 
