@@ -1,4 +1,4 @@
-"""MS2035, MS3036: an object's attribute changed where graph mode does not keep the change.
+"""MS2035, MS3036, MS3037: an object's attribute changed where graph mode does not keep the change.
 
 Measured with MindSpore 2.10 on CPU (round 37, `jc_`), against PyNative:
 - MS2035 (STRICT): a `@jit_class` object changed in compiled code in ways MS210/MS251 do not
@@ -15,6 +15,11 @@ Measured with MindSpore 2.10 on CPU (round 37, `jc_`), against PyNative:
   assigned on the object it was given (`bump(self.cfg); x * self.cfg.k`): the graph reads the
   value the object had before the call (LAX, for plain objects and `@jit_class` objects;
   STRICT, for plain objects: a `@jit_class` fails there, MS2035).
+- MS3037 (a warning): a list attribute of an object changed in compiled code: an item written
+  (`self.cfg.vals[0] = 7`, plain or `@jit_class`, LAX and STRICT: the write is not kept on a
+  held object, and a read after it, also of a local object's list, sees the old item); at LAX
+  a `@jit_class` object made in compiled code grown by `c.vals.append(4)`, then `len(c.vals)`
+  or `c.vals[-1]` read (the old list; a plain object's list agrees there).
 """
 
 from __future__ import annotations
@@ -69,6 +74,25 @@ CALLEE_WRITE_UNSEEN = Rule(
     mindspore_says="(compiles; result differs from PyNative)",
 )
 
+OBJECT_LIST_CHANGE_UNSEEN = Rule(
+    "MS3037",
+    "object-list-attribute-change-unseen",
+    Group.DIVERGES,
+    title="A list attribute of an object changed in compiled code, the change not seen",
+    message=(
+        "`{change}` changes the list `{target}` of {owner}, but graph mode reads it as the "
+        "constant it compiled with: {effect} (PyNative sees the change); build a new list in "
+        "a local instead."
+    ),
+    why=(
+        "Graph mode takes an object's list attribute as a compile-time constant: an item "
+        "written into it is neither seen by later reads nor kept on the Python object, and a "
+        "`@jit_class` object's list grown by `append` is read at its old length."
+    ),
+    remedy="Copy the list into a local (`vals = list(obj.vals)`), change and use the copy.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
 _LIST_GROWERS = ("append", "extend", "insert")
 
 
@@ -104,6 +128,71 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     if strict:
         yield from _loop_writes(ctx)
         yield from _list_growth(ctx, calls)
+    yield from _list_item_writes(ctx)
+    if not strict:
+        yield from _list_growth_read(ctx, calls)
+
+
+def _list_item_writes(ctx: FunctionContext) -> Iterator[RawFinding]:
+    """`self.cfg.vals[i] = v` / `c.vals[i] += v`: an item of a list attribute of a workspace
+    object (measured, plain and `@jit_class` alike, LAX and STRICT: the write is not kept on a
+    held object, nor seen by a read of a local one's list after it)."""
+    writes: list[ast.Assign | ast.AugAssign] = ctx.of(ast.Assign, ast.AugAssign)
+    for node in writes:
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        for target in targets:
+            if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Attribute)):
+                continue
+            holder = target.value
+            info = _object_class(ctx, holder.value)
+            if info is None:
+                continue
+            held = info.attr(holder.attr)
+            if held is None or held.kind != "list":
+                continue
+            local = isinstance(holder.value, ast.Name)
+            if local and not _read_after(ctx, target, holder.value, [holder.attr]):
+                continue  # a local object's list nobody reads again: nothing differs
+            yield OBJECT_LIST_CHANGE_UNSEEN.finding(
+                target,
+                change=ast.unparse(target),
+                target=ast.unparse(holder),
+                owner=f"`{ast.unparse(holder.value)}`, a `{info.name}`",
+                effect="reads after it see the old item"
+                + ("" if local else ", and the object keeps it"),
+            )
+            break
+
+
+def _list_growth_read(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
+    """LAX: `c.vals.append(v)` on a `@jit_class` object made in compiled code, then `c.vals`
+    read (measured: `len(c.vals)` and `c.vals[-1]` see the old list; a plain object's list
+    is grown by the fallback and agrees; STRICT fails, MS2035)."""
+    for call in calls:
+        func = call.func
+        if not (
+            isinstance(func, ast.Attribute)
+            and func.attr in _LIST_GROWERS
+            and isinstance(func.value, ast.Attribute)
+            and isinstance(func.value.value, ast.Name)
+        ):
+            continue
+        obj = func.value.value
+        info = _created_here(ctx, obj.id)
+        if info is None:
+            continue
+        held = info.attr(func.value.attr)
+        if held is None or held.kind != "list":
+            continue
+        if not _read_after(ctx, call, obj, [func.value.attr]):
+            continue
+        yield OBJECT_LIST_CHANGE_UNSEEN.finding(
+            call,
+            change=ast.unparse(call),
+            target=ast.unparse(func.value),
+            owner=f"`{obj.id}`, a `{info.name}` (`@jit_class`) created here",
+            effect="reads after it see the list it had before",
+        )
 
 
 def _callee_write(
@@ -181,7 +270,7 @@ def _object_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
 
 
 def _read_after(
-    ctx: FunctionContext, call: ast.Call, arg: ast.expr, attrs: list[str]
+    ctx: FunctionContext, call: ast.AST, arg: ast.expr, attrs: list[str]
 ) -> Optional[str]:
     """The first of `attrs` read as `<arg>.<attr>` after the call, in the compiled function."""
     text = ast.unparse(arg)
