@@ -257,9 +257,28 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
             written.discard((node.value.id, node.attr))  # the first read is the one named
 
 
+def held_new_attribute_reads(ctx: FunctionContext) -> set[tuple[str, str]]:
+    """(`cfg`, `extra`) of each `self.cfg.extra` MS194 reports in this function (MS210 leaves
+    those writes to it: MindSpore names the read)."""
+    attributes: list[ast.Attribute] = ctx.of(ast.Attribute)
+    return {
+        (names.self_attribute(node.value) or "", node.attr)
+        for node, _ in _held_new_attribute_reads(ctx, attributes)
+    }
+
+
 def _held_new_attributes(
     ctx: FunctionContext, attributes: list[ast.Attribute]
 ) -> Iterator[RawFinding]:
+    for node, info in _held_new_attribute_reads(ctx, attributes):
+        yield JIT_CLASS_NEW_ATTRIBUTE.finding(
+            node, target=ast.unparse(node), attr=node.attr, cls=info.name
+        )
+
+
+def _held_new_attribute_reads(
+    ctx: FunctionContext, attributes: list[ast.Attribute]
+) -> list[tuple[ast.Attribute, ClassInfo]]:
     """MS194 on a `@jit_class` object the Cell holds (round 37, `jc_`): `self.cfg.extra = v`,
     then `self.cfg.extra` read in the same function, fails at the read at every level as on a
     local object ("ClassMember: '...<Cfg::...>' object has no attribute 'extra'")."""
@@ -268,8 +287,9 @@ def _held_new_attributes(
         for a in attributes
         if isinstance(a.ctx, ast.Store) and names.self_attribute(a.value) is not None
     }
+    found: list[tuple[ast.Attribute, ClassInfo]] = []
     if not stored:
-        return
+        return found
     for node in attributes:
         if not isinstance(node.ctx, ast.Load):
             continue
@@ -280,10 +300,9 @@ def _held_new_attributes(
         if info is None or not info.is_jit_class or info.is_cell or not _known_lineage(info):
             continue
         if node.attr not in _set_attributes(info) and not _set_elsewhere(ctx, node.attr):
-            yield JIT_CLASS_NEW_ATTRIBUTE.finding(
-                node, target=ast.unparse(node), attr=node.attr, cls=info.name
-            )
+            found.append((node, info))
             stored.discard(key)  # the first read is the one named
+    return found
 
 
 def _set_elsewhere(ctx: FunctionContext, attr: str) -> bool:
