@@ -30,7 +30,7 @@ ISINSTANCE_FALSE_IN_GRAPH = Rule(
     Group.DIVERGES,
     title="`isinstance()` against a namedtuple class or a plain base of a `@jit_class`",
     message=(
-        "`{call}` is False in graph mode: {why_false}; PyNative answers True. Test a flag set "
+        "`{call}` is False in graph mode ({why_false}) where PyNative answers True; test a flag set "
         "in `__init__`, or `isinstance({obj}, tuple)` for a namedtuple."
     ),
     why=(
