@@ -30,8 +30,8 @@ ISINSTANCE_FALSE_IN_GRAPH = Rule(
     Group.DIVERGES,
     title="`isinstance()` against a namedtuple class or a plain base of a `@jit_class`",
     message=(
-        "`{call}` is False in graph mode ({why_false}) where PyNative answers True; test a flag set "
-        "in `__init__`, or `isinstance({obj}, tuple)` for a namedtuple."
+        "`{call}` is False in graph mode ({why_false}) where PyNative answers True; test a "
+        "flag set in `__init__`, or `isinstance({obj}, tuple)` for a namedtuple."
     ),
     why=(
         "Graph mode holds a namedtuple of constants as a plain tuple, and a `@jit_class` "

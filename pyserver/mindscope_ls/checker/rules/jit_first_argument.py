@@ -97,14 +97,21 @@ def _data_attributes(module: ModuleInfo, node: ast.ClassDef, depth: int) -> set[
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             methods.add(stmt.name)
             for sub in ast.walk(stmt):
-                if isinstance(sub, ast.Attribute) and isinstance(sub.ctx, ast.Store):
-                    if isinstance(sub.value, ast.Name) and sub.value.id == "self":
-                        found.add(sub.attr)
+                if (
+                    isinstance(sub, ast.Attribute)
+                    and isinstance(sub.ctx, ast.Store)
+                    and isinstance(sub.value, ast.Name)
+                    and sub.value.id == "self"
+                ):
+                    found.add(sub.attr)
         elif isinstance(stmt, ast.Assign):
             found.update(t.id for t in stmt.targets if isinstance(t, ast.Name))
-        elif isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
-            if stmt.value is not None:
-                found.add(stmt.target.id)
+        elif (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and stmt.value is not None
+        ):
+            found.add(stmt.target.id)
     if depth < 5:
         for base in node.bases:
             if isinstance(base, ast.Name) and base.id in module.classes:

@@ -33,7 +33,7 @@ from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext
 from .helpers.classes import ClassInfo
-from .jit_class_strict import _created_here, _jit_object
+from .jit_class_strict import _created_here
 
 JIT_CLASS_CHANGED_UNDER_STRICT = Rule(
     "MS2035",
@@ -270,11 +270,11 @@ def _object_class(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]:
 
 
 def _read_after(
-    ctx: FunctionContext, call: ast.AST, arg: ast.expr, attrs: list[str]
+    ctx: FunctionContext, call: ast.expr, arg: ast.expr, attrs: list[str]
 ) -> Optional[str]:
     """The first of `attrs` read as `<arg>.<attr>` after the call, in the compiled function."""
     text = ast.unparse(arg)
-    end = (getattr(call, "end_lineno", call.lineno), getattr(call, "end_col_offset", 0))
+    end = (call.end_lineno or call.lineno, call.end_col_offset or 0)
     attributes: list[ast.Attribute] = ctx.of(ast.Attribute)
     for node in attributes:
         if (
