@@ -17,6 +17,10 @@
   constants ("When handling script '__call_func_str__(__input_0__,)' ... the inputs should be
   constant"), LAX compiles it. Both at the call (measured on 2.10, CPU). A `@dataclass` and a
   `typing.NamedTuple` class are plain classes here (round31 `ob_dc_*`, `ob_typing_nt_build`).
+  Round 37 (`jc_`): a number read from a graph Tensor (`int(t.sum())`, `t.item()`,
+  `float(t[0])`, through a local, as a keyword) is no constant either, with the same errors
+  ("... input 0 is a variable, which is AbstractScalar(Type: Int64, Value: ValueAny)");
+  `x.shape[0]` and `len(x)` are constants and compile.
 - MS184: a `@jit_class` object iterated (`for v in obj`, `list(obj)`, `tuple(obj)`): graph mode
   does not call its `__iter__` and fails at every level ("'class' object is not iterable", at the
   loop or the call); a plain object held by the Cell is iterated by the fallback (compiles).
@@ -84,7 +88,8 @@ JIT_CLASS_FROM_TENSOR = Rule(
     title="A `@jit_class` instance created in compiled code from a Tensor",
     message=(
         "`{cls}` is a `@jit_class`, whose instances graph mode creates at compile time from "
-        "constants only, and {arg} is a Tensor computed in the graph; create the object outside "
+        "constants only, and {arg} is computed in the graph (a Tensor or a number read from "
+        "one); create the object outside "
         "(in `__init__`) or pass the Tensor to its methods."
     ),
     why=(
@@ -105,7 +110,8 @@ OBJECT_FROM_TENSOR_UNDER_STRICT = Rule(
     title="A plain class instance created in compiled code from a Tensor, under STRICT",
     message=(
         "`{cls}` is a plain class, which only the Python fallback can create, and STRICT runs "
-        "that only on constants while {arg} is a Tensor computed in the graph; make `{cls}` a "
+        "that only on constants while {arg} is computed in the graph (a Tensor or a number read "
+        "from one); make `{cls}` a "
         "`@jit_class` created in `__init__`, or use the default LAX level."
     ),
     why=(
@@ -204,7 +210,8 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
             (
                 a
                 for a in [*call.args, *(k.value for k in call.keywords)]
-                if _reads(a, inputs) and ctx.types.is_tensor(a)
+                if (_reads(a, inputs) and ctx.types.is_tensor(a))
+                or receivers.runtime_scalar(ctx, a)
             ),
             None,
         )

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from . import python_dynamic
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 
@@ -182,6 +183,8 @@ def _attribute_write(
     elif kind == receivers.CELL and outer is not None:
         yield SUB_CELL_ATTRIBUTE_WRITE.finding(target, cell=outer, name=target.attr)
     elif kind == receivers.JIT_CLASS and outer is not None and ctx.level == SyntaxLevel.STRICT:
+        if (outer, target.attr) in python_dynamic.held_new_attribute_reads(ctx):
+            return  # a new attribute read back: MS194's, which MindSpore names (at the read)
         yield JIT_CLASS_ATTRIBUTE_WRITE_UNDER_STRICT.finding(target, obj=outer, name=target.attr)
     elif (
         isinstance(node, ast.Assign)

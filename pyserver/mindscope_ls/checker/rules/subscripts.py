@@ -391,9 +391,21 @@ def _self_sequence(ctx: FunctionContext, expr: ast.expr) -> Optional[Value]:
             and (names.callee(cls.module, e.func) or "") in names.TENSOR_FACTORIES
         ):
             items.append(Value("tensor"))
+        elif isinstance(e, ast.Call) and _object_call(ctx, e):
+            # round 37 (`jc_`): objects of workspace classes (`[Cfg(1), Cfg(2)]`, plain or
+            # `@jit_class`, list or tuple) fail as well with a Tensor index
+            items.append(Value("object"))
         else:
             return None
     return Value(kind, items=tuple(items))
+
+
+def _object_call(ctx: FunctionContext, call: ast.Call) -> bool:
+    cls = ctx.fn.cls
+    if cls is None or not isinstance(call.func, (ast.Name, ast.Attribute)):
+        return False
+    info = ctx.classes.resolve(cls.module.qualname(call.func))
+    return info is not None and not info.is_cell
 
 
 def _tensor_index_fails(
