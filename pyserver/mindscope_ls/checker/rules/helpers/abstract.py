@@ -15,7 +15,7 @@ from typing import Optional
 from ...index.module import FunctionNode
 from . import cell_returns, names
 from .dtype_keeping import KEEPS_DTYPE_METHODS, KEEPS_DTYPE_OPS
-from .helper_arguments import helper_dtypes, helper_signatures, helper_values
+from .helper_arguments import held_only, helper_dtypes, helper_signatures, helper_values
 from .instances import init_argument_values
 from .module_values import (
     argument_dtypes,
@@ -653,7 +653,19 @@ class Abstract:
             self._arguments = {}
             entry = self._entry()
             module = self.types.module
-            if entry is not None:
+            if (
+                entry is not None
+                and self._signature is None
+                and self.lines is not None
+                and self.types.cls is not None
+                and held_only(module, self.types.cls.node)
+            ):
+                # a sub-Cell: what its holder's calls pass (no call of the class to read; the
+                # answer already hangs on the whole module, which `call_lines` notes)
+                for line in call_lines(module, entry):
+                    self._read_line(line)
+                self._arguments = helper_dtypes(module, self._owner(), self.fn, self.lines)
+            elif entry is not None:
                 params = ordered_parameters(self.fn, skip_self=self.types.cls is not None)
                 self._arguments = (
                     dict(self._signature)

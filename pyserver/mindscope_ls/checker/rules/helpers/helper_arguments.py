@@ -48,6 +48,8 @@ _SELF_CALLS: NodeMemo[dict[str, Sites]] = NodeMemo()
 # defines inside it (id of the nested def -> its enclosing function). Kept on the tree.
 _ATTRIBUTES: NodeMemo[Counter[str]] = NodeMemo()
 _PARENTS: NodeMemo[dict[int, FunctionNode]] = NodeMemo()
+# Per module: the classes held as one sub-Cell attribute of another class (`_held_attributes`).
+_HELD: NodeMemo[dict[str, tuple[ast.ClassDef, str]]] = NodeMemo()
 
 
 def helper_dtypes(
@@ -109,6 +111,17 @@ def helper_calls(
     return sites
 
 
+def helper_sites(
+    module: ModuleInfo, cls: Optional[ast.ClassDef], fn: FunctionNode, lines: Lines
+) -> tuple[list[tuple[ast.Call, FunctionNode]], list[str], Optional[ast.ClassDef]]:
+    """`helper_calls`, with the parameters a call passes by position and the class whose
+    methods the callers are (the holder's, for a sub-Cell's `construct`)."""
+    sites, params, owner = _calls(module, cls, fn)
+    for _, caller in sites or ():
+        _read_function(lines, caller)
+    return sites or [], params, owner
+
+
 def _calls(
     module: ModuleInfo, cls: Optional[ast.ClassDef], fn: FunctionNode
 ) -> tuple[Sites, list[str], Optional[ast.ClassDef]]:
@@ -122,7 +135,62 @@ def _calls(
         return _nested_calls(parent, fn), ordered_parameters(fn, skip_self=False), owner
     if cls is not None and _method(cls, fn):
         return _method_calls(module, cls, fn), ordered_parameters(fn, skip_self=True), cls
+    if cls is not None and fn.name == "construct" and fn in cls.body:
+        held = _held_calls(module, cls)
+        if held is not None:
+            return held[0], ordered_parameters(fn, skip_self=True), held[1]
     return None, [], cls
+
+
+def held_only(module: ModuleInfo, cls: ast.ClassDef) -> bool:
+    """Every instance of `cls` in the module is a sub-Cell another class of it holds and only
+    calls (`self.block = Block()` in `__init__`, `self.block(x)`): `_held_calls` sees its calls."""
+    return _held_calls(module, cls) is not None
+
+
+def _held_calls(
+    module: ModuleInfo, cls: ast.ClassDef
+) -> Optional[tuple[list[tuple[ast.Call, FunctionNode]], ast.ClassDef]]:
+    """The calls of a sub-Cell's `construct` through the one class holding it, when every
+    mention of the class in the module is `self.<attr> = Cls(...)` in that class, whose
+    attribute is only ever called (measured on 2.10: a sub-Cell is compiled with what its
+    holder's call passes: an int32/float32 join inside it fails as in an entry point)."""
+    tree = module.tree
+    if tree is None:
+        return None
+    held = _HELD.get(tree, None, partial(_held_attributes, tree)).get(cls.name)
+    if held is None or held[0] is cls:
+        return None
+    holder, attr = held
+    sites: list[tuple[ast.Call, FunctionNode]] = []
+    for method in holder.body:
+        if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            calls: list[ast.Call] = of_type(method, ast.Call)
+            sites.extend((c, method) for c in calls if names.self_attribute(c.func) == attr)
+    uses = sum(1 for a in of_type(holder, ast.Attribute) if names.self_attribute(a) == attr)
+    if not sites or uses != len(sites) + 1:
+        return None  # `self.<attr>` used other than by the calls and the one assignment
+    return sites, holder
+
+
+def _held_attributes(tree: ast.Module) -> dict[str, tuple[ast.ClassDef, str]]:
+    """Class name -> (the class holding it, the attribute), for the names the module mentions
+    once, in a `self.<attr> = Name(...)` of a class body."""
+    mentions = Counter(n.id for n in of_type(tree, ast.Name))
+    found: dict[str, tuple[ast.ClassDef, str]] = {}
+    for holder in of_type(tree, ast.ClassDef):
+        for assign in of_type(holder, ast.Assign):
+            value = assign.value
+            if (
+                isinstance(value, ast.Call)
+                and isinstance(value.func, ast.Name)
+                and mentions[value.func.id] == 1
+                and len(assign.targets) == 1
+            ):
+                attr = names.self_attribute(assign.targets[0])
+                if attr is not None:
+                    found[value.func.id] = (holder, attr)
+    return found
 
 
 def _site_dtypes(

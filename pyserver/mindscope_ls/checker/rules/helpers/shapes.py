@@ -15,7 +15,7 @@ from typing import Optional
 from ...index.module import FunctionNode, ModuleInfo
 from .abstract import _simple_bindings
 from .elements import tensor_shape
-from .helper_arguments import Lines, helper_calls
+from .helper_arguments import Lines, held_only, helper_sites
 from .module_values import (
     MAX_DEPTH as MAX_CALL_DEPTH,
 )
@@ -186,19 +186,22 @@ def passed_shapes(
     if depth > MAX_CALL_DEPTH:
         return {}
     entry = entry_point_of(module, cls, fn) if entry_ok else None
+    if entry is not None and cls is not None and held_only(module, cls):
+        for line in call_lines(module, entry):  # the whole module: no call of the class
+            note_read(lines, line)
+        entry = None  # a sub-Cell: what its holder's calls pass
     if entry is not None:
         params = ordered_parameters(fn, skip_self=cls is not None)
         passed = argument_values(module, entry, params) or {}
         for line in call_lines(module, entry):
             note_read(lines, line)
         return {param: _agreed({_written(v) for v in values}) for param, values in passed.items()}
-    sites = helper_calls(module, cls, fn, lines)
-    params = ordered_parameters(fn, skip_self=bool(sites) and _is_method(cls, fn))
+    sites, params, owner = helper_sites(module, cls, fn, lines)
     found: dict[str, set[Optional[Shape]]] = {p: set() for p in params} if sites else {}
     for call, caller in sites:
         for index, param in enumerate(params):
             expr = passed_expression(call, index, param)
-            found[param].add(_shape_in(module, cls, caller, expr, lines, depth))
+            found[param].add(_shape_in(module, owner, caller, expr, lines, depth))
     return {param: _agreed(shapes) for param, shapes in found.items()}
 
 
@@ -228,10 +231,6 @@ def _written(expr: Optional[ast.expr]) -> Optional[Shape]:
 
 def _agreed(shapes: set[Optional[Shape]]) -> Optional[Shape]:
     return shapes.pop() if len(shapes) == 1 else None
-
-
-def _is_method(cls: Optional[ast.ClassDef], fn: FunctionNode) -> bool:
-    return cls is not None and fn in cls.body
 
 
 def size(shape: Shape) -> int:
