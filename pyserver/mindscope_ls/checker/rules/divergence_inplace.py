@@ -109,14 +109,19 @@ def check_grad(ctx: FunctionContext) -> Iterator[RawFinding]:
         if (
             not call.args
             or not isinstance(call.args[0], ast.Name)
-            or module.qualname(call.func) not in GRAD_FUNCTIONS
+            or not _grad_transform(ctx, call.func)
         ):
             continue
         if local is None:
             local = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
-        if call.args[0].id in local:
-            continue
-        target = module.functions.get(call.args[0].id)
+        name = call.args[0].id
+        target: object = None
+        # a `def` nested in this function, not rebound (round 37: the same 2x gradient)
+        defs = [d for d in ctx.of(ast.FunctionDef) if d.name == name and d is not ctx.fn.node]
+        if defs:
+            target = defs[0] if len(defs) == 1 and name not in local else None
+        elif name not in local:
+            target = module.functions.get(name)
         if not isinstance(target, ast.FunctionDef):
             continue
         found = _diverging_in(target)
@@ -133,6 +138,20 @@ def check_grad(ctx: FunctionContext) -> Iterator[RawFinding]:
             plain=DIVERGING_METHODS[method],
             reader=f"the gradient taken through `{target.name}`",
         )
+
+
+def _grad_transform(ctx: FunctionContext, func: ast.expr) -> bool:
+    """`ms.grad` / `ms.value_and_grad` (and the `ops` forms), or an `ops.GradOperation(...)`
+    written inline: `GradOperation()(f)`."""
+    module = ctx.fn.module
+    if module.qualname(func) in GRAD_FUNCTIONS:
+        return True
+    return (
+        isinstance(func, ast.Call)
+        and isinstance(func.func, (ast.Name, ast.Attribute))
+        and (module.qualname(func.func) or "").startswith("mindspore.")
+        and (module.qualname(func.func) or "").endswith(".GradOperation")
+    )
 
 
 def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
