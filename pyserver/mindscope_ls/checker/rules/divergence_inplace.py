@@ -95,6 +95,8 @@ GRAD_FUNCTIONS = frozenset(
         "mindspore.value_and_grad",
         "mindspore.ops.grad",
         "mindspore.ops.value_and_grad",
+        "mindspore.vjp",  # round 37: `ms.vjp(f, x)` then `fn(v)`, the same 2x gradient
+        "mindspore.ops.vjp",
     }
 )
 

@@ -124,7 +124,7 @@ FALLBACK_LIST_METHODS = frozenset({"pop", "insert", "extend", "reverse"})
 
 def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     module = ctx.fn.module
-    if not (module.mentions("grad") or module.mentions("Grad")):
+    if not any(module.mentions(w) for w in ("grad", "Grad", "vjp")):
         return
     yield from _return_ids(ctx)
     if compiled_by_jit(ctx):
@@ -320,7 +320,11 @@ def _pair(made: ast.Call, module: ModuleInfo) -> bool:
 
 
 def _list_method_losses(ctx: FunctionContext) -> Iterator[RawFinding]:
-    for call, made in _grad_applications(ctx):
+    applied: list[tuple[ast.Call, ast.Call]] = list(_grad_applications(ctx))
+    applied += [  # `out, fn = ms.vjp(f, x)`: `fn(v)` gives zeros alike
+        (c, c) for c in ctx.of(ast.Call) if _mindspore_name(ctx.fn.module, c.func) == "vjp"
+    ]
+    for call, made in applied:
         fn = made.args[0] if made.args else None
         target = _jvp_target(ctx, fn) if fn is not None else None
         if target is None or isinstance(target[0], ast.Lambda) or not _in_module(ctx, target[0]):
