@@ -19,6 +19,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .grad_transforms import _grad_operation
 from .helpers.base import FunctionContext, cacheable
 from .helpers.flow import loads_after
 
@@ -148,6 +149,8 @@ def _grad_transform(ctx: FunctionContext, func: ast.expr) -> bool:
     module = ctx.fn.module
     if module.qualname(func) in GRAD_FUNCTIONS:
         return True
+    if isinstance(func, ast.Attribute) and _grad_operation(ctx, func) is not None:
+        return True  # `self.grad_op(f)`, the operation made in `__init__`
     return (
         isinstance(func, ast.Call)
         and isinstance(func.func, (ast.Name, ast.Attribute))
@@ -169,6 +172,17 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
         (n for n in ast.walk(fn) if isinstance(n, ast.Call)),
         key=lambda n: (n.lineno, n.col_offset),
     )
+    rebinding = {  # `y = y.mul_(2)`: both modes leave `y` holding the result
+        id(node.value)
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and isinstance(node.value.func.value, ast.Name)
+        and any(
+            isinstance(t, ast.Name) and t.id == node.value.func.value.id for t in node.targets
+        )
+    }
     for call in calls:
         func = call.func
         if (
@@ -176,6 +190,7 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
             and func.attr in DIVERGING_METHODS
             and isinstance(func.value, ast.Name)
             and func.value.id in made
+            and id(call) not in rebinding
             and loads_after(fn, func.value.id, call) is not None
         ):
             return call, func.value.id

@@ -329,6 +329,8 @@ def _list_method_losses(ctx: FunctionContext) -> Iterator[RawFinding]:
         target = _jvp_target(ctx, fn) if fn is not None else None
         if target is None or isinstance(target[0], ast.Lambda) or not _in_module(ctx, target[0]):
             continue
+        if any("jit" in ast.unparse(d) for d in target[0].decorator_list):
+            continue  # PyNative compiles a `@jit` function too
         found = _list_method_read(target[0])
         if found is None:
             continue
