@@ -179,9 +179,7 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
         and isinstance(node.value, ast.Call)
         and isinstance(node.value.func, ast.Attribute)
         and isinstance(node.value.func.value, ast.Name)
-        and any(
-            isinstance(t, ast.Name) and t.id == node.value.func.value.id for t in node.targets
-        )
+        and any(isinstance(t, ast.Name) and t.id == node.value.func.value.id for t in node.targets)
     }
     for call in calls:
         func = call.func

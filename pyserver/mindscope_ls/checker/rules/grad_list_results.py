@@ -257,7 +257,11 @@ def _list_grads_in(
     if isinstance(made, ast.Name):
         bound = single.get(made.id)
         made = bound if bound is not None else made
-    if isinstance(made, ast.Call) and _is_list(_weights(made, module, cls), single):
+    if (
+        isinstance(made, ast.Call)
+        and not _flag(made, "return_ids")  # that fails instead (MS1150)
+        and _is_list(_weights(made, module, cls), single)
+    ):
         return value
     method = names.self_attribute(value.func)
     if method is not None and depth < 4 and cls.attr(method) is None:
