@@ -75,7 +75,10 @@ def test_gradients_of_a_list_of_weights_used_otherwise_agree() -> None:
     at("gw, gb = ms.grad(self.loss, None, [self.w, self.b])(x)\nreturn gw, gb")
     at("return tuple(ms.grad(self.loss, None, [self.w])(x))")
     at("loss, g = ms.value_and_grad(self.loss, None, [self.w])(x)\nreturn loss")
-    jit = "    @ms.jit\n    def step(self, t):\n        return ms.grad(self.loss, None, [self.w])(t)\n\n"
+    jit = (
+        "    @ms.jit\n    def step(self, t):\n"
+        "        return ms.grad(self.loss, None, [self.w])(t)\n\n"
+    )
     at("return self.step(x)", methods=jit)
 
 

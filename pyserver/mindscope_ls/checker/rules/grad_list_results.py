@@ -363,9 +363,10 @@ def _list_method_read(fn: FunctionNode) -> Optional[tuple[ast.Call, str]]:
     }
     if not lists:
         return None
-    used_values = {
-        id(s.value) for s in of_type(fn, ast.Assign, ast.Return, ast.AugAssign) if s.value
-    }
+    statements: list[ast.Assign | ast.Return | ast.AugAssign] = of_type(
+        fn, ast.Assign, ast.Return, ast.AugAssign
+    )
+    used_values = {id(s.value) for s in statements if s.value is not None}
     for call in sorted(of_type(fn, ast.Call), key=lambda c: (c.lineno, c.col_offset)):
         func = call.func
         if (
