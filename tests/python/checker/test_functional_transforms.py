@@ -67,6 +67,8 @@ def test_gradients_of_a_list_of_weights_returned_diverge() -> None:
     at("return ops.GradOperation(get_by_list=True)(self.loss, [self.w])(x)", "MS3040")
     step = "    def step(self, t):\n        return ms.grad(self.loss, None, [self.w])(t)\n\n"
     at("return self.step(x)", "MS3040", methods=step)
+    mapped = "g = ms.grad(self.loss, None, [self.w])(x)\nreturn ops.HyperMap()(ops.square, g)"
+    at(mapped, "MS3040", line=1)
 
 
 def test_gradients_of_a_list_of_weights_used_otherwise_agree() -> None:
@@ -75,6 +77,7 @@ def test_gradients_of_a_list_of_weights_used_otherwise_agree() -> None:
     at("gw, gb = ms.grad(self.loss, None, [self.w, self.b])(x)\nreturn gw, gb")
     at("return tuple(ms.grad(self.loss, None, [self.w])(x))")
     at("loss, g = ms.value_and_grad(self.loss, None, [self.w])(x)\nreturn loss")
+    at("g = ms.grad(self.loss, None, (self.w,))(x)\nreturn ops.HyperMap()(ops.square, g)")
     jit = (
         "    @ms.jit\n    def step(self, t):\n"
         "        return ms.grad(self.loss, None, [self.w])(t)\n\n"

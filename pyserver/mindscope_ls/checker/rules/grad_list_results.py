@@ -17,7 +17,8 @@ Cell forms tell the two modes apart):
   the Cell), the output differs. The gradients indexed, unpacked, iterated, given to
   `tuple(...)` or `len`, the weights as a tuple or a `ParameterTuple`, a list attribute set in
   `__init__` (`self.ws = [...]`, held as a tuple) and the gradient function built in
-  `__init__` agree. (Given to an optimizer the list fails instead: MS1130.)
+  `__init__` agree. (Given to an optimizer the list fails instead: MS1130.) Mapped by a
+  `HyperMap` / `Map` and returned, the list stays a list (measured).
 - MS3041 (LAX): a function differentiated in compiled code (a nested `def`, a method, a module
   function, a sub-Cell's `construct`; through `ms.grad`, `ms.value_and_grad` or
   `ops.GradOperation()`) that changes a list of its own with `pop`, `insert`, `extend` or
@@ -263,6 +264,11 @@ def _list_grads_in(
         and _is_list(_weights(made, module, cls), single)
     ):
         return value
+    if depth < 4 and _mapper(value.func, module, cls):
+        # `self.hm(f, grads)`: HyperMap / Map give back the list they are given (MS387)
+        for arg in value.args[1:]:
+            if _list_grads_in(arg, fn, module, cls, depth + 1) is not None:
+                return value
     method = names.self_attribute(value.func)
     if method is not None and depth < 4 and cls.attr(method) is None:
         found_method = cls.find_method(method)
@@ -274,6 +280,16 @@ def _list_grads_in(
                 ):
                     return value
     return None
+
+
+def _mapper(func: ast.expr, module: ModuleInfo, cls: ClassInfo) -> bool:
+    """`ops.HyperMap()` / `ops.Map()` written inline or held by the Cell."""
+    made: Optional[ast.expr] = func if isinstance(func, ast.Call) else None
+    name = names.self_attribute(func)
+    if made is None and name is not None and not cls.attr_varies(name):
+        attr = cls.attr(name)
+        made = attr.node if attr is not None else None
+    return isinstance(made, ast.Call) and _mindspore_name(module, made.func) in ("HyperMap", "Map")
 
 
 def _unpacked(
