@@ -284,7 +284,7 @@ def _list_grads_in(
 
 def _mapper(func: ast.expr, module: ModuleInfo, cls: ClassInfo) -> bool:
     """`ops.HyperMap()` / `ops.Map()` written inline or held by the Cell."""
-    made: Optional[ast.expr] = func if isinstance(func, ast.Call) else None
+    made: Optional[ast.AST] = func if isinstance(func, ast.Call) else None
     name = names.self_attribute(func)
     if made is None and name is not None and not cls.attr_varies(name):
         attr = cls.attr(name)
