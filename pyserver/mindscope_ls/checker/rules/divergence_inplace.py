@@ -19,6 +19,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from .grad_transforms import _grad_operation
 from .helpers.base import FunctionContext, cacheable
 from .helpers.flow import loads_after
 
@@ -95,6 +96,8 @@ GRAD_FUNCTIONS = frozenset(
         "mindspore.value_and_grad",
         "mindspore.ops.grad",
         "mindspore.ops.value_and_grad",
+        "mindspore.vjp",  # round 37: `ms.vjp(f, x)` then `fn(v)`, the same 2x gradient
+        "mindspore.ops.vjp",
     }
 )
 
@@ -109,14 +112,19 @@ def check_grad(ctx: FunctionContext) -> Iterator[RawFinding]:
         if (
             not call.args
             or not isinstance(call.args[0], ast.Name)
-            or module.qualname(call.func) not in GRAD_FUNCTIONS
+            or not _grad_transform(ctx, call.func)
         ):
             continue
         if local is None:
             local = {n.id for n in ctx.of(ast.Name) if isinstance(n.ctx, ast.Store)}
-        if call.args[0].id in local:
-            continue
-        target = module.functions.get(call.args[0].id)
+        name = call.args[0].id
+        target: object = None
+        # a `def` nested in this function, not rebound (round 37: the same 2x gradient)
+        defs = [d for d in ctx.of(ast.FunctionDef) if d.name == name and d is not ctx.fn.node]
+        if defs:
+            target = defs[0] if len(defs) == 1 and name not in local else None
+        elif name not in local:
+            target = module.functions.get(name)
         if not isinstance(target, ast.FunctionDef):
             continue
         found = _diverging_in(target)
@@ -135,6 +143,22 @@ def check_grad(ctx: FunctionContext) -> Iterator[RawFinding]:
         )
 
 
+def _grad_transform(ctx: FunctionContext, func: ast.expr) -> bool:
+    """`ms.grad` / `ms.value_and_grad` (and the `ops` forms), or an `ops.GradOperation(...)`
+    written inline: `GradOperation()(f)`."""
+    module = ctx.fn.module
+    if module.qualname(func) in GRAD_FUNCTIONS:
+        return True
+    if isinstance(func, ast.Attribute) and _grad_operation(ctx, func) is not None:
+        return True  # `self.grad_op(f)`, the operation made in `__init__`
+    return (
+        isinstance(func, ast.Call)
+        and isinstance(func.func, (ast.Name, ast.Attribute))
+        and (module.qualname(func.func) or "").startswith("mindspore.")
+        and (module.qualname(func.func) or "").endswith(".GradOperation")
+    )
+
+
 def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
     """The first diverging in-place call of `fn` on a Tensor made from its inputs, read after."""
     params = _parameters(fn)
@@ -148,6 +172,15 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
         (n for n in ast.walk(fn) if isinstance(n, ast.Call)),
         key=lambda n: (n.lineno, n.col_offset),
     )
+    rebinding = {  # `y = y.mul_(2)`: both modes leave `y` holding the result
+        id(node.value)
+        for node in ast.walk(fn)
+        if isinstance(node, ast.Assign)
+        and isinstance(node.value, ast.Call)
+        and isinstance(node.value.func, ast.Attribute)
+        and isinstance(node.value.func.value, ast.Name)
+        and any(isinstance(t, ast.Name) and t.id == node.value.func.value.id for t in node.targets)
+    }
     for call in calls:
         func = call.func
         if (
@@ -155,6 +188,7 @@ def _diverging_in(fn: ast.FunctionDef) -> Optional[tuple[ast.Call, str]]:
             and func.attr in DIVERGING_METHODS
             and isinstance(func.value, ast.Name)
             and func.value.id in made
+            and id(call) not in rebinding
             and loads_after(fn, func.value.id, call) is not None
         ):
             return call, func.value.id

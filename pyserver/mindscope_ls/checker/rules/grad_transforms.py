@@ -400,6 +400,10 @@ def _target_function(
         if len(local) == 1:
             return local[0], False
         stores = [n for n in ctx.of(ast.Name) if n.id == fn.id and isinstance(n.ctx, ast.Store)]
+        if not local and len(stores) == 1:  # `f = lambda a, b: ...` bound once (round 37)
+            bound = Bindings.of(ctx.fn.node, ctx.fn.cls).single.get(fn.id)
+            if isinstance(bound, ast.Lambda):
+                return bound, False
         if local or stores or fn.id in {a.arg for a in _all_args(ctx.fn.node.args)}:
             return None
         found = ctx.fn.module.functions.get(fn.id)
