@@ -15,6 +15,9 @@ int32) value even when its dtype is 64-bit:
   0.5], ms.float64)` (a number the graph computes) gave the float32 value; a literal
   (`Tensor(0.1, ms.float64)`, `ms.tensor([0.1, 0.2], ms.float64)`, `Tensor(1e-7, ms.float64)`)
   and `Tensor(2 ** 40)` agree.
+- The same for the value `ops.index_fill` and `ops.pad(..., value=...)` write into a Float64
+  Tensor (0.10000000149011612), or `ops.masked_fill` into an Int64 one (`2 ** 40` gave 0), and
+  `ops.full((1,), 2 ** 40)` (Int64 by default) gave 0. `masked_fill(y64, m, 0.1)` agrees.
 - Agree: values float32 holds exactly (`0.5`, `16777217` into float64), a float32 target,
   and arithmetic with a Float64 Tensor (`ops.ones(2, ms.float64) * 0.1`, `+ 1e-7`,
   `ops.maximum(y64, 1.1)`, `ops.where(..., 0.1, 0.2)`).
@@ -60,8 +63,12 @@ FILL_VALUE_NARROWED = Rule(
 )
 
 FILLS = frozenset({"full", "fill", "full_like", "scalar_to_tensor"})
+# ops that write a number into a Tensor of their input's dtype: (input, value position, keyword)
+FILLS_INTO = {"masked_fill": (2, "value"), "index_fill": (3, "value"), "pad": (3, "value")}
+# the same as Tensor methods: the value's position
+METHODS_INTO = {"masked_fill": 1, "index_fill": 2}
 TENSORS = frozenset({"Tensor", "tensor"})
-CHEAP = FILLS | TENSORS
+CHEAP = FILLS | TENSORS | frozenset(FILLS_INTO)
 FLOAT64 = frozenset({"float64", "double"})
 INT64 = frozenset({"int64", "long"})
 INT32_RANGE = range(-(2**31), 2**31)
@@ -106,6 +113,8 @@ def _fill(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[str, ast.expr,
         if name == "full":
             value = _arg(call, keywords, 1, "fill_value")
             dtype = _dtype(ctx, keywords.get("dtype"))
+            if "dtype" not in keywords and len(call.args) < 3 and _constant(value) is not None:
+                dtype = "int64" if isinstance(_constant(value), int) else None  # the default
         elif name == "fill":
             value = _arg(call, keywords, 2, "value")
             dtype = _dtype(ctx, _arg(call, keywords, 0, "type"))
@@ -118,6 +127,24 @@ def _fill(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[str, ast.expr,
             value = _arg(call, keywords, 0, "input_x")
             dtype = _dtype(ctx, _arg(call, keywords, 1, "dtype"))
         return (dtype, value, True) if dtype and value is not None else None
+    if qualname.startswith("mindspore.ops.") and name in FILLS_INTO and qualname.count(".") == 2:
+        position, keyword = FILLS_INTO[name]
+        value = _arg(call, keywords, position, keyword)
+        dtype = _tensor_dtype(ctx, _arg(call, keywords, 0, "input"))
+        if name == "masked_fill" and dtype == "float64":
+            return None  # measured: `masked_fill(y64, m, 0.1)` keeps 0.1
+        return (dtype, value, True) if dtype and value is not None else None
+    if (
+        isinstance(func, ast.Attribute)
+        and func.attr in METHODS_INTO
+        and len(call.args) == METHODS_INTO[func.attr] + 1
+        and not call.keywords
+        and not qualname.startswith("mindspore.")
+    ):
+        dtype = _tensor_dtype(ctx, func.value)
+        if func.attr == "masked_fill" and dtype == "float64":
+            return None
+        return (dtype, call.args[-1], True) if dtype else None
     if (
         isinstance(func, ast.Attribute)
         and func.attr == "fill"

@@ -75,9 +75,6 @@ NAMES = INT_OPS | DIVISIONS
 MODULES = ("mindspore.ops.", "mindspore.mint.")
 # the keyword names of the two operands (`ops.add(input=2, other=3)`, `ops.pow(x, exponent=2)`)
 OPERAND_KEYWORDS = (("input", "x"), ("other", "y", "exponent"))
-CASTS = frozenset({"astype", "to", "float", "int", "half", "double", "long"})
-# attributes that do not show the dtype (`ops.add(2, 3).shape`)
-UNTYPED = frozenset({"shape", "ndim"})
 NUMBER_OPS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow)
 
 
@@ -189,34 +186,42 @@ def _int_call(ctx: FunctionContext, expr: ast.expr) -> bool:
 
 
 def _hidden(ctx: FunctionContext, call: ast.Call) -> bool:
-    """The result's dtype is not seen: it is cast, or combined by an operator with a Tensor
-    (directly or through a local bound once to it and read only so)."""
-    uses: list[ast.expr] = [call]
-    for assign in ctx.of(ast.Assign):
-        if assign.value is call and len(assign.targets) == 1:
-            target = assign.targets[0]
-            if not isinstance(target, ast.Name) or receivers.only_binding(ctx, target.id) is None:
-                return False
-            uses = [
-                n for n in ctx.of(ast.Name) if n.id == target.id and isinstance(n.ctx, ast.Load)
-            ]
-            if not uses:
-                return False
-    return all(_use_hidden(ctx, use) for use in uses)
+    """The result's dtype is not seen: only a result returned (alone or in a returned tuple or
+    list), or combined by `+`, `-`, `*`, ... with a Python int, shows it (directly or through a
+    local bound once to it). Cast, compared, indexed with, given to another op, `/`, or
+    combined with a Tensor or a float, it is not (measured: `ops.add(2, 3) / 2`,
+    `ops.div(7, 2) * x`, `ops.add(2, 3).item()`, `ops.where(m, x, ops.add(1, 1))` agree)."""
+    parents = _parents(ctx)
+    return not _seen(ctx, parents, call, 0)
 
 
-def _use_hidden(ctx: FunctionContext, use: ast.expr) -> bool:
-    for node in ctx.of(ast.Attribute):
-        if node.value is use:
-            return node.attr in CASTS or node.attr in UNTYPED
-    for binop in ctx.of(ast.BinOp):
-        if binop.left is use or binop.right is use:
-            # `/` makes Float32 of either; a Tensor or a float operand promotes it (measured:
-            # `ops.add(2, 3) / 2`, `ops.div(7, 2) * x` agree; `ops.add(2, 3) * 2` stays Int32)
-            other = binop.right if binop.left is use else binop.left
-            return (
-                isinstance(binop.op, ast.Div)
-                or ctx.types.is_tensor(other)
-                or (isinstance(other, ast.Constant) and isinstance(other.value, float))
-            )
+def _parents(ctx: FunctionContext) -> dict[int, ast.AST]:
+    found: dict[int, ast.AST] = {}
+    for node in ctx.nodes():
+        for child in ast.iter_child_nodes(node):
+            found[id(child)] = node
+    return found
+
+
+def _seen(ctx: FunctionContext, parents: dict[int, ast.AST], use: ast.expr, depth: int) -> bool:
+    parent = parents.get(id(use))
+    if parent is None or depth > 4:
+        return False
+    if isinstance(parent, ast.Return):
+        return True
+    if isinstance(parent, (ast.Tuple, ast.List)) and isinstance(
+        parents.get(id(parent)), ast.Return
+    ):
+        return True
+    if isinstance(parent, ast.BinOp) and not isinstance(parent.op, ast.Div):
+        other = parent.right if parent.left is use else parent.left
+        if ctx.types.is_tensor(other) or _number(ctx, abstract(ctx), other) != "int":
+            return False
+        return _seen(ctx, parents, parent, depth + 1)
+    if isinstance(parent, ast.Assign) and len(parent.targets) == 1:
+        target = parent.targets[0]
+        if not isinstance(target, ast.Name) or receivers.only_binding(ctx, target.id) is None:
+            return False
+        loads = [n for n in ctx.of(ast.Name) if n.id == target.id and isinstance(n.ctx, ast.Load)]
+        return any(_seen(ctx, parents, n, depth + 1) for n in loads)
     return False
