@@ -20,7 +20,8 @@ int32) value even when its dtype is 64-bit:
   `ops.full((1,), 2 ** 40)` (Int64 by default) gave 0. `masked_fill(y64, m, 0.1)` agrees.
 - Agree: values float32 holds exactly (`0.5`, `16777217` into float64), a float32 target,
   and arithmetic with a Float64 Tensor (`ops.ones(2, ms.float64) * 0.1`, `+ 1e-7`,
-  `ops.maximum(y64, 1.1)`, `ops.where(..., 0.1, 0.2)`).
+  `ops.maximum(y64, 1.1)`, `ops.where(..., 0.1, 0.2)`: the scalar is float32 in both modes,
+  0.10000000149011612 in PyNative too).
 """
 
 from __future__ import annotations
@@ -43,9 +44,8 @@ FILL_VALUE_NARROWED = Rule(
     title="A Float64 or Int64 Tensor filled with a Python number graph mode narrows to 32 bits",
     message=(
         "`{text}` fills a {dtype} Tensor with `{value}`, which graph mode passes as a {narrow} "
-        "number: the Tensor holds {graph} where PyNative holds {pynative}; build it from a "
-        "{dtype} Tensor (`ms.tensor({value}, ms.{want}))`) outside the compiled code, or keep "
-        "the number in a Tensor."
+        "number: the Tensor holds {graph} where PyNative holds {pynative}; create the Tensor "
+        "outside the compiled code (an input or an attribute set in `__init__`)."
     ),
     why=(
         "Graph mode converts a Python number given to a fill (`ops.full`, `ops.fill`, "
@@ -56,8 +56,7 @@ FILL_VALUE_NARROWED = Rule(
     ),
     remedy=(
         "Create the 64-bit Tensor outside the compiled code (an attribute set in `__init__`, or "
-        "an input), or multiply a 64-bit Tensor by the number (`ops.ones(s, ms.float64) * 0.1` "
-        "agrees)."
+        "an input); a literal written in the call, `ms.tensor(0.1, ms.float64)`, keeps its value."
     ),
     mindspore_says="(compiles; result differs from PyNative)",
 )
