@@ -112,8 +112,9 @@ def _fill(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[str, ast.expr,
         if name == "full":
             value = _arg(call, keywords, 1, "fill_value")
             dtype = _dtype(ctx, keywords.get("dtype"))
-            if "dtype" not in keywords and len(call.args) < 3 and _constant(value) is not None:
-                dtype = "int64" if isinstance(_constant(value), int) else None  # the default
+            known = _constant(value) if value is not None else None
+            if "dtype" not in keywords and len(call.args) < 3 and known is not None:
+                dtype = "int64" if isinstance(known, int) else None  # the default
         elif name == "fill":
             value = _arg(call, keywords, 2, "value")
             dtype = _dtype(ctx, _arg(call, keywords, 0, "type"))
@@ -168,7 +169,7 @@ def _fill(ctx: FunctionContext, call: ast.Call) -> Optional[tuple[str, ast.expr,
 
 
 def _arg(
-    call: ast.Call, keywords: dict[Optional[str], ast.expr], index: int, name: str
+    call: ast.Call, keywords: dict[str, ast.expr], index: int, name: str
 ) -> Optional[ast.expr]:
     if len(call.args) > index and not any(isinstance(a, ast.Starred) for a in call.args):
         return call.args[index]
