@@ -126,3 +126,20 @@ def test_numpy_of_runtime_number_fails_strict() -> None:
     assert (BODY_LINE, "MS204") in found("return Tensor(np.array([int(n), 2]))", "STRICT")
     quiet = found("return Tensor(np.zeros((x.shape[0] * 2,), np.float32))", "STRICT")
     assert all(code != "MS204" for _, code in quiet)
+
+
+BOOL_NET = (
+    "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, nn\n\n\n"
+    "class Net(nn.Cell):\n    def construct(self, x, b):\n        return {expr}\n\n\n"
+    "def run():\n    b = Tensor(np.array([True, False]))\n"
+    "    return Net()(Tensor(np.ones(2, np.float32)), b)\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("expr", "fails"), [("b + b", True), ("b - True", True), ("b - 1", False), ("b * b", False)]
+)
+def test_bool_tensor_input_add_sub(expr: str, fails: bool) -> None:
+    source = BOOL_NET.format(expr=expr)
+    codes = [(f.line, f.code) for f in check_source(source, "m.py", level="LAX")]
+    assert ((8, "MS153") in codes) is fails
