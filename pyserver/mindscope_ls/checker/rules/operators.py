@@ -265,6 +265,11 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
+    if isinstance(node.op, (ast.Add, ast.Sub)):
+        # `b + b`, `b - True` of a parameter the callers give a bool Tensor (round 37: fail at
+        # every level, PyNative computes them): ask the module for a bare name's dtype
+        left = _caller_dtype(values, node.left, left)
+        right = _caller_dtype(values, node.right, right)
     if isinstance(node.op, (ast.Add, ast.Sub)) and _bool_tensor_and_bool(values, node, left, right):
         yield TENSOR_DTYPE_OPERATOR.finding(
             node,
@@ -409,6 +414,18 @@ def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Va
         both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
         return INT if both == (INT, INT) else None
     return None
+
+
+def _caller_dtype(values: _Values, expr: ast.expr, found: Optional[Value]) -> Optional[Value]:
+    """A bare name taken for a Tensor of unknown dtype, with the dtype its callers give."""
+    if (
+        isinstance(expr, ast.Name)
+        and found is not None
+        and found.kind == "tensor"
+        and not found.dtype
+    ):
+        return _operand(values, expr, rich=True) or found
+    return found
 
 
 def _bool_tensor_and_bool(

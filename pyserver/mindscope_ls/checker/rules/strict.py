@@ -2,7 +2,8 @@
 
 MS204 covers a NumPy function given a list or tuple holding a Tensor computed in the graph too
 (measured: `np.array([x[0, 0], x[1, 1]])` fails under STRICT; `np.array([x.shape[0], 2])`
-compiles).
+compiles), and one holding a number read from such a Tensor (round 37: `np.zeros((n.item(),))`,
+`np.array([int(n), 2])` fail under STRICT).
 """
 
 from __future__ import annotations
@@ -192,7 +193,9 @@ def _holds_tensor(ctx: FunctionContext, data: ast.expr) -> bool:
     if not isinstance(data, (ast.List, ast.Tuple)):
         return False
     return any(
-        (not isinstance(e, ast.Name) and certain_tensor(ctx, e)) or _holds_tensor(ctx, e)
+        (not isinstance(e, ast.Name) and certain_tensor(ctx, e))
+        or (not isinstance(e, ast.Name) and receivers.runtime_scalar(ctx, e))
+        or _holds_tensor(ctx, e)
         for e in data.elts
     )
 

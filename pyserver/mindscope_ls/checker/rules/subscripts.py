@@ -417,6 +417,10 @@ def _tensor_index_fails(
     if target.kind == "tuple":
         if _is_shape(ctx, index_of):
             return "fails: a shape holds ints, not functions"
+        if target.op:
+            # measured (round 37): `ops.split(...)`, `chunk`, `unbind`, `topk`, `meshgrid` and
+            # `x.split(...)` results indexed by a Tensor fail under STRICT; LAX compiles them
+            return f"fails: a {target.op}() result holds Tensors, not functions"
         if not items or any(v is None for v in items):
             return ""
         if all(v is not None and v.kind in CALLABLE_KINDS for v in items):
