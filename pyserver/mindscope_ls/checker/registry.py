@@ -158,6 +158,7 @@ from .rules import (
     rebuild,
     recompile,
     returns,
+    scope_values,
     round_scalars,
     runtime_axes,
     runtime_range_lists,
@@ -295,6 +296,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cell_properties,
     lax_fallback,
     python_dynamic,
+    scope_values,
     inplace_kernels,
     jit_class_strict,
     printing,
@@ -612,6 +614,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     cell_name_text.check,
     positional_only.check,
     lambda_arguments.check,
+    scope_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

@@ -1,0 +1,387 @@
+"""MS1165-MS1167, MS3055-MS3056: Python scopes and function objects, which a graph has not.
+
+Measured with MindSpore 2.10 on CPU (round 37, `gl_`), at LAX and STRICT alike; each program
+runs in PyNative:
+
+- MS1165: `eval("...")` of a literal string, given no globals dict, in compiled code evaluates
+  it with none of the function's names: a local (`eval("k + 1")`), a parameter (`eval("x *
+  2")`), a module global (`eval("SCALE * 2")`) or an imported module (`eval("np.float32(2)")`)
+  fails with "NameError: name 'k' is not defined" (no line named). Builtins (`eval("max(2,
+  3)")`), `self` (`eval("self.k")`), constants and an explicit dict (`eval("k + 1", {"k": k})`)
+  compile and agree.
+- MS1166: `locals()` and `vars()` give an empty dict in compiled code, and `globals()` one
+  holding only `globals` and `__builtins__`: `locals()["y"]`, `vars()["y"]`, `globals()["SCALE"]`
+  fail with "The key y does not exist in the dict" (every level, in a helper or module function
+  too).
+- MS3055: the other reads of those dicts compile and see the same empty dict: `locals().get("y",
+  x)` gives the default, `"y" in locals()` / `"SCALE" in globals()` are False, `len(locals())` is
+  0 (PyNative: the function's names). `vars(obj)` of an object agrees.
+- MS1167: a function as a constant the graph must compare or hash: `f is g` / `self.act is
+  ops.relu` / `is not` with a function on the right ("For syntax like 'a is b', b supports Int,
+  Bool, String, None and Type, but got DeadNode"), `self.act in (ops.relu, ops.tanh)` (LAX:
+  "Unsupported element type[unknown]"; STRICT: "the inputs should be constant") and a dict
+  display keyed by a function (`{ops.relu: 1}`: "make_dict evaluator key only supports string,
+  number, type, none, constant tensor and tuple"). `self.act == ops.relu` and a dict of
+  functions keyed by strs compile and agree.
+- MS3056: `print(f)` of a function (a module `def`, a nested one, a lambda, `ops.relu`) prints
+  `DeadNode` in graph mode (PyNative: `<function relu at 0x...>`).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Iterator
+from typing import Optional
+
+from ..model import Group, RawFinding
+from ..rule import Rule
+from .calls_shared import builtin, local_names
+from .helpers.base import FunctionContext, cacheable
+from .helpers.module_values import WHOLE_MODULE, note_read
+from .helpers.walk import of_type
+
+EVAL_READS_NAME = Rule(
+    "MS1165",
+    "eval-reads-name",
+    Group.FAILS,
+    title="`eval()` of a string naming a local, a parameter or a module global, in compiled code",
+    message=(
+        "`{call}` evaluates its string without the function's names in compiled code: `{name}` "
+        "is not defined there (NameError at every level); write the expression itself, or "
+        "pass the names in a dict (`eval(s, {{'{name}': {name}}})`)."
+    ),
+    why=(
+        "Graph mode runs `eval` through its Python fallback with a namespace of its own: the "
+        "compiled function's locals and parameters, and the module's globals and imports, are "
+        "not in it (builtins and `self` are)."
+    ),
+    remedy="Write the expression out, or give `eval` the names it reads in an explicit dict.",
+    mindspore_says="NameError: name 'k' is not defined",
+)
+
+SCOPE_DICT_ITEM = Rule(
+    "MS1166",
+    "scope-dict-item",
+    Group.FAILS,
+    title="`locals()[k]`, `vars()[k]` or `globals()[k]` in compiled code",
+    message=(
+        "`{expr}` reads a key of `{call}()`, which in compiled code is {holds}: the key does not "
+        "exist (fails at every level); read `{key}` by its name."
+    ),
+    why=(
+        "Graph mode has no Python frame: `locals()` and `vars()` give an empty dict there, and "
+        "`globals()` one holding only `globals` and `__builtins__`."
+    ),
+    remedy="Use the name directly, or pass the value in as an argument.",
+    mindspore_says="ValueError: The key y does not exist in the dict:{}",
+)
+
+SCOPE_DICT_READ = Rule(
+    "MS3055",
+    "scope-dict-read",
+    Group.DIVERGES,
+    title="`locals()`, `vars()` or `globals()` read in compiled code: an empty dict",
+    message=(
+        "`{expr}` reads `{call}()`, which in compiled code is {holds}, so it gives what an "
+        "empty dict gives (PyNative: the function's names)."
+    ),
+    why=(
+        "Graph mode has no Python frame: `locals()` and `vars()` give an empty dict there, and "
+        "`globals()` one holding only `globals` and `__builtins__`: `.get` gives the default, "
+        "`in` is False and `len` is 0."
+    ),
+    remedy="Use the names directly, or pass the values in as arguments.",
+    mindspore_says="(compiles; result differs from PyNative)",
+)
+
+FUNCTION_AS_CONSTANT = Rule(
+    "MS1167",
+    "function-compared-or-hashed",
+    Group.FAILS,
+    title="A function compared with `is`, looked up with `in`, or used as a dict key",
+    message=(
+        "`{expr}` uses the function `{function}` as a constant graph mode must {how}: a function "
+        "is no such constant in a graph (fails at every level); compare names or flags instead "
+        "(`==` of functions compiles)."
+    ),
+    why=(
+        "Graph mode's `is` takes an int, bool, str, None or a type on its right, a sequence "
+        "looked up by `in` is made of graph values, and a dict's keys must be strs, numbers, "
+        "types, None, constant Tensors or tuples: a function is none of them (its node is a "
+        "`DeadNode`)."
+    ),
+    remedy="Keep a str or a flag beside the function and compare that, or use `==`.",
+    mindspore_says=(
+        "RuntimeError: For syntax like 'a is b', b supports Int, Bool, String, None and Type, "
+        "but got DeadNode"
+    ),
+)
+
+FUNCTION_PRINTED = Rule(
+    "MS3056",
+    "function-printed",
+    Group.DIVERGES,
+    title="`print()` of a function in compiled code prints `DeadNode`",
+    message=(
+        "`{expr}` prints the function `{function}`, which graph mode prints as `DeadNode` "
+        "(PyNative: `<function ...>`)."
+    ),
+    why="A function is no value of the graph: its node prints as `DeadNode`.",
+    remedy="Print its name as a str (`print('relu')`).",
+    mindspore_says="(compiles; prints DeadNode)",
+)
+
+SCOPE_CALLS = ("locals", "vars", "globals")
+BUILTIN_NAMES = frozenset(dir(builtins)) | {"self"}
+GLOBALS_KEYS = ("globals", "__builtins__")
+READ_METHODS = frozenset({"get", "keys", "values", "items"})
+
+
+@cacheable
+def check(ctx: FunctionContext) -> Iterator[RawFinding]:
+    text = "\n".join(ctx.lines[ctx.fn.node.lineno - 1 : ctx.fn.node.end_lineno or 0])
+    if "eval" in text or "locals" in text or "vars" in text or "globals" in text:
+        yield from _scope_calls(ctx)
+    if " is " in text or " in " in text or "{" in text or "print" in text:
+        yield from _function_values(ctx)
+
+
+def _scope_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
+    parents: Optional[dict[int, ast.AST]] = None
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not isinstance(func, ast.Name) or not builtin(ctx, func.id):
+            continue
+        if func.id == "eval":
+            name = _eval_name(call)
+            if name is not None:
+                yield EVAL_READS_NAME.finding(call, call=ast.unparse(call), name=name)
+            continue
+        if func.id not in SCOPE_CALLS or call.args or call.keywords:
+            continue
+        if parents is None:
+            parents = _parents(ctx)
+        names = _module_names(ctx) if func.id == "globals" else local_names(ctx.fn.node)
+        yield from _scope_use(call, func.id, parents, names)
+        held = _held_by(ctx, call, parents)
+        for use in held:
+            yield from _scope_use(use, func.id, parents, names)
+
+
+def _held_by(ctx: FunctionContext, call: ast.Call, parents: dict[int, ast.AST]) -> list[ast.expr]:
+    """The reads of a local bound once, to this call (`d = locals()`, then `d["y"]`)."""
+    assign = parents.get(id(call))
+    if not (
+        isinstance(assign, ast.Assign)
+        and len(assign.targets) == 1
+        and isinstance(assign.targets[0], ast.Name)
+    ):
+        return []
+    name = assign.targets[0].id
+    uses = [n for n in ctx.of(ast.Name) if n.id == name]
+    if sum(1 for n in uses if not isinstance(n.ctx, ast.Load)) != 1:
+        return []
+    return [n for n in uses if isinstance(n.ctx, ast.Load)]
+
+
+def _eval_name(call: ast.Call) -> Optional[str]:
+    """The first name the string of `eval("...")` reads that is not a builtin (or `self`)."""
+    if len(call.args) != 1 or call.keywords:
+        return None
+    arg = call.args[0]
+    if not (isinstance(arg, ast.Constant) and isinstance(arg.value, str)):
+        return None
+    try:
+        tree = ast.parse(arg.value.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    bound = {a.arg for a in ast.walk(tree) if isinstance(a, ast.arg)} | {
+        n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Name)
+            and isinstance(node.ctx, ast.Load)
+            and node.id not in BUILTIN_NAMES
+            and node.id not in bound
+        ):
+            return node.id
+    return None
+
+
+def _scope_use(
+    call: ast.expr,
+    name: str,
+    parents: dict[int, ast.AST],
+    names: set[str],
+) -> Iterator[RawFinding]:
+    holds = "a dict of `globals` and `__builtins__` only" if name == "globals" else "an empty dict"
+    parent = parents.get(id(call))
+    if isinstance(parent, ast.Subscript) and parent.value is call:
+        if not isinstance(parent.ctx, ast.Load):
+            return
+        key = parent.slice
+        if isinstance(key, ast.Constant) and key.value in GLOBALS_KEYS and name == "globals":
+            return
+        key_text = key.value if isinstance(key, ast.Constant) else ast.unparse(key)
+        yield SCOPE_DICT_ITEM.finding(
+            parent, expr=ast.unparse(parent), call=name, holds=holds, key=key_text
+        )
+        return
+    read: Optional[ast.AST] = None
+    if isinstance(parent, ast.Attribute) and parent.attr in READ_METHODS:
+        if parent.attr == "get":
+            grand = parents.get(id(parent))
+            if (
+                isinstance(grand, ast.Call)
+                and grand.args
+                and not _names_bound(grand.args[0], names)
+            ):
+                return
+        read = parents.get(id(parent)) or parent
+    elif isinstance(parent, ast.Compare) and call in parent.comparators:
+        if all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
+            if _names_bound(parent.left, names):
+                read = parent
+    elif (
+        isinstance(parent, ast.Call)
+        and isinstance(parent.func, ast.Name)
+        and parent.func.id == "len"
+        and parent.args == [call]
+    ):
+        read = parent
+    if read is not None:
+        yield SCOPE_DICT_READ.finding(read, expr=ast.unparse(read), call=name, holds=holds)
+
+
+def _names_bound(key: ast.expr, names: set[str]) -> bool:
+    """A key that may name what the dict holds in Python: not a str literal of another name."""
+    if isinstance(key, ast.Constant):
+        return isinstance(key.value, str) and key.value in names
+    return True
+
+
+def _module_names(ctx: FunctionContext) -> set[str]:
+    """The module's top-level names (the whole text is noted as read: a cached finding is
+    re-checked when any of it changes)."""
+    note_read(ctx.lines, WHOLE_MODULE)
+    module = ctx.fn.module
+    found = set(module.functions) | set(module.classes) | set(module.imports)
+    if module.tree is not None:
+        for stmt in module.tree.body:
+            for target in stmt.targets if isinstance(stmt, ast.Assign) else []:
+                found |= {n.id for n in ast.walk(target) if isinstance(n, ast.Name)}
+            if isinstance(stmt, (ast.AnnAssign, ast.AugAssign)) and isinstance(
+                stmt.target, ast.Name
+            ):
+                found.add(stmt.target.id)
+    return found
+
+
+def _parents(ctx: FunctionContext) -> dict[int, ast.AST]:
+    out: dict[int, ast.AST] = {}
+    for node in ctx.nodes():
+        for child in ast.iter_child_nodes(node):
+            out[id(child)] = node
+    return out
+
+
+def _function_values(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for compare in ctx.of(ast.Compare):
+        for op, right in zip(compare.ops, compare.comparators):
+            if isinstance(op, (ast.Is, ast.IsNot)):
+                function = _function(ctx, right)
+                if function is not None:
+                    yield FUNCTION_AS_CONSTANT.finding(
+                        compare, expr=ast.unparse(compare), function=function, how="compare by `is`"
+                    )
+                    break
+            elif isinstance(op, (ast.In, ast.NotIn)) and isinstance(right, (ast.Tuple, ast.List)):
+                function = next(
+                    (f for e in right.elts if (f := _function(ctx, e)) is not None), None
+                )
+                if function is not None and not isinstance(compare.left, ast.Constant):
+                    yield FUNCTION_AS_CONSTANT.finding(
+                        compare,
+                        expr=ast.unparse(compare),
+                        function=function,
+                        how="look up in a sequence",
+                    )
+                    break
+    for display in ctx.of(ast.Dict):
+        for key in display.keys:
+            function = _function(ctx, key) if key is not None else None
+            if function is not None:
+                yield FUNCTION_AS_CONSTANT.finding(
+                    key, expr=ast.unparse(display), function=function, how="hash as a dict key"
+                )
+                break
+    for call in ctx.of(ast.Call):
+        if isinstance(call.func, ast.Name) and call.func.id == "print" and builtin(ctx, "print"):
+            for arg in call.args:
+                function = _function(ctx, arg)
+                if function is not None:
+                    yield FUNCTION_PRINTED.finding(call, expr=ast.unparse(call), function=function)
+                    break
+
+
+def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """The text of `expr` when it surely is a function: a `def` of the module or of the
+    compiled function (bound only by it), a local bound only to lambdas, or a lower-case
+    function of `mindspore.ops`."""
+    if isinstance(expr, ast.Lambda):
+        return "lambda"
+    if isinstance(expr, ast.Attribute):
+        qualname = ctx.fn.module.qualname(expr) or ""
+        last = qualname.rsplit(".", 1)[-1]
+        if (
+            qualname.startswith("mindspore.ops.")
+            and qualname.count(".") == 2
+            and last[:1].islower()
+            and not last.startswith("_")
+        ):
+            return ast.unparse(expr)
+        return None
+    if not isinstance(expr, ast.Name):
+        return None
+    name = expr.id
+    fn = ctx.fn.node
+    if name in local_names(fn):
+        defs = [
+            d
+            for d in of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef)
+            if d is not fn and d.name == name
+        ]
+        stores = [
+            n for n in of_type(fn, ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)
+        ]
+        params = {a.arg for a in ast.walk(fn.args) if isinstance(a, ast.arg)}
+        if name in params:
+            return None
+        if defs and not stores and len(defs) == 1:
+            return name
+        if not defs and stores:
+            assigns = [
+                a
+                for a in of_type(fn, ast.Assign)
+                if any(isinstance(t, ast.Name) and t.id == name for t in a.targets)
+            ]
+            if len(assigns) == len(stores) and all(
+                isinstance(a.value, ast.Lambda) and len(a.targets) == 1 for a in assigns
+            ):
+                return name
+            if len(assigns) == len(stores) == 1 and isinstance(assigns[0].value, ast.Name):
+                source = assigns[0].value.id
+                if source != name and any(d.name == source for d in of_type(fn, ast.FunctionDef)):
+                    return name
+        return None
+    module = ctx.fn.module
+    if (
+        name in module.functions
+        and name not in module.imports
+        and name not in module.classes
+        and isinstance(module.functions[name], ast.FunctionDef)
+    ):
+        return name
+    return None
