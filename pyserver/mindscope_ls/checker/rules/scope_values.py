@@ -241,9 +241,10 @@ def _scope_use(
                 return
         read = parents.get(id(parent)) or parent
     elif isinstance(parent, ast.Compare) and call in parent.comparators:
-        if all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops):
-            if _names_bound(parent.left, names):
-                read = parent
+        if all(isinstance(op, (ast.In, ast.NotIn)) for op in parent.ops) and _names_bound(
+            parent.left, names
+        ):
+            read = parent
     elif (
         isinstance(parent, ast.Call)
         and isinstance(parent.func, ast.Name)
