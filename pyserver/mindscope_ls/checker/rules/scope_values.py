@@ -1,4 +1,4 @@
-"""MS1165-MS1167, MS3055-MS3056: Python scopes and function objects, which a graph has not.
+"""MS1165-MS1168, MS3055-MS3056: Python scopes and function objects, which a graph has not.
 
 Measured with MindSpore 2.10 on CPU (round 37, `gl_`), at LAX and STRICT alike; each program
 runs in PyNative:
@@ -23,6 +23,9 @@ runs in PyNative:
   display keyed by a function (`{ops.relu: 1}`: "make_dict evaluator key only supports string,
   number, type, none, constant tensor and tuple"). `self.act == ops.relu` and a dict of
   functions keyed by strs compile and agree.
+- MS1168: `helper.__name__`, `helper.__doc__`, `str(helper)` of a `def` written inside compiled
+  code fail at LAX ("name '__py_exec_index1_getattr__' is not defined") and STRICT (no such
+  attribute); a module-level function's `__name__` and a lambda's compile at LAX.
 - MS3056: `print(f)` of a function (a module `def`, a nested one, a lambda, `ops.relu`) prints
   `DeadNode` in graph mode (PyNative: `<function relu at 0x...>`).
 """
@@ -132,6 +135,25 @@ FUNCTION_PRINTED = Rule(
     mindspore_says="(compiles; prints DeadNode)",
 )
 
+NESTED_FUNCTION_ATTRIBUTE = Rule(
+    "MS1168",
+    "nested-def-attribute",
+    Group.FAILS,
+    title="A dunder attribute, `str()` or `repr()` of a function defined inside compiled code",
+    message=(
+        "`{expr}` reads the function object `{function}`, defined inside compiled code, which "
+        "graph mode cannot hand to Python (LAX: \"name '__py_exec_index1_getattr__' is not "
+        'defined"; STRICT: no such attribute); write the name as a str.'
+    ),
+    why=(
+        "A `def` inside compiled code becomes a graph of its own, not a Python function: LAX's "
+        "fallback cannot find it to read `__name__`, `__doc__` or its text, and STRICT has no "
+        "fallback. A module-level function's `__name__` and a lambda's compile at LAX."
+    ),
+    remedy="Use the name as a str literal, or define the function at module level.",
+    mindspore_says="NameError: name '__py_exec_index1_getattr__' is not defined",
+)
+
 SCOPE_CALLS = ("locals", "vars", "globals")
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"self"}
 GLOBALS_KEYS = ("globals", "__builtins__")
@@ -145,6 +167,40 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         yield from _scope_calls(ctx)
     if " is " in text or " in " in text or "{" in text or "print" in text:
         yield from _function_values(ctx)
+    if "__" in text or "str(" in text or "repr(" in text:
+        yield from _nested_attributes(ctx)
+
+
+def _nested_attributes(ctx: FunctionContext) -> Iterator[RawFinding]:
+    fn = ctx.fn.node
+    defs = {d.name for d in of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef) if d is not fn}
+    if not defs:
+        return
+    for node in ctx.of(ast.Attribute):
+        if (
+            isinstance(node.ctx, ast.Load)
+            and node.attr.startswith("__")
+            and isinstance(node.value, ast.Name)
+            and node.value.id in defs
+            and _function(ctx, node.value) is not None
+        ):
+            yield NESTED_FUNCTION_ATTRIBUTE.finding(
+                node, expr=ast.unparse(node), function=node.value.id
+            )
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("str", "repr")
+            and len(call.args) == 1
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id in defs
+            and builtin(ctx, func.id)
+            and _function(ctx, call.args[0]) is not None
+        ):
+            yield NESTED_FUNCTION_ATTRIBUTE.finding(
+                call, expr=ast.unparse(call), function=call.args[0].id
+            )
 
 
 def _scope_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
