@@ -1,4 +1,4 @@
-"""MS1165-MS1168, MS3055-MS3056: Python scopes and function objects, which a graph has not.
+"""MS1165-MS1168, MS2055, MS3055-MS3056: Python scopes and function objects, which a graph has not.
 
 Measured with MindSpore 2.10 on CPU (round 37, `gl_`), at LAX and STRICT alike; each program
 runs in PyNative:
@@ -26,6 +26,8 @@ runs in PyNative:
 - MS1168: `helper.__name__`, `helper.__doc__`, `str(helper)` of a `def` written inside compiled
   code fail at LAX ("name '__py_exec_index1_getattr__' is not defined") and STRICT (no such
   attribute); a module-level function's `__name__` and a lambda's compile at LAX.
+- MS2055: `str(helper)` of a module-level function under STRICT ("cannot get attributes
+  __str__"); LAX compiles it.
 - MS3056: `print(f)` of a function (a module `def`, a nested one, a lambda, `ops.relu`) prints
   `DeadNode` in graph mode (PyNative: `<function relu at 0x...>`).
 """
@@ -37,11 +39,13 @@ import builtins
 from collections.abc import Iterator
 from typing import Optional
 
+from ..index.module import FunctionNode
 from ..model import Group, RawFinding
 from ..rule import Rule
-from .calls_shared import builtin, local_names
+from .calls_shared import builtin, local_names, module_function
 from .helpers.base import FunctionContext, cacheable
 from .helpers.module_values import WHOLE_MODULE, note_read
+from .helpers.names import self_attribute
 from .helpers.walk import of_type
 
 EVAL_READS_NAME = Rule(
@@ -86,8 +90,8 @@ SCOPE_DICT_READ = Rule(
     Group.DIVERGES,
     title="`locals()`, `vars()` or `globals()` read in compiled code: an empty dict",
     message=(
-        "`{expr}` reads `{call}()`, which in compiled code is {holds}, so it gives what an "
-        "empty dict gives (PyNative: the function's names)."
+        "`{expr}` uses `{call}()`, which in compiled code is {holds}, not the names PyNative "
+        "sees: what it reads (or writes) there differs."
     ),
     why=(
         "Graph mode has no Python frame: `locals()` and `vars()` give an empty dict there, and "
@@ -154,6 +158,26 @@ NESTED_FUNCTION_ATTRIBUTE = Rule(
     mindspore_says="NameError: name '__py_exec_index1_getattr__' is not defined",
 )
 
+FUNCTION_TEXT_UNDER_STRICT = Rule(
+    "MS2055",
+    "function-text-under-strict",
+    Group.STRICT,
+    title="`str()` / `repr()` of a module-level function in compiled code, under STRICT",
+    message=(
+        "`{expr}` makes text of the function `{function}`, which STRICT cannot do (no "
+        "`__str__` on a function in the graph); write its name as a str, or use LAX."
+    ),
+    why=(
+        "Under STRICT a function in the graph has no attributes: `str()` asks for `__str__`. "
+        "LAX hands it to Python."
+    ),
+    remedy="Use the function's name as a str literal, or the default LAX level.",
+    mindspore_says=(
+        "AttributeError: In JIT strict mode, cannot get attributes __str__ or the Func object "
+        "has no attribute: '__str__'."
+    ),
+)
+
 SCOPE_CALLS = ("locals", "vars", "globals")
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"self"}
 GLOBALS_KEYS = ("globals", "__builtins__")
@@ -173,7 +197,9 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 def _nested_attributes(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
-    defs = {d.name for d in of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef) if d is not fn}
+    every: list[FunctionNode] = of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef)
+    defs = {d.name for d in every if d is not fn}
+    yield from _module_function_text(ctx, defs)
     if not defs:
         return
     for node in ctx.of(ast.Attribute):
@@ -218,11 +244,15 @@ def _scope_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue
         if parents is None:
             parents = _parents(ctx)
-        names = _module_names(ctx) if func.id == "globals" else local_names(ctx.fn.node)
-        yield from _scope_use(call, func.id, parents, names)
+        names = (
+            _module_names(ctx)
+            if func.id == "globals"
+            else local_names(_scope_of(call, parents, ctx.fn.node))
+        )
+        yield from _scope_use(ctx, call, func.id, parents, names)
         held = _held_by(ctx, call, parents)
         for use in held:
-            yield from _scope_use(use, func.id, parents, names)
+            yield from _scope_use(ctx, use, func.id, parents, names)
 
 
 def _held_by(ctx: FunctionContext, call: ast.Call, parents: dict[int, ast.AST]) -> list[ast.expr]:
@@ -267,6 +297,7 @@ def _eval_name(call: ast.Call) -> Optional[str]:
 
 
 def _scope_use(
+    ctx: FunctionContext,
     call: ast.expr,
     name: str,
     parents: dict[int, ast.AST],
@@ -275,6 +306,10 @@ def _scope_use(
     holds = "a dict of `globals` and `__builtins__` only" if name == "globals" else "an empty dict"
     parent = parents.get(id(call))
     if isinstance(parent, ast.Subscript) and parent.value is call:
+        if isinstance(parent.ctx, ast.Store) and name == "globals":
+            # `globals()["K"] = 5`: a dict of its own, the module's `K` unchanged (measured)
+            yield SCOPE_DICT_READ.finding(parent, expr=ast.unparse(parent), call=name, holds=holds)
+            return
         if not isinstance(parent.ctx, ast.Load):
             return
         key = parent.slice
@@ -286,6 +321,17 @@ def _scope_use(
         )
         return
     read: Optional[ast.AST] = None
+    if isinstance(parent, ast.keyword) and parent.arg is None:
+        # `f(**locals())`: no keywords at all in compiled code (measured: "Miss argument
+        # input for parameter:a" when `f` needs them)
+        outer = parents.get(id(parent))
+        if isinstance(outer, ast.Call) and _needs_keywords(ctx, outer):
+            yield SCOPE_DICT_ITEM.finding(
+                outer, expr=ast.unparse(outer), call=name, holds=holds, key="its arguments"
+            )
+        elif isinstance(outer, ast.Call):
+            yield SCOPE_DICT_READ.finding(outer, expr=ast.unparse(outer), call=name, holds=holds)
+        return
     if isinstance(parent, ast.Attribute) and parent.attr in READ_METHODS:
         if parent.attr == "get":
             grand = parents.get(id(parent))
@@ -310,6 +356,37 @@ def _scope_use(
         read = parent
     if read is not None:
         yield SCOPE_DICT_READ.finding(read, expr=ast.unparse(read), call=name, holds=holds)
+
+
+def _scope_of(node: ast.AST, parents: dict[int, ast.AST], outer: FunctionNode) -> FunctionNode:
+    """The innermost `def` holding `node` (a nested def's `locals()` are its own)."""
+    here = parents.get(id(node))
+    while here is not None and not isinstance(here, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        here = parents.get(id(here))
+    assert here is None or isinstance(here, (ast.FunctionDef, ast.AsyncFunctionDef))
+    return here if here is not None else outer
+
+
+def _needs_keywords(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`call` reaches a `def` of the module or of the function with a parameter without a
+    default that its positional arguments leave unfilled."""
+    func = call.func
+    if not isinstance(func, ast.Name) or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    fn = ctx.fn.node
+    nested = [d for d in of_type(fn, ast.FunctionDef) if d is not fn and d.name == func.id]
+    target = nested[0] if len(nested) == 1 else module_function(ctx, func.id)
+    if target is None:
+        return False
+    args = target.args
+    positional = args.posonlyargs + args.args
+    required = positional[: len(positional) - len(args.defaults)]
+    named = {k.arg for k in call.keywords if k.arg}
+    left = [a for a in required[len(call.args) :] if a.arg not in named]
+    left += [
+        a for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is None and a.arg not in named
+    ]
+    return bool(left)
 
 
 def _names_bound(key: ast.expr, names: set[str]) -> bool:
@@ -348,7 +425,9 @@ def _function_values(ctx: FunctionContext) -> Iterator[RawFinding]:
     for compare in ctx.of(ast.Compare):
         for op, right in zip(compare.ops, compare.comparators):
             if isinstance(op, (ast.Is, ast.IsNot)):
-                function = _function(ctx, right)
+                if _parameter(ctx, compare.left):
+                    break  # `fn is ops.relu` of a parameter given a function compiles
+                function = _function(ctx, right) or _self_member(ctx, right)
                 if function is not None:
                     yield FUNCTION_AS_CONSTANT.finding(
                         compare, expr=ast.unparse(compare), function=function, how="compare by `is`"
@@ -369,7 +448,7 @@ def _function_values(ctx: FunctionContext) -> Iterator[RawFinding]:
     for display in ctx.of(ast.Dict):
         for key in display.keys:
             function = _function(ctx, key) if key is not None else None
-            if function is not None:
+            if function is not None and key is not None:
                 yield FUNCTION_AS_CONSTANT.finding(
                     key, expr=ast.unparse(display), function=function, how="hash as a dict key"
                 )
@@ -378,9 +457,64 @@ def _function_values(ctx: FunctionContext) -> Iterator[RawFinding]:
         if isinstance(call.func, ast.Name) and call.func.id == "print" and builtin(ctx, "print"):
             for arg in call.args:
                 function = _function(ctx, arg)
+                if function is None and isinstance(arg, ast.JoinedStr):
+                    function = next(
+                        (
+                            f
+                            for v in arg.values
+                            if isinstance(v, ast.FormattedValue)
+                            and v.format_spec is None
+                            and (f := _function(ctx, v.value)) is not None
+                        ),
+                        None,
+                    )
                 if function is not None:
                     yield FUNCTION_PRINTED.finding(call, expr=ast.unparse(call), function=function)
                     break
+
+
+def _module_function_text(ctx: FunctionContext, defs: set[str]) -> Iterator[RawFinding]:
+    """STRICT: `str(helper)` / `repr(helper)` of a module-level `def` (a nested one is
+    MS1168's)."""
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if (
+            isinstance(func, ast.Name)
+            and func.id in ("str", "repr")
+            and len(call.args) == 1
+            and not call.keywords
+            and isinstance(call.args[0], ast.Name)
+            and call.args[0].id not in defs
+            and builtin(ctx, func.id)
+            and _function(ctx, call.args[0]) is not None
+        ):
+            yield FUNCTION_TEXT_UNDER_STRICT.finding(
+                call, expr=ast.unparse(call), function=call.args[0].id
+            )
+
+
+def _parameter(ctx: FunctionContext, expr: ast.expr) -> bool:
+    """A parameter of the compiled function (measured: `fn is ops.relu` in a helper given
+    `ops.relu` compiles, where `self.act is ops.relu` fails)."""
+    if not isinstance(expr, ast.Name):
+        return False
+    return expr.id in {a.arg for a in ast.walk(ctx.fn.node.args) if isinstance(a, ast.arg)}
+
+
+def _self_member(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
+    """`self.helper` (a plain method of the class) or `self.block` (a sub-Cell): on the right
+    of `is` they fail as functions do (measured: "got DeadNode" / a Cell)."""
+    attr = self_attribute(expr)
+    cls = ctx.types.cls
+    if attr is None or cls is None:
+        return None
+    held = cls.attr(attr)
+    if held is not None:
+        return ast.unparse(expr) if held.kind == "cell" else None
+    found = cls.find_method(attr)
+    if found is None or found[1].decorator_list:
+        return None
+    return ast.unparse(expr)
 
 
 def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
@@ -405,11 +539,8 @@ def _function(ctx: FunctionContext, expr: ast.expr) -> Optional[str]:
     name = expr.id
     fn = ctx.fn.node
     if name in local_names(fn):
-        defs = [
-            d
-            for d in of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef)
-            if d is not fn and d.name == name
-        ]
+        every: list[FunctionNode] = of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef)
+        defs = [d for d in every if d is not fn and d.name == name]
         stores = [
             n for n in of_type(fn, ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load)
         ]
