@@ -171,3 +171,85 @@ def test_stale_through_sub_cells_and_function_attributes(change: str, stale: boo
     source = STALE.replace("{change}", change)
     lines = [f.line for f in check_source(source, "m.py") if f.code == "MS317"]
     assert lines == ([31] if stale else [])
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        ("f = self.helper\nif f is self.helper:\n    return x\nreturn x", [(2, "MS1167")]),
+        ('globals()["K"] = 5\nreturn x', [(1, "MS3055")]),
+        ('print(f"{ops.relu}")\nreturn x', [(1, "MS3056")]),
+        ("a = x\nreturn two(**locals())", [(2, "MS1166")]),
+        ("a = x\nreturn kw(**locals())", [(2, "MS3055")]),
+        ("def f():\n    return 'k' in locals()\nk = 2\nreturn x", []),
+    ],
+)
+def test_function_values_widened(body: str, want: list[tuple[int, str]]) -> None:
+    source = HEAD.replace(
+        "    def construct",
+        "    def helper(self, t):\n        return t\n\n    def construct",
+    ) + "".join(f"        {line}\n" for line in body.splitlines())
+    source += "\n\ndef two(a, b):\n    return a\n\n\ndef kw(**k):\n    return 1\n"
+    got = sorted(
+        (f.line - FIRST - 2, f.code) for f in check_source(source, "m.py") if f.code in CODES
+    )
+    assert got == want
+
+
+def test_is_of_a_parameter_given_a_function_is_clean() -> None:
+    source = HEAD + "        return apply(ops.relu, x)\n\n\ndef apply(fn, t):\n"
+    source += "    if fn is ops.relu:\n        return fn(t)\n    return t\n"
+    assert [f.code for f in check_source(source, "m.py") if f.code in CODES] == []
+
+
+def test_str_of_a_module_function_fails_only_strict() -> None:
+    source = HEAD + "        s = str(helper)\n        return x\n"
+    strict = [(f.line, f.code) for f in check_source(source, "m.py", level="STRICT")]
+    assert strict == [(FIRST, "MS2055")]
+    lax = [f for f in check_source(source, "m.py", level="LAX") if f.severity.name == "ERROR"]
+    assert lax == []
+
+
+LOOP = """import numpy as np
+from mindspore import Tensor, nn
+
+
+class Net(nn.Cell):
+    def construct(self, x):
+        for i in range(3):
+            def f(t):
+                return t + i
+        {after}
+"""
+
+
+@pytest.mark.parametrize(("after", "want"), [("return f(x)", [(8, "MS165")]), ("return x", [])])
+def test_def_in_a_loop_body_read_after_it(after: str, want: list[tuple[int, str]]) -> None:
+    source = LOOP.replace("{after}", after)
+    assert [(f.line, f.code) for f in check_source(source, "m.py") if f.code == "MS165"] == want
+
+
+FOLDED = """import numpy as np
+from mindspore import Tensor, nn
+
+
+def f(a):
+    return a * 2
+
+
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.flag = {flag}
+
+    def construct(self, x):
+        if self.flag:
+            return f(x, x)
+        return f(x)
+"""
+
+
+@pytest.mark.parametrize(("flag", "want"), [("False", []), ("True", [16])])
+def test_wrong_arity_in_a_folded_branch(flag: str, want: list[int]) -> None:
+    source = FOLDED.replace("{flag}", flag)
+    assert [f.line for f in check_source(source, "m.py") if f.code == "MS157"] == want
