@@ -18,7 +18,7 @@ HEAD = (
     "        self.act = ops.relu\n\n    def construct(self, x):\n"
 )
 FIRST = 18  # the line of the body's first statement
-CODES = ("MS1165", "MS1166", "MS1167", "MS1168", "MS3055", "MS3056")
+CODES = ("MS1165", "MS1166", "MS1167", "MS1168", "MS1169", "MS3055", "MS3056")
 
 
 def found(body: str, level: str = "LAX") -> list[tuple[int, str]]:
@@ -128,7 +128,7 @@ def test_function_look_alikes_are_clean(body: str) -> None:
     assert found(body) == []
 
 
-STALE = '''import numpy as np
+STALE = """import numpy as np
 from mindspore import Tensor, nn, ops
 
 SCALE = 3
@@ -160,7 +160,7 @@ def run():
     a = net(x)
     {change}
     return a, net(x)
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -253,3 +253,36 @@ class Net(nn.Cell):
 def test_wrong_arity_in_a_folded_branch(flag: str, want: list[int]) -> None:
     source = FOLDED.replace("{flag}", flag)
     assert [f.line for f in check_source(source, "m.py") if f.code == "MS157"] == want
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [
+        ("return tuple(map(lambda a, b: a + b, (x, x, x), (x, x)))", [(1, "MS1169")]),
+        ("ys = list(map(lambda a, b: a * b, [x, x], [1]))\nreturn ys[0]", [(1, "MS1169")]),
+        ("a = (x, x)\nb = (1,)\nreturn tuple(map(lambda t, k: t * k, a, b))", [(3, "MS1169")]),
+        ("return tuple(map(lambda a, b: a + b, (x, x), (x, x)))", []),
+        (
+            "import functools\np = functools.partial(helper, 2)\nreturn x * p.args[0]",
+            [(3, "MS1168")],
+        ),
+        ("import functools\np = functools.partial(helper, 2)\nreturn p(x)", []),
+        (
+            "f = lambda t: t\nif type(f).__name__ == 'function':\n    return x\nreturn x",
+            [(2, "MS1168")],
+        ),
+        ("if type(helper).__name__ == 'function':\n    return x\nreturn x", []),
+    ],
+)
+def test_map_lengths_partials_and_types(body: str, want: list[tuple[int, str]]) -> None:
+    assert found(body) == want
+
+
+@pytest.mark.parametrize(
+    ("body", "want"),
+    [("s = str(ops.relu)\nreturn x", [(1, "MS2055")]), ("s = repr(helper)\nreturn x", [])],
+)
+def test_function_text_under_strict(body: str, want: list[tuple[int, str]]) -> None:
+    source = HEAD + "".join(f"        {line}\n" for line in body.splitlines())
+    got = [(f.line - FIRST + 1, f.code) for f in check_source(source, "m.py", level="STRICT")]
+    assert got == want

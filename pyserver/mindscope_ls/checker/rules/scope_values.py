@@ -1,4 +1,4 @@
-"""MS1165-MS1168, MS2055, MS3055-MS3056: Python scopes and function objects, which a graph has not.
+"""MS1165-MS1169, MS2055, MS3055-MS3056: Python scopes and function objects, which a graph has not.
 
 Measured with MindSpore 2.10 on CPU (round 37, `gl_`), at LAX and STRICT alike; each program
 runs in PyNative:
@@ -26,8 +26,13 @@ runs in PyNative:
 - MS1168: `helper.__name__`, `helper.__doc__`, `str(helper)` of a `def` written inside compiled
   code fail at LAX ("name '__py_exec_index1_getattr__' is not defined") and STRICT (no such
   attribute); a module-level function's `__name__` and a lambda's compile at LAX.
-- MS2055: `str(helper)` of a module-level function under STRICT ("cannot get attributes
-  __str__"); LAX compiles it.
+  `type(helper)` of such a def fails alike ("name 'g' is not defined"), and so do `p.func` /
+  `p.keywords` of a `p = functools.partial(...)` made in compiled code ("'Function' object
+  has no attribute 'func'"): graph mode makes both graph functions, not Python objects.
+- MS1169: `map(f, (x, x, x), (x, x))`: graph mode's `map` refuses sequences of different
+  lengths ("For 'Map', the length of tuples must be the same"); Python stops at the shortest.
+- MS2055: `str(helper)` of a module-level function or `str(ops.relu)` under STRICT ("cannot get
+  attributes __str__"); LAX compiles it, and `repr(helper)` compiles at both levels.
 - MS3056: `print(f)` of a function (a module `def`, a nested one, a lambda, `ops.relu`) prints
   `DeadNode` in graph mode (PyNative: `<function relu at 0x...>`).
 """
@@ -162,7 +167,7 @@ FUNCTION_TEXT_UNDER_STRICT = Rule(
     "MS2055",
     "function-text-under-strict",
     Group.STRICT,
-    title="`str()` / `repr()` of a module-level function in compiled code, under STRICT",
+    title="`str()` of a module-level function or an `ops` function in compiled code, under STRICT",
     message=(
         "`{expr}` makes text of the function `{function}`, which STRICT cannot do (no "
         "`__str__` on a function in the graph); write its name as a str, or use LAX."
@@ -178,6 +183,21 @@ FUNCTION_TEXT_UNDER_STRICT = Rule(
     ),
 )
 
+MAP_LENGTHS_DIFFER = Rule(
+    "MS1169",
+    "map-lengths-differ",
+    Group.FAILS,
+    title="`map(f, a, b)` of sequences of different lengths in compiled code",
+    message=(
+        "`{expr}` maps sequences of {lengths} items: graph mode's `map` needs them all of one "
+        "length (Python stops at the shortest; fails at every level); cut them to one length."
+    ),
+    why="Graph mode's `map` walks its sequences in step and refuses sequences of other lengths.",
+    remedy="Slice the sequences to the same length (`a[:n]`), or zip them first.",
+    mindspore_says="ValueError: For 'Map', the length of tuples must be the same.",
+)
+
+PARTIAL_ATTRIBUTES = frozenset({"func", "args", "keywords"})
 SCOPE_CALLS = ("locals", "vars", "globals")
 BUILTIN_NAMES = frozenset(dir(builtins)) | {"self"}
 GLOBALS_KEYS = ("globals", "__builtins__")
@@ -189,9 +209,11 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     text = "\n".join(ctx.lines[ctx.fn.node.lineno - 1 : ctx.fn.node.end_lineno or 0])
     if "eval" in text or "locals" in text or "vars" in text or "globals" in text:
         yield from _scope_calls(ctx)
+    if "map(" in text:
+        yield from _map_lengths(ctx)
     if " is " in text or " in " in text or "{" in text or "print" in text:
         yield from _function_values(ctx)
-    if "__" in text or "str(" in text or "repr(" in text:
+    if "__" in text or "str(" in text or "repr(" in text or "type(" in text or "partial" in text:
         yield from _nested_attributes(ctx)
 
 
@@ -200,33 +222,88 @@ def _nested_attributes(ctx: FunctionContext) -> Iterator[RawFinding]:
     every: list[FunctionNode] = of_type(fn, ast.FunctionDef, ast.AsyncFunctionDef)
     defs = {d.name for d in every if d is not fn}
     yield from _module_function_text(ctx, defs)
-    if not defs:
+    partials = _partials(ctx)
+    if not defs and not partials and not ctx.of(ast.Lambda):
         return
     for node in ctx.of(ast.Attribute):
+        if not (isinstance(node.ctx, ast.Load) and isinstance(node.value, ast.Name)):
+            continue
+        name = node.value.id
         if (
-            isinstance(node.ctx, ast.Load)
-            and node.attr.startswith("__")
-            and isinstance(node.value, ast.Name)
-            and node.value.id in defs
-            and _function(ctx, node.value) is not None
-        ):
-            yield NESTED_FUNCTION_ATTRIBUTE.finding(
-                node, expr=ast.unparse(node), function=node.value.id
-            )
+            node.attr.startswith("__") and name in defs and _function(ctx, node.value) is not None
+        ) or (name in partials and node.attr in PARTIAL_ATTRIBUTES):
+            yield NESTED_FUNCTION_ATTRIBUTE.finding(node, expr=ast.unparse(node), function=name)
     for call in ctx.of(ast.Call):
         func = call.func
         if (
             isinstance(func, ast.Name)
-            and func.id in ("str", "repr")
+            and func.id in ("str", "repr", "type")
             and len(call.args) == 1
             and isinstance(call.args[0], ast.Name)
-            and call.args[0].id in defs
+            and (call.args[0].id in defs or (func.id == "type" and _lambda_local(ctx, call)))
             and builtin(ctx, func.id)
             and _function(ctx, call.args[0]) is not None
         ):
             yield NESTED_FUNCTION_ATTRIBUTE.finding(
                 call, expr=ast.unparse(call), function=call.args[0].id
             )
+
+
+def _map_lengths(ctx: FunctionContext) -> Iterator[RawFinding]:
+    for call in ctx.of(ast.Call):
+        func = call.func
+        if not (
+            isinstance(func, ast.Name)
+            and func.id == "map"
+            and len(call.args) >= 3
+            and not call.keywords
+            and builtin(ctx, "map")
+        ):
+            continue
+        lengths = [_display_length(ctx, a) for a in call.args[1:]]
+        if all(n is not None for n in lengths) and len(set(lengths)) > 1:
+            shown = " and ".join(str(n) for n in lengths)
+            yield MAP_LENGTHS_DIFFER.finding(call, expr=ast.unparse(call), lengths=shown)
+
+
+def _display_length(ctx: FunctionContext, expr: ast.expr) -> Optional[int]:
+    """The item count of a tuple/list display without `*`, or of a local bound once to one."""
+    if isinstance(expr, ast.Name):
+        assigns = [
+            a
+            for a in ctx.of(ast.Assign)
+            if any(isinstance(t, ast.Name) and t.id == expr.id for t in a.targets)
+        ]
+        stores = [
+            n for n in ctx.of(ast.Name) if n.id == expr.id and not isinstance(n.ctx, ast.Load)
+        ]
+        if len(assigns) != 1 or len(stores) != 1 or len(assigns[0].targets) != 1:
+            return None
+        expr = assigns[0].value
+    if isinstance(expr, (ast.Tuple, ast.List)) and not any(
+        isinstance(e, ast.Starred) for e in expr.elts
+    ):
+        return len(expr.elts)
+    return None
+
+
+def _partials(ctx: FunctionContext) -> set[str]:
+    """Locals bound once, to `functools.partial(...)` written in the compiled function."""
+    found: dict[str, int] = {}
+    made: set[str] = set()
+    for name in ctx.of(ast.Name):
+        if not isinstance(name.ctx, ast.Load):
+            found[name.id] = found.get(name.id, 0) + 1
+    for assign in ctx.of(ast.Assign):
+        value = assign.value
+        if (
+            len(assign.targets) == 1
+            and isinstance(assign.targets[0], ast.Name)
+            and isinstance(value, ast.Call)
+            and (ctx.fn.module.qualname(value.func) or "") == "functools.partial"
+        ):
+            made.add(assign.targets[0].id)
+    return {n for n in made if found.get(n) == 1}
 
 
 def _scope_calls(ctx: FunctionContext) -> Iterator[RawFinding]:
@@ -473,23 +550,34 @@ def _function_values(ctx: FunctionContext) -> Iterator[RawFinding]:
                     break
 
 
+def _lambda_local(ctx: FunctionContext, call: ast.Call) -> bool:
+    """`type(f)` of a local bound only to lambdas (measured: "name 'f' is not defined")."""
+    arg = call.args[0]
+    if not isinstance(arg, ast.Name) or arg.id not in local_names(ctx.fn.node):
+        return False
+    return _function(ctx, arg) is not None
+
+
 def _module_function_text(ctx: FunctionContext, defs: set[str]) -> Iterator[RawFinding]:
-    """STRICT: `str(helper)` / `repr(helper)` of a module-level `def` (a nested one is
-    MS1168's)."""
+    """STRICT: `str(helper)` of a module-level `def` or of `ops.relu` (a nested one is
+    MS1168's; `repr(helper)` compiles, measured)."""
     for call in ctx.of(ast.Call):
         func = call.func
-        if (
+        if not (
             isinstance(func, ast.Name)
-            and func.id in ("str", "repr")
+            and func.id == "str"
             and len(call.args) == 1
             and not call.keywords
-            and isinstance(call.args[0], ast.Name)
-            and call.args[0].id not in defs
             and builtin(ctx, func.id)
-            and _function(ctx, call.args[0]) is not None
         ):
+            continue
+        arg = call.args[0]
+        if isinstance(arg, ast.Name) and (arg.id in defs or arg.id in local_names(ctx.fn.node)):
+            continue
+        function = _function(ctx, arg)
+        if function is not None and function != "lambda":
             yield FUNCTION_TEXT_UNDER_STRICT.finding(
-                call, expr=ast.unparse(call), function=call.args[0].id
+                call, expr=ast.unparse(call), function=function
             )
 
 
