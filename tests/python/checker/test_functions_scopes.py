@@ -223,7 +223,7 @@ class Net(nn.Cell):
 """
 
 
-@pytest.mark.parametrize(("after", "want"), [("return f(x)", [(8, "MS165")]), ("return x", [])])
+@pytest.mark.parametrize(("after", "want"), [("return f(x)", [(10, "MS165")]), ("return x", [])])
 def test_def_in_a_loop_body_read_after_it(after: str, want: list[tuple[int, str]]) -> None:
     source = LOOP.replace("{after}", after)
     assert [(f.line, f.code) for f in check_source(source, "m.py") if f.code == "MS165"] == want

@@ -156,8 +156,8 @@ def _loop_bindings(loop: ast.For | ast.While) -> dict[str, Optional[ast.AST]]:
     for stmt in loop.body:
         if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             # a `def` in the body binds its name there too (measured, round 37: `def f` in a
-            # `for` body, `f(x)` after the loop fails, naming the `def`)
-            found.setdefault(stmt.name, stmt)
+            # `for` body, `f(x)` after the loop fails, naming the read)
+            found.setdefault(stmt.name, None)
             continue
         direct = isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))
         for n in _own_names([stmt]):
