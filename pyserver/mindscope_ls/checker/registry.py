@@ -170,6 +170,7 @@ from .rules import (
     runtime_range_lists,
     runtime_scalars,
     scalars,
+    scope_values,
     sequence_equal_truth,
     sequence_slices_strict,
     sequence_str_order,
@@ -306,6 +307,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     cell_properties,
     lax_fallback,
     python_dynamic,
+    scope_values,
     inplace_kernels,
     jit_class_strict,
     printing,
@@ -632,6 +634,7 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     cell_name_text.check,
     positional_only.check,
     lambda_arguments.check,
+    scope_values.check,
 )
 MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     deprecated.check_module,

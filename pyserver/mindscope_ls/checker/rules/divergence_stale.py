@@ -132,6 +132,17 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
         for fn in _compiled_methods(cls):
             for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
                 global_readers.setdefault(g, set()).add(("class", name))
+    # A sub-Cell's reads are compiled with its holder's graph (measured, round 37: `SCALE = 5`
+    # between two `net(x)` calls, Net's construct calling `self.sub(x)` whose construct reads
+    # SCALE, keeps 3), two levels down.
+    for _ in range(2):
+        for name, cls in classes.items():
+            for _attr, inner in _CHAIN_PARTS.get(cls, None, partial(_chain_parts, cls))[2]:
+                if inner == name or inner not in classes:
+                    continue
+                for readers in global_readers.values():
+                    if ("class", inner) in readers:
+                        readers.add(("class", name))
     for name, fn in jits.items():
         for g in _global_reads(fn, module_values) | _helper_reads(fn, helpers, module_values):
             global_readers.setdefault(g, set()).add(("jit", name))
@@ -496,7 +507,39 @@ def _attribute_reads(
             ):
                 state |= {a for t in assign.targets if (a := names.self_attribute(t)) is not None}
     methods_named = {i.name for i in cls.body if isinstance(i, _DEFS)}
-    return read - written - state - methods_named - {c for c in called if c}
+    # A function `__init__` keeps and compiled code calls (`self.act = ops.relu`, then
+    # `self.act(x)`) is read as a constant too (measured, round 37: `net.act = ops.tanh`
+    # between two calls keeps relu in GRAPH_MODE).
+    functions = _function_attributes(module, init) if init is not None else set()
+    return read - written - state - methods_named - ({c for c in called if c} - functions)
+
+
+def _function_attributes(module: ModuleInfo, init: FunctionNode) -> set[str]:
+    """`self.X` that `__init__` binds only to functions: a lambda, a module-level `def`, or a
+    lower-case function of `mindspore.ops`."""
+    out: set[str] = set()
+    other: set[str] = set()
+    for assign in of_type(init, ast.Assign):
+        value = assign.value
+        function = isinstance(value, ast.Lambda) or (
+            isinstance(value, ast.Name)
+            and value.id in module.functions
+            and value.id not in module.imports
+        )
+        if isinstance(value, ast.Attribute):
+            qualname = module.qualname(value) or ""
+            last = qualname.rsplit(".", 1)[-1]
+            function = (
+                qualname.startswith("mindspore.ops.")
+                and qualname.count(".") == 2
+                and last[:1].islower()
+                and not last.startswith("_")
+            )
+        for t in assign.targets:
+            attr = names.self_attribute(t)
+            if attr is not None:
+                (out if function else other).add(attr)
+    return out - other
 
 
 def _class_name_reads(cls: ast.ClassDef, classes: dict[str, ast.ClassDef]) -> set[tuple[str, str]]:

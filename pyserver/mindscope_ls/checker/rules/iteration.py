@@ -154,6 +154,11 @@ def _loop_bindings(loop: ast.For | ast.While) -> dict[str, Optional[ast.AST]]:
         for target in _own_names([loop.target]):
             found.setdefault(target.id, loop)
     for stmt in loop.body:
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            # a `def` in the body binds its name there too (measured, round 37: `def f` in a
+            # `for` body, `f(x)` after the loop fails, naming the read)
+            found.setdefault(stmt.name, None)
+            continue
         direct = isinstance(stmt, (ast.Assign, ast.AugAssign, ast.AnnAssign))
         for n in _own_names([stmt]):
             if not isinstance(n.ctx, ast.Load):
@@ -223,6 +228,12 @@ def _name_spans(ctx: FunctionContext) -> dict[str, tuple[int, int]]:
                 last[name.id] = max(last.get(name.id, 0), name.lineno)
             elif name.id not in first or name.lineno < first[name.id]:
                 first[name.id] = name.lineno
+        defs: list[ast.FunctionDef | ast.AsyncFunctionDef] = ctx.of(
+            ast.FunctionDef, ast.AsyncFunctionDef
+        )
+        for node in defs:  # a nested `def` binds its name (MS165 of a `def` in a loop body)
+            if node is not fn and (node.name not in first or node.lineno < first[node.name]):
+                first[node.name] = node.lineno
         held = {n: (line, last[n]) for n, line in first.items() if n in last}
         fn.__dict__[_SPANS] = (fn.lineno, held)
     return held
