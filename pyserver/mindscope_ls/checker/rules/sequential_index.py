@@ -8,6 +8,8 @@ during JIT execution for 'Dense.construct' is not supported", no line named; STR
 "__py_exec_index0_getitem__(...) ... the inputs should be constant", at the item). A CellList
 indexed the same way compiles (graph mode switches between its Cells), and so does a
 SequentialCell indexed by a constant or a `for`/`while` counter over Python ints.
+Round 37: `i = mutable(1); self.seq[i](x)` fails alike (LAX: "Nested execution", STRICT: the
+inputs should be constant); a CellList indexed so calls its first Cell (MS3031).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
+from . import cell_apis
 from .joins import counted_in
 
 SEQUENTIAL_RUNTIME_INDEX = Rule(
@@ -64,6 +67,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         why = None
         if receivers.runtime_scalar(ctx, item.slice):
             why = "a number read from a Tensor"
+        elif cell_apis.mutable_int(ctx, item.slice):
+            why = "a `mutable()` int"
         else:
             if loops is None:
                 loops = [w for w in ctx.of(ast.While) if ctx.types.is_condition(w.test)]
