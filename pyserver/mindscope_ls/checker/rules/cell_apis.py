@@ -9,15 +9,18 @@ a forward *pre*-hook, a hook on the top Cell.
 
 MS3031: a CellList (or a plain list/tuple of Cells) indexed by a Python int known only when
 the graph runs (`int(x[0])`, `x[0].item()`, `mutable(1)`): graph mode calls the first Cell
-whatever the index (PyNative the Cell at the index). A SequentialCell indexed so fails
-(MS1032).
+whatever the index (PyNative the Cell at the index): Cells of one class with other
+attributes or Parameters (`Scale(1.0)`, `Scale(2.0)`), Cells of different classes, Dense
+layers, a tuple attribute, all alike. `mutable(0)` and a Tensor index (a switch) agree. A
+SequentialCell indexed so fails (MS1032).
 
 MS1140: an attribute of a CellList, CellDict or a plain list/tuple of Cells in compiled code:
 graph mode holds a CellList as a tuple of Cells and a CellDict as a dict, so `self.d.a(x)`
 (PyNative: the Cell under "a"), `self.layers.cells()`, `self.layers.name_cells()`,
 `self.d.cells()` and a plain list's `append`/`insert`/`pop` fail at every level ("'Tuple'
-object has no attribute 'pop'", naming the attribute). A CellDict's `keys()`/`values()`/
-`items()` and a SequentialCell's named Cells (`self.seq.a`) compile.
+object has no attribute 'pop'", naming the attribute). A CellDict's dict methods (`keys()`,
+`items()`, `clear()`, `update()`, ...) and a SequentialCell's named Cells (`self.seq.a`)
+compile.
 
 MS3032: the truth of an empty SequentialCell or CellDict: `if self.seq:` with `self.seq =
 nn.SequentialCell()` is True in graph mode (PyNative: False, `SequentialCell.__bool__` is its
@@ -47,15 +50,14 @@ from collections.abc import Iterator
 from typing import Optional
 
 from ..index.module import ModuleInfo
-from ..model import Group, RawFinding
+from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
+from . import divergence_cell_modes, function_values
 from .helpers import names, receivers
 from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import Attr, ClassInfo
 from .helpers.discovery import cell_hook_registrations
-from ..model import SyntaxLevel
-from . import divergence_cell_modes, function_values
 
 HOOKED_CELL_CALLED_TWICE = Rule(
     "MS3030",
@@ -203,7 +205,11 @@ _OTHER_RULES = frozenset(
         "parameters_and_names",
     }
 )
-_DICT_METHODS = frozenset({"keys", "values", "items"})
+# a CellDict is a dict in the graph: its methods compile (measured: `clear()`, `update()`)
+_EMPTIED = frozenset({_SEQUENTIAL, _CELL_DICT})
+_DICT_METHODS = frozenset(
+    {"keys", "values", "items", "clear", "update", "get", "copy", "setdefault", "popitem"}
+)
 _LIST_CHANGES = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "reverse", "sort"}
 )
@@ -291,9 +297,12 @@ def _hook_has_effect(ctx: FunctionContext, cls: ClassInfo, hook: ast.expr) -> bo
     if fn is None:
         return False
     for node in ast.walk(fn):
-        if isinstance(node, ast.Return) and node.value is not None:
-            if not (isinstance(node.value, ast.Constant) and node.value.value is None):
-                return True
+        if (
+            isinstance(node, ast.Return)
+            and node.value is not None
+            and not (isinstance(node.value, ast.Constant) and node.value.value is None)
+        ):
+            return True
         if (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Name)
@@ -349,9 +358,7 @@ def check_runtime_index(ctx: FunctionContext) -> Iterator[RawFinding]:
             continue  # a Tensor index picks the Cell (a switch)
         why = runtime_int(ctx, item.slice)
         if why is not None:
-            yield CELL_LIST_RUNTIME_INDEX.finding(
-                item, item=ast.unparse(item), name=name, why=why
-            )
+            yield CELL_LIST_RUNTIME_INDEX.finding(item, item=ast.unparse(item), name=name, why=why)
 
 
 def _tensor_built(ctx: FunctionContext, expr: ast.expr) -> bool:
@@ -404,7 +411,7 @@ def _int_constant(expr: ast.expr) -> Optional[int]:
 
 
 def _cells_kind(ctx: FunctionContext, held: Attr) -> Optional[str]:
-    """"CellList", "CellDict", "SequentialCell", or "a list" / "a tuple" of Cells written out
+    """ "CellList", "CellDict", "SequentialCell", or "a list" / "a tuple" of Cells written out
     in `__init__`; None otherwise."""
     if held.kind == "cell":
         if held.class_qualname in (_CELL_LIST, _CELL_DICT, _SEQUENTIAL):
@@ -444,7 +451,7 @@ def check_container_attributes(ctx: FunctionContext) -> Iterator[RawFinding]:
         if attr.startswith("__"):
             continue
         if kind == "CellList":
-            if attr in _OTHER_RULES:
+            if attr in _OTHER_RULES or attr in ("index", "count"):
                 continue
             graph, advice = "tuple", "index or iterate the CellList instead"
         elif kind == "CellDict":
@@ -456,25 +463,30 @@ def check_container_attributes(ctx: FunctionContext) -> Iterator[RawFinding]:
                 continue
             graph, advice = "tuple", "build the list of Cells in `__init__`"
         yield CELL_CONTAINER_ATTRIBUTE.finding(
-            node, expr=ast.unparse(node), name=name, kind=kind, graph=graph, attr=attr, advice=advice
+            node,
+            expr=ast.unparse(node),
+            name=name,
+            kind=kind,
+            graph=graph,
+            attr=attr,
+            advice=advice,
         )
 
 
-@cacheable
 def check_empty_truth(ctx: FunctionContext) -> Iterator[RawFinding]:
-    """MS3032."""
+    """MS3032. Not cacheable: it reads the class's other methods (what adds to the Cell)."""
     cls = ctx.fn.cls
     if cls is None:
         return
-    tests: list[ast.expr] = []
-    for node in ctx.of(ast.If, ast.IfExp, ast.While):
-        tests.append(node.test)
-    for test in tests:
+    nodes: list[ast.If | ast.IfExp | ast.While] = ctx.of(ast.If, ast.IfExp, ast.While)
+    for test in (node.test for node in nodes):
         operands = test.values if isinstance(test, ast.BoolOp) else [test]
         for operand in operands:
             name = names.self_attribute(operand)
-            if name is None:
-                continue
+            held = cls.attr(name) if name is not None else None
+            if held is None or held.kind != "cell" or held.class_qualname not in _EMPTIED:
+                continue  # the cheap test first: most tests read flags
+            assert name is not None
             kind = _empty_container(cls, name)
             if kind is None:
                 continue
@@ -485,7 +497,7 @@ def check_empty_truth(ctx: FunctionContext) -> Iterator[RawFinding]:
 
 
 def _empty_container(cls: ClassInfo, name: str) -> Optional[str]:
-    """"SequentialCell" / "CellDict" when every assignment of `self.<name>` in the class's
+    """ "SequentialCell" / "CellDict" when every assignment of `self.<name>` in the class's
     `__init__` builds an empty one (`nn.SequentialCell()`, `nn.CellDict({})`) and nothing in
     the class adds to it."""
     init = cls.own_method("__init__")
@@ -509,9 +521,12 @@ def _empty_container(cls: ClassInfo, name: str) -> Optional[str]:
         elif isinstance(node, (ast.AnnAssign, ast.AugAssign)):
             if names.self_attribute(node.target) == name:
                 return None
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-            if node.func.id == "setattr":
-                return None
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "setattr"
+        ):
+            return None
     return kind
 
 
@@ -525,9 +540,9 @@ def _empty_built(cls: ClassInfo, value: ast.expr) -> Optional[str]:
         return None
     if value.args:
         arg = value.args[0]
-        if isinstance(arg, (ast.List, ast.Tuple)) and not arg.elts:
-            pass
-        elif isinstance(arg, ast.Dict) and not arg.keys:
+        if (isinstance(arg, (ast.List, ast.Tuple)) and not arg.elts) or (
+            isinstance(arg, ast.Dict) and not arg.keys
+        ):
             pass
         else:
             return None

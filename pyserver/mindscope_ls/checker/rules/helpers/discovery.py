@@ -310,9 +310,7 @@ class Discovery:
                 if not calls:
                     continue  # the sub-Cell is not called: its hooks do not run
                 site = min(calls, key=lambda c: (c.lineno, c.col_offset))
-            caller = Caller(
-                fn.module.path, site, f"a hook of a Cell compiled {fn.qualname} calls"
-            )
+            caller = Caller(fn.module.path, site, f"a hook of a Cell compiled {fn.qualname} calls")
             self._add(
                 CompiledFunction(
                     found[0], found[1], found[2], caller.description, fn.level, set(), caller
