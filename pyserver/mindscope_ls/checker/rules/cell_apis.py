@@ -640,8 +640,19 @@ def check_module(module: ModuleInfo) -> Iterator[RawFinding]:
     tree = module.tree
     if tree is None or not (module.mentions("_hook(") and module.mentions("Cell")):
         return
-    bodies: list[list[ast.stmt]] = [tree.body]
-    bodies += [f.body for f in tree.body if isinstance(f, ast.FunctionDef)]
+    lines = module.source.split("\n")
+
+    def changes_hooks(node: ast.stmt) -> bool:  # the cheap test first: the text
+        text = "\n".join(lines[node.lineno - 1 : node.end_lineno or node.lineno])
+        return "_hook(" in text or ".remove(" in text
+
+    top = [
+        s
+        for s in tree.body
+        if not isinstance(s, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    bodies: list[list[ast.stmt]] = [top] if any(changes_hooks(s) for s in top) else []
+    bodies += [f.body for f in tree.body if isinstance(f, ast.FunctionDef) and changes_hooks(f)]
     for body in bodies:
         yield from _changed_after_call(module, body)
 
