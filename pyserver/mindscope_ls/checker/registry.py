@@ -22,6 +22,7 @@ from .rules import (
     builtins,
     bytes_values,
     calls,
+    cell_apis,
     cell_hooks,
     cell_list_items,
     cell_lists,
@@ -277,6 +278,7 @@ RULE_MODULES: tuple[ModuleType, ...] = (
     graph_syntax,
     unrolled,
     cell_lists,
+    cell_apis,
     cell_hooks,
     cell_switch_index,
     cell_list_items,
@@ -570,6 +572,11 @@ FUNCTION_CHECKS: tuple[FunctionCheck, ...] = (
     sequence_tensor_compare.check,
     cell_switch_index.check,
     cell_switch_index.check_branches,
+    cell_apis.check_hooked_calls,
+    cell_apis.check_runtime_index,
+    cell_apis.check_container_attributes,
+    cell_apis.check_empty_truth,
+    cell_apis.check_inserted_children,
     cell_hooks.check,
     cell_hooks.check_container_items,
     list_copies.check,
@@ -649,6 +656,7 @@ MODULE_CHECKS: tuple[ModuleCheck, ...] = (
     custom_gradients.check_module,
     lambda_arguments.check_module,
     jit_first_argument.check_module,
+    cell_apis.check_module,
 )
 
 

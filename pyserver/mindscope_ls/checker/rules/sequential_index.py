@@ -6,8 +6,10 @@ Tensor condition (which makes it a run-time scalar) fail at every level: graph m
 SequentialCell in its Python fallback, which cannot run a Cell's graph (LAX: "Nested execution
 during JIT execution for 'Dense.construct' is not supported", no line named; STRICT:
 "__py_exec_index0_getitem__(...) ... the inputs should be constant", at the item). A CellList
-indexed the same way compiles (graph mode switches between its Cells), and so does a
-SequentialCell indexed by a constant or a `for`/`while` counter over Python ints.
+indexed the same way compiles, but calls its first Cell whatever the index (round 37, MS3031),
+and a SequentialCell indexed by a constant or a `for`/`while` counter over Python ints.
+Round 37: `i = mutable(1); self.seq[i](x)` fails alike (LAX: "Nested execution", STRICT: the
+inputs should be constant); a CellList indexed so calls its first Cell (MS3031).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Optional
 
 from ..model import Group, RawFinding
 from ..rule import Rule
+from . import cell_apis
 from .helpers import receivers
 from .helpers.base import FunctionContext, cacheable
 from .joins import counted_in
@@ -29,17 +32,17 @@ SEQUENTIAL_RUNTIME_INDEX = Rule(
     title="A SequentialCell indexed by a number known only when the graph runs",
     message=(
         "`{item}` indexes the SequentialCell `self.{name}` with {why}, which graph mode hands "
-        "to its Python fallback, where the Cell cannot run: it fails at every level; keep the "
-        "Cells in an `nn.CellList` (which graph mode can index at run time)."
+        "to its Python fallback, where the Cell cannot run: it fails at every level; index with "
+        "a constant, or pick between the Cells' results with a Tensor index or condition."
     ),
     why=(
         "Graph mode indexes a SequentialCell at run time only through its Python fallback, "
-        "which cannot call a Cell's graph; a CellList indexed by a run-time number compiles to "
-        "a switch between its Cells."
+        "which cannot call a Cell's graph (a CellList indexed so compiles, but calls its "
+        "first Cell: MS3031)."
     ),
     remedy=(
-        "Hold the Cells in an `nn.CellList` and index that, or index with a constant (a `for` "
-        "over `range(n)`)."
+        "Index with a constant (a `for` over `range(n)`), or compute the Cells' results and "
+        "pick one with a Tensor condition (`ops.select`)."
     ),
     mindspore_says=(
         "RuntimeError: Nested execution during JIT execution for 'Dense.construct' is not "
@@ -64,6 +67,8 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
         why = None
         if receivers.runtime_scalar(ctx, item.slice):
             why = "a number read from a Tensor"
+        elif cell_apis.mutable_int(ctx, item.slice):
+            why = "a `mutable()` int"
         else:
             if loops is None:
                 loops = [w for w in ctx.of(ast.While) if ctx.types.is_condition(w.test)]

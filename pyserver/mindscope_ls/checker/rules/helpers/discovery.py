@@ -381,6 +381,50 @@ class Discovery:
                 self._passed_functions(fn, plan.node, callee_node, params)
         if fn.module.mentions("MultitypeFuncGraph"):
             self._registered_functions(fn)
+        if fn.cls is not None and fn.node.name == "construct" and fn.module.mentions("_hook("):
+            self._hook_functions(fn)
+
+    def _hook_functions(self, fn: CompiledFunction) -> None:
+        """The hooks registered on the Cell or a sub-Cell its `construct` calls are compiled
+        with it (measured on 2.10: graph mode runs forward, pre- and backward hooks inside the
+        graph, so a hook's `print` prints one line an argument, its append to a module-level
+        list is lost, and `.asnumpy()` in it fails under STRICT). The hooks followed are
+        module functions and methods registered in the class's `__init__` on `self` or on
+        `self.<attr>...` where `self.<attr>` is called by the class (not an item of a
+        container: those hooks are not run, MS394), or on `net.<attr>...` in a module
+        function that binds `net = Cls(...)`."""
+        assert fn.cls is not None
+        cls = fn.cls
+        for target, hook, call in cell_hook_registrations(fn.module, cls.node):
+            backward = isinstance(call.func, ast.Attribute) and "backward" in call.func.attr
+            if backward and not fn.module.mentions("grad"):
+                continue  # a backward hook runs only when a gradient is taken
+            found: Optional[Target] = None
+            if isinstance(hook, ast.Name) and hook.id in fn.module.functions:
+                found = fn.module, fn.module.functions[hook.id], None
+            elif isinstance(hook, ast.Attribute) and target[0] == "self":
+                method = names.self_attribute(hook)
+                owner = cls.find_method(method) if method is not None else None
+                if owner is not None:
+                    found = owner[0].module, owner[1], owner[0]
+            if found is None:
+                continue
+            site: ast.AST = fn.node
+            if len(target) > 1:
+                calls = [
+                    c
+                    for c in of_type(cls.node, ast.Call)
+                    if names.self_attribute(c.func) == target[1]
+                ]
+                if not calls:
+                    continue  # the sub-Cell is not called: its hooks do not run
+                site = min(calls, key=lambda c: (c.lineno, c.col_offset))
+            caller = Caller(fn.module.path, site, f"a hook of a Cell compiled {fn.qualname} calls")
+            self._add(
+                CompiledFunction(
+                    found[0], found[1], found[2], caller.description, fn.level, set(), caller
+                )
+            )
 
     def _registered_functions(self, fn: CompiledFunction) -> None:
         """The functions registered in a module-level MultitypeFuncGraph the compiled function
@@ -568,6 +612,68 @@ class Discovery:
         if found is None:
             return None
         return found[0].module, found[1], found[0]
+
+
+HOOK_REGISTRATIONS = frozenset(
+    {
+        "register_forward_hook",
+        "register_forward_pre_hook",
+        "register_backward_hook",
+        "register_backward_pre_hook",
+    }
+)
+_HOOKS: NodeMemo[tuple[tuple[tuple[str, ...], ast.expr, ast.Call], ...]] = NodeMemo()
+
+
+def cell_hook_registrations(
+    module: ModuleInfo, cls: ast.ClassDef
+) -> tuple[tuple[tuple[str, ...], ast.expr, ast.Call], ...]:
+    """(the chain `("self", attr, ...)`, the hook, the call) for each
+    `self[.<attr>...].register_*_hook(hook)` in the class's `__init__` and each
+    `net[.<attr>...].register_*_hook(hook)` in a module-level function binding `net =
+    Cls(...)` (the chain starts with "self" there too). Items of containers are left out."""
+    return _HOOKS.get(cls, module.env, partial(_cell_hook_registrations, module, cls))
+
+
+def _cell_hook_registrations(
+    module: ModuleInfo, cls: ast.ClassDef
+) -> tuple[tuple[tuple[str, ...], ast.expr, ast.Call], ...]:
+    tree = module.tree
+    if tree is None:
+        return ()
+    places: list[tuple[ast.AST, str]] = [
+        (m, "self") for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"
+    ]
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef) and cls.name in module.source:
+            for assign in ast.walk(stmt):
+                if (
+                    isinstance(assign, ast.Assign)
+                    and len(assign.targets) == 1
+                    and isinstance(assign.targets[0], ast.Name)
+                    and isinstance(assign.value, ast.Call)
+                    and isinstance(assign.value.func, ast.Name)
+                    and assign.value.func.id == cls.name
+                ):
+                    places.append((stmt, assign.targets[0].id))
+    found: list[tuple[tuple[str, ...], ast.expr, ast.Call]] = []
+    for place, owner in places:
+        for call in ast.walk(place):
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Attribute)
+                and call.func.attr in HOOK_REGISTRATIONS
+                and call.args
+            ):
+                continue
+            chain: list[str] = []
+            expr = call.func.value
+            while isinstance(expr, ast.Attribute):
+                chain.append(expr.attr)
+                expr = expr.value
+            if isinstance(expr, ast.Name) and expr.id == owner:
+                found.append((("self", *reversed(chain)), call.args[0], call))
+    return tuple(found)
 
 
 # The dotted names an `__init__` calls, kept on its node while the module's names are the same
