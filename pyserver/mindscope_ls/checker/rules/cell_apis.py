@@ -58,6 +58,7 @@ from .helpers.abstract import MUTABLE
 from .helpers.base import FunctionContext, cacheable
 from .helpers.classes import Attr, ClassInfo
 from .helpers.discovery import cell_hook_registrations
+from .helpers.hook_places import gives_value
 
 HOOKED_CELL_CALLED_TWICE = Rule(
     "MS3030",
@@ -755,12 +756,7 @@ def _returns_value(module: ModuleInfo, hook: ast.expr) -> bool:
     fn = module.functions.get(hook.id) if isinstance(hook, ast.Name) else None
     if fn is None:
         return False
-    return any(
-        isinstance(r, ast.Return)
-        and r.value is not None
-        and not (isinstance(r.value, ast.Constant) and r.value.value is None)
-        for r in ast.walk(fn)
-    )
+    return gives_value(fn)
 
 
 def _kept_handle(cls: ast.ClassDef, attr: str) -> bool:

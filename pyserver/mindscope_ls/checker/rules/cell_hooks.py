@@ -28,6 +28,7 @@ from ..rule import Rule
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.classes import Attr
+from .helpers.hook_places import gives_value, registration_places
 
 HOOK_WITH_KWARGS = Rule(
     "MS1088",
@@ -105,21 +106,7 @@ def _hooked(
     `__init__`, and `net.<name>....register_forward_hook(...)` in a module-level function
     that binds `net = Cls(...)`."""
     found: dict[str, tuple[ast.FunctionDef | ast.Lambda, str]] = {}
-    places: list[tuple[ast.FunctionDef, str]] = [
-        (m, "self") for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"
-    ]
-    for fn in module.body:
-        if isinstance(fn, ast.FunctionDef):
-            for assign in ast.walk(fn):
-                if (
-                    isinstance(assign, ast.Assign)
-                    and len(assign.targets) == 1
-                    and isinstance(assign.targets[0], ast.Name)
-                    and isinstance(assign.value, ast.Call)
-                    and isinstance(assign.value.func, ast.Name)
-                    and assign.value.func.id == cls.name
-                ):
-                    places.append((fn, assign.targets[0].id))
+    places = registration_places(module, cls)
     for method, owner in places:
         for node in ast.walk(method):
             if not (
@@ -308,12 +295,7 @@ def _changes_result(module: Optional[ast.Module], cls: ast.ClassDef, call: ast.C
         )
     if fn is None:
         return False
-    return any(
-        isinstance(r, ast.Return)
-        and r.value is not None
-        and not (isinstance(r.value, ast.Constant) and r.value.value is None)
-        for r in ast.walk(fn)
-    )
+    return gives_value(fn)
 
 
 def _container_kind(held: Optional[Attr], target: ast.expr) -> Optional[str]:

@@ -57,6 +57,7 @@ from .grad_transforms import (
     _differentiates,
     _may_differentiate,
     _mindspore_name,
+    names_built,
 )
 from .helpers import names, receivers
 from .helpers.base import FunctionContext
@@ -252,12 +253,8 @@ def _applied_counts(module: ModuleInfo, tree: ast.Module) -> dict[str, set[int]]
     then unknown. Measured: `construct(self, x, y=2.0)` called with `x` only fails with a bprop
     naming `y` ("The number of parameter of this primal function is 1")."""
     made: dict[str, set[str]] = {}
-    for assign in of_type(tree, ast.Assign):
-        value = assign.value
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-            for target in assign.targets:
-                if isinstance(target, ast.Name):
-                    made.setdefault(target.id, set()).add(value.func.id)
+    for name, built in names_built(tree).items():
+        made.setdefault(name, set()).update(built)
     counts: dict[str, set[int]] = {}
     consumed: set[int] = set()
     for call in of_type(tree, ast.Call):

@@ -39,7 +39,7 @@ from ..model import Group, RawFinding, SyntaxLevel
 from ..rule import Rule
 from .decorated_helpers import compiled_by_jit
 from .grad_closures import _grad_applications, _in_module
-from .grad_transforms import _jvp_target, _mindspore_name
+from .grad_transforms import _jvp_target, _mindspore_name, gradient_operation
 from .helpers import names
 from .helpers.base import FunctionContext
 from .helpers.call_targets import Bindings
@@ -147,25 +147,9 @@ def _weights(made: ast.Call, module: ModuleInfo, cls: Optional[ClassInfo]) -> Op
         if weights is None and len(made.args) > 2:
             weights = made.args[2]
         return weights
-    op = _gradient_operation(made.func, module, cls)
+    op = gradient_operation(made.func, module, cls)
     if op is not None and len(made.args) > 1:
         return made.args[1]
-    return None
-
-
-def _gradient_operation(
-    expr: ast.expr, module: ModuleInfo, cls: Optional[ClassInfo]
-) -> Optional[ast.Call]:
-    """`ops.GradOperation(...)` written inline or held by the Cell (`self.grad`)."""
-    if isinstance(expr, ast.Call) and _mindspore_name(module, expr.func) == "GradOperation":
-        return expr
-    name = names.self_attribute(expr)
-    if name is None or cls is None or cls.attr_varies(name):
-        return None
-    attr = cls.attr(name)
-    node = attr.node if attr is not None else None
-    if isinstance(node, ast.Call) and _mindspore_name(cls.module, node.func) == "GradOperation":
-        return node
     return None
 
 
@@ -240,18 +224,7 @@ def _list_grads_in(
         and value.slice.value == 1
         and isinstance(value.value, ast.Call)
     ):  # `ms.grad(f, 0, [w])(x)[1]`: the second of the pair
-        made = value.value.func
-        if isinstance(made, ast.Name):
-            bound = single.get(made.id)
-            made = bound if bound is not None else made
-        if (
-            isinstance(made, ast.Call)
-            and not _flag(made, "has_aux")
-            and _pair(made, module)
-            and _is_list(_weights(made, module, cls), single)
-        ):
-            return value
-        return None
+        return value if _list_pair(value.value.func, module, cls, single) else None
     if not isinstance(value, ast.Call):
         return None
     made = value.func
@@ -308,18 +281,25 @@ def _unpacked(
             or not isinstance(assign.value, ast.Call)
         ):
             continue
-        made = assign.value.func
-        if isinstance(made, ast.Name):
-            bound = single.get(made.id)
-            made = bound if bound is not None else made
-        if (
-            isinstance(made, ast.Call)
-            and not _flag(made, "has_aux")
-            and _pair(made, module)
-            and _is_list(_weights(made, module, cls), single)
-        ):
+        if _list_pair(assign.value.func, module, cls, single):
             return assign.value
     return None
+
+
+def _list_pair(
+    made: ast.expr, module: ModuleInfo, cls: ClassInfo, single: dict[str, ast.expr]
+) -> bool:
+    """`made` (or the local bound once to it) is a transform giving (value, the list-weights'
+    gradients) without `has_aux`."""
+    if isinstance(made, ast.Name):
+        bound = single.get(made.id)
+        made = bound if bound is not None else made
+    return (
+        isinstance(made, ast.Call)
+        and not _flag(made, "has_aux")
+        and _pair(made, module)
+        and _is_list(_weights(made, module, cls), single)
+    )
 
 
 def _pair(made: ast.Call, module: ModuleInfo) -> bool:

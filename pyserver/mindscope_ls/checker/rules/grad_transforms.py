@@ -269,10 +269,16 @@ def _applications(ctx: FunctionContext) -> Iterator[tuple[ast.Call, ast.Call]]:
 
 def _grad_operation(ctx: FunctionContext, expr: ast.expr) -> Optional[ast.Call]:
     """The `ops.GradOperation(...)` construction `expr` is or names (inline, `self.grad`)."""
-    if isinstance(expr, ast.Call) and _mindspore_name(ctx.fn.module, expr.func) == "GradOperation":
+    return gradient_operation(expr, ctx.fn.module, ctx.fn.cls)
+
+
+def gradient_operation(
+    expr: ast.expr, module: ModuleInfo, cls: Optional[ClassInfo]
+) -> Optional[ast.Call]:
+    """`ops.GradOperation(...)` written inline or held by the Cell (`self.grad`)."""
+    if isinstance(expr, ast.Call) and _mindspore_name(module, expr.func) == "GradOperation":
         return expr
     name = names.self_attribute(expr)
-    cls = ctx.fn.cls
     if name is None or cls is None or cls.attr_varies(name):
         return None
     attr = cls.attr(name)
@@ -950,12 +956,8 @@ def _may_differentiate(module: ModuleInfo, tree: ast.Module, cls_name: str) -> b
                 if name is not None:
                     made.setdefault("self." + name, set()).add(value.func.id)
                     held.setdefault(holder.name, set()).add(value.func.id)
-    for assign in of_type(tree, ast.Assign):
-        value = assign.value
-        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
-            for target in assign.targets:
-                if isinstance(target, ast.Name):
-                    made.setdefault(target.id, set()).add(value.func.id)
+    for name, built in names_built(tree).items():
+        made.setdefault(name, set()).update(built)
     targets: set[str] = set()
     for node in of_type(tree, ast.Attribute, ast.Name):
         last = node.attr if isinstance(node, ast.Attribute) else getattr(node, "id", "")
@@ -1135,3 +1137,17 @@ def _single_value(
                     return False
                 return _single_value(module, bprop, construct, bound)
     return False
+
+
+def names_built(tree: ast.AST) -> dict[str, set[str]]:
+    """Each name bound by `name = Callee(...)` anywhere in `tree` -> the callees' names
+    (`net = Net()`: {"net": {"Net"}})."""
+    made: dict[str, set[str]] = {}
+    assigns: list[ast.Assign] = of_type(tree, ast.Assign)
+    for assign in assigns:
+        value = assign.value
+        if isinstance(value, ast.Call) and isinstance(value.func, ast.Name):
+            for target in assign.targets:
+                if isinstance(target, ast.Name):
+                    made.setdefault(target.id, set()).add(value.func.id)
+    return made

@@ -37,7 +37,6 @@ import builtins as python_builtins
 from collections.abc import Iterator
 from typing import Optional
 
-from ..index.module import ModuleInfo
 from ..model import Group, RawFinding
 from ..rule import Rule
 from .helpers import names, python_objects, receivers, shared_values
@@ -222,7 +221,7 @@ def _created_from_tensors(ctx: FunctionContext, calls: list[ast.Call]) -> Iterat
             continue
         text = f"`{ast.unparse(arg)}`"
         if not _own_class(info):
-            if _dataclass(module, info) or (
+            if python_objects.is_dataclass(module, info) or (
                 isinstance(func, ast.Name)
                 and python_objects.namedtuple_fields(module, func.id) is not None
             ):
@@ -292,19 +291,6 @@ def _class_names(ctx: FunctionContext) -> set[str]:
 
 def _reads(expr: ast.expr, inputs: set[str]) -> bool:
     return any(isinstance(n, ast.Name) and n.id in inputs for n in ast.walk(expr))
-
-
-def _dataclass(module: ModuleInfo, info: ClassInfo) -> bool:
-    """A `@dataclass` (`@dataclasses.dataclass(...)`) with no base: a plain class to graph
-    mode (round31 `ob_dc_*`: created from a Tensor, it fails STRICT as a plain class does)."""
-    node = info.node
-    if node.bases or node.keywords or len(node.decorator_list) != 1:
-        return False
-    deco = node.decorator_list[0]
-    target = deco.func if isinstance(deco, ast.Call) else deco
-    if not isinstance(target, (ast.Name, ast.Attribute)):
-        return False
-    return module.qualname(target) == "dataclasses.dataclass"
 
 
 def _own_class(info: ClassInfo) -> bool:

@@ -168,28 +168,13 @@ def _list_growth_read(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[R
     """LAX: `c.vals.append(v)` on a `@jit_class` object made in compiled code, then `c.vals`
     read (measured: `len(c.vals)` and `c.vals[-1]` see the old list; a plain object's list
     is grown by the fallback and agrees; STRICT fails, MS2035)."""
-    for call in calls:
-        func = call.func
-        if not (
-            isinstance(func, ast.Attribute)
-            and func.attr in _LIST_GROWERS
-            and isinstance(func.value, ast.Attribute)
-            and isinstance(func.value.value, ast.Name)
-        ):
-            continue
-        obj = func.value.value
-        info = _created_here(ctx, obj.id)
-        if info is None:
-            continue
-        held = info.attr(func.value.attr)
-        if held is None or held.kind != "list":
-            continue
-        if not _read_after(ctx, call, obj, [func.value.attr]):
+    for call, target, obj, info in _grown_lists(ctx, calls):
+        if not _read_after(ctx, call, obj, [target.attr]):
             continue
         yield OBJECT_LIST_CHANGE_UNSEEN.finding(
             call,
             change=ast.unparse(call),
-            target=ast.unparse(func.value),
+            target=ast.unparse(target),
             owner=f"`{obj.id}`, a `{info.name}` (`@jit_class`) created here",
             effect="reads after it see the list it had before",
         )
@@ -333,6 +318,19 @@ def _held_jit_items(ctx: FunctionContext, expr: ast.expr) -> Optional[ClassInfo]
 
 
 def _list_growth(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFinding]:
+    for call, _, obj, info in _grown_lists(ctx, calls):
+        yield JIT_CLASS_CHANGED_UNDER_STRICT.finding(
+            obj,
+            what=f"`{ast.unparse(call)}` grows a list attribute of `{obj.id}`, a `{info.name}` "
+            "created in compiled code",
+        )
+
+
+def _grown_lists(
+    ctx: FunctionContext, calls: list[ast.Call]
+) -> Iterator[tuple[ast.Call, ast.Attribute, ast.Name, ClassInfo]]:
+    """(the call, `obj.<list>`, `obj`, its class) for each `obj.<list>.append(...)` (or another
+    grower) on a `@jit_class` object created in compiled code, `<list>` a list attribute."""
     for call in calls:
         func = call.func
         if not (
@@ -342,15 +340,10 @@ def _list_growth(ctx: FunctionContext, calls: list[ast.Call]) -> Iterator[RawFin
             and isinstance(func.value.value, ast.Name)
         ):
             continue
-        obj = func.value.value.id
-        info = _created_here(ctx, obj)
+        obj = func.value.value
+        info = _created_here(ctx, obj.id)
         if info is None:
             continue
         held = info.attr(func.value.attr)
-        if held is None or held.kind != "list":
-            continue
-        yield JIT_CLASS_CHANGED_UNDER_STRICT.finding(
-            func.value.value,
-            what=f"`{ast.unparse(call)}` grows a list attribute of `{obj}`, a `{info.name}` "
-            "created in compiled code",
-        )
+        if held is not None and held.kind == "list":
+            yield call, func.value, obj, info

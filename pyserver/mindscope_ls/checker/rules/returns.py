@@ -242,7 +242,7 @@ def object_like(ctx: FunctionContext, value: ast.expr) -> Optional[str]:
         if _numpy_array_function(qualname) or _numpy_of_array(module, qualname, value):
             return f"a NumPy array (`{ast.unparse(value.func)}(...)`)"
         info = ctx.classes.resolve(module.qualname(value.func))
-        if info is not None and (_plain_class(info) or _dataclass(module, info)):
+        if info is not None and (_plain_class(info) or python_objects.is_dataclass(module, info)):
             return f"an instance of class `{info.name}`"
         return None
     if isinstance(value, ast.Name):
@@ -279,19 +279,6 @@ def _local_creation(ctx: FunctionContext, value: ast.expr) -> Optional[ast.Call]
 def names_of_parameters(ctx: FunctionContext) -> set[str]:
     args = ctx.fn.node.args
     return {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs]}
-
-
-def _dataclass(module: ModuleInfo, info: ClassInfo) -> bool:
-    """A `@dataclass` with no base and no other decorator (measured, round 37: `return D(3)`
-    fails under STRICT, "Illegal type in the graph: ... PythonObject(... D(a=3))")."""
-    node = info.node
-    if node.bases or node.keywords or len(node.decorator_list) != 1:
-        return False
-    deco = node.decorator_list[0]
-    target = deco.func if isinstance(deco, ast.Call) else deco
-    if not isinstance(target, (ast.Name, ast.Attribute)):
-        return False
-    return module.qualname(target) == "dataclasses.dataclass"
 
 
 def _type_call(ctx: FunctionContext, value: ast.expr) -> Optional[ast.Call]:

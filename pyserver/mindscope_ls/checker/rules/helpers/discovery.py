@@ -17,6 +17,7 @@ from ...model import SyntaxLevel
 from . import call_targets, names
 from .abstract import MUTABLE
 from .classes import ClassInfo, ClassTable
+from .hook_places import registration_places
 from .module_values import (
     argument_values,
     entry_point,
@@ -641,21 +642,7 @@ def _cell_hook_registrations(
     tree = module.tree
     if tree is None:
         return ()
-    places: list[tuple[ast.AST, str]] = [
-        (m, "self") for m in cls.body if isinstance(m, ast.FunctionDef) and m.name == "__init__"
-    ]
-    for stmt in tree.body:
-        if isinstance(stmt, ast.FunctionDef) and cls.name in module.source:
-            for assign in ast.walk(stmt):
-                if (
-                    isinstance(assign, ast.Assign)
-                    and len(assign.targets) == 1
-                    and isinstance(assign.targets[0], ast.Name)
-                    and isinstance(assign.value, ast.Call)
-                    and isinstance(assign.value.func, ast.Name)
-                    and assign.value.func.id == cls.name
-                ):
-                    places.append((stmt, assign.targets[0].id))
+    places = registration_places(tree, cls)
     found: list[tuple[tuple[str, ...], ast.expr, ast.Call]] = []
     for place, owner in places:
         for call in ast.walk(place):

@@ -321,3 +321,17 @@ def defines_any(module: ModuleInfo, methods: frozenset[str]) -> bool:
             for item in node.body
         )
     return found
+
+
+def is_dataclass(module: ModuleInfo, info: ClassInfo) -> bool:
+    """A `@dataclass` (`@dataclasses.dataclass(...)`) with no base and no other decorator: a
+    plain class to graph mode (measured: created from a Tensor it fails STRICT as a plain class
+    does; `return D(3)` fails under STRICT, "Illegal type in the graph: ... D(a=3))")."""
+    node = info.node
+    if node.bases or node.keywords or len(node.decorator_list) != 1:
+        return False
+    deco = node.decorator_list[0]
+    target = deco.func if isinstance(deco, ast.Call) else deco
+    if not isinstance(target, (ast.Name, ast.Attribute)):
+        return False
+    return module.qualname(target) == "dataclasses.dataclass"
