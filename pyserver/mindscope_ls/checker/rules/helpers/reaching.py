@@ -42,6 +42,8 @@ class Reaching:
     # id of a binding `name = value` (its only target) -> the value
     values: dict[int, ast.expr] = field(default_factory=dict)
     params: set[int] = field(default_factory=set)  # ids of the parameters' `ast.arg` nodes
+    # ids of `for` targets that take Python ints: `for i in range(...)`
+    counters: set[int] = field(default_factory=set)
 
     def of(self, read: ast.expr) -> Optional[frozenset[int]]:
         """The bindings that reach `read`; None when it is not followed (bound once, read in
@@ -223,6 +225,8 @@ class _Walker:
             return _merge(self._block(stmt.body, state), self._block(stmt.orelse, state))
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
             self._reads(stmt.iter, state)
+            if _counts(stmt):
+                self.result.counters.add(id(stmt.target))
             return self._loop(stmt, state, lambda s: self._stores(stmt.target, s, None))
         if isinstance(stmt, ast.While):
             test = stmt.test
@@ -309,3 +313,14 @@ def _rebound(fn: FunctionNode) -> set[str]:
         if node.ctx.__class__ is ast.Store:
             counts[node.id] = counts.get(node.id, 0) + 1
     return {name for name, n in counts.items() if n >= 2}
+
+
+def _counts(stmt: ast.For | ast.AsyncFor) -> bool:
+    """`for i in range(...)`: the target takes Python ints (a local `range` aside)."""
+    it = stmt.iter
+    return (
+        isinstance(stmt.target, ast.Name)
+        and isinstance(it, ast.Call)
+        and isinstance(it.func, ast.Name)
+        and it.func.id == "range"
+    )

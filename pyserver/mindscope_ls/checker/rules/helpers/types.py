@@ -177,7 +177,9 @@ class TensorTypes:
         if flow is None or defs is None or not defs.isdisjoint(self.tensor_defs):
             return True
         return not all(
-            (d in flow.params and d not in self._optional) or python_value(flow.values.get(d))
+            (d in flow.params and d not in self._optional)
+            or d in flow.counters
+            or python_value(flow.values.get(d))
             for d in defs
         )
 
