@@ -265,9 +265,10 @@ def _binop(values: _Values, node: ast.BinOp) -> Iterator[RawFinding]:
         return
     symbol, apply = OPERATORS[type(node.op)]
     left, right = _operand(values, node.left), _operand(values, node.right)
-    if isinstance(node.op, (ast.Add, ast.Sub)):
+    if isinstance(node.op, (ast.Add, ast.Sub)) and _may_be_bools(node, left, right):
         # `b + b`, `b - True` of a parameter the callers give a bool Tensor (round 37: fail at
-        # every level, PyNative computes them): ask the module for a bare name's dtype
+        # every level, PyNative computes them): ask the module for a bare name's dtype. Only
+        # then: reading the callers ties the function's findings to the whole file.
         left = _caller_dtype(values, node.left, left)
         right = _caller_dtype(values, node.right, right)
     if isinstance(node.op, (ast.Add, ast.Sub)) and _bool_tensor_and_bool(values, node, left, right):
@@ -414,6 +415,27 @@ def _operand(values: _Values, expr: ast.expr, rich: bool = False) -> Optional[Va
         both = (_operand(values, expr.left, rich), _operand(values, expr.right, rich))
         return INT if both == (INT, INT) else None
     return None
+
+
+def _may_be_bools(node: ast.BinOp, left: Optional[Value], right: Optional[Value]) -> bool:
+    """One bare name of a Tensor of unknown dtype on both sides (`b + b`), or such a name and
+    a bool constant (`b - True`): what `_bool_tensor_and_bool` may judge once the callers give
+    the dtype (measured forms; `x + residual` of two names is not asked)."""
+
+    def unknown(expr: ast.expr, value: Optional[Value]) -> bool:
+        return (
+            isinstance(expr, ast.Name)
+            and value is not None
+            and value.kind == "tensor"
+            and not value.dtype
+        )
+
+    def flag(expr: ast.expr) -> bool:
+        return isinstance(expr, ast.Constant) and isinstance(expr.value, bool)
+
+    a, b = unknown(node.left, left), unknown(node.right, right)
+    same = a and b and ast.unparse(node.left) == ast.unparse(node.right)
+    return bool(same or (a and flag(node.right)) or (b and flag(node.left)))
 
 
 def _caller_dtype(values: _Values, expr: ast.expr, found: Optional[Value]) -> Optional[Value]:

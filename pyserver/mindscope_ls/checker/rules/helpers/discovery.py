@@ -26,7 +26,7 @@ from .module_values import (
     ordered_parameters,
 )
 from .types import TensorTypes
-from .walk import of_type, own_nodes
+from .walk import of_type
 
 MAX_FUNCTIONS = 20000
 Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]
@@ -943,10 +943,19 @@ def factory_closure(module: ModuleInfo, name: str) -> Optional[FunctionNode]:
 
 def _returned_call(node: FunctionNode) -> Optional[ast.expr]:
     """The call `node`'s only valued `return` hands out as it is (`return self._body(x)`)."""
-    returns = [r for r in own_nodes(node) if isinstance(r, ast.Return) and r.value is not None]
-    if len(returns) == 1 and isinstance(returns[0].value, ast.Call):
-        return returns[0].value
-    return None
+    returns: list[ast.Return] = [r for r in of_type(node, ast.Return) if r.value is not None]
+    if not returns or not isinstance(returns[-1].value, ast.Call):
+        return None
+    nested: list[ast.AST] = of_type(node, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+    inner = [n for n in nested if n is not node]
+    own = [r for r in returns if not any(_inside(scope, r) for scope in inner)]
+    return own[0].value if len(own) == 1 else None
+
+
+def _inside(scope: ast.AST, node: ast.stmt) -> bool:
+    start = (getattr(scope, "lineno", 0), getattr(scope, "col_offset", 0))
+    end = (getattr(scope, "end_lineno", 0) or 0, getattr(scope, "end_col_offset", 0) or 0)
+    return start <= (node.lineno, node.col_offset) <= end
 
 
 def _jit_calls(stmt: ast.stmt) -> tuple[ast.Call, ...]:
