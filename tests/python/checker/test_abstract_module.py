@@ -71,7 +71,16 @@ RUN = "def run():\n    "
         # reading an attribute of the instance hands it to no one; `net.construct(...)` does
         (RUN + f"net = Net()\n    net.set_train(False)\n    return net({F32}), net.w\n", "float32"),
         (RUN + f"net = Net()\n    net.construct({I32})\n    return net({F32})\n", None),
-        (f"class Sub(Net):\n    pass\n\n\n{RUN}return Net()({F32})\n", None),
+        # a subclass that keeps `construct` calls it too (round 37, measured): its calls count
+        (f"class Sub(Net):\n    pass\n\n\n{RUN}return Net()({F32})\n", "float32"),
+        (f"class Sub(Net):\n    pass\n\n\n{RUN}return Sub()({F32})\n", "float32"),
+        (f"class Sub(Net):\n    pass\n\n\n{RUN}return Net()({F32}), Sub()({I32})\n", None),
+        # one that defines its own may call the base's with anything (`super().construct(...)`)
+        (
+            "class Sub(Net):\n    def construct(self, x):\n        return x\n\n\n"
+            f"{RUN}return Net()({F32})\n",
+            None,
+        ),
         (
             "class Outer(nn.Cell):\n    def __init__(self):\n        super().__init__()\n"
             "        self.net = Net()\n",
