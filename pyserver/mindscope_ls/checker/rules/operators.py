@@ -434,8 +434,9 @@ def _may_be_bools(node: ast.BinOp, left: Optional[Value], right: Optional[Value]
         return isinstance(expr, ast.Constant) and isinstance(expr.value, bool)
 
     a, b = unknown(node.left, left), unknown(node.right, right)
-    same = a and b and ast.unparse(node.left) == ast.unparse(node.right)
-    return bool(same or (a and flag(node.right)) or (b and flag(node.left)))
+    if a and b:
+        return getattr(node.left, "id", None) == getattr(node.right, "id", None)
+    return (a and flag(node.right)) or (b and flag(node.left))
 
 
 def _caller_dtype(values: _Values, expr: ast.expr, found: Optional[Value]) -> Optional[Value]:

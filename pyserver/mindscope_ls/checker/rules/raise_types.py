@@ -40,6 +40,7 @@ from typing import Optional
 from ..model import Group, RawFinding
 from ..rule import Rule
 from . import calls_shared
+from .helpers import names
 from .helpers.base import FunctionContext, cacheable
 from .helpers.walk import walk
 
@@ -224,9 +225,7 @@ def check(ctx: FunctionContext) -> Iterator[RawFinding]:
     fn = ctx.fn.node
     if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or not ctx.of(ast.Raise):
         return
-    method = ctx.fn.cls is not None and not any(
-        isinstance(d, ast.Name) and d.id == "staticmethod" for d in fn.decorator_list
-    )
+    method = ctx.fn.cls is not None and not names.is_static_method(fn)
     derived = _derived(fn, method)
     module = ctx.fn.module
     local = calls_shared.local_names(fn)

@@ -386,17 +386,12 @@ def _plain_class(info: ClassInfo) -> bool:
 def _is_self(ctx: FunctionContext, name: str) -> bool:
     """`name` is the method's `self`, never rebound."""
     node, cls = ctx.fn.node, ctx.fn.cls
-    if cls is None or node not in cls.node.body or _decorated(node, "staticmethod"):
+    if cls is None or node not in cls.node.body or names.is_static_method(node):
         return False
     args = node.args.args
     if not args or args[0].arg != name:
         return False
     return not any(n.id == name and isinstance(n.ctx, ast.Store) for n in ctx.of(ast.Name))
-
-
-def _decorated(node: ast.AST, name: str) -> bool:
-    decorators = getattr(node, "decorator_list", [])
-    return any(isinstance(d, ast.Name) and d.id == name for d in decorators)
 
 
 def _is_construct(ctx: FunctionContext) -> bool:

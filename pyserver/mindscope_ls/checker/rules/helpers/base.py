@@ -12,7 +12,7 @@ from ...rule import node_range
 from .classes import ClassTable
 from .discovery import CompiledFunction
 from .types import TensorTypes
-from .walk import T, of_type, walk
+from .walk import T, inside, of_type, walk
 
 R = TypeVar("R", bound=Callable[..., Iterator[RawFinding]])
 CACHEABLE: set[Callable[..., Iterator[RawFinding]]] = set()
@@ -73,14 +73,7 @@ class FunctionContext:
 
 def within(outer: ast.AST, nodes: list[T]) -> list[T]:
     """The `nodes` that lie inside `outer` (by source position)."""
-    start = (getattr(outer, "lineno", 0), getattr(outer, "col_offset", 0))
-    end = (getattr(outer, "end_lineno", 0) or 0, getattr(outer, "end_col_offset", 0) or 0)
-    return [
-        n
-        for n in nodes
-        if start <= (n.lineno, n.col_offset)  # type: ignore[attr-defined]
-        and ((n.end_lineno or 0), (n.end_col_offset or 0)) <= end  # type: ignore[attr-defined]
-    ]
+    return [n for n in nodes if inside(outer, n)]
 
 
 def keyword_range(node: ast.stmt, keyword: str) -> Range:

@@ -26,7 +26,7 @@ from .module_values import (
     ordered_parameters,
 )
 from .types import TensorTypes
-from .walk import of_type
+from .walk import inside, of_type
 
 MAX_FUNCTIONS = 20000
 Target = tuple[ModuleInfo, FunctionNode, Optional[ClassInfo]]
@@ -239,7 +239,9 @@ class Discovery:
             if target is None:
                 continue
             node = target[1]
-            params = _param_names(node, skip_self=target[2] is not None and not _is_static(node))
+            params = _param_names(
+                node, skip_self=target[2] is not None and not names.is_static_method(node)
+            )
             caller = Caller(module.path, call, f"given to InsertGradientOf in Cell {info.name}")
             self._add(
                 CompiledFunction(
@@ -357,7 +359,7 @@ class Discovery:
                 continue
             module, callee_node, cls = target
             # `self.check(x)` of a @staticmethod: its first parameter is `x`, not `self`
-            bound = cls is not None and not _is_static(callee_node)
+            bound = cls is not None and not names.is_static_method(callee_node)
             params = _param_names(callee_node, skip_self=bound)
             tensor_params = {
                 params[i] for i, tensor in enumerate(plan.args[: len(params)]) if tensor
@@ -539,9 +541,7 @@ class Discovery:
         found = info.find_method(method) if info is not None else None
         if found is None:
             return self._class_level(info, method) if info is not None else None
-        static = any(
-            isinstance(d, ast.Name) and d.id == "staticmethod" for d in found[1].decorator_list
-        )
+        static = names.is_static_method(found[1])
         return found[0].module, found[1], None if static else found[0]
 
     def _class_level(self, cls: ClassInfo, name: str) -> Optional[Target]:
@@ -948,14 +948,8 @@ def _returned_call(node: FunctionNode) -> Optional[ast.expr]:
         return None
     nested: list[ast.AST] = of_type(node, ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
     inner = [n for n in nested if n is not node]
-    own = [r for r in returns if not any(_inside(scope, r) for scope in inner)]
+    own = [r for r in returns if not any(inside(scope, r) for scope in inner)]
     return own[0].value if len(own) == 1 else None
-
-
-def _inside(scope: ast.AST, node: ast.stmt) -> bool:
-    start = (getattr(scope, "lineno", 0), getattr(scope, "col_offset", 0))
-    end = (getattr(scope, "end_lineno", 0) or 0, getattr(scope, "end_col_offset", 0) or 0)
-    return start <= (node.lineno, node.col_offset) <= end
 
 
 def _jit_calls(stmt: ast.stmt) -> tuple[ast.Call, ...]:
@@ -968,10 +962,6 @@ def _named(func: ast.expr, name: str) -> bool:
     return (isinstance(func, ast.Name) and func.id == name) or (
         isinstance(func, ast.Attribute) and func.attr == name
     )
-
-
-def _is_static(node: FunctionNode) -> bool:
-    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in node.decorator_list)
 
 
 def _param_names(node: FunctionNode, skip_self: bool) -> list[str]:

@@ -28,6 +28,7 @@ from .module_values import (
     argument_dtypes,
     call_lines,
     dtype_of,
+    entry_point_of,
     note_read,
     ordered_parameters,
     parameters,
@@ -356,7 +357,7 @@ def _dtype_in(
         bound = resolve(expr.id)
         if bound is not None:
             return _dtype_in(module, cls, caller, bound, lines, depth + 1)
-        if expr.id in parameters(caller) and not _stores(caller, expr.id):
+        if expr.id in parameters(caller) and not store_count(caller, expr.id):
             return _parameter_dtype(module, cls, caller, expr.id, lines, depth)
         return None
     if isinstance(expr, ast.Call):
@@ -403,19 +404,16 @@ def _parameter_dtype(
 def _entry(
     module: ModuleInfo, cls: Optional[ast.ClassDef], fn: FunctionNode
 ) -> Optional[tuple[str, list[str]]]:
-    found = table(module)
-    if found is None:
-        return None
-    if cls is not None and fn.name == "construct" and found.classes.get(cls.name) is cls:
+    if cls is not None and entry_point_of(module, cls, fn) is not None:
         return cls.name, ordered_parameters(fn, skip_self=True)
-    if module.functions.get(fn.name) is fn:
+    if entry_point_of(module, None, fn) is not None:
         return fn.name, ordered_parameters(fn, skip_self=False)
     return None
 
 
 def _bound_once(fn: FunctionNode, name: str) -> Optional[ast.expr]:
     """The value of `name = value`, the only binding of `name` in the function."""
-    if _stores(fn, name) != 1:
+    if store_count(fn, name) != 1:
         return None
     for assign in of_type(fn, ast.Assign):
         target = assign.targets[0] if len(assign.targets) == 1 else None
@@ -424,7 +422,8 @@ def _bound_once(fn: FunctionNode, name: str) -> Optional[ast.expr]:
     return None
 
 
-def _stores(fn: FunctionNode, name: str) -> int:
+def store_count(fn: FunctionNode, name: str) -> int:
+    """How many times `fn` binds `name` (assigns, `for` targets, `del`)."""
     return sum(1 for n in of_type(fn, ast.Name) if n.id == name and not isinstance(n.ctx, ast.Load))
 
 

@@ -102,6 +102,12 @@ def callee(module: ModuleInfo, node: ast.expr) -> Optional[str]:
     return module.qualname(node)
 
 
+def is_static_method(node: ast.AST) -> bool:
+    """A def decorated `@staticmethod` (its first parameter is no `self`)."""
+    decorators = getattr(node, "decorator_list", [])
+    return any(isinstance(d, ast.Name) and d.id == "staticmethod" for d in decorators)
+
+
 def is_jit(module: ModuleInfo, node: ast.expr) -> bool:
     """`jit`, `@jit(...)` or `jit(fn, ...)`: MindSpore's jit compiling the function from its
     source (`capture_mode="ast"`, the default). Not `capture_mode="bytecode"` or `"trace"`:

@@ -15,10 +15,8 @@ from typing import Optional
 from ...index.module import FunctionNode, ModuleInfo
 from .abstract import _simple_bindings
 from .elements import tensor_shape
-from .helper_arguments import Lines, held_only, helper_sites
-from .module_values import (
-    MAX_DEPTH as MAX_CALL_DEPTH,
-)
+from .helper_arguments import Lines, held_only, helper_sites, store_count
+from .module_values import MAX_DEPTH as MAX_CALL_DEPTH
 from .module_values import (
     argument_values,
     call_lines,
@@ -216,10 +214,7 @@ def _shape_in(
     """The shape `expr` has in `caller`: a written-out Tensor, or the caller's own parameter
     (not rebound there) with the shape its callers pass."""
     if isinstance(expr, ast.Name) and expr.id in parameters(caller):
-        stored = any(
-            n.id == expr.id and not isinstance(n.ctx, ast.Load) for n in of_type(caller, ast.Name)
-        )
-        if stored:
+        if store_count(caller, expr.id):
             return None
         return passed_shapes(module, cls, caller, lines, depth + 1).get(expr.id)
     return _written(expr)

@@ -171,6 +171,12 @@ def of_type(node: ast.AST, *types: type[T]) -> list[T]:
     return index.select(node, types)  # type: ignore[return-value]
 
 
+def inside(outer: ast.AST, node: ast.AST) -> bool:
+    """`node` lies inside `outer` by source position (`outer` itself included)."""
+    start, end = _position(outer), _end(outer)
+    return start <= _position(node) and _end(node) <= end
+
+
 def walk(node: ast.AST) -> list[ast.AST]:
     """Every node under `node` (itself included); for the rare callers that need all kinds."""
     return _all_nodes(node)
